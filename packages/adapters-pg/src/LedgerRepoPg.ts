@@ -1,0 +1,179 @@
+import {
+  type Account,
+  type AccountId,
+  type AccountWithBalance,
+  balanceOf,
+  DuplicateLedgerTransaction,
+  HoldAlreadyResolved,
+  type LedgerTransaction,
+  type LedgerTransactionId,
+  LedgerRepo,
+  type TeamId
+} from "@svc/domain"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
+import { int, iso, orUnavailable } from "./Sql.ts"
+
+interface AccountRow {
+  readonly id: string
+  readonly teamId: string
+  readonly mode: Account["mode"]
+  readonly kind: Account["kind"]
+  readonly name: string
+  readonly currency: string
+  readonly postedSum: string | number | bigint
+  readonly pendingSum: string | number | bigint
+  readonly createdAt: Date
+}
+
+interface TransactionRow {
+  readonly id: string
+  readonly teamId: string
+  readonly mode: LedgerTransaction["mode"]
+  readonly kind: LedgerTransaction["kind"]
+  readonly code: string
+  readonly reference: string
+  readonly pendingId: string | null
+  readonly createdAt: Date
+  readonly entries: ReadonlyArray<{ accountId: string; amount: number | string; currency: string; pending: boolean }>
+}
+
+const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at"
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id as AccountId,
+  teamId: row.teamId as TeamId,
+  mode: row.mode,
+  kind: row.kind,
+  name: row.name,
+  currency: row.currency,
+  createdAt: iso(row.createdAt)
+})
+
+const countersOf = (row: AccountRow) => ({ postedSum: int(row.postedSum), pendingSum: int(row.pendingSum) })
+
+const withBalance = (row: AccountRow): AccountWithBalance => ({ ...toAccount(row), balance: balanceOf(countersOf(row)) })
+
+const toTransaction = (row: TransactionRow): LedgerTransaction => ({
+  id: row.id as LedgerTransactionId,
+  teamId: row.teamId as TeamId,
+  mode: row.mode,
+  kind: row.kind,
+  code: row.code,
+  reference: row.reference,
+  pendingId: row.pendingId as LedgerTransactionId | null,
+  createdAt: iso(row.createdAt),
+  entries: row.entries.map((e) => ({
+    accountId: e.accountId as AccountId,
+    amount: int(e.amount),
+    currency: e.currency,
+    pending: e.pending
+  }))
+})
+
+/** LedgerRepo on Postgres: entry sums on the account row move in the same transaction as the entries. */
+export const LedgerRepoPg = Layer.effect(
+  LedgerRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const accountColumns = sql.unsafe(ACCOUNT_COLUMNS)
+
+    const selectTransactions = (where: ReturnType<typeof sql.and>, limit: number) => sql<TransactionRow>`
+      SELECT t.id, t.team_id, t.mode, t.kind, t.code, t.reference, t.pending_id, t.created_at,
+        (SELECT json_agg(json_build_object('accountId', e.account_id, 'amount', e.amount::text, 'currency', e.currency,
+                                           'pending', e.pending) ORDER BY e.id)
+           FROM ledger_entries e WHERE e.transaction_id = t.id) AS entries
+      FROM ledger_transactions t
+      WHERE ${where}
+      ORDER BY t.created_at DESC, t.id DESC
+      LIMIT ${limit}`
+
+    const insertTransaction = (tx: LedgerTransaction) =>
+      Effect.gen(function* () {
+        yield* sql`
+          INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
+          VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})`
+        yield* sql`INSERT INTO ledger_entries ${sql.insert(
+          tx.entries.map((e) => ({
+            transaction_id: tx.id,
+            account_id: e.accountId,
+            amount: e.amount,
+            currency: e.currency,
+            pending: e.pending
+          }))
+        )}`
+        for (const entry of tx.entries) {
+          yield* entry.pending
+            ? sql`UPDATE ledger_accounts SET pending_sum = pending_sum + ${entry.amount} WHERE id = ${entry.accountId}`
+            : sql`UPDATE ledger_accounts SET posted_sum = posted_sum + ${entry.amount} WHERE id = ${entry.accountId}`
+        }
+      }).pipe(
+        Effect.catchIf(
+          (e) => SqlError.isSqlError(e) && e.reason._tag === "UniqueViolation",
+          (e) =>
+            String((e.reason as { constraint?: string }).constraint ?? "").includes("pending_key") && tx.pendingId !== null
+              ? Effect.fail(new HoldAlreadyResolved({ holdId: tx.pendingId }))
+              : Effect.fail(new DuplicateLedgerTransaction({ code: tx.code, reference: tx.reference }))
+        ),
+        orUnavailable("ledger.insertTransaction")
+      )
+
+    return LedgerRepo.of({
+      insertAccount: (account) =>
+        sql`INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
+            VALUES (${account.id}, ${account.teamId}, ${account.mode}, ${account.kind}, ${account.name}, ${account.currency},
+                    ${account.createdAt})`.pipe(Effect.asVoid, orUnavailable("ledger.insertAccount")),
+      findAccount: (teamId, id) =>
+        sql<AccountRow>`SELECT ${accountColumns} FROM ledger_accounts WHERE id = ${id} AND team_id = ${teamId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), withBalance)),
+          orUnavailable("ledger.findAccount")
+        ),
+      findAccountByKind: (teamId, mode, kind, currency) =>
+        sql<AccountRow>`
+          SELECT ${accountColumns} FROM ledger_accounts
+          WHERE team_id = ${teamId} AND mode = ${mode} AND kind = ${kind} AND currency = ${currency}
+          ORDER BY created_at LIMIT 1`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toAccount)),
+          orUnavailable("ledger.findAccountByKind")
+        ),
+      listAccounts: (teamId, filter) =>
+        sql<AccountRow>`
+          SELECT ${accountColumns} FROM ledger_accounts
+          WHERE ${sql.and([
+            sql`team_id = ${teamId}`,
+            ...(filter.mode === undefined ? [] : [sql`mode = ${filter.mode}`]),
+            ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
+          ])}
+          ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(withBalance)), orUnavailable("ledger.listAccounts")),
+      lockAccounts: (ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql<AccountRow>`
+              SELECT ${accountColumns} FROM ledger_accounts WHERE ${sql.in("id", ids)} ORDER BY id FOR UPDATE`.pipe(
+              Effect.map((rows) => rows.map((row) => ({ account: toAccount(row), counters: countersOf(row) }))),
+              orUnavailable("ledger.lockAccounts")
+            ),
+      insertTransaction,
+      findTransaction: (teamId, id) =>
+        selectTransactions(sql.and([sql`t.id = ${id}`, sql`t.team_id = ${teamId}`]), 1).pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toTransaction)),
+          orUnavailable("ledger.findTransaction")
+        ),
+      listTransactions: (teamId, query, page) =>
+        selectTransactions(
+          sql.and([
+            sql`t.team_id = ${teamId}`,
+            ...(query.mode === undefined ? [] : [sql`t.mode = ${query.mode}`]),
+            ...(query.accountId === undefined
+              ? []
+              : [sql`EXISTS (SELECT 1 FROM ledger_entries x WHERE x.transaction_id = t.id AND x.account_id = ${query.accountId})`]),
+            ...Option.match(page.after, {
+              onNone: () => [],
+              onSome: (p) => [sql`(t.created_at, t.id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]
+            })
+          ]),
+          page.limit + 1
+        ).pipe(Effect.map((rows) => rows.map(toTransaction)), orUnavailable("ledger.listTransactions"))
+    })
+  })
+)

@@ -1,0 +1,13 @@
+import { Effect, Layer } from "effect"
+import { Migrator } from "effect/sql"
+import foundation from "./migrations/0001_foundation.ts"
+
+/** Every schema migration, forward-only, in order. A migration once released is never edited. */
+export const migrations = Migrator.fromRecord({
+  "0001_foundation": foundation
+})
+
+const run = Migrator.make({})
+
+/** Runs pending migrations (a second run is a no-op; concurrent runs serialise on the migrations table lock). */
+export const Migrations = Layer.effectDiscard(Effect.asVoid(run({ loader: migrations })))

@@ -1,0 +1,30 @@
+import { PersistenceUnavailable, Transactor } from "@svc/domain"
+import { Effect, Layer } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
+
+/** Turns any SQL failure into the domain's PersistenceUnavailable; the SQL text and cause stay in the logs. */
+export const orUnavailable =
+  (operation: string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R> =>
+    Effect.catchIf(self, SqlError.isSqlError, (error) =>
+      Effect.logError(`database operation ${operation} failed`, error).pipe(
+        Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation })))
+      )
+    ) as Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R>
+
+/** ISO 8601 UTC text for a timestamptz read back as a Date. */
+export const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString()
+
+/** A bigint column as a JS number; amounts are kept within the safe-integer range by validation. */
+export const int = (value: bigint | number | string): number => Number(value)
+
+/** The Transactor port over SQL transactions (nested calls become savepoints). */
+export const TransactorPg = Layer.effect(
+  Transactor,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return Transactor.of({
+      withTransaction: (self) => orUnavailable("transaction")(sql.withTransaction(self))
+    })
+  })
+)

@@ -1,0 +1,15 @@
+import { Layer } from "effect"
+import { LedgerRepoPg } from "./LedgerRepoPg.ts"
+import { TransactorPg } from "./Sql.ts"
+import { TeamsRepoPg } from "./TeamsRepoPg.ts"
+import { UsersRepoPg } from "./UsersRepoPg.ts"
+
+export { DatabaseInfo, DatabaseLive, clientForUrl, embeddedServer } from "./Database.ts"
+export { LedgerRepoPg } from "./LedgerRepoPg.ts"
+export { Migrations, migrations } from "./Migrations.ts"
+export { TransactorPg } from "./Sql.ts"
+export { TeamsRepoPg } from "./TeamsRepoPg.ts"
+export { UsersRepoPg } from "./UsersRepoPg.ts"
+
+/** Every port on Postgres; needs a SqlClient. */
+export const PortsPg = Layer.mergeAll(TransactorPg, UsersRepoPg, TeamsRepoPg, LedgerRepoPg)

@@ -1,0 +1,56 @@
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { clientForUrl, embeddedServer } from "../Database.ts"
+import { Migrations } from "../Migrations.ts"
+
+/** The URL of the database a test layer created, for tests that start other processes against it. */
+export class TestDatabaseUrl extends Context.Service<TestDatabaseUrl, { readonly url: string; readonly embedded: boolean }>()(
+  "@svc/adapters-pg/testing/TestDatabaseUrl"
+) {}
+
+const withDatabase = (url: string, database: string): string => {
+  const parsed = new URL(url)
+  parsed.pathname = `/${database}`
+  return parsed.toString()
+}
+
+const freshDatabaseOn = (serverUrl: string) =>
+  Effect.acquireRelease(
+    Effect.gen(function* () {
+      const name = `svc_test_${crypto.randomUUID().replaceAll("-", "")}`
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const admin = yield* Layer.build(clientForUrl(Redacted.make(serverUrl), 1))
+          const sql = Context.get(admin, SqlClient.SqlClient)
+          yield* sql.unsafe(`CREATE DATABASE ${name}`)
+        })
+      )
+      return { name, url: withDatabase(serverUrl, name) }
+    }),
+    ({ name }) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const admin = yield* Layer.build(clientForUrl(Redacted.make(serverUrl), 1))
+          const sql = Context.get(admin, SqlClient.SqlClient)
+          yield* sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+        })
+      ).pipe(Effect.orDie)
+  )
+
+/**
+ * A migrated database of its own for one test file: a fresh database on the `DATABASE_URL` server (dropped
+ * afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset.
+ */
+export const TestDatabase = Layer.unwrap(
+  Effect.gen(function* () {
+    const serverUrl = yield* Config.option(Config.String("DATABASE_URL"))
+    const target = yield* Option.match(serverUrl, {
+      onNone: () => Effect.map(embeddedServer(undefined), ({ url }) => ({ url, embedded: true, pool: 1 })),
+      onSome: (server) => Effect.map(freshDatabaseOn(server), ({ url }) => ({ url, embedded: false, pool: 8 }))
+    })
+    return Migrations.pipe(
+      Layer.provideMerge(clientForUrl(Redacted.make(target.url), target.pool)),
+      Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
+    )
+  })
+).pipe(Layer.orDie)

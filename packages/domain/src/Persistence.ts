@@ -1,0 +1,15 @@
+import { Context, Schema } from "effect"
+import type { Effect } from "effect"
+
+/** The store could not be reached or answered unexpectedly; the operation did not complete. */
+export class PersistenceUnavailable extends Schema.TaggedError<PersistenceUnavailable>()("PersistenceUnavailable", {
+  operation: Schema.String
+}) {}
+
+/** Runs an effect atomically: every repository call inside commits together or not at all. */
+export class Transactor extends Context.Service<
+  Transactor,
+  {
+    readonly withTransaction: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | PersistenceUnavailable, R>
+  }
+>()("@svc/domain/Transactor") {}

@@ -1,0 +1,26 @@
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** UTF-8 bytes of a string. */
+export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text)
+
+/** Lowercase hex of bytes. */
+export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+
+/** Unpadded base64url of bytes. */
+export const toBase64Url = (bytes: Uint8Array): string =>
+  btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/u, "")
+
+/** Text from base64url; undefined when the input is not base64url. */
+export const textFromBase64Url = (input: string): string | undefined => {
+  if (!/^[A-Za-z0-9_-]*$/u.test(input)) return undefined
+  try {
+    const binary = atob(input.replaceAll("-", "+").replaceAll("_", "/"))
+    return decoder.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))
+  } catch {
+    return undefined
+  }
+}

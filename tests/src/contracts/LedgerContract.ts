@@ -1,0 +1,257 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import {
+  type AccountId,
+  Ledger,
+  type LedgerTransaction,
+  type LedgerTransactionId,
+  type TeamId,
+  Teams,
+  type UserId,
+  Users
+} from "@svc/domain"
+import { Effect, Layer, Option } from "effect"
+import { pageRequest } from "@svc/domain"
+
+/** The domain services over whichever ports the caller provides. */
+export const domainOver = <E, R>(ports: Layer.Layer<R, E>) =>
+  Layer.mergeAll(Users.layer, Teams.layer).pipe(Layer.provideMerge(Ledger.layer), Layer.provideMerge(ports))
+
+/** A fresh team with its owner; returns the team and its live and test spend accounts. */
+export const newTeam = Effect.gen(function* () {
+  const teams = yield* Teams
+  const ledger = yield* Ledger
+  const owner = { id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }
+  const team = yield* teams.create(owner, { name: "Acme" })
+  const spend = yield* ledger.accounts(team.id, { kind: "spend" })
+  const live = spend.find((a) => a.mode === "live")!
+  const test = spend.find((a) => a.mode === "test")!
+  return { team, owner, live, test }
+})
+
+const allTransactions = (teamId: TeamId) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const out: Array<LedgerTransaction> = []
+    let cursor: string | undefined
+    do {
+      const page = yield* pageRequest(cursor, 100)
+      const rows = yield* ledger.transactions(teamId, {}, page)
+      out.push(...rows.slice(0, 100))
+      const last = rows[99]
+      cursor = rows.length > 100 && last ? Buffer.from(JSON.stringify({ createdAt: last.createdAt, id: last.id })).toString("base64url") : undefined
+    } while (cursor !== undefined)
+    return out
+  })
+
+/** Every invariant of a double-entry ledger for one team: transactions balance, balances equal their entries. */
+export const assertLedgerInvariants = (teamId: TeamId) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const txs = yield* allTransactions(teamId)
+    const sums = new Map<string, { posted: number; pending: number }>()
+    for (const tx of txs) {
+      for (const pending of [true, false]) {
+        const group = tx.entries.filter((e) => e.pending === pending)
+        assert.strictEqual(
+          group.reduce((s, e) => s + e.amount, 0),
+          0,
+          `transaction ${tx.id} ${pending ? "pending" : "posted"} entries sum to zero`
+        )
+      }
+      for (const e of tx.entries) {
+        const s = sums.get(e.accountId) ?? { posted: 0, pending: 0 }
+        sums.set(e.accountId, e.pending ? { ...s, pending: s.pending + e.amount } : { ...s, posted: s.posted + e.amount })
+      }
+    }
+    for (const account of yield* ledger.accounts(teamId, {})) {
+      const s = sums.get(account.id) ?? { posted: 0, pending: 0 }
+      assert.strictEqual(account.balance.posted, s.posted, `posted balance of ${account.kind} equals its entries`)
+      assert.strictEqual(account.balance.pending, 0 - s.pending, `pending balance of ${account.kind} equals its entries`)
+      if (account.kind === "spend") assert.isAtLeast(account.balance.available, 0, "a spend account never goes negative")
+    }
+  })
+
+/** The ledger's behaviour every LedgerRepo/Transactor adapter must show. */
+export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, never> | Layer.Layer<any, E, never>) =>
+  layer(domainOver(ports), { timeout: "60 seconds" })(`Ledger contract (${name})`, (it) => {
+    it.effect("a new team opens empty live and test spend accounts plus settlement and external accounts", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, live, test } = yield* newTeam
+        assert.deepStrictEqual(live.balance, { posted: 0, pending: 0, available: 0 })
+        assert.strictEqual(live.currency, "USD")
+        assert.strictEqual(test.mode, "test")
+        const kinds = (yield* ledger.accounts(team.id, { mode: "live" })).map((a) => a.kind).toSorted()
+        assert.deepStrictEqual(kinds, ["external", "settlement", "spend"])
+      })
+    )
+
+    it.effect("a deposit credits the spend account once per reference", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test } = yield* newTeam
+        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 20_000, currency: "USD", reference: "dep-1" })
+        const again = yield* Effect.flip(
+          ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 20_000, currency: "USD", reference: "dep-1" })
+        )
+        assert.strictEqual(again._tag, "DuplicateLedgerTransaction")
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 20_000, pending: 0, available: 20_000 })
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect("a hold lowers available; posting it moves the money once; a second post or a void is refused", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test } = yield* newTeam
+        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
+        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 10_000, currency: "USD", reference: "d" })
+        const movement = {
+          teamId: team.id,
+          mode: "test" as const,
+          code: "spend_request",
+          reference: "sr-1",
+          debitAccountId: test.id,
+          creditAccountId: settlement.id,
+          amount: 2_500
+        }
+        const hold = yield* ledger.hold(movement)
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 10_000, pending: 2_500, available: 7_500 })
+        yield* ledger.postHold(team.id, hold.id)
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 7_500, pending: 0, available: 7_500 })
+        assert.strictEqual((yield* ledger.account(team.id, settlement.id)).balance.posted, 2_500)
+        assert.strictEqual((yield* Effect.flip(ledger.postHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
+        assert.strictEqual((yield* Effect.flip(ledger.voidHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect("voiding a hold releases it exactly once", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test } = yield* newTeam
+        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
+        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 5_000, currency: "USD", reference: "d" })
+        const hold = yield* ledger.hold({
+          teamId: team.id,
+          mode: "test",
+          code: "spend_request",
+          reference: "sr-v",
+          debitAccountId: test.id,
+          creditAccountId: settlement.id,
+          amount: 5_000
+        })
+        assert.strictEqual((yield* ledger.account(team.id, test.id)).balance.available, 0)
+        yield* ledger.voidHold(team.id, hold.id)
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 5_000, pending: 0, available: 5_000 })
+        assert.strictEqual((yield* Effect.flip(ledger.voidHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect("a debit beyond available is refused with InsufficientFunds and records nothing", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, live } = yield* newTeam
+        const settlement = yield* ledger.settlementAccount(team.id, "live", "USD")
+        const error = yield* Effect.flip(
+          ledger.transfer({
+            teamId: team.id,
+            mode: "live",
+            code: "spend_request",
+            reference: "x",
+            debitAccountId: live.id,
+            creditAccountId: settlement.id,
+            amount: 1
+          })
+        )
+        assert.strictEqual(error._tag, "InsufficientFunds")
+        assert.strictEqual((yield* allTransactions(team.id)).length, 0)
+      })
+    )
+
+    it.effect("50 concurrent holds of 10.00 against 200.00 reserve exactly 20 and never overdraw", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test } = yield* newTeam
+        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
+        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 20_000, currency: "USD", reference: "d" })
+        const results = yield* Effect.forEach(
+          Array.from({ length: 50 }, (_, i) => i),
+          (i) =>
+            Effect.result(
+              ledger.hold({
+                teamId: team.id,
+                mode: "test",
+                code: "spend_request",
+                reference: `c-${i}`,
+                debitAccountId: test.id,
+                creditAccountId: settlement.id,
+                amount: 1_000
+              })
+            ),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(results.filter((r) => r._tag === "Success").length, 20)
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 20_000, pending: 20_000, available: 0 })
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect("concurrent post and void of one hold: exactly one wins", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test } = yield* newTeam
+        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
+        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 3_000, currency: "USD", reference: "d" })
+        const hold = yield* ledger.hold({
+          teamId: team.id,
+          mode: "test",
+          code: "spend_request",
+          reference: "race",
+          debitAccountId: test.id,
+          creditAccountId: settlement.id,
+          amount: 3_000
+        })
+        const attempts = [0, 1, 2, 3, 4, 5].map((i) => (i % 2 === 0 ? ledger.postHold(team.id, hold.id) : ledger.voidHold(team.id, hold.id)))
+        const results = yield* Effect.forEach(attempts, Effect.result, { concurrency: "unbounded" })
+        assert.strictEqual(results.filter((r) => r._tag === "Success").length, 1)
+        assert.strictEqual((yield* ledger.account(team.id, test.id)).balance.pending, 0)
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect("teams are isolated: another team's account and hold are not found", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const a = yield* newTeam
+        const b = yield* newTeam
+        assert.strictEqual((yield* Effect.flip(ledger.account(b.team.id, a.live.id)))._tag, "AccountNotFound")
+        const missing = crypto.randomUUID() as LedgerTransactionId
+        assert.strictEqual((yield* Effect.flip(ledger.postHold(b.team.id, missing)))._tag, "HoldNotFound")
+        const cross = yield* Effect.flip(
+          ledger.deposit({ teamId: b.team.id, mode: "live", accountId: a.live.id, amount: 1, currency: "USD", reference: "x" })
+        )
+        assert.strictEqual(cross._tag, "AccountNotFound")
+      })
+    )
+
+    it.effect("ledger transactions page newest first with a cursor", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test } = yield* newTeam
+        for (let i = 0; i < 5; i++) {
+          yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 100 + i, currency: "USD", reference: `p${i}` })
+        }
+        const first = yield* ledger.transactions(team.id, { accountId: test.id as AccountId }, yield* pageRequest(undefined, 2))
+        assert.strictEqual(first.length, 3)
+        assert.deepStrictEqual(
+          first.slice(0, 2).map((t) => t.reference),
+          ["p4", "p3"]
+        )
+        assert.isTrue(Option.isNone((yield* pageRequest(undefined, 2)).after))
+      })
+    )
+  })
+
+export { describe, it }
