@@ -1,14 +1,16 @@
+import { mkdir } from "node:fs/promises"
+import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { PgClient } from "@effect/sql-pg"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Migrations } from "./Migrations.ts"
 
 /** Where the service's data lives, for the start-up log line: never the URL's credentials. */
-export class DatabaseInfo extends Context.Service<DatabaseInfo, { readonly description: string; readonly embedded: boolean }>()(
-  "@svc/adapters-pg/DatabaseInfo"
-) {}
+export class DatabaseInfo extends Context.Service<
+  DatabaseInfo,
+  { readonly description: string; readonly embedded: boolean }
+>()("@svc/adapters-pg/DatabaseInfo") {}
 
 const camel = (s: string) => s.replace(/_([a-z])/gu, (_, c: string) => c.toUpperCase())
 
@@ -30,15 +32,17 @@ export const clientForUrl = (url: Redacted.Redacted, maxConnections: number) =>
 export const embeddedServer = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
+      if (dataDir !== undefined) await mkdir(dataDir, { recursive: true })
       const db = await PGlite.create(dataDir === undefined ? undefined : { dataDir })
       const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 1 })
       await server.start()
       return { db, server, url: `postgres://postgres:postgres@${server.getServerConn()}/postgres` }
     }),
-    ({ db, server }) => Effect.promise(async () => {
-      await server.stop()
-      await db.close()
-    })
+    ({ db, server }) =>
+      Effect.promise(async () => {
+        await server.stop()
+        await db.close()
+      })
   )
 
 const embedded = (dataDir: string | undefined) =>
@@ -48,7 +52,10 @@ const embedded = (dataDir: string | undefined) =>
       return Layer.merge(
         clientForUrl(Redacted.make(url), 1),
         Layer.succeed(DatabaseInfo, {
-          description: dataDir === undefined ? "embedded Postgres (PGlite, in memory)" : `embedded Postgres (PGlite) at ${dataDir}`,
+          description:
+            dataDir === undefined
+              ? "embedded Postgres (PGlite, in memory)"
+              : `embedded Postgres (PGlite) at ${dataDir}`,
           embedded: true
         })
       )
@@ -76,7 +83,10 @@ export const DatabaseLive: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient |
     const base = Option.match(url, {
       onNone: () => embedded(dataDir),
       onSome: (u) =>
-        Layer.merge(clientForUrl(u, poolSize), Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false }))
+        Layer.merge(
+          clientForUrl(u, poolSize),
+          Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false })
+        )
     })
     return Migrations.pipe(Layer.provideMerge(base))
   })

@@ -5,12 +5,12 @@ import {
   balanceOf,
   DuplicateLedgerTransaction,
   HoldAlreadyResolved,
+  LedgerRepo,
   type LedgerTransaction,
   type LedgerTransactionId,
-  LedgerRepo,
   type TeamId
 } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Array as Arr, Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { int, iso, orUnavailable } from "./Sql.ts"
 
@@ -52,7 +52,10 @@ const toAccount = (row: AccountRow): Account => ({
 
 const countersOf = (row: AccountRow) => ({ postedSum: int(row.postedSum), pendingSum: int(row.pendingSum) })
 
-const withBalance = (row: AccountRow): AccountWithBalance => ({ ...toAccount(row), balance: balanceOf(countersOf(row)) })
+const withBalance = (row: AccountRow): AccountWithBalance => ({
+  ...toAccount(row),
+  balance: balanceOf(countersOf(row))
+})
 
 const toTransaction = (row: TransactionRow): LedgerTransaction => ({
   id: row.id as LedgerTransactionId,
@@ -93,15 +96,17 @@ export const LedgerRepoPg = Layer.effect(
         yield* sql`
           INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
           VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})`
-        yield* sql`INSERT INTO ledger_entries ${sql.insert(
-          tx.entries.map((e) => ({
+        const rows = tx.entries.map(
+          (e): Record<string, unknown> => ({
             transaction_id: tx.id,
             account_id: e.accountId,
             amount: e.amount,
             currency: e.currency,
             pending: e.pending
-          }))
-        )}`
+          })
+        )
+        if (!Arr.isArrayNonEmpty(rows)) return yield* Effect.die("a ledger transaction without entries")
+        yield* sql`INSERT INTO ledger_entries ${sql.insert(rows)}`
         for (const entry of tx.entries) {
           yield* entry.pending
             ? sql`UPDATE ledger_accounts SET pending_sum = pending_sum + ${entry.amount} WHERE id = ${entry.accountId}`
@@ -110,8 +115,9 @@ export const LedgerRepoPg = Layer.effect(
       }).pipe(
         Effect.catchIf(
           (e) => SqlError.isSqlError(e) && e.reason._tag === "UniqueViolation",
-          (e) =>
-            String((e.reason as { constraint?: string }).constraint ?? "").includes("pending_key") && tx.pendingId !== null
+          (e): Effect.Effect<never, HoldAlreadyResolved | DuplicateLedgerTransaction> =>
+            String((e.reason as { constraint?: string }).constraint ?? "").includes("pending_key") &&
+            tx.pendingId !== null
               ? Effect.fail(new HoldAlreadyResolved({ holdId: tx.pendingId }))
               : Effect.fail(new DuplicateLedgerTransaction({ code: tx.code, reference: tx.reference }))
         ),
@@ -144,7 +150,10 @@ export const LedgerRepoPg = Layer.effect(
             ...(filter.mode === undefined ? [] : [sql`mode = ${filter.mode}`]),
             ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
           ])}
-          ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(withBalance)), orUnavailable("ledger.listAccounts")),
+          ORDER BY created_at, id`.pipe(
+          Effect.map((rows) => rows.map(withBalance)),
+          orUnavailable("ledger.listAccounts")
+        ),
       lockAccounts: (ids) =>
         ids.length === 0
           ? Effect.succeed([])
@@ -166,14 +175,19 @@ export const LedgerRepoPg = Layer.effect(
             ...(query.mode === undefined ? [] : [sql`t.mode = ${query.mode}`]),
             ...(query.accountId === undefined
               ? []
-              : [sql`EXISTS (SELECT 1 FROM ledger_entries x WHERE x.transaction_id = t.id AND x.account_id = ${query.accountId})`]),
+              : [
+                  sql`EXISTS (SELECT 1 FROM ledger_entries x WHERE x.transaction_id = t.id AND x.account_id = ${query.accountId})`
+                ]),
             ...Option.match(page.after, {
               onNone: () => [],
               onSome: (p) => [sql`(t.created_at, t.id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]
             })
           ]),
           page.limit + 1
-        ).pipe(Effect.map((rows) => rows.map(toTransaction)), orUnavailable("ledger.listTransactions"))
+        ).pipe(
+          Effect.map((rows) => rows.map(toTransaction)),
+          orUnavailable("ledger.listTransactions")
+        )
     })
   })
 )

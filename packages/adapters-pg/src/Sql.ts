@@ -5,7 +5,9 @@ import { SqlClient, SqlError } from "effect/sql"
 /** Turns any SQL failure into the domain's PersistenceUnavailable; the SQL text and cause stay in the logs. */
 export const orUnavailable =
   (operation: string) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R> =>
+  <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R> =>
     Effect.catchIf(self, SqlError.isSqlError, (error) =>
       Effect.logError(`database operation ${operation} failed`, error).pipe(
         Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation })))

@@ -30,13 +30,19 @@ export const TeamsRepoPg = Layer.effect(
         ),
       addMember: (teamId, userId, role) =>
         sql`INSERT INTO team_members (team_id, user_id, role) VALUES (${teamId}, ${userId}, ${role})
-            ON CONFLICT (team_id, user_id) DO UPDATE SET role = EXCLUDED.role`.pipe(Effect.asVoid, orUnavailable("teams.addMember")),
+            ON CONFLICT (team_id, user_id) DO UPDATE SET role = EXCLUDED.role`.pipe(
+          Effect.asVoid,
+          orUnavailable("teams.addMember")
+        ),
       listForUser: (userId) =>
         sql<MembershipRow>`
           SELECT t.id, t.name, t.base_currency, t.created_at, m.role
           FROM team_members m JOIN teams t ON t.id = m.team_id
           WHERE m.user_id = ${userId}
-          ORDER BY t.created_at DESC, t.id DESC`.pipe(Effect.map((rows) => rows.map(toMembership)), orUnavailable("teams.listForUser")),
+          ORDER BY t.created_at DESC, t.id DESC`.pipe(
+          Effect.map((rows) => rows.map(toMembership)),
+          orUnavailable("teams.listForUser")
+        ),
       membership: (teamId, userId) =>
         sql<MembershipRow>`
           SELECT t.id, t.name, t.base_currency, t.created_at, m.role

@@ -44,7 +44,10 @@ export const UsersRepoPg = Layer.effect(
           orUnavailable("users.findById")
         ),
       setCurrentTeam: (id, teamId) =>
-        sql`UPDATE users SET current_team_id = ${teamId} WHERE id = ${id}`.pipe(Effect.asVoid, orUnavailable("users.setCurrentTeam"))
+        sql`UPDATE users SET current_team_id = ${teamId} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          orUnavailable("users.setCurrentTeam")
+        )
     })
   })
 )

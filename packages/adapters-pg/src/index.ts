@@ -1,10 +1,12 @@
 import { Layer } from "effect"
+import { EventOutboxPg } from "./EventOutboxPg.ts"
 import { LedgerRepoPg } from "./LedgerRepoPg.ts"
 import { TransactorPg } from "./Sql.ts"
 import { TeamsRepoPg } from "./TeamsRepoPg.ts"
 import { UsersRepoPg } from "./UsersRepoPg.ts"
 
-export { DatabaseInfo, DatabaseLive, clientForUrl, embeddedServer } from "./Database.ts"
+export { clientForUrl, DatabaseInfo, DatabaseLive, embeddedServer } from "./Database.ts"
+export { EventOutboxPg } from "./EventOutboxPg.ts"
 export { LedgerRepoPg } from "./LedgerRepoPg.ts"
 export { Migrations, migrations } from "./Migrations.ts"
 export { TransactorPg } from "./Sql.ts"
@@ -12,4 +14,4 @@ export { TeamsRepoPg } from "./TeamsRepoPg.ts"
 export { UsersRepoPg } from "./UsersRepoPg.ts"
 
 /** Every port on Postgres; needs a SqlClient. */
-export const PortsPg = Layer.mergeAll(TransactorPg, UsersRepoPg, TeamsRepoPg, LedgerRepoPg)
+export const PortsPg = Layer.mergeAll(TransactorPg, UsersRepoPg, TeamsRepoPg, LedgerRepoPg, EventOutboxPg)

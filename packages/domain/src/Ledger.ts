@@ -5,14 +5,21 @@ import {
   balanceOf,
   type Counters,
   type EntryInput,
-  UnbalancedTransaction,
+  type UnbalancedTransaction,
   validateEntries
 } from "./Ledger/Posting.ts"
 import { Currency, Mode } from "./Money.ts"
 import type { PageRequest } from "./Pagination.ts"
 import { type PersistenceUnavailable, Transactor } from "./Persistence.ts"
 
-export { applyEntries, type Balance, balanceOf, type Counters, type EntryInput, UnbalancedTransaction } from "./Ledger/Posting.ts"
+export {
+  applyEntries,
+  type Balance,
+  balanceOf,
+  type Counters,
+  type EntryInput,
+  UnbalancedTransaction
+} from "./Ledger/Posting.ts"
 
 /** What an account is for: `spend` holds a team's money and never goes below zero; `settlement` receives spend; `external` is the outside world's side of deposits. */
 export const AccountKind = Schema.Literals(["spend", "settlement", "external"])
@@ -67,7 +74,9 @@ export interface LockedAccount {
 }
 
 /** The account does not exist in this team. */
-export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", { accountId: Schema.String }) {}
+export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", {
+  accountId: Schema.String
+}) {}
 
 /** The spend account's available balance does not cover the debit. */
 export class InsufficientFunds extends Schema.TaggedError<InsufficientFunds>()("InsufficientFunds", {
@@ -101,7 +110,10 @@ export class LedgerRepo extends Context.Service<
   LedgerRepo,
   {
     readonly insertAccount: (account: Account) => Effect.Effect<void, PersistenceUnavailable>
-    readonly findAccount: (teamId: TeamId, id: AccountId) => Effect.Effect<Option.Option<AccountWithBalance>, PersistenceUnavailable>
+    readonly findAccount: (
+      teamId: TeamId,
+      id: AccountId
+    ) => Effect.Effect<Option.Option<AccountWithBalance>, PersistenceUnavailable>
     readonly findAccountByKind: (
       teamId: TeamId,
       mode: Mode,
@@ -113,7 +125,9 @@ export class LedgerRepo extends Context.Service<
       filter: { readonly mode?: Mode | undefined; readonly kind?: AccountKind | undefined }
     ) => Effect.Effect<ReadonlyArray<AccountWithBalance>, PersistenceUnavailable>
     /** Locks the accounts (in id order) until the surrounding transaction ends and returns their entry sums. */
-    readonly lockAccounts: (ids: ReadonlyArray<AccountId>) => Effect.Effect<ReadonlyArray<LockedAccount>, PersistenceUnavailable>
+    readonly lockAccounts: (
+      ids: ReadonlyArray<AccountId>
+    ) => Effect.Effect<ReadonlyArray<LockedAccount>, PersistenceUnavailable>
     /** Appends a transaction with its entries and moves the account sums by the same amounts. */
     readonly insertTransaction: (
       tx: LedgerTransaction
@@ -177,7 +191,10 @@ export class Ledger extends Context.Service<
       readonly currency: string
       readonly reference: string
     }) => Effect.Effect<LedgerTransaction, PostingError | PersistenceUnavailable>
-    readonly account: (teamId: TeamId, id: AccountId) => Effect.Effect<AccountWithBalance, AccountNotFound | PersistenceUnavailable>
+    readonly account: (
+      teamId: TeamId,
+      id: AccountId
+    ) => Effect.Effect<AccountWithBalance, AccountNotFound | PersistenceUnavailable>
     readonly accounts: LedgerRepo["Service"]["listAccounts"]
     readonly settlementAccount: (
       teamId: TeamId,
@@ -278,60 +295,77 @@ export class Ledger extends Context.Service<
       })
 
     const move = (movement: Movement, pending: boolean) =>
-      transactor.withTransaction(
-        record(
-          {
-            teamId: movement.teamId,
-            mode: movement.mode,
-            kind: pending ? "pending" : "posted",
-            code: movement.code,
-            reference: movement.reference,
-            pendingId: null
-          },
-          [
-            { accountId: movement.debitAccountId, amount: -movement.amount, pending },
-            { accountId: movement.creditAccountId, amount: movement.amount, pending }
-          ],
-          true
+      transactor
+        .withTransaction(
+          record(
+            {
+              teamId: movement.teamId,
+              mode: movement.mode,
+              kind: pending ? "pending" : "posted",
+              code: movement.code,
+              reference: movement.reference,
+              pendingId: null
+            },
+            [
+              { accountId: movement.debitAccountId, amount: -movement.amount, pending },
+              { accountId: movement.creditAccountId, amount: movement.amount, pending }
+            ],
+            true
+          )
         )
-      ).pipe(Effect.catchTag("HoldAlreadyResolved", Effect.die))
+        .pipe(Effect.catchTag("HoldAlreadyResolved", Effect.die))
 
     const resolve = (teamId: TeamId, holdId: LedgerTransactionId, outcome: "post_pending" | "void_pending") =>
-      transactor.withTransaction(
-        Effect.gen(function* () {
-          const hold = yield* repo.findTransaction(teamId, holdId)
-          if (Option.isNone(hold) || hold.value.kind !== "pending") return yield* new HoldNotFound({ holdId })
-          const reversal = hold.value.entries.map((e) => ({ accountId: e.accountId, amount: -e.amount, pending: true }))
-          const posting =
-            outcome === "post_pending" ? hold.value.entries.map((e) => ({ accountId: e.accountId, amount: e.amount, pending: false })) : []
-          return yield* record(
-            {
-              teamId,
-              mode: hold.value.mode,
-              kind: outcome,
-              code: hold.value.code,
-              reference: hold.value.reference,
-              pendingId: holdId
-            },
-            [...reversal, ...posting],
-            false
-          )
-        })
-      ).pipe(
-        Effect.catchTags({
-          DuplicateLedgerTransaction: () => Effect.fail(new HoldAlreadyResolved({ holdId })),
-          UnbalancedTransaction: Effect.die,
-          AccountNotFound: Effect.die,
-          InsufficientFunds: Effect.die
-        })
-      )
+      transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const hold = yield* repo.findTransaction(teamId, holdId)
+            if (Option.isNone(hold) || hold.value.kind !== "pending") return yield* new HoldNotFound({ holdId })
+            const reversal = hold.value.entries.map((e) => ({
+              accountId: e.accountId,
+              amount: -e.amount,
+              pending: true
+            }))
+            const posting =
+              outcome === "post_pending"
+                ? hold.value.entries.map((e) => ({ accountId: e.accountId, amount: e.amount, pending: false }))
+                : []
+            return yield* record(
+              {
+                teamId,
+                mode: hold.value.mode,
+                kind: outcome,
+                code: hold.value.code,
+                reference: hold.value.reference,
+                pendingId: holdId
+              },
+              [...reversal, ...posting],
+              false
+            )
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            DuplicateLedgerTransaction: () => Effect.fail(new HoldAlreadyResolved({ holdId })),
+            UnbalancedTransaction: Effect.die,
+            AccountNotFound: Effect.die,
+            InsufficientFunds: Effect.die
+          })
+        )
 
     const account = Effect.fn("Ledger.account")(function* (teamId: TeamId, id: AccountId) {
       const found = yield* repo.findAccount(teamId, id)
-      return yield* Option.match(found, { onNone: () => Effect.fail(new AccountNotFound({ accountId: id })), onSome: Effect.succeed })
+      return yield* Option.match(found, {
+        onNone: () => Effect.fail(new AccountNotFound({ accountId: id })),
+        onSome: Effect.succeed
+      })
     })
 
-    const settlementAccount = Effect.fn("Ledger.settlementAccount")(function* (teamId: TeamId, mode: Mode, currency: string) {
+    const settlementAccount = Effect.fn("Ledger.settlementAccount")(function* (
+      teamId: TeamId,
+      mode: Mode,
+      currency: string
+    ) {
       const found = yield* repo.findAccountByKind(teamId, mode, "settlement", currency)
       return yield* Option.match(found, {
         onNone: () => Effect.fail(new AccountNotFound({ accountId: `settlement:${currency}` })),

@@ -29,7 +29,10 @@ export const encodeCursor = (position: Position): string =>
   toBase64Url(utf8(JSON.stringify({ createdAt: position.createdAt, id: position.id })))
 
 /** Turns the `?cursor=&limit=` of a list call into a page request. */
-export const pageRequest = (cursor: string | undefined, limit: number | undefined): Effect.Effect<PageRequest, InvalidCursor> =>
+export const pageRequest = (
+  cursor: string | undefined,
+  limit: number | undefined
+): Effect.Effect<PageRequest, InvalidCursor> =>
   cursor === undefined || cursor === ""
     ? Effect.succeed({ after: Option.none(), limit: limit ?? 20 })
     : Schema.decodeUnknownEffect(PositionJson)(textFromBase64Url(cursor) ?? "").pipe(

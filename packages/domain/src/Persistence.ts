@@ -1,5 +1,5 @@
-import { Context, Schema } from "effect"
 import type { Effect } from "effect"
+import { Context, Schema } from "effect"
 
 /** The store could not be reached or answered unexpectedly; the operation did not complete. */
 export class PersistenceUnavailable extends Schema.TaggedError<PersistenceUnavailable>()("PersistenceUnavailable", {

@@ -12,7 +12,9 @@ export const hashSecret = (raw: string): Effect.Effect<string> =>
 /** HMAC-SHA256 of a message under a key, as base64url: deterministic, unforgeable without the key. */
 export const hmacBase64Url = (key: string, message: string): Effect.Effect<string> =>
   Effect.promise(async () => {
-    const cryptoKey = await crypto.subtle.importKey("raw", utf8(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+    const cryptoKey = await crypto.subtle.importKey("raw", utf8(key), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign"
+    ])
     return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, utf8(message))))
   })
 

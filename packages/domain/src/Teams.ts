@@ -1,11 +1,11 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import type { UserId } from "./Ids.ts"
 import { newId, TeamId } from "./Ids.ts"
 import { Ledger } from "./Ledger.ts"
 import { Currency } from "./Money.ts"
 import { type PersistenceUnavailable, Transactor } from "./Persistence.ts"
 import type { SessionIdentity, User } from "./Users.ts"
 import { UsersRepo } from "./Users.ts"
-import type { UserId } from "./Ids.ts"
 
 /** A member's role in a team. */
 export const Role = Schema.Literals(["owner", "admin", "member"])
@@ -36,7 +36,10 @@ export class TeamsRepo extends Context.Service<
     readonly insert: (team: Team) => Effect.Effect<void, PersistenceUnavailable>
     readonly addMember: (teamId: TeamId, userId: UserId, role: Role) => Effect.Effect<void, PersistenceUnavailable>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
-    readonly membership: (teamId: TeamId, userId: UserId) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
+    readonly membership: (
+      teamId: TeamId,
+      userId: UserId
+    ) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
   }
 >()("@svc/domain/TeamsRepo") {}
 
@@ -60,7 +63,10 @@ export class Teams extends Context.Service<
     readonly create: (owner: SessionIdentity, input: CreateTeam) => Effect.Effect<Team, PersistenceUnavailable>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
     /** The caller's membership in a team; TeamNotFound when they are not a member. */
-    readonly membership: (teamId: TeamId, userId: UserId) => Effect.Effect<Membership, TeamNotFound | PersistenceUnavailable>
+    readonly membership: (
+      teamId: TeamId,
+      userId: UserId
+    ) => Effect.Effect<Membership, TeamNotFound | PersistenceUnavailable>
     /** The user's current team, if they have one. */
     readonly current: (user: User) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
   }

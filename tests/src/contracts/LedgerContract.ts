@@ -2,15 +2,19 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import {
   type AccountId,
   Ledger,
+  type LedgerRepo,
   type LedgerTransaction,
   type LedgerTransactionId,
+  pageRequest,
   type TeamId,
   Teams,
+  type TeamsRepo,
+  type Transactor,
   type UserId,
-  Users
+  Users,
+  type UsersRepo
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
-import { pageRequest } from "@svc/domain"
 
 /** The domain services over whichever ports the caller provides. */
 export const domainOver = <E, R>(ports: Layer.Layer<R, E>) =>
@@ -38,7 +42,10 @@ const allTransactions = (teamId: TeamId) =>
       const rows = yield* ledger.transactions(teamId, {}, page)
       out.push(...rows.slice(0, 100))
       const last = rows[99]
-      cursor = rows.length > 100 && last ? Buffer.from(JSON.stringify({ createdAt: last.createdAt, id: last.id })).toString("base64url") : undefined
+      cursor =
+        rows.length > 100 && last
+          ? Buffer.from(JSON.stringify({ createdAt: last.createdAt, id: last.id })).toString("base64url")
+          : undefined
     } while (cursor !== undefined)
     return out
   })
@@ -60,19 +67,30 @@ export const assertLedgerInvariants = (teamId: TeamId) =>
       }
       for (const e of tx.entries) {
         const s = sums.get(e.accountId) ?? { posted: 0, pending: 0 }
-        sums.set(e.accountId, e.pending ? { ...s, pending: s.pending + e.amount } : { ...s, posted: s.posted + e.amount })
+        sums.set(
+          e.accountId,
+          e.pending ? { ...s, pending: s.pending + e.amount } : { ...s, posted: s.posted + e.amount }
+        )
       }
     }
     for (const account of yield* ledger.accounts(teamId, {})) {
       const s = sums.get(account.id) ?? { posted: 0, pending: 0 }
       assert.strictEqual(account.balance.posted, s.posted, `posted balance of ${account.kind} equals its entries`)
-      assert.strictEqual(account.balance.pending, 0 - s.pending, `pending balance of ${account.kind} equals its entries`)
-      if (account.kind === "spend") assert.isAtLeast(account.balance.available, 0, "a spend account never goes negative")
+      assert.strictEqual(
+        account.balance.pending,
+        0 - s.pending,
+        `pending balance of ${account.kind} equals its entries`
+      )
+      if (account.kind === "spend")
+        assert.isAtLeast(account.balance.available, 0, "a spend account never goes negative")
     }
   })
 
 /** The ledger's behaviour every LedgerRepo/Transactor adapter must show. */
-export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, never> | Layer.Layer<any, E, never>) =>
+export const ledgerContract = <E>(
+  name: string,
+  ports: Layer.Layer<Transactor | UsersRepo | TeamsRepo | LedgerRepo, E, never>
+) =>
   layer(domainOver(ports), { timeout: "60 seconds" })(`Ledger contract (${name})`, (it) => {
     it.effect("a new team opens empty live and test spend accounts plus settlement and external accounts", () =>
       Effect.gen(function* () {
@@ -90,12 +108,30 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
       Effect.gen(function* () {
         const ledger = yield* Ledger
         const { team, test } = yield* newTeam
-        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 20_000, currency: "USD", reference: "dep-1" })
+        yield* ledger.deposit({
+          teamId: team.id,
+          mode: "test",
+          accountId: test.id,
+          amount: 20_000,
+          currency: "USD",
+          reference: "dep-1"
+        })
         const again = yield* Effect.flip(
-          ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 20_000, currency: "USD", reference: "dep-1" })
+          ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: test.id,
+            amount: 20_000,
+            currency: "USD",
+            reference: "dep-1"
+          })
         )
         assert.strictEqual(again._tag, "DuplicateLedgerTransaction")
-        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 20_000, pending: 0, available: 20_000 })
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 20_000,
+          pending: 0,
+          available: 20_000
+        })
         yield* assertLedgerInvariants(team.id)
       })
     )
@@ -105,7 +141,14 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
         const ledger = yield* Ledger
         const { team, test } = yield* newTeam
         const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 10_000, currency: "USD", reference: "d" })
+        yield* ledger.deposit({
+          teamId: team.id,
+          mode: "test",
+          accountId: test.id,
+          amount: 10_000,
+          currency: "USD",
+          reference: "d"
+        })
         const movement = {
           teamId: team.id,
           mode: "test" as const,
@@ -116,9 +159,17 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
           amount: 2_500
         }
         const hold = yield* ledger.hold(movement)
-        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 10_000, pending: 2_500, available: 7_500 })
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 10_000,
+          pending: 2_500,
+          available: 7_500
+        })
         yield* ledger.postHold(team.id, hold.id)
-        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 7_500, pending: 0, available: 7_500 })
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 7_500,
+          pending: 0,
+          available: 7_500
+        })
         assert.strictEqual((yield* ledger.account(team.id, settlement.id)).balance.posted, 2_500)
         assert.strictEqual((yield* Effect.flip(ledger.postHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
         assert.strictEqual((yield* Effect.flip(ledger.voidHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
@@ -131,7 +182,14 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
         const ledger = yield* Ledger
         const { team, test } = yield* newTeam
         const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 5_000, currency: "USD", reference: "d" })
+        yield* ledger.deposit({
+          teamId: team.id,
+          mode: "test",
+          accountId: test.id,
+          amount: 5_000,
+          currency: "USD",
+          reference: "d"
+        })
         const hold = yield* ledger.hold({
           teamId: team.id,
           mode: "test",
@@ -143,7 +201,11 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
         })
         assert.strictEqual((yield* ledger.account(team.id, test.id)).balance.available, 0)
         yield* ledger.voidHold(team.id, hold.id)
-        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 5_000, pending: 0, available: 5_000 })
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 5_000,
+          pending: 0,
+          available: 5_000
+        })
         assert.strictEqual((yield* Effect.flip(ledger.voidHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
         yield* assertLedgerInvariants(team.id)
       })
@@ -175,7 +237,14 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
         const ledger = yield* Ledger
         const { team, test } = yield* newTeam
         const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 20_000, currency: "USD", reference: "d" })
+        yield* ledger.deposit({
+          teamId: team.id,
+          mode: "test",
+          accountId: test.id,
+          amount: 20_000,
+          currency: "USD",
+          reference: "d"
+        })
         const results = yield* Effect.forEach(
           Array.from({ length: 50 }, (_, i) => i),
           (i) =>
@@ -193,7 +262,11 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
           { concurrency: "unbounded" }
         )
         assert.strictEqual(results.filter((r) => r._tag === "Success").length, 20)
-        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, { posted: 20_000, pending: 20_000, available: 0 })
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 20_000,
+          pending: 20_000,
+          available: 0
+        })
         yield* assertLedgerInvariants(team.id)
       })
     )
@@ -203,7 +276,14 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
         const ledger = yield* Ledger
         const { team, test } = yield* newTeam
         const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 3_000, currency: "USD", reference: "d" })
+        yield* ledger.deposit({
+          teamId: team.id,
+          mode: "test",
+          accountId: test.id,
+          amount: 3_000,
+          currency: "USD",
+          reference: "d"
+        })
         const hold = yield* ledger.hold({
           teamId: team.id,
           mode: "test",
@@ -213,7 +293,9 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
           creditAccountId: settlement.id,
           amount: 3_000
         })
-        const attempts = [0, 1, 2, 3, 4, 5].map((i) => (i % 2 === 0 ? ledger.postHold(team.id, hold.id) : ledger.voidHold(team.id, hold.id)))
+        const attempts = [0, 1, 2, 3, 4, 5].map((i) =>
+          i % 2 === 0 ? ledger.postHold(team.id, hold.id) : ledger.voidHold(team.id, hold.id)
+        )
         const results = yield* Effect.forEach(attempts, Effect.result, { concurrency: "unbounded" })
         assert.strictEqual(results.filter((r) => r._tag === "Success").length, 1)
         assert.strictEqual((yield* ledger.account(team.id, test.id)).balance.pending, 0)
@@ -230,7 +312,14 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
         const missing = crypto.randomUUID() as LedgerTransactionId
         assert.strictEqual((yield* Effect.flip(ledger.postHold(b.team.id, missing)))._tag, "HoldNotFound")
         const cross = yield* Effect.flip(
-          ledger.deposit({ teamId: b.team.id, mode: "live", accountId: a.live.id, amount: 1, currency: "USD", reference: "x" })
+          ledger.deposit({
+            teamId: b.team.id,
+            mode: "live",
+            accountId: a.live.id,
+            amount: 1,
+            currency: "USD",
+            reference: "x"
+          })
         )
         assert.strictEqual(cross._tag, "AccountNotFound")
       })
@@ -241,9 +330,20 @@ export const ledgerContract = <E>(name: string, ports: Layer.Layer<never, E, nev
         const ledger = yield* Ledger
         const { team, test } = yield* newTeam
         for (let i = 0; i < 5; i++) {
-          yield* ledger.deposit({ teamId: team.id, mode: "test", accountId: test.id, amount: 100 + i, currency: "USD", reference: `p${i}` })
+          yield* ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: test.id,
+            amount: 100 + i,
+            currency: "USD",
+            reference: `p${i}`
+          })
         }
-        const first = yield* ledger.transactions(team.id, { accountId: test.id as AccountId }, yield* pageRequest(undefined, 2))
+        const first = yield* ledger.transactions(
+          team.id,
+          { accountId: test.id as AccountId },
+          yield* pageRequest(undefined, 2)
+        )
         assert.strictEqual(first.length, 3)
         assert.deepStrictEqual(
           first.slice(0, 2).map((t) => t.reference),

@@ -4,9 +4,10 @@ import { clientForUrl, embeddedServer } from "../Database.ts"
 import { Migrations } from "../Migrations.ts"
 
 /** The URL of the database a test layer created, for tests that start other processes against it. */
-export class TestDatabaseUrl extends Context.Service<TestDatabaseUrl, { readonly url: string; readonly embedded: boolean }>()(
-  "@svc/adapters-pg/testing/TestDatabaseUrl"
-) {}
+export class TestDatabaseUrl extends Context.Service<
+  TestDatabaseUrl,
+  { readonly url: string; readonly embedded: boolean }
+>()("@svc/adapters-pg/testing/TestDatabaseUrl") {}
 
 const withDatabase = (url: string, database: string): string => {
   const parsed = new URL(url)

@@ -6,8 +6,8 @@ import {
   balanceOf,
   DuplicateLedgerTransaction,
   HoldAlreadyResolved,
-  type LedgerTransaction,
   LedgerRepo,
+  type LedgerTransaction,
   type LockedAccount
 } from "../Ledger.ts"
 import { isAfter, newestFirst } from "../Pagination.ts"
@@ -32,7 +32,11 @@ export const LedgerRepoMemory = Layer.effect(
             unique &&
             existing.some(
               (t) =>
-                t.teamId === tx.teamId && t.mode === tx.mode && t.code === tx.code && t.reference === tx.reference && t.kind === tx.kind
+                t.teamId === tx.teamId &&
+                t.mode === tx.mode &&
+                t.code === tx.code &&
+                t.reference === tx.reference &&
+                t.kind === tx.kind
             )
           ) {
             return yield* new DuplicateLedgerTransaction({ code: tx.code, reference: tx.reference })
@@ -56,7 +60,9 @@ export const LedgerRepoMemory = Layer.effect(
 
     return LedgerRepo.of({
       insertAccount: (account: Account) =>
-        store.atomically(Ref.update(accounts, HashMap.set(account.id, { account, counters: { postedSum: 0, pendingSum: 0 } }))),
+        store.atomically(
+          Ref.update(accounts, HashMap.set(account.id, { account, counters: { postedSum: 0, pendingSum: 0 } }))
+        ),
       findAccount: (teamId, id) =>
         Ref.get(accounts).pipe(
           Effect.map((map) =>
@@ -71,7 +77,11 @@ export const LedgerRepoMemory = Layer.effect(
           Effect.map((map) =>
             Option.fromNullishOr(
               Array.from(HashMap.values(map)).find(
-                (r) => r.account.teamId === teamId && r.account.mode === mode && r.account.kind === kind && r.account.currency === currency
+                (r) =>
+                  r.account.teamId === teamId &&
+                  r.account.mode === mode &&
+                  r.account.kind === kind &&
+                  r.account.currency === currency
               )?.account
             )
           )
@@ -94,7 +104,9 @@ export const LedgerRepoMemory = Layer.effect(
         Ref.get(accounts).pipe(Effect.map((map) => ids.flatMap((id) => Option.toArray(HashMap.get(map, id))))),
       insertTransaction,
       findTransaction: (teamId, id) =>
-        Ref.get(journal).pipe(Effect.map((txs) => Option.fromNullishOr(txs.find((t) => t.id === id && t.teamId === teamId)))),
+        Ref.get(journal).pipe(
+          Effect.map((txs) => Option.fromNullishOr(txs.find((t) => t.id === id && t.teamId === teamId)))
+        ),
       listTransactions: (teamId, query, page) =>
         Ref.get(journal).pipe(
           Effect.map((txs) =>

@@ -17,26 +17,36 @@ export const TeamsRepoMemory = Layer.effect(
     const teams = yield* store.table(HashMap.empty<TeamId, Team>())
     const members = yield* store.table<ReadonlyArray<MemberRow>>([])
     const withTeam = (row: MemberRow) =>
-      Ref.get(teams).pipe(Effect.map((map) => Option.map(HashMap.get(map, row.teamId), (team) => ({ team, role: row.role }))))
+      Ref.get(teams).pipe(
+        Effect.map((map) => Option.map(HashMap.get(map, row.teamId), (team) => ({ team, role: row.role })))
+      )
     return TeamsRepo.of({
       insert: (team) => store.atomically(Ref.update(teams, HashMap.set(team.id, team))),
       addMember: (teamId, userId, role) =>
         store.atomically(
-          Ref.update(members, (rows) => [...rows.filter((r) => !(r.teamId === teamId && r.userId === userId)), { teamId, userId, role }])
+          Ref.update(members, (rows) => [
+            ...rows.filter((r) => !(r.teamId === teamId && r.userId === userId)),
+            { teamId, userId, role }
+          ])
         ),
       listForUser: (userId) =>
         Ref.get(members).pipe(
-          Effect.flatMap((rows) => Effect.forEach(rows.filter((r) => r.userId === userId), withTeam)),
+          Effect.flatMap((rows) =>
+            Effect.forEach(
+              rows.filter((r) => r.userId === userId),
+              withTeam
+            )
+          ),
           Effect.map(Arr.getSomes),
           Effect.map((list) => list.toSorted((a, b) => (a.team.createdAt < b.team.createdAt ? 1 : -1)))
         ),
       membership: (teamId, userId) =>
         Ref.get(members).pipe(
           Effect.flatMap((rows) =>
-            Option.match(
-              Option.fromNullishOr(rows.find((r) => r.teamId === teamId && r.userId === userId)),
-              { onNone: () => Effect.succeed(Option.none()), onSome: withTeam }
-            )
+            Option.match(Option.fromNullishOr(rows.find((r) => r.teamId === teamId && r.userId === userId)), {
+              onNone: () => Effect.succeed(Option.none()),
+              onSome: withTeam
+            })
           )
         )
     })

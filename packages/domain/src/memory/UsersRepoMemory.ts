@@ -31,7 +31,10 @@ export const UsersRepoMemory = Layer.effect(
       findById: (id) => Ref.get(users).pipe(Effect.map(HashMap.get(id))),
       setCurrentTeam: (id: UserId, teamId: TeamId) =>
         store.atomically(
-          Ref.update(users, HashMap.modify(id, (user) => ({ ...user, currentTeamId: teamId })))
+          Ref.update(
+            users,
+            HashMap.modify(id, (user) => ({ ...user, currentTeamId: teamId }))
+          )
         )
     })
   })

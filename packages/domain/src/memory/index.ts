@@ -1,15 +1,21 @@
 import { Layer } from "effect"
+import { EventOutboxMemory } from "./EventOutboxMemory.ts"
 import { LedgerRepoMemory } from "./LedgerRepoMemory.ts"
 import { MemoryStore, TransactorMemory } from "./MemoryStore.ts"
 import { TeamsRepoMemory } from "./TeamsRepoMemory.ts"
 import { UsersRepoMemory } from "./UsersRepoMemory.ts"
 
+export { EventOutboxMemory, PublishedEvents } from "./EventOutboxMemory.ts"
 export { LedgerRepoMemory } from "./LedgerRepoMemory.ts"
 export { MemoryStore, TransactorMemory } from "./MemoryStore.ts"
 export { TeamsRepoMemory } from "./TeamsRepoMemory.ts"
 export { UsersRepoMemory } from "./UsersRepoMemory.ts"
 
 /** Every port on the in-memory store, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(TransactorMemory, UsersRepoMemory, TeamsRepoMemory, LedgerRepoMemory).pipe(
-  Layer.provideMerge(MemoryStore.layer)
-)
+export const PortsMemory = Layer.mergeAll(
+  TransactorMemory,
+  UsersRepoMemory,
+  TeamsRepoMemory,
+  LedgerRepoMemory,
+  EventOutboxMemory
+).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -1,0 +1,29 @@
+import { createServer } from "node:http"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { DatabaseInfo, DatabaseLive } from "@svc/adapters-pg"
+import { Config, Effect, Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { appOnPostgres, serviceConfig } from "./App.ts"
+
+const AnnounceLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const server = yield* HttpServer.HttpServer
+    const database = yield* DatabaseInfo
+    yield* Effect.logInfo(`listening on ${HttpServer.formatAddress(server.address)} with ${database.description}`)
+  })
+)
+
+const ServerLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* serviceConfig
+    const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
+    const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
+    return HttpRouter.serve(appOnPostgres(config), { disableListenLog: true, disableLogger: true }).pipe(
+      Layer.merge(AnnounceLive),
+      Layer.provide(NodeHttpServer.layer(createServer, { port, host, gracefulShutdownTimeout: "10 seconds" })),
+      Layer.provide(DatabaseLive)
+    )
+  })
+)
+
+Layer.launch(ServerLive).pipe(NodeRuntime.runMain)

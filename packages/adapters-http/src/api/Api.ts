@@ -1,0 +1,25 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountsApi } from "./AccountsApi.ts"
+import { SystemApi } from "./SystemApi.ts"
+import { MeApi, TeamsApi } from "./TeamsApi.ts"
+import { RequestValidation } from "./Validation.ts"
+
+/** The service's HTTP contract: shared by the server, the OpenAPI document and the SDK. */
+export class Api extends HttpApi.make("svc")
+  .add(SystemApi)
+  .add(TeamsApi)
+  .add(MeApi)
+  .add(AccountsApi)
+  .middleware(RequestValidation)
+  .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
+  .annotate(HttpApi.QueryParseOptions, { errors: "all" })
+  .annotate(HttpApi.ParamsParseOptions, { errors: "all" })
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Governed agent spend and business-finance API",
+      version: "0.0.1",
+      description:
+        "Agents ask to spend a team's money; policy, budgets and human approvals decide; a double-entry ledger moves it. " +
+        "Errors are JSON `{error, code, message}`; validation errors add `details: [{path, message}]`."
+    })
+  ) {}

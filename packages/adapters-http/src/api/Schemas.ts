@@ -1,0 +1,26 @@
+import { Schema } from "effect"
+
+/** A `?cursor=&limit=` list query (limit 1..100, default 20). */
+export const ListQuery = {
+  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(512))),
+  limit: Schema.optionalKey(
+    Schema.NumberFromString.check(
+      Schema.isInt({ message: "expected an integer between 1 and 100" }),
+      Schema.isBetween({ minimum: 1, maximum: 100 }, { message: "expected an integer between 1 and 100" })
+    )
+  )
+}
+
+/** The list envelope: `{data, meta: {cursor, hasNextPage, hasPreviousPage}}`. */
+export const ListOf = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({
+    data: Schema.Array(item),
+    meta: Schema.Struct({
+      cursor: Schema.NullOr(Schema.String),
+      hasNextPage: Schema.Boolean,
+      hasPreviousPage: Schema.Boolean
+    })
+  })
+
+/** A UUID path parameter. */
+export const UuidParam = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))

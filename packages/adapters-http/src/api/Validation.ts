@@ -1,0 +1,10 @@
+import { HttpApiMiddleware } from "effect/http-api"
+import { BadRequest } from "./ApiErrors.ts"
+
+/** Renders request decoding failures as `400 validation_failed` with `details` naming each field. */
+export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()(
+  "@svc/adapters-http/RequestValidation",
+  {
+    error: BadRequest
+  }
+) {}

@@ -1,0 +1,36 @@
+import { type SessionIdentity, UserId } from "@svc/domain"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { jwtVerify } from "jose"
+
+const Claims = Schema.Struct({
+  sub: UserId,
+  email: Schema.String.check(Schema.isMinLength(3)),
+  name: Schema.optionalKey(Schema.String),
+  exp: Schema.Number
+})
+
+/** A JWS compact serialisation: three base64url parts. */
+export const looksLikeJwt = (token: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/u.test(token)
+
+/** Verifies session JWTs (HS256 under `SESSION_JWT_SECRET`); none for anything invalid, expired or unsigned. */
+export class SessionTokens extends Context.Service<
+  SessionTokens,
+  { readonly verify: (token: string) => Effect.Effect<Option.Option<SessionIdentity>> }
+>()("@svc/adapters-http/SessionTokens") {
+  static readonly layer = (secret: Redacted.Redacted) => {
+    const key = new TextEncoder().encode(Redacted.value(secret))
+    return Layer.succeed(
+      SessionTokens,
+      SessionTokens.of({
+        verify: (token) =>
+          Effect.tryPromise(() =>
+            jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] })
+          ).pipe(
+            Effect.flatMap(({ payload }) => Schema.decodeUnknownEffect(Claims)(payload)),
+            Effect.map((claims) => Option.some({ id: claims.sub, email: claims.email, fullName: claims.name ?? null })),
+            Effect.orElseSucceed(() => Option.none())
+          )
+      })
+    )
+  }
+}

@@ -1,0 +1,6 @@
+export * from "./api/index.ts"
+export { AuthenticationLive, PublicBaseUrl } from "./http/Authentication.ts"
+export { ErrorHandlingLive } from "./http/ErrorHandling.ts"
+export { ApiRoutes } from "./http/Server.ts"
+export { looksLikeJwt, SessionTokens } from "./http/SessionTokens.ts"
+export { Readiness } from "./http/SystemHttp.ts"

@@ -1,0 +1,20 @@
+import { Context, Effect, Layer, Ref } from "effect"
+import { type DomainEvent, EventOutbox } from "../Events.ts"
+import { MemoryStore } from "./MemoryStore.ts"
+
+/** The events published so far, oldest first (for tests and in-memory delivery). */
+export class PublishedEvents extends Context.Service<PublishedEvents, Ref.Ref<ReadonlyArray<DomainEvent>>>()(
+  "@svc/domain/memory/PublishedEvents"
+) {}
+
+/** EventOutbox over the in-memory store; rolled back with the transaction that published. */
+export const EventOutboxMemory = Layer.effectContext(
+  Effect.gen(function* () {
+    const store = yield* MemoryStore
+    const events = yield* store.table<ReadonlyArray<DomainEvent>>([])
+    return Context.make(
+      EventOutbox,
+      EventOutbox.of({ publish: (event) => store.atomically(Ref.update(events, (all) => [...all, event])) })
+    ).pipe(Context.add(PublishedEvents, events))
+  })
+)
