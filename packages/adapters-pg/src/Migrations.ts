@@ -2,11 +2,13 @@ import { Effect, Layer } from "effect"
 import { Migrator } from "effect/sql"
 import foundation from "./migrations/0001_foundation.ts"
 import outbox from "./migrations/0002_outbox.ts"
+import agentSpend from "./migrations/0003_agent_spend.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
-  "0002_outbox": outbox
+  "0002_outbox": outbox,
+  "0003_agent_spend": agentSpend
 })
 
 const run = Migrator.make({})

@@ -195,6 +195,10 @@ export class Ledger extends Context.Service<
       teamId: TeamId,
       id: AccountId
     ) => Effect.Effect<AccountWithBalance, AccountNotFound | PersistenceUnavailable>
+    /** Locks accounts (in id order) until the surrounding transaction ends; decisions taken on these balances hold. */
+    readonly lockAccounts: (
+      ids: ReadonlyArray<AccountId>
+    ) => Effect.Effect<ReadonlyArray<AccountWithBalance>, PersistenceUnavailable>
     readonly accounts: LedgerRepo["Service"]["listAccounts"]
     readonly settlementAccount: (
       teamId: TeamId,
@@ -410,6 +414,10 @@ export class Ledger extends Context.Service<
       ),
       deposit,
       account,
+      lockAccounts: (ids) =>
+        repo
+          .lockAccounts(ids)
+          .pipe(Effect.map((rows) => rows.map((r) => ({ ...r.account, balance: balanceOf(r.counters) })))),
       accounts: repo.listAccounts,
       settlementAccount,
       transactions: repo.listTransactions

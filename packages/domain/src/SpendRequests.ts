@@ -1,0 +1,489 @@
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { AgentKeysRepo } from "./AgentKeys.ts"
+import { EventOutbox } from "./Events.ts"
+import { type AccountId, type LedgerTransactionId, newId, type TeamId } from "./Ids.ts"
+import { type AccountNotFound, type InsufficientFunds, Ledger } from "./Ledger.ts"
+import type { Mode } from "./Money.ts"
+import type { PageRequest } from "./Pagination.ts"
+import { type PersistenceUnavailable, Transactor } from "./Persistence.ts"
+import type { AgentPrincipal, TeamPrincipal } from "./Principals.ts"
+import {
+  approvalExpiresAt,
+  effectivePolicy,
+  evaluateSpend,
+  type SpendDecision,
+  utcDayStart,
+  utcMonthStart
+} from "./SpendPolicy.ts"
+
+/** A spend request's id. */
+export const SpendRequestId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendRequestId"))
+export type SpendRequestId = typeof SpendRequestId.Type
+
+/** `approved` and `denied` are decided at creation; `pending_approval` ends approved, denied, expired or canceled. */
+export const SpendRequestStatus = Schema.Literals(["approved", "denied", "pending_approval", "expired", "canceled"])
+export type SpendRequestStatus = typeof SpendRequestStatus.Type
+
+/** The human approval of a request that crossed the approval threshold. */
+export interface Approval {
+  readonly id: string
+  readonly status: "pending" | "approved" | "denied" | "expired" | "canceled"
+  readonly expiresAt: string
+  readonly decidedAt: string | null
+  readonly decidedBy: string | null
+  readonly note: string | null
+}
+
+/** Who a merchant is. */
+export interface Merchant {
+  readonly name: string
+  readonly category: string | null
+  readonly url: string | null
+}
+
+/** An agent's request to spend, with the policy decision and the money it moved. */
+export interface SpendRequest {
+  readonly id: SpendRequestId
+  readonly teamId: TeamId
+  readonly mode: Mode
+  readonly status: SpendRequestStatus
+  readonly amount: number
+  readonly currency: string
+  readonly merchant: Merchant
+  readonly purpose: string
+  readonly accountId: AccountId
+  readonly spendingKeyId: string
+  readonly metadata: Readonly<Record<string, string>>
+  readonly decision: SpendDecision
+  readonly approval: Approval | null
+  /** The ledger transaction that posted the spend; null until money has moved. */
+  readonly ledgerTransactionId: LedgerTransactionId | null
+  /** The hold reserving the amount while approval is pending (internal). */
+  readonly holdTransactionId: LedgerTransactionId | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/** The public JSON shape of a spend request (CONTRACT.md). */
+export const spendRequestJson = (sr: SpendRequest) => ({
+  id: sr.id,
+  object: "spend_request" as const,
+  mode: sr.mode,
+  status: sr.status,
+  amount: sr.amount,
+  currency: sr.currency,
+  merchant: sr.merchant,
+  purpose: sr.purpose,
+  accountId: sr.accountId,
+  spendingKeyId: sr.spendingKeyId,
+  metadata: sr.metadata,
+  decision: sr.decision,
+  approval: sr.approval,
+  ledgerTransactionId: sr.ledgerTransactionId,
+  createdAt: sr.createdAt,
+  updatedAt: sr.updatedAt
+})
+
+/** The request does not exist for this team and mode. */
+export class SpendRequestNotFound extends Schema.TaggedError<SpendRequestNotFound>()("SpendRequestNotFound", {
+  id: Schema.String
+}) {}
+
+/** The request is final (or its approval expired) and cannot take this transition. */
+export class SpendRequestNotPending extends Schema.TaggedError<SpendRequestNotPending>()("SpendRequestNotPending", {
+  id: Schema.String,
+  status: Schema.String
+}) {}
+
+/** A field of the request is inconsistent with the account or credential. */
+export class SpendRequestInvalid extends Schema.TaggedError<SpendRequestInvalid>()("SpendRequestInvalid", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+/** Only team owners and admins decide approvals. */
+export class ApproverNotAllowed extends Schema.TaggedError<ApproverNotAllowed>()("ApproverNotAllowed", {
+  message: Schema.String
+}) {}
+
+/** Filter of a spend-request list. */
+export interface SpendRequestQuery {
+  readonly mode?: Mode | undefined
+  readonly status?: SpendRequestStatus | undefined
+  readonly approvalStatus?: Approval["status"] | undefined
+}
+
+/** The fields a transition out of `pending_approval` sets. */
+export interface Transition {
+  readonly status: Exclude<SpendRequestStatus, "pending_approval">
+  readonly approval: Approval
+  readonly ledgerTransactionId: LedgerTransactionId | null
+  readonly updatedAt: string
+}
+
+/** Storage of spend requests. */
+export class SpendRequestsRepo extends Context.Service<
+  SpendRequestsRepo,
+  {
+    readonly insert: (sr: SpendRequest) => Effect.Effect<void, PersistenceUnavailable>
+    readonly find: (
+      teamId: TeamId,
+      id: SpendRequestId
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    readonly findByApprovalId: (
+      teamId: TeamId,
+      approvalId: string
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    readonly list: (
+      teamId: TeamId,
+      query: SpendRequestQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+    /** Approved plus pending spend of a credential created at or after `since`. */
+    readonly spentSince: (spendingKeyId: string, since: string) => Effect.Effect<number, PersistenceUnavailable>
+    /** Applies a transition only if the request is still pending; none when another transition won. */
+    readonly transition: (
+      teamId: TeamId,
+      id: SpendRequestId,
+      transition: Transition
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    /** Pending requests whose approval expired at or before `now`, oldest first. */
+    readonly dueForExpiry: (
+      now: string,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+  }
+>()("@svc/domain/SpendRequestsRepo") {}
+
+/** What an agent asks for. */
+export interface CreateSpendRequest {
+  readonly amount: number
+  readonly currency: string
+  readonly merchant: {
+    readonly name: string
+    readonly category?: string | undefined
+    readonly url?: string | undefined
+  }
+  readonly purpose: string
+  readonly accountId?: AccountId | undefined
+  readonly metadata?: Readonly<Record<string, string>> | undefined
+}
+
+type TransitionError = SpendRequestNotFound | SpendRequestNotPending | PersistenceUnavailable
+
+/** Governed agent spend: policy and budgets decide, humans approve above the threshold, the ledger moves the money once. */
+export class SpendRequests extends Context.Service<
+  SpendRequests,
+  {
+    readonly create: (
+      agent: AgentPrincipal,
+      input: CreateSpendRequest
+    ) => Effect.Effect<SpendRequest, SpendRequestInvalid | AccountNotFound | PersistenceUnavailable>
+    /** A request as of now: a pending request past its expiry is expired first. */
+    readonly get: (
+      teamId: TeamId,
+      mode: Mode | undefined,
+      id: SpendRequestId
+    ) => Effect.Effect<SpendRequest, SpendRequestNotFound | PersistenceUnavailable>
+    readonly list: (
+      teamId: TeamId,
+      query: SpendRequestQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+    readonly cancel: (agent: AgentPrincipal, id: SpendRequestId) => Effect.Effect<SpendRequest, TransitionError>
+    readonly approve: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<SpendRequest, TransitionError | ApproverNotAllowed>
+    readonly deny: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<SpendRequest, TransitionError | ApproverNotAllowed>
+    /** Expires every pending request past its approval TTL, releasing its hold; returns how many it expired. */
+    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
+  }
+>()("@svc/domain/SpendRequests") {
+  static readonly make = Effect.gen(function* () {
+    const repo = yield* SpendRequestsRepo
+    const keys = yield* AgentKeysRepo
+    const ledger = yield* Ledger
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
+
+    const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+    const publish = (sr: SpendRequest, type: string) =>
+      Effect.gen(function* () {
+        yield* outbox.publish({
+          id: crypto.randomUUID(),
+          teamId: sr.teamId,
+          mode: sr.mode,
+          type,
+          data: spendRequestJson(sr),
+          createdAt: yield* nowIso
+        })
+      })
+
+    const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
+      return yield* transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const accountId = input.accountId ?? agent.accountId
+            const account =
+              accountId !== null
+                ? yield* ledger.account(agent.teamId, accountId)
+                : (yield* ledger.accounts(agent.teamId, { mode: agent.mode, kind: "spend" }))[0]
+            if (account === undefined || account.mode !== agent.mode || account.kind !== "spend") {
+              return yield* new SpendRequestInvalid({
+                field: "accountId",
+                message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
+              })
+            }
+            if (account.currency !== input.currency) {
+              return yield* new SpendRequestInvalid({
+                field: "currency",
+                message: `the account holds ${account.currency}, not ${input.currency}`
+              })
+            }
+            const keyPolicy =
+              agent.kind === "spending_key"
+                ? Option.match(yield* keys.findSpendingKey(agent.teamId, agent.keyId), {
+                    onNone: () => ({}),
+                    onSome: (k) => k.policy
+                  })
+                : {}
+            if (agent.kind === "spending_key") yield* keys.lockSpendingKey(agent.keyId)
+            const [locked] = yield* ledger.lockAccounts([account.id])
+            const policy = effectivePolicy(keyPolicy, yield* keys.teamPolicy(agent.teamId))
+            const decision = evaluateSpend({
+              policy,
+              amount: input.amount,
+              merchant: { name: input.merchant.name, category: input.merchant.category },
+              spentToday: yield* repo.spentSince(agent.keyId, new Date(utcDayStart(now)).toISOString()),
+              spentThisMonth: yield* repo.spentSince(agent.keyId, new Date(utcMonthStart(now)).toISOString()),
+              available: locked?.balance.available ?? 0
+            })
+            const id = newId(SpendRequestId)
+            const settlement = yield* ledger.settlementAccount(agent.teamId, agent.mode, account.currency)
+            const movement = {
+              teamId: agent.teamId,
+              mode: agent.mode,
+              code: "spend_request",
+              reference: id,
+              debitAccountId: account.id,
+              creditAccountId: settlement.id,
+              amount: input.amount
+            }
+            const moved =
+              decision.outcome === "approved"
+                ? yield* ledger.transfer(movement)
+                : decision.outcome === "pending_approval"
+                  ? yield* ledger.hold(movement)
+                  : null
+            const createdAt = new Date(now).toISOString()
+            const sr: SpendRequest = {
+              id,
+              teamId: agent.teamId,
+              mode: agent.mode,
+              status: decision.outcome,
+              amount: input.amount,
+              currency: input.currency,
+              merchant: {
+                name: input.merchant.name,
+                category: input.merchant.category ?? null,
+                url: input.merchant.url ?? null
+              },
+              purpose: input.purpose,
+              accountId: account.id,
+              spendingKeyId: agent.keyId,
+              metadata: input.metadata ?? {},
+              decision,
+              approval:
+                decision.outcome === "pending_approval"
+                  ? {
+                      id: crypto.randomUUID(),
+                      status: "pending",
+                      expiresAt: new Date(approvalExpiresAt(now, policy)).toISOString(),
+                      decidedAt: null,
+                      decidedBy: null,
+                      note: null
+                    }
+                  : null,
+              ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
+              holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
+              createdAt,
+              updatedAt: createdAt
+            }
+            yield* repo.insert(sr)
+            yield* publish(sr, "spend_request.created")
+            yield* publish(
+              sr,
+              decision.outcome === "approved"
+                ? "spend_request.approved"
+                : decision.outcome === "denied"
+                  ? "spend_request.denied"
+                  : "spend_request.approval_required"
+            )
+            return sr
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            InsufficientFunds: (e: InsufficientFunds) => Effect.die(e),
+            UnbalancedTransaction: Effect.die,
+            DuplicateLedgerTransaction: Effect.die
+          })
+        )
+    })
+
+    const finish = (
+      sr: SpendRequest,
+      outcome: Transition["status"],
+      decidedBy: string | null,
+      note: string | null
+    ): Effect.Effect<SpendRequest, TransitionError> =>
+      transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const now = yield* nowIso
+            const holdId = sr.holdTransactionId
+            const ledgerTx =
+              holdId === null
+                ? null
+                : outcome === "approved"
+                  ? yield* ledger.postHold(sr.teamId, holdId)
+                  : yield* ledger.voidHold(sr.teamId, holdId)
+            const updated = yield* repo.transition(sr.teamId, sr.id, {
+              status: outcome,
+              approval: {
+                ...(sr.approval as Approval),
+                status: outcome,
+                decidedAt: now,
+                decidedBy,
+                note
+              },
+              ledgerTransactionId: outcome === "approved" && ledgerTx !== null ? ledgerTx.id : null,
+              updatedAt: now
+            })
+            if (Option.isNone(updated)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
+            yield* publish(updated.value, `spend_request.${outcome}`)
+            return updated.value
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            HoldAlreadyResolved: () => Effect.fail(new SpendRequestNotPending({ id: sr.id, status: "final" })),
+            HoldNotFound: Effect.die
+          }),
+          Effect.catchTag("SpendRequestNotPending", () =>
+            repo
+              .find(sr.teamId, sr.id)
+              .pipe(
+                Effect.flatMap((current) =>
+                  Effect.fail(
+                    new SpendRequestNotPending({
+                      id: sr.id,
+                      status: Option.match(current, { onNone: () => "unknown", onSome: (c) => c.status })
+                    })
+                  )
+                )
+              )
+          )
+        )
+
+    const isExpired = (sr: SpendRequest, nowMillis: number) =>
+      sr.status === "pending_approval" && sr.approval !== null && Date.parse(sr.approval.expiresAt) <= nowMillis
+
+    /** Expires the request if it is pending past its expiry; returns the request as of now. */
+    const current = (sr: SpendRequest) =>
+      Effect.gen(function* () {
+        if (!isExpired(sr, yield* Clock.currentTimeMillis)) return sr
+        return yield* finish(sr, "expired", null, null).pipe(
+          Effect.catchTag("SpendRequestNotPending", () =>
+            repo.find(sr.teamId, sr.id).pipe(Effect.map(Option.getOrElse(() => sr)))
+          )
+        )
+      })
+
+    const found = (teamId: TeamId, id: SpendRequestId, mode: Mode | undefined) =>
+      repo
+        .find(teamId, id)
+        .pipe(
+          Effect.flatMap((sr) =>
+            Option.isSome(sr) && (mode === undefined || sr.value.mode === mode)
+              ? Effect.succeed(sr.value)
+              : Effect.fail(new SpendRequestNotFound({ id }))
+          )
+        )
+
+    const get = Effect.fn("SpendRequests.get")(function* (teamId: TeamId, mode: Mode | undefined, id: SpendRequestId) {
+      return yield* current(yield* found(teamId, id, mode)).pipe(Effect.catchTag("SpendRequestNotFound", Effect.fail))
+    })
+
+    const list = Effect.fn("SpendRequests.list")(function* (
+      teamId: TeamId,
+      query: SpendRequestQuery,
+      page: PageRequest
+    ) {
+      const rows = yield* repo.list(teamId, query, page)
+      const refreshed = yield* Effect.forEach(rows, (sr) =>
+        current(sr).pipe(Effect.catchTag("SpendRequestNotFound", () => Effect.succeed(sr)))
+      )
+      return refreshed
+    })
+
+    const decide = (outcome: "approved" | "denied") =>
+      Effect.fn(`SpendRequests.${outcome === "approved" ? "approve" : "deny"}`)(function* (
+        approver: TeamPrincipal,
+        approvalId: string,
+        note: string | null
+      ) {
+        if (approver.teamId === null) return yield* new SpendRequestNotFound({ id: approvalId })
+        if (approver.role !== "owner" && approver.role !== "admin") {
+          return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
+        }
+        const sr = yield* repo.findByApprovalId(approver.teamId, approvalId)
+        if (Option.isNone(sr)) return yield* new SpendRequestNotFound({ id: approvalId })
+        const now = yield* current(sr.value)
+        if (now.status !== "pending_approval")
+          return yield* new SpendRequestNotPending({ id: now.id, status: now.status })
+        return yield* finish(now, outcome, approver.userId, note)
+      })
+
+    const cancel = Effect.fn("SpendRequests.cancel")(function* (agent: AgentPrincipal, id: SpendRequestId) {
+      const now = yield* current(yield* found(agent.teamId, id, agent.mode))
+      if (now.status !== "pending_approval") return yield* new SpendRequestNotPending({ id, status: now.status })
+      return yield* finish(now, "canceled", null, null)
+    })
+
+    const expireDue = Effect.gen(function* () {
+      const due = yield* repo.dueForExpiry(yield* nowIso, 100)
+      let expired = 0
+      for (const sr of due) {
+        const done = yield* finish(sr, "expired", null, null).pipe(
+          Effect.as(1),
+          Effect.catchTags({
+            SpendRequestNotPending: () => Effect.succeed(0),
+            SpendRequestNotFound: () => Effect.succeed(0)
+          })
+        )
+        expired += done
+      }
+      return expired
+    }).pipe(Effect.withSpan("SpendRequests.expireDue"))
+
+    return SpendRequests.of({
+      create,
+      get,
+      list,
+      cancel,
+      approve: decide("approved"),
+      deny: decide("denied"),
+      expireDue
+    })
+  })
+  static readonly layer = Layer.effect(SpendRequests, SpendRequests.make)
+}

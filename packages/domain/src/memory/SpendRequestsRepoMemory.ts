@@ -1,0 +1,76 @@
+import { Effect, HashMap, Layer, Option, Ref } from "effect"
+import { isAfter, newestFirst } from "../Pagination.ts"
+import { type SpendRequest, type SpendRequestId, SpendRequestsRepo } from "../SpendRequests.ts"
+import { MemoryStore } from "./MemoryStore.ts"
+
+/** SpendRequestsRepo over the in-memory store. */
+export const SpendRequestsRepoMemory = Layer.effect(
+  SpendRequestsRepo,
+  Effect.gen(function* () {
+    const store = yield* MemoryStore
+    const requests = yield* store.table(HashMap.empty<SpendRequestId, SpendRequest>())
+    const all = Ref.get(requests).pipe(Effect.map((map) => Array.from(HashMap.values(map))))
+    return SpendRequestsRepo.of({
+      insert: (sr) => store.atomically(Ref.update(requests, HashMap.set(sr.id, sr))),
+      find: (teamId, id) =>
+        Ref.get(requests).pipe(
+          Effect.map((map) => HashMap.get(map, id).pipe(Option.filter((sr) => sr.teamId === teamId)))
+        ),
+      findByApprovalId: (teamId, approvalId) =>
+        all.pipe(
+          Effect.map((rows) =>
+            Option.fromNullishOr(rows.find((sr) => sr.teamId === teamId && sr.approval?.id === approvalId))
+          )
+        ),
+      list: (teamId, query, page) =>
+        all.pipe(
+          Effect.map((rows) =>
+            rows
+              .filter(
+                (sr) =>
+                  sr.teamId === teamId &&
+                  (query.mode === undefined || sr.mode === query.mode) &&
+                  (query.status === undefined || sr.status === query.status) &&
+                  (query.approvalStatus === undefined || sr.approval?.status === query.approvalStatus) &&
+                  isAfter(sr, page.after)
+              )
+              .toSorted(newestFirst)
+              .slice(0, page.limit + 1)
+          )
+        ),
+      spentSince: (keyId, since) =>
+        all.pipe(
+          Effect.map((rows) =>
+            rows
+              .filter(
+                (sr) =>
+                  sr.spendingKeyId === keyId &&
+                  (sr.status === "approved" || sr.status === "pending_approval") &&
+                  sr.createdAt >= since
+              )
+              .reduce((sum, sr) => sum + sr.amount, 0)
+          )
+        ),
+      transition: (teamId, id, transition) =>
+        store.atomically(
+          Ref.modify(requests, (map) => {
+            const row = HashMap.get(map, id)
+            if (Option.isNone(row) || row.value.teamId !== teamId || row.value.status !== "pending_approval") {
+              return [Option.none<SpendRequest>(), map] as const
+            }
+            const next: SpendRequest = { ...row.value, ...transition, holdTransactionId: row.value.holdTransactionId }
+            return [Option.some(next), HashMap.set(map, id, next)] as const
+          })
+        ),
+      dueForExpiry: (now, limit) =>
+        all.pipe(
+          Effect.map((rows) =>
+            rows
+              .filter((sr) => sr.status === "pending_approval" && sr.approval !== null && sr.approval.expiresAt <= now)
+              .toSorted((a, b) => (a.createdAt < b.createdAt ? -1 : 1))
+              .slice(0, limit)
+          )
+        )
+    })
+  })
+)

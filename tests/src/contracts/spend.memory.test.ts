@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/domain/memory"
+import { spendContract } from "./SpendContract.ts"
+
+spendContract("in-memory", PortsMemory)
