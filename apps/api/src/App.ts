@@ -1,10 +1,19 @@
-import { ApiRoutes, PublicBaseUrl, Readiness, SessionTokens } from "@svc/adapters-http"
+import { ApiRoutes, IdempotencyLive, PublicBaseUrl, RateLimitV1, Readiness, SessionTokens } from "@svc/adapters-http"
 import { PortsPg } from "@svc/adapters-pg"
 import {
-  AgentCredentials,
+  AgentCredentialsFromKeys,
+  AgentKeys,
+  type AgentKeysRepo,
+  type EventOutbox,
   FileKeys,
+  IdempotencyPurgeJob,
+  type IdempotencyStore,
   Ledger,
   type LedgerRepo,
+  type RateLimiter,
+  RateLimitPruneJob,
+  SpendRequests,
+  type SpendRequestsRepo,
   TeamCredentials,
   Teams,
   type TeamsRepo,
@@ -13,7 +22,7 @@ import {
   type UsersRepo
 } from "@svc/domain"
 import { PortsMemory } from "@svc/domain/memory"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** What the service reads from its environment. */
@@ -21,6 +30,8 @@ export interface ServiceConfig {
   readonly sessionJwtSecret: Redacted.Redacted
   readonly fileKeySecret: Redacted.Redacted
   readonly publicBaseUrl: string
+  /** How often pending approvals past their TTL are expired. */
+  readonly approvalSweepIntervalSeconds: number
 }
 
 /** Reads the service configuration; a missing SESSION_JWT_SECRET gets a random one (sessions then die with the process). */
@@ -35,17 +46,55 @@ export const serviceConfig = Effect.gen(function* () {
   const sessionJwtSecret = Option.getOrElse(configured, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
   const fileKeySecret = yield* Config.Redacted("FILE_KEY_SECRET").pipe(Config.withDefault(sessionJwtSecret))
   const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
-  return { sessionJwtSecret, fileKeySecret, publicBaseUrl: publicBaseUrl.replace(/\/+$/u, "") } satisfies ServiceConfig
+  const approvalSweepIntervalSeconds = yield* Config.Int("APPROVAL_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(15))
+  return {
+    sessionJwtSecret,
+    fileKeySecret,
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/u, ""),
+    approvalSweepIntervalSeconds
+  } satisfies ServiceConfig
 })
 
-type Ports = Transactor | UsersRepo | TeamsRepo | LedgerRepo
+type Ports =
+  | Transactor
+  | UsersRepo
+  | TeamsRepo
+  | LedgerRepo
+  | EventOutbox
+  | AgentKeysRepo
+  | SpendRequestsRepo
+  | IdempotencyStore
+  | RateLimiter
 
-const NoAgentCredentials = Layer.succeed(AgentCredentials, { authenticate: () => Effect.succeed(Option.none()) })
+const positive = (name: string, fallback: number) =>
+  Config.schema(Schema.FiniteFromString.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
+
+/**
+ * /v1 protection from the environment: the rate limit (`RATE_LIMIT_V1_PER_MINUTE`, default 600 per credential), and
+ * the jobs purging idempotency responses after `IDEMPOTENCY_TTL_HOURS` (default 24) every
+ * `IDEMPOTENCY_PURGE_INTERVAL_SECONDS` (default 3600) and forgetting idle rate-limit buckets.
+ */
+const v1Protection = Layer.unwrap(
+  Effect.gen(function* () {
+    const limit = Math.floor(yield* positive("RATE_LIMIT_V1_PER_MINUTE", 600))
+    const ttlHours = yield* positive("IDEMPOTENCY_TTL_HOURS", 24)
+    const purgeSeconds = yield* positive("IDEMPOTENCY_PURGE_INTERVAL_SECONDS", 3600)
+    return Layer.mergeAll(
+      RateLimitV1(Math.max(1, limit)),
+      IdempotencyPurgeJob({ ttl: Duration.hours(ttlHours), interval: Duration.seconds(purgeSeconds) }),
+      RateLimitPruneJob(Duration.seconds(Math.min(purgeSeconds, 300)))
+    )
+  })
+)
+
 const NoTeamCredentials = Layer.succeed(TeamCredentials, { authenticate: () => Effect.succeed(Option.none()) })
 
 /** The domain services over a set of ports. */
-const domain = <E, R>(ports: Layer.Layer<Ports, E, R>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, NoAgentCredentials, NoTeamCredentials).pipe(
+const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
+  Layer.mergeAll(Users.layer, Teams.layer, AgentCredentialsFromKeys, NoTeamCredentials).pipe(
+    Layer.provideMerge(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    Layer.provideMerge(SpendRequests.layer),
+    Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(ports)
   )
@@ -56,8 +105,8 @@ export const appLayer = <E, R, R2>(
   ports: Layer.Layer<Ports, E, R>,
   readiness: Layer.Layer<Readiness, never, R2>
 ) =>
-  ApiRoutes.pipe(
-    Layer.provide(domain(ports)),
+  Layer.mergeAll(ApiRoutes.pipe(Layer.provide(IdempotencyLive)), v1Protection).pipe(
+    Layer.provide(domain(config, ports)),
     Layer.provide([
       SessionTokens.layer(config.sessionJwtSecret),
       FileKeys.layer(Redacted.value(config.fileKeySecret)),

@@ -91,6 +91,7 @@ export const SpendRequestsRepoPg = Layer.effect(
           ...(query.mode === undefined ? [] : [sql`mode = ${query.mode}`]),
           ...(query.status === undefined ? [] : [sql`status = ${query.status}`]),
           ...(query.approvalStatus === undefined ? [] : [sql`approval->>'status' = ${query.approvalStatus}`]),
+          ...(query.withApproval === true ? [sql`approval_id IS NOT NULL`] : []),
           ...Option.match(page.after, {
             onNone: () => [],
             onSome: (p) => [sql`(created_at, id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]

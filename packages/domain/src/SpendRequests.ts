@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { AgentKeysRepo } from "./AgentKeys.ts"
 import { EventOutbox } from "./Events.ts"
 import { type AccountId, type LedgerTransactionId, newId, type TeamId } from "./Ids.ts"
@@ -111,6 +111,8 @@ export interface SpendRequestQuery {
   readonly mode?: Mode | undefined
   readonly status?: SpendRequestStatus | undefined
   readonly approvalStatus?: Approval["status"] | undefined
+  /** Only requests that were routed to a human. */
+  readonly withApproval?: boolean | undefined
 }
 
 /** The fields a transition out of `pending_approval` sets. */
@@ -379,18 +381,16 @@ export class SpendRequests extends Context.Service<
             HoldNotFound: Effect.die
           }),
           Effect.catchTag("SpendRequestNotPending", () =>
-            repo
-              .find(sr.teamId, sr.id)
-              .pipe(
-                Effect.flatMap((current) =>
-                  Effect.fail(
-                    new SpendRequestNotPending({
-                      id: sr.id,
-                      status: Option.match(current, { onNone: () => "unknown", onSome: (c) => c.status })
-                    })
-                  )
+            repo.find(sr.teamId, sr.id).pipe(
+              Effect.flatMap((current) =>
+                Effect.fail(
+                  new SpendRequestNotPending({
+                    id: sr.id,
+                    status: Option.match(current, { onNone: () => "unknown", onSome: (c) => c.status })
+                  })
                 )
               )
+            )
           )
         )
 
@@ -432,7 +432,11 @@ export class SpendRequests extends Context.Service<
       const refreshed = yield* Effect.forEach(rows, (sr) =>
         current(sr).pipe(Effect.catchTag("SpendRequestNotFound", () => Effect.succeed(sr)))
       )
-      return refreshed
+      return refreshed.filter(
+        (sr) =>
+          (query.status === undefined || sr.status === query.status) &&
+          (query.approvalStatus === undefined || sr.approval?.status === query.approvalStatus)
+      )
     })
 
     const decide = (outcome: "approved" | "denied") =>
@@ -486,4 +490,18 @@ export class SpendRequests extends Context.Service<
     })
   })
   static readonly layer = Layer.effect(SpendRequests, SpendRequests.make)
+
+  /** A background fiber that expires due approvals every `interval`, for as long as the layer lives. */
+  static readonly sweeper = (interval: Duration.Input) =>
+    Layer.effectDiscard(
+      Effect.gen(function* () {
+        const service = yield* SpendRequests
+        yield* service.expireDue.pipe(
+          Effect.tap((n) => (n > 0 ? Effect.logInfo(`expired ${n} pending approvals`) : Effect.void)),
+          Effect.catchCause((cause) => Effect.logWarning("approval sweep failed; retrying next round", cause)),
+          Effect.repeat(Schedule.spaced(interval)),
+          Effect.forkScoped
+        )
+      })
+    )
 }

@@ -1,7 +1,10 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"
+import { AgentKeysApi } from "./AgentKeysApi.ts"
+import { SpendRequestsApi, TestHelpersApi } from "./SpendRequestsApi.ts"
 import { SystemApi } from "./SystemApi.ts"
 import { MeApi, TeamsApi } from "./TeamsApi.ts"
+import { TreasuryApi } from "./TreasuryApi.ts"
 import { RequestValidation } from "./Validation.ts"
 
 /** The service's HTTP contract: shared by the server, the OpenAPI document and the SDK. */
@@ -10,6 +13,10 @@ export class Api extends HttpApi.make("svc")
   .add(TeamsApi)
   .add(MeApi)
   .add(AccountsApi)
+  .add(SpendRequestsApi)
+  .add(TestHelpersApi)
+  .add(TreasuryApi)
+  .add(AgentKeysApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })

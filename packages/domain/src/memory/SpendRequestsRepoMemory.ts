@@ -32,6 +32,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
                   (query.mode === undefined || sr.mode === query.mode) &&
                   (query.status === undefined || sr.status === query.status) &&
                   (query.approvalStatus === undefined || sr.approval?.status === query.approvalStatus) &&
+                  (query.withApproval !== true || sr.approval !== null) &&
                   isAfter(sr, page.after)
               )
               .toSorted(newestFirst)

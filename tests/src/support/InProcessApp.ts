@@ -1,0 +1,66 @@
+import { appInMemory, type ServiceConfig } from "@svc/api"
+import { Layer, Redacted } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { SignJWT } from "jose"
+
+/** The secret test sessions are signed with. */
+export const SESSION_SECRET = "test-session-secret-0123456789abcdef"
+
+/** The configuration in-process apps run with. */
+export const testConfig: ServiceConfig = {
+  sessionJwtSecret: Redacted.make(SESSION_SECRET),
+  fileKeySecret: Redacted.make("test-file-key-secret"),
+  publicBaseUrl: "http://svc.test",
+  approvalSweepIntervalSeconds: 3600
+}
+
+/** Signs a session JWT for a (new by default) user. */
+export const sessionToken = async (
+  user: { readonly id?: string; readonly email?: string; readonly name?: string } = {},
+  secret = SESSION_SECRET
+) =>
+  new SignJWT({ email: user.email ?? "person@example.com", name: user.name ?? "Person" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(user.id ?? crypto.randomUUID())
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(new TextEncoder().encode(secret))
+
+/** A JSON answer: status, headers and parsed body. */
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
+  readonly body: any
+}
+
+/** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests. */
+export const inProcessApp = (config: ServiceConfig = testConfig) => {
+  const { handler, dispose } = HttpRouter.toWebHandler(
+    appInMemory(config).pipe(Layer.provide(HttpServer.layerServices)),
+    {
+      disableLogger: true
+    }
+  )
+  const call = async (
+    method: string,
+    path: string,
+    options: { readonly token?: string; readonly body?: unknown; readonly headers?: Record<string, string> } = {}
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    if (options.body !== undefined) headers["content-type"] ??= "application/json"
+    const response = await handler(
+      new Request(`http://svc.test${path}`, {
+        method,
+        headers,
+        ...(options.body === undefined
+          ? {}
+          : { body: typeof options.body === "string" ? options.body : JSON.stringify(options.body) })
+      })
+    )
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) }
+  }
+  return { call, dispose }
+}
