@@ -10,7 +10,7 @@ import {
   type LedgerTransactionId,
   type TeamId
 } from "@svc/domain"
-import { Array as Arr, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { int, iso, orUnavailable } from "./Sql.ts"
 
@@ -93,25 +93,35 @@ export const LedgerRepoPg = Layer.effect(
 
     const insertTransaction = (tx: LedgerTransaction) =>
       Effect.gen(function* () {
-        yield* sql`
-          INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
-          VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})`
-        const rows = tx.entries.map(
-          (e): Record<string, unknown> => ({
-            transaction_id: tx.id,
+        if (tx.entries.length === 0) return yield* Effect.die("a ledger transaction without entries")
+        const entries = JSON.stringify(
+          tx.entries.map((e) => ({
             account_id: e.accountId,
             amount: e.amount,
             currency: e.currency,
             pending: e.pending
-          })
+          }))
         )
-        if (!Arr.isArrayNonEmpty(rows)) return yield* Effect.die("a ledger transaction without entries")
-        yield* sql`INSERT INTO ledger_entries ${sql.insert(rows)}`
-        for (const entry of tx.entries) {
-          yield* entry.pending
-            ? sql`UPDATE ledger_accounts SET pending_sum = pending_sum + ${entry.amount} WHERE id = ${entry.accountId}`
-            : sql`UPDATE ledger_accounts SET posted_sum = posted_sum + ${entry.amount} WHERE id = ${entry.accountId}`
-        }
+        yield* sql`
+          WITH tx AS (
+            INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
+            VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
+            RETURNING id
+          ), input AS (
+            SELECT * FROM jsonb_to_recordset(${entries}::jsonb) AS e(account_id uuid, amount bigint, currency text, pending boolean)
+          ), inserted AS (
+            INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
+            SELECT tx.id, input.account_id, input.amount, input.currency, input.pending FROM tx, input
+            RETURNING account_id
+          ), sums AS (
+            SELECT account_id,
+                   COALESCE(SUM(amount) FILTER (WHERE NOT pending), 0) AS posted,
+                   COALESCE(SUM(amount) FILTER (WHERE pending), 0) AS pending
+            FROM input GROUP BY account_id
+          )
+          UPDATE ledger_accounts a
+          SET posted_sum = a.posted_sum + sums.posted, pending_sum = a.pending_sum + sums.pending
+          FROM sums WHERE a.id = sums.account_id AND EXISTS (SELECT 1 FROM inserted)`
       }).pipe(
         Effect.catchIf(
           (e) => SqlError.isSqlError(e) && e.reason._tag === "UniqueViolation",

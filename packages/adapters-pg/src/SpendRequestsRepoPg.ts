@@ -101,10 +101,13 @@ export const SpendRequestsRepoPg = Layer.effect(
           orUnavailable("spendRequests.list")
         ),
       spentSince: (keyId, since) =>
-        sql<{ total: string | null }>`
-          SELECT COALESCE(SUM(amount), 0)::text AS total FROM spend_requests
-          WHERE spending_key_id = ${keyId} AND status IN ('approved', 'pending_approval') AND created_at >= ${since}`.pipe(
-          Effect.map((rows) => int(rows[0]?.total ?? 0)),
+        sql<{ first: string; second: string }>`
+          SELECT COALESCE(SUM(amount) FILTER (WHERE created_at >= ${since[0]}), 0)::text AS first,
+                 COALESCE(SUM(amount) FILTER (WHERE created_at >= ${since[1]}), 0)::text AS second
+          FROM spend_requests
+          WHERE spending_key_id = ${keyId} AND status IN ('approved', 'pending_approval')
+            AND created_at >= LEAST(${since[0]}::timestamptz, ${since[1]}::timestamptz)`.pipe(
+          Effect.map((rows) => [int(rows[0]?.first ?? 0), int(rows[0]?.second ?? 0)] as const),
           orUnavailable("spendRequests.spentSince")
         ),
       transition: (teamId, id, t) =>

@@ -1,5 +1,5 @@
 import { PersistenceUnavailable, Transactor } from "@svc/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 
 /** Turns any SQL failure into the domain's PersistenceUnavailable; the SQL text and cause stay in the logs. */
@@ -20,13 +20,21 @@ export const iso = (value: Date | string): string => (value instanceof Date ? va
 /** A bigint column as a JS number; amounts are kept within the safe-integer range by validation. */
 export const int = (value: bigint | number | string): number => Number(value)
 
-/** The Transactor port over SQL transactions (nested calls become savepoints). */
+/**
+ * The Transactor port over SQL transactions. A nested call joins the transaction already open (no savepoint), so a
+ * failure anywhere rolls back the whole unit, exactly as the in-memory transactor behaves.
+ */
 export const TransactorPg = Layer.effect(
   Transactor,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return Transactor.of({
-      withTransaction: (self) => orUnavailable("transaction")(sql.withTransaction(self))
+      withTransaction: <A, E, R>(self: Effect.Effect<A, E, R>) =>
+        Effect.flatMap(
+          Effect.serviceOption(sql.transactionService),
+          (open): Effect.Effect<A, E | PersistenceUnavailable, R> =>
+            Option.isSome(open) ? self : orUnavailable("transaction")(sql.withTransaction(self))
+        )
     })
   })
 )

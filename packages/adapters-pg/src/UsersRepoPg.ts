@@ -24,22 +24,23 @@ export const UsersRepoPg = Layer.effect(
   UsersRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const select = (id: string) =>
+      sql<UserRow>`SELECT id, email, full_name, current_team_id, created_at FROM users WHERE id = ${id}`
     return UsersRepo.of({
       ensure: (identity) =>
-        sql<UserRow>`
-          WITH inserted AS (
+        Effect.gen(function* () {
+          const inserted = yield* sql<UserRow>`
             INSERT INTO users (id, email, full_name) VALUES (${identity.id}, ${identity.email}, ${identity.fullName})
             ON CONFLICT (id) DO NOTHING
-            RETURNING id, email, full_name, current_team_id, created_at
-          )
-          SELECT * FROM inserted UNION ALL
-          SELECT id, email, full_name, current_team_id, created_at FROM users WHERE id = ${identity.id}
-          LIMIT 1`.pipe(
-          Effect.map((rows) => toUser(rows[0]!)),
-          orUnavailable("users.ensure")
-        ),
+            RETURNING id, email, full_name, current_team_id, created_at`
+          if (inserted[0] !== undefined) return toUser(inserted[0])
+          const existing = yield* select(identity.id)
+          if (existing[0] === undefined)
+            return yield* Effect.die(`user ${identity.id} vanished after a conflicting insert`)
+          return toUser(existing[0])
+        }).pipe(orUnavailable("users.ensure")),
       findById: (id) =>
-        sql<UserRow>`SELECT id, email, full_name, current_team_id, created_at FROM users WHERE id = ${id}`.pipe(
+        select(id).pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toUser)),
           orUnavailable("users.findById")
         ),

@@ -141,8 +141,11 @@ export class SpendRequestsRepo extends Context.Service<
       query: SpendRequestQuery,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
-    /** Approved plus pending spend of a credential created at or after `since`. */
-    readonly spentSince: (spendingKeyId: string, since: string) => Effect.Effect<number, PersistenceUnavailable>
+    /** Approved plus pending spend of a credential created at or after each of the two instants. */
+    readonly spentSince: (
+      spendingKeyId: string,
+      since: readonly [string, string]
+    ) => Effect.Effect<readonly [number, number], PersistenceUnavailable>
     /** Applies a transition only if the request is still pending; none when another transition won. */
     readonly transition: (
       teamId: TeamId,
@@ -257,19 +260,23 @@ export class SpendRequests extends Context.Service<
                     onSome: (k) => k.policy
                   })
                 : {}
+            const policy = effectivePolicy(keyPolicy, yield* keys.teamPolicy(agent.teamId))
+            const settlement = yield* ledger.settlementAccount(agent.teamId, agent.mode, account.currency)
             if (agent.kind === "spending_key") yield* keys.lockSpendingKey(agent.keyId)
             const [locked] = yield* ledger.lockAccounts([account.id])
-            const policy = effectivePolicy(keyPolicy, yield* keys.teamPolicy(agent.teamId))
+            const [spentToday, spentThisMonth] = yield* repo.spentSince(agent.keyId, [
+              new Date(utcDayStart(now)).toISOString(),
+              new Date(utcMonthStart(now)).toISOString()
+            ])
             const decision = evaluateSpend({
               policy,
               amount: input.amount,
               merchant: { name: input.merchant.name, category: input.merchant.category },
-              spentToday: yield* repo.spentSince(agent.keyId, new Date(utcDayStart(now)).toISOString()),
-              spentThisMonth: yield* repo.spentSince(agent.keyId, new Date(utcMonthStart(now)).toISOString()),
+              spentToday,
+              spentThisMonth,
               available: locked?.balance.available ?? 0
             })
             const id = newId(SpendRequestId)
-            const settlement = yield* ledger.settlementAccount(agent.teamId, agent.mode, account.currency)
             const movement = {
               teamId: agent.teamId,
               mode: agent.mode,

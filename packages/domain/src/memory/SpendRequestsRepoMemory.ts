@@ -41,16 +41,14 @@ export const SpendRequestsRepoMemory = Layer.effect(
         ),
       spentSince: (keyId, since) =>
         all.pipe(
-          Effect.map((rows) =>
-            rows
-              .filter(
-                (sr) =>
-                  sr.spendingKeyId === keyId &&
-                  (sr.status === "approved" || sr.status === "pending_approval") &&
-                  sr.createdAt >= since
-              )
-              .reduce((sum, sr) => sum + sr.amount, 0)
-          )
+          Effect.map((rows) => {
+            const counted = rows.filter(
+              (sr) => sr.spendingKeyId === keyId && (sr.status === "approved" || sr.status === "pending_approval")
+            )
+            const sumFrom = (from: string) =>
+              counted.filter((sr) => sr.createdAt >= from).reduce((sum, sr) => sum + sr.amount, 0)
+            return [sumFrom(since[0]), sumFrom(since[1])] as const
+          })
         ),
       transition: (teamId, id, transition) =>
         store.atomically(
