@@ -32,6 +32,32 @@ export const newTeam = Effect.gen(function* () {
   return { team, owner, live, test }
 })
 
+/** A new team whose test spend account holds `funds`, and a movement builder from it to the team's settlement account. */
+const fundedTestTeam = (funds: number) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const created = yield* newTeam
+    const settlement = yield* ledger.settlementAccount(created.team.id, "test", "USD")
+    yield* ledger.deposit({
+      teamId: created.team.id,
+      mode: "test",
+      accountId: created.test.id,
+      amount: funds,
+      currency: "USD",
+      reference: "funding"
+    })
+    const spend = (reference: string, amount: number) => ({
+      teamId: created.team.id,
+      mode: "test" as const,
+      code: "spend_request",
+      reference,
+      debitAccountId: created.test.id,
+      creditAccountId: settlement.id,
+      amount
+    })
+    return { ...created, settlement, spend }
+  })
+
 const allTransactions = (teamId: TeamId) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
@@ -139,26 +165,8 @@ export const ledgerContract = <E>(
     it.effect("a hold lowers available; posting it moves the money once; a second post or a void is refused", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const { team, test } = yield* newTeam
-        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({
-          teamId: team.id,
-          mode: "test",
-          accountId: test.id,
-          amount: 10_000,
-          currency: "USD",
-          reference: "d"
-        })
-        const movement = {
-          teamId: team.id,
-          mode: "test" as const,
-          code: "spend_request",
-          reference: "sr-1",
-          debitAccountId: test.id,
-          creditAccountId: settlement.id,
-          amount: 2_500
-        }
-        const hold = yield* ledger.hold(movement)
+        const { team, test, settlement, spend } = yield* fundedTestTeam(10_000)
+        const hold = yield* ledger.hold(spend("sr-1", 2_500))
         assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
           posted: 10_000,
           pending: 2_500,
@@ -180,25 +188,8 @@ export const ledgerContract = <E>(
     it.effect("voiding a hold releases it exactly once", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const { team, test } = yield* newTeam
-        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({
-          teamId: team.id,
-          mode: "test",
-          accountId: test.id,
-          amount: 5_000,
-          currency: "USD",
-          reference: "d"
-        })
-        const hold = yield* ledger.hold({
-          teamId: team.id,
-          mode: "test",
-          code: "spend_request",
-          reference: "sr-v",
-          debitAccountId: test.id,
-          creditAccountId: settlement.id,
-          amount: 5_000
-        })
+        const { team, test, spend } = yield* fundedTestTeam(5_000)
+        const hold = yield* ledger.hold(spend("sr-v", 5_000))
         assert.strictEqual((yield* ledger.account(team.id, test.id)).balance.available, 0)
         yield* ledger.voidHold(team.id, hold.id)
         assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
@@ -235,30 +226,10 @@ export const ledgerContract = <E>(
     it.effect("50 concurrent holds of 10.00 against 200.00 reserve exactly 20 and never overdraw", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const { team, test } = yield* newTeam
-        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({
-          teamId: team.id,
-          mode: "test",
-          accountId: test.id,
-          amount: 20_000,
-          currency: "USD",
-          reference: "d"
-        })
+        const { team, test, spend } = yield* fundedTestTeam(20_000)
         const results = yield* Effect.forEach(
           Array.from({ length: 50 }, (_, i) => i),
-          (i) =>
-            Effect.result(
-              ledger.hold({
-                teamId: team.id,
-                mode: "test",
-                code: "spend_request",
-                reference: `c-${i}`,
-                debitAccountId: test.id,
-                creditAccountId: settlement.id,
-                amount: 1_000
-              })
-            ),
+          (i) => Effect.result(ledger.hold(spend(`c-${i}`, 1_000))),
           { concurrency: "unbounded" }
         )
         assert.strictEqual(results.filter((r) => r._tag === "Success").length, 20)
@@ -274,25 +245,8 @@ export const ledgerContract = <E>(
     it.effect("concurrent post and void of one hold: exactly one wins", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
-        const { team, test } = yield* newTeam
-        const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
-        yield* ledger.deposit({
-          teamId: team.id,
-          mode: "test",
-          accountId: test.id,
-          amount: 3_000,
-          currency: "USD",
-          reference: "d"
-        })
-        const hold = yield* ledger.hold({
-          teamId: team.id,
-          mode: "test",
-          code: "spend_request",
-          reference: "race",
-          debitAccountId: test.id,
-          creditAccountId: settlement.id,
-          amount: 3_000
-        })
+        const { team, test, spend } = yield* fundedTestTeam(3_000)
+        const hold = yield* ledger.hold(spend("race", 3_000))
         const attempts = [0, 1, 2, 3, 4, 5].map((i) =>
           i % 2 === 0 ? ledger.postHold(team.id, hold.id) : ledger.voidHold(team.id, hold.id)
         )
