@@ -1,25 +1,37 @@
 import { ApiRoutes, IdempotencyLive, PublicBaseUrl, RateLimitV1, Readiness, SessionTokens } from "@svc/adapters-http"
 import { PortsPg } from "@svc/adapters-pg"
+import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
   AgentCredentialsFromKeys,
   AgentKeys,
   type AgentKeysRepo,
+  ApiKeys,
+  type ApiKeysRepo,
+  type BankConnectionsRepo,
   type EventOutbox,
   FileKeys,
   IdempotencyPurgeJob,
   type IdempotencyStore,
+  type InboundEventStore,
+  type InboxItemsRepo,
   Ledger,
   type LedgerRepo,
+  type ManagedEntitiesRepo,
+  OAuth,
+  type OAuthRepo,
   type RateLimiter,
   RateLimitPruneJob,
   SpendRequests,
   type SpendRequestsRepo,
-  TeamCredentials,
+  TeamCredentialsLive,
+  type TeamPlansRepo,
   Teams,
   type TeamsRepo,
   type Transactor,
   Users,
-  type UsersRepo
+  type UsersRepo,
+  type WebhookDeliveriesRepo,
+  type WebhookEndpointsRepo
 } from "@svc/domain"
 import { PortsMemory } from "@svc/domain/memory"
 import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
@@ -65,6 +77,15 @@ type Ports =
   | SpendRequestsRepo
   | IdempotencyStore
   | RateLimiter
+  | OAuthRepo
+  | ApiKeysRepo
+  | InboundEventStore
+  | ManagedEntitiesRepo
+  | BankConnectionsRepo
+  | TeamPlansRepo
+  | InboxItemsRepo
+  | WebhookEndpointsRepo
+  | WebhookDeliveriesRepo
 
 const positive = (name: string, fallback: number) =>
   Config.schema(Schema.FiniteFromString.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
@@ -87,11 +108,10 @@ const v1Protection = Layer.unwrap(
   })
 )
 
-const NoTeamCredentials = Layer.succeed(TeamCredentials, { authenticate: () => Effect.succeed(Option.none()) })
-
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, AgentCredentialsFromKeys, NoTeamCredentials).pipe(
+  Layer.mergeAll(Users.layer, Teams.layer, AgentCredentialsFromKeys, TeamCredentialsLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(OAuth.layer, ApiKeys.layer)),
     Layer.provideMerge(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
     Layer.provideMerge(SpendRequests.layer),
     Layer.provideMerge(AgentKeys.layer),
@@ -105,7 +125,13 @@ export const appLayer = <E, R, R2>(
   ports: Layer.Layer<Ports, E, R>,
   readiness: Layer.Layer<Readiness, never, R2>
 ) =>
-  Layer.mergeAll(ApiRoutes.pipe(Layer.provide(IdempotencyLive)), v1Protection).pipe(
+  Layer.mergeAll(
+    ApiRoutes.pipe(Layer.provide(IdempotencyLive)),
+    v1Protection,
+    InboundWebhookRoutes,
+    WebhookWorkersLive
+  ).pipe(
+    Layer.provide(WebhookServicesLive),
     Layer.provide(domain(config, ports)),
     Layer.provide([
       SessionTokens.layer(config.sessionJwtSecret),

@@ -1,6 +1,8 @@
 export * from "./api/index.ts"
 export { AuthenticationLive, PublicBaseUrl } from "./http/Authentication.ts"
 export { ErrorHandlingLive } from "./http/ErrorHandling.ts"
+export { IdempotencyLive } from "./http/IdempotencyHttp.ts"
+export { RateLimitV1, rateLimitHeaders } from "./http/RateLimitHttp.ts"
 export { ApiRoutes } from "./http/Server.ts"
 export { looksLikeJwt, SessionTokens } from "./http/SessionTokens.ts"
 export { Readiness } from "./http/SystemHttp.ts"

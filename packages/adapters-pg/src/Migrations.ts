@@ -3,12 +3,18 @@ import { Migrator } from "effect/sql"
 import foundation from "./migrations/0001_foundation.ts"
 import outbox from "./migrations/0002_outbox.ts"
 import agentSpend from "./migrations/0003_agent_spend.ts"
+import idempotencyRateLimits from "./migrations/0004_idempotency_rate_limits.ts"
+import oauthApiKeys from "./migrations/0005_oauth_api_keys.ts"
+import webhooks from "./migrations/0006_webhooks.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
   "0001_foundation": foundation,
   "0002_outbox": outbox,
-  "0003_agent_spend": agentSpend
+  "0003_agent_spend": agentSpend,
+  "0004_idempotency_rate_limits": idempotencyRateLimits,
+  "0005_oauth_api_keys": oauthApiKeys,
+  "0006_webhooks": webhooks
 })
 
 const run = Migrator.make({})

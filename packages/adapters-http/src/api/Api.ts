@@ -1,11 +1,15 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"
 import { AgentKeysApi } from "./AgentKeysApi.ts"
+import { ApiKeysApi } from "./ApiKeysApi.ts"
+import { OAuthApi } from "./OAuthApi.ts"
 import { SpendRequestsApi, TestHelpersApi } from "./SpendRequestsApi.ts"
 import { SystemApi } from "./SystemApi.ts"
 import { MeApi, TeamsApi } from "./TeamsApi.ts"
 import { TreasuryApi } from "./TreasuryApi.ts"
 import { RequestValidation } from "./Validation.ts"
+import { WebhookEndpointsApi } from "./WebhookEndpointsApi.ts"
+import { WellKnownApi } from "./WellKnownApi.ts"
 
 /** The service's HTTP contract: shared by the server, the OpenAPI document and the SDK. */
 export class Api extends HttpApi.make("svc")
@@ -17,6 +21,10 @@ export class Api extends HttpApi.make("svc")
   .add(TestHelpersApi)
   .add(TreasuryApi)
   .add(AgentKeysApi)
+  .add(OAuthApi)
+  .add(WellKnownApi)
+  .add(ApiKeysApi)
+  .add(WebhookEndpointsApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })

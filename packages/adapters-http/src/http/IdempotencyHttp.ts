@@ -1,0 +1,184 @@
+import {
+  fingerprintBody,
+  type IdempotencyScope,
+  IdempotencyStore,
+  type PersistenceUnavailable,
+  type StoredResponse
+} from "@svc/domain"
+import { Cause, Clock, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
+import { IdempotencyKeyRequired, Idempotent } from "../api/Idempotency.ts"
+import { CurrentAgent } from "../api/Security.ts"
+
+const HEADER = "idempotency-key"
+const MAX_KEY_LENGTH = 255
+
+const json = (status: number, body: object, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers })
+
+const keyIssue = (error: string, message: string) =>
+  json(400, { error, code: 400, message, details: [{ path: `headers.${HEADER}`, message }] })
+
+const keyRequired = (endpoint: HttpApiEndpoint.Top): boolean =>
+  Option.getOrElse(
+    Context.getOption(endpoint.annotations as Context.Context<IdempotencyKeyRequired>, IdempotencyKeyRequired),
+    () => false
+  )
+
+/** A response that must not be stored: the transaction rolls back and the client gets it as it is. */
+class NotStored extends Data.TaggedError("NotStored")<{ readonly response: HttpServerResponse.HttpServerResponse }> {}
+
+/** 400s (the request was wrong) and 5xx (we failed) are not stored, so a corrected or later retry runs normally. */
+const storable = (status: number) => status !== 400 && status < 500
+
+/** A declared API error (`{error, code, message}`) encoded as the HttpApi encodes it; undefined for anything else. */
+const encodeDeclaredError = (error: unknown) => {
+  if (typeof error !== "object" || error === null) return undefined
+  const { code } = error as { readonly code?: unknown }
+  const schema = error.constructor
+  if (typeof code !== "number" || !Schema.isSchema(schema)) return undefined
+  return Schema.encodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)(error).pipe(
+    Effect.map((body) =>
+      HttpServerResponse.text(JSON.stringify(body), { status: code, contentType: "application/json" })
+    ),
+    Effect.orDie
+  )
+}
+
+/** The body of a buffered response; idempotent routes never stream. */
+const bodyBytes = (response: HttpServerResponse.HttpServerResponse): Uint8Array | undefined => {
+  switch (response.body._tag) {
+    case "Uint8Array":
+      return response.body.body
+    case "Empty":
+      return new Uint8Array(0)
+    case "Raw":
+      return typeof response.body.body === "string" ? new TextEncoder().encode(response.body.body) : undefined
+    default:
+      return undefined
+  }
+}
+
+const contentTypeOf = (response: HttpServerResponse.HttpServerResponse): string | undefined =>
+  response.headers["content-type"] ??
+  (response.body._tag === "Empty" || response.body._tag === "FormData" ? undefined : response.body.contentType)
+
+const replay = (stored: StoredResponse) => {
+  const headers = { "idempotent-replayed": "true" }
+  const contentType = stored.headers["content-type"]
+  return stored.body.length === 0 && contentType === undefined
+    ? HttpServerResponse.empty({ status: stored.status, headers })
+    : HttpServerResponse.uint8Array(new Uint8Array(stored.body), {
+        status: stored.status,
+        headers,
+        ...(contentType === undefined ? {} : { contentType })
+      })
+}
+
+const keyReused = () =>
+  json(422, {
+    error: "idempotency_key_reused",
+    code: 422,
+    message: "this Idempotency-Key was already used with a different request body"
+  })
+
+const keyInUse = () =>
+  json(
+    409,
+    {
+      error: "idempotency_key_in_use",
+      code: 409,
+      message: "a request with this Idempotency-Key is still in progress; retry shortly"
+    },
+    { "retry-after": "1" }
+  )
+
+const storeDown = () =>
+  json(503, { error: "service_unavailable", code: 503, message: "the database is unavailable; retry later" })
+
+const isPersistenceUnavailable = (e: unknown): e is PersistenceUnavailable =>
+  typeof e === "object" && e !== null && (e as { _tag?: unknown })._tag === "PersistenceUnavailable"
+
+/**
+ * The `Idempotent` middleware. The whole request runs in one transaction that holds the scope's lock (taken without
+ * waiting: 409 when held), replays a stored response or runs the handler, and stores its final response in the same
+ * transaction, so the work and its stored answer commit together or not at all (a crash rolls both back). Card
+ * numbers, CVCs and secrets must never reach it: attach it only to routes whose responses carry none.
+ */
+export const IdempotencyLive = Layer.effect(
+  Idempotent,
+  Effect.gen(function* () {
+    const store = yield* IdempotencyStore
+
+    const attempt = <E, R>(
+      scope: IdempotencyScope,
+      fingerprint: string,
+      handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) =>
+      Effect.gen(function* () {
+        const stored = yield* store.find(scope)
+        if (Option.isSome(stored)) {
+          return stored.value.fingerprint === fingerprint ? replay(stored.value) : keyReused()
+        }
+        const exit = yield* Effect.exit(handler)
+        let response: HttpServerResponse.HttpServerResponse
+        if (Exit.isSuccess(exit)) {
+          response = exit.value
+        } else {
+          const declared =
+            Cause.hasDies(exit.cause) || Cause.hasInterrupts(exit.cause)
+              ? undefined
+              : encodeDeclaredError(Option.getOrUndefined(Cause.findErrorOption(exit.cause)))
+          if (declared === undefined) return yield* Effect.failCause(exit.cause)
+          response = yield* declared
+          if (!storable(response.status)) return yield* Effect.failCause(exit.cause)
+        }
+        if (!storable(response.status)) return yield* new NotStored({ response })
+        const body = bodyBytes(response)
+        if (body === undefined) return yield* Effect.die(new Error("idempotent routes must answer a buffered body"))
+        const contentType = contentTypeOf(response)
+        yield* store.save(scope, {
+          fingerprint,
+          status: response.status,
+          headers: contentType === undefined ? {} : { "content-type": contentType },
+          body,
+          createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
+        })
+        return response
+      })
+
+    return Idempotent.of((httpEffect, { endpoint }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const key = request.headers[HEADER]
+        if (key === undefined) {
+          return keyRequired(endpoint)
+            ? keyIssue("idempotency_key_required", "this route requires the Idempotency-Key header")
+            : yield* httpEffect
+        }
+        if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+          return keyIssue("validation_failed", `the Idempotency-Key header must be 1..${MAX_KEY_LENGTH} characters`)
+        }
+        const agent = yield* CurrentAgent
+        const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
+        const scope: IdempotencyScope = {
+          teamId: agent.teamId,
+          mode: agent.mode,
+          credentialId: agent.keyId,
+          method: request.method,
+          path: request.url.split("?")[0] ?? request.url,
+          key
+        }
+        const outcome = yield* store.exclusive(scope, attempt(scope, yield* fingerprintBody(body), httpEffect)).pipe(
+          Effect.catchIf(
+            (e): e is NotStored => e instanceof NotStored,
+            (e) => Effect.succeedSome(e.response)
+          ),
+          Effect.catchIf(isPersistenceUnavailable, () => Effect.succeedSome(storeDown()))
+        )
+        return Option.getOrElse(outcome, keyInUse)
+      })
+    )
+  })
+)

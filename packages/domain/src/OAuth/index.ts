@@ -1,0 +1,6 @@
+export * from "./OAuthError.ts"
+export * from "./OAuthRepo.ts"
+export * from "./OAuthServer.ts"
+export * from "./Pkce.ts"
+export * from "./RedirectUris.ts"
+export * from "./Scopes.ts"

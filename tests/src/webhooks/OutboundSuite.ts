@@ -1,0 +1,282 @@
+import { assert, layer } from "@effect/vitest"
+import { EventOutbox, Ledger, type TeamId, Transactor } from "@svc/domain"
+import { Effect, Layer } from "effect"
+import { Webhook } from "standardwebhooks"
+import { sessionToken } from "../support/InProcessApp.ts"
+import { baseEnv, call, eventually, type RunningApp, serveApp, type WebhookPorts } from "./Harness.ts"
+import { receiver, type Script } from "./Receiver.ts"
+
+const newTeam = (app: RunningApp) =>
+  Effect.gen(function* () {
+    const token = yield* Effect.promise(() => sessionToken())
+    const created = yield* call(app, "POST", "/teams", token, { name: "Acme" })
+    assert.strictEqual(created.status, 201)
+    return { teamId: created.body.id as TeamId, token }
+  })
+
+const publish = (teamId: TeamId, type = "spend_request.approved") =>
+  Effect.gen(function* () {
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
+    const id = crypto.randomUUID()
+    yield* transactor.withTransaction(
+      outbox.publish({
+        id,
+        teamId,
+        mode: "live",
+        type,
+        data: {
+          id: crypto.randomUUID(),
+          object: "spend_request",
+          status: "approved",
+          amount: 1999,
+          metadata: { order_ref: "A-1" }
+        },
+        createdAt: new Date().toISOString()
+      })
+    )
+    return id
+  })
+
+const register = (
+  app: RunningApp,
+  token: string,
+  url: string,
+  eventTypes: ReadonlyArray<string> = ["spend_request.approved"]
+) =>
+  Effect.gen(function* () {
+    const created = yield* call(app, "POST", "/treasury/webhook-endpoints", token, { url, eventTypes })
+    assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+    return created.body as { id: string; secret: string }
+  })
+
+const deliveries = (app: RunningApp, token: string, endpointId: string) =>
+  call(app, "GET", `/treasury/webhook-endpoints/${endpointId}/deliveries`, token).pipe(
+    Effect.map(
+      (a) =>
+        a.body.data as Array<{
+          id: string
+          status: string
+          attempts: number
+          eventId: string
+          lastStatusCode: number | null
+        }>
+    )
+  )
+
+/** The outbound webhook scenarios, over whichever ports the caller provides (memory or Postgres). */
+export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
+  layer(Ledger.layer.pipe(Layer.provideMerge(ports)), { timeout: "120 seconds", excludeTestServices: true })(
+    `outbound webhooks (${name})`,
+    (it) => {
+      const withApp = <A, E2, R>(
+        env: Record<string, string>,
+        script: Script,
+        f: (app: RunningApp, hook: Effect.Success<ReturnType<typeof receiver>>) => Effect.Effect<A, E2, R>
+      ) =>
+        Effect.gen(function* () {
+          const context = yield* Effect.context<never>()
+          const hook = yield* receiver(script)
+          const app = yield* serveApp(context, env)
+          return yield* f(app, hook)
+        }).pipe(Effect.scoped)
+
+      it.effect("endpoints are registered, listed without secrets, updated, rotated and disabled per team", () =>
+        withApp(
+          baseEnv(),
+          () => ({ status: 200 }),
+          (app) =>
+            Effect.gen(function* () {
+              const { token } = yield* newTeam(app)
+              const created = yield* register(app, token, "https://hooks.example.com/svc", [
+                "spend_request.approved",
+                "spend_request.denied"
+              ])
+              assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{43}=$/u)
+              const list = yield* call(app, "GET", "/treasury/webhook-endpoints", token)
+              assert.strictEqual(list.status, 200)
+              assert.strictEqual(list.body.data.length, 1)
+              assert.notProperty(list.body.data[0], "secret")
+              assert.notInclude(JSON.stringify(list.body), created.secret)
+              const patched = yield* call(app, "PATCH", `/treasury/webhook-endpoints/${created.id}`, token, {
+                eventTypes: ["*"],
+                url: "https://hooks.example.com/v2"
+              })
+              assert.strictEqual(patched.status, 200)
+              assert.deepStrictEqual(patched.body.eventTypes, ["*"])
+              assert.strictEqual(patched.body.url, "https://hooks.example.com/v2")
+              const rotated = yield* call(app, "POST", `/treasury/webhook-endpoints/${created.id}/rotate-secret`, token)
+              assert.strictEqual(rotated.status, 200)
+              assert.match(rotated.body.secret, /^whsec_/u)
+              assert.notStrictEqual(rotated.body.secret, created.secret)
+              const disabled = yield* call(app, "DELETE", `/treasury/webhook-endpoints/${created.id}`, token)
+              assert.strictEqual(disabled.status, 200)
+              assert.isFalse(disabled.body.enabled)
+              assert.strictEqual(disabled.body.disabledReason, "disabled_by_user")
+
+              for (const [payload, path] of [
+                [{ url: "http://hooks.example.com/x", eventTypes: ["*"] }, "url"],
+                [{ url: "not a url", eventTypes: ["*"] }, "url"],
+                [{ url: "https://user:pw@hooks.example.com", eventTypes: ["*"] }, "url"],
+                [{ url: "https://hooks.example.com", eventTypes: [] }, "eventTypes"],
+                [{ url: "https://hooks.example.com", eventTypes: ["Bad Type"] }, "eventTypes"],
+                [{ url: "https://hooks.example.com" }, "eventTypes"]
+              ] as const) {
+                const bad = yield* call(app, "POST", "/treasury/webhook-endpoints", token, payload)
+                assert.strictEqual(bad.status, 400, JSON.stringify(payload))
+                assert.strictEqual(bad.body.error, "validation_failed")
+                assert.isTrue(
+                  bad.body.details.some((d: { path: string }) => d.path === path),
+                  JSON.stringify(bad.body)
+                )
+              }
+              const other = yield* newTeam(app)
+              const hidden = yield* call(app, "GET", `/treasury/webhook-endpoints/${created.id}`, other.token)
+              assert.strictEqual(hidden.status, 404)
+              assert.strictEqual(
+                (yield* call(app, "POST", `/treasury/webhook-endpoints/${created.id}/rotate-secret`, other.token))
+                  .status,
+                404
+              )
+              assert.strictEqual((yield* call(app, "GET", "/treasury/webhook-endpoints")).status, 401)
+            })
+        )
+      )
+
+      it.effect(
+        "a delivery verifies with the standardwebhooks library; unsubscribed and disabled endpoints get nothing",
+        () =>
+          withApp(
+            baseEnv(),
+            () => ({ status: 204 }),
+            (app, hook) =>
+              Effect.gen(function* () {
+                const { teamId, token } = yield* newTeam(app)
+                const endpoint = yield* register(app, token, hook.url)
+                const eventId = yield* publish(teamId)
+                yield* publish(teamId, "spend_request.created")
+                yield* eventually(
+                  Effect.sync(() => hook.received.length),
+                  (n) => n >= 1
+                )
+                const got = hook.received[0]!
+                const verified = new Webhook(endpoint.secret).verify(got.body, got.headers) as {
+                  id: string
+                  type: string
+                  data: { metadata: Record<string, string> }
+                }
+                assert.strictEqual(verified.id, eventId)
+                assert.strictEqual(verified.type, "spend_request.approved")
+                assert.deepStrictEqual(verified.data.metadata, { order_ref: "A-1" })
+                assert.strictEqual(got.headers["webhook-id"], eventId)
+                assert.throws(() => new Webhook(endpoint.secret).verify(`${got.body} `, got.headers))
+                const log = yield* eventually(deliveries(app, token, endpoint.id), (l) => l[0]?.status === "succeeded")
+                assert.strictEqual(log.length, 1)
+                assert.strictEqual(log[0]!.attempts, 1)
+                yield* call(app, "DELETE", `/treasury/webhook-endpoints/${endpoint.id}`, token)
+                yield* publish(teamId)
+                yield* Effect.sleep("300 millis")
+                assert.strictEqual(hook.received.length, 1, "only the subscribed event, only while enabled")
+              })
+          )
+      )
+
+      it.effect(
+        "a receiver that fails twice then succeeds gets the event exactly once more; redeliver sends it again",
+        () =>
+          withApp(
+            baseEnv(),
+            (n) => ({ status: n < 2 ? 500 : 200 }),
+            (app, hook) =>
+              Effect.gen(function* () {
+                const { teamId, token } = yield* newTeam(app)
+                const endpoint = yield* register(app, token, hook.url)
+                const eventId = yield* publish(teamId)
+                const log = yield* eventually(deliveries(app, token, endpoint.id), (l) => l[0]?.status === "succeeded")
+                yield* Effect.sleep("300 millis")
+                assert.strictEqual(hook.received.length, 3)
+                assert.deepStrictEqual(new Set(hook.received.map((r) => r.headers["webhook-id"])), new Set([eventId]))
+                assert.strictEqual(log[0]!.attempts, 3)
+                assert.strictEqual(log[0]!.lastStatusCode, 200)
+                const again = yield* call(
+                  app,
+                  "POST",
+                  `/treasury/webhook-endpoints/${endpoint.id}/deliveries/${log[0]!.id}/redeliver`,
+                  token
+                )
+                assert.strictEqual(again.status, 202)
+                yield* eventually(
+                  Effect.sync(() => hook.received.length),
+                  (n) => n === 4
+                )
+                assert.strictEqual(hook.received[3]!.headers["webhook-id"], eventId)
+                assert.strictEqual(hook.received[3]!.body, hook.received[0]!.body)
+                const missing = yield* call(
+                  app,
+                  "POST",
+                  `/treasury/webhook-endpoints/${endpoint.id}/deliveries/${crypto.randomUUID()}/redeliver`,
+                  token
+                )
+                assert.strictEqual(missing.status, 404)
+              })
+          )
+      )
+
+      it.effect("410 disables the endpoint; a receiver that always fails is given up after the schedule", () =>
+        withApp(
+          baseEnv(),
+          () => ({ status: 503 }),
+          (app, failing) =>
+            Effect.gen(function* () {
+              const { teamId, token } = yield* newTeam(app)
+              const gone = yield* receiver(() => ({ status: 410 }))
+              const goneEndpoint = yield* register(app, token, gone.url)
+              const failingEndpoint = yield* register(app, token, failing.url)
+              yield* publish(teamId)
+              yield* eventually(deliveries(app, token, failingEndpoint.id), (l) => l[0]?.status === "failed")
+              yield* eventually(deliveries(app, token, goneEndpoint.id), (l) => l[0]?.status === "failed")
+              yield* Effect.sleep("300 millis")
+              assert.strictEqual(failing.received.length, 4, "the first attempt and the three scheduled retries")
+              assert.strictEqual(gone.received.length, 1)
+              const endpoint = yield* call(app, "GET", `/treasury/webhook-endpoints/${goneEndpoint.id}`, token)
+              assert.isFalse(endpoint.body.enabled)
+              assert.strictEqual(endpoint.body.disabledReason, "receiver_gone")
+            })
+        )
+      )
+
+      it.effect("events survive a restart mid-delivery and while no worker runs", () =>
+        Effect.gen(function* () {
+          const context = yield* Effect.context<never>()
+          const hook = yield* receiver((n) => (n === 0 ? "hang" : { status: 200 }))
+          const env = baseEnv({ WEBHOOK_DELIVERY_TIMEOUT_MS: "2000", WEBHOOK_DELIVERY_LEASE_MS: "100" })
+          const first = yield* serveApp(context, env)
+          const { teamId, token } = yield* newTeam(first)
+          const endpoint = yield* register(first, token, hook.url)
+          const eventId = yield* publish(teamId)
+          yield* eventually(
+            Effect.sync(() => hook.received.length),
+            (n) => n === 1
+          )
+          yield* first.stop
+          const idle = yield* serveApp(context, baseEnv({ WEBHOOK_WORKERS: "off" }))
+          const second = yield* publish(teamId)
+          yield* Effect.sleep("200 millis")
+          assert.strictEqual(hook.received.length, 1, "nothing is sent while no worker runs")
+          yield* idle.stop
+          const restarted = yield* serveApp(context, baseEnv({ WEBHOOK_DELIVERY_LEASE_MS: "100" }))
+          yield* eventually(
+            Effect.sync(() => new Set(hook.received.slice(1).map((r) => r.headers["webhook-id"]))),
+            (ids) => ids.has(eventId) && ids.has(second),
+            40_000
+          )
+          const log = yield* eventually(
+            deliveries(restarted, token, endpoint.id),
+            (l) => l.length === 2 && l.every((d) => d.status === "succeeded"),
+            40_000
+          )
+          assert.strictEqual(log.length, 2)
+        }).pipe(Effect.scoped)
+      )
+    }
+  )
