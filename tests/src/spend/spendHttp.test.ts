@@ -296,3 +296,67 @@ describe("treasury reads", () => {
     }
   })
 })
+
+describe("idempotency of POST /v1/spend-requests", () => {
+  const raw = (key: string | undefined, body: unknown) =>
+    app.call("POST", "/v1/spend-requests", {
+      token: testKey,
+      body,
+      ...(key === undefined ? {} : { headers: { "idempotency-key": key } })
+    })
+
+  it("requires an Idempotency-Key", async () => {
+    const answer = await raw(undefined, spendBody(100))
+    assert.strictEqual(answer.status, 400)
+    assert.strictEqual(answer.body.error, "idempotency_key_required")
+  })
+
+  it("replays the first answer for the same key and body, and spends once", async () => {
+    const key = crypto.randomUUID()
+    const before = (await app.call("GET", "/v1/balance", { token: testKey })).body
+    const first = await raw(key, spendBody(700))
+    const again = await raw(key, spendBody(700))
+    assert.strictEqual(first.status, 201)
+    assert.strictEqual(again.status, 201)
+    assert.deepStrictEqual(again.body, first.body)
+    assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
+    assert.isNull(first.headers.get("idempotent-replayed"))
+    const after = (await app.call("GET", "/v1/balance", { token: testKey })).body
+    assert.strictEqual(before.available - after.available, 700)
+  })
+
+  it("refuses the same key with a different body (422) and still spends once", async () => {
+    const key = crypto.randomUUID()
+    assert.strictEqual((await raw(key, spendBody(300))).status, 201)
+    const reused = await raw(key, spendBody(301))
+    assert.strictEqual(reused.status, 422)
+    assert.strictEqual(reused.body.error, "idempotency_key_reused")
+  })
+
+  it("concurrent requests with one key create one spend request; the others wait their turn or replay", async () => {
+    const key = crypto.randomUUID()
+    const before = (await app.call("GET", "/v1/balance", { token: testKey })).body
+    const answers = await Promise.all(Array.from({ length: 8 }, () => raw(key, spendBody(50))))
+    const created = answers.filter((a) => a.status === 201)
+    assert.isTrue(answers.every((a) => a.status === 201 || a.status === 409))
+    assert.isTrue(created.every((a) => a.body.id === created[0]?.body.id))
+    assert.isTrue(answers.filter((a) => a.status === 409).every((a) => a.headers.get("retry-after") === "1"))
+    const after = (await app.call("GET", "/v1/balance", { token: testKey })).body
+    assert.strictEqual(before.available - after.available, 50)
+  })
+
+  it("does not store a 400, so the corrected retry with the same key runs", async () => {
+    const key = crypto.randomUUID()
+    assert.strictEqual((await raw(key, { ...spendBody(100), currency: "usd" })).status, 400)
+    const corrected = await raw(key, spendBody(100))
+    assert.strictEqual(corrected.status, 201)
+    assert.isNull(corrected.headers.get("idempotent-replayed"))
+  })
+
+  it("carries the rate-limit headers on every /v1 answer", async () => {
+    const answer = await raw(crypto.randomUUID(), spendBody(10))
+    for (const header of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {
+      assert.isNotNull(answer.headers.get(header), header)
+    }
+  })
+})

@@ -2,6 +2,7 @@ import { CategorySlug, Currency, PositiveAmountMinor, SpendDecision } from "@svc
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { CommonErrors, Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable } from "./ApiErrors.ts"
+import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "./Idempotency.ts"
 import { ListOf, ListQuery, UuidParam } from "./Schemas.ts"
 import { AgentAuth, RequiredScope } from "./Security.ts"
 
@@ -78,11 +79,13 @@ const errors = [...CommonErrors, Forbidden, TooManyRequests, Conflict, Unprocess
 export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
   .add(
     HttpApiEndpoint.post("create", "/v1/spend-requests", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       payload: CreateSpendRequestBody,
       success: SpendRequestResponse.pipe(HttpApiSchema.status(201)),
       error: [...errors, NotFound]
     })
       .annotate(RequiredScope, "spend.write")
+      .annotate(IdempotencyKeyRequired, true)
       .annotate(
         OpenApi.Description,
         "Asks to spend. Policy decides at once (`approved` posts to the ledger, `denied` moves nothing) or routes to a human " +
@@ -106,6 +109,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
         "One spend request. A pending request past its approval expiry reads as `expired`."
       ),
     HttpApiEndpoint.post("cancel", "/v1/spend-requests/:id/cancel", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       params: { id: UuidParam },
       success: SpendRequestResponse,
       error: [...errors, NotFound]
@@ -116,6 +120,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
         "Cancels a `pending_approval` request and releases its hold. 409 when the request is final."
       )
   )
+  .middleware(Idempotent)
   .middleware(AgentAuth)
   .annotate(OpenApi.Description, "Spend requests (agent spend)") {}
 
@@ -123,6 +128,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
 export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
   .add(
     HttpApiEndpoint.post("deposit", "/v1/test-helpers/deposits", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       payload: Schema.Struct({
         amount: PositiveAmountMinor,
         currency: Currency,
@@ -141,5 +147,6 @@ export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
       .annotate(RequiredScope, "spend.write")
       .annotate(OpenApi.Description, "Credits a test-mode spend account (default: the key's). Live keys get 404.")
   )
+  .middleware(Idempotent)
   .middleware(AgentAuth)
   .annotate(OpenApi.Description, "Test helpers") {}

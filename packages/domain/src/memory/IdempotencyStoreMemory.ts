@@ -5,8 +5,8 @@ import { MemoryStore } from "./MemoryStore.ts"
 
 /**
  * IdempotencyStore over the in-memory store: the lock is an in-flight set of this process, taken before the
- * serialised transaction so a second request sees it at once instead of queueing behind the first. Only the request
- * itself is interruptible, so an interrupted request still rolls its transaction back.
+ * serialised transaction so a second request sees it at once instead of queueing behind the first. An interrupted
+ * request rolls its transaction back (MemoryStore restores every table on interruption).
  */
 export const IdempotencyStoreMemory = Layer.effect(
   IdempotencyStore,
@@ -23,10 +23,7 @@ export const IdempotencyStoreMemory = Layer.effect(
         const key = scopeText(scope)
         return Effect.acquireUseRelease(
           acquire(key),
-          (acquired) =>
-            acquired
-              ? Effect.asSome(Effect.uninterruptibleMask((restore) => store.atomically(restore(self))))
-              : Effect.succeedNone,
+          (acquired) => (acquired ? Effect.asSome(store.atomically(self)) : Effect.succeedNone),
           (acquired) => (acquired ? Ref.update(inFlight, HashSet.remove(key)) : Effect.void)
         )
       },

@@ -9,7 +9,7 @@ export class MemoryStore extends Context.Service<
   {
     /** A new table, restored with the others when a transaction fails. */
     readonly table: <S>(initial: S) => Effect.Effect<Ref.Ref<S>>
-    /** Runs the effect serialised with every other write; on failure every table returns to its state before. */
+    /** Runs the effect serialised with every other write; on failure or interruption every table returns to its state before. */
     readonly atomically: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   }
 >()("@svc/domain/memory/MemoryStore") {
@@ -22,14 +22,16 @@ export class MemoryStore extends Context.Service<
         Effect.gen(function* () {
           if (yield* InTransaction) return yield* self
           return yield* lock.withPermits(1)(
-            Effect.gen(function* () {
-              const snapshot = yield* Effect.forEach(tables, Ref.get)
-              const exit = yield* Effect.exit(Effect.provideService(self, InTransaction, true))
-              if (Exit.isFailure(exit)) {
-                yield* Effect.forEach(tables, (table, i) => Ref.set(table, snapshot[i]))
-              }
-              return yield* exit
-            })
+            Effect.uninterruptibleMask((restore) =>
+              Effect.gen(function* () {
+                const snapshot = yield* Effect.forEach(tables, Ref.get)
+                const exit = yield* Effect.exit(restore(Effect.provideService(self, InTransaction, true)))
+                if (Exit.isFailure(exit)) {
+                  yield* Effect.forEach(tables, (table, i) => Ref.set(table, snapshot[i]))
+                }
+                return yield* exit
+              })
+            )
           )
         })
       return MemoryStore.of({
