@@ -345,6 +345,16 @@ describe("idempotency of POST /v1/spend-requests", () => {
     assert.strictEqual(before.available - after.available, 50)
   })
 
+  it("replays a finished request to any number of concurrent retries, never 409", async () => {
+    const key = crypto.randomUUID()
+    const first = await raw(key, spendBody(25))
+    const retries = await Promise.all(Array.from({ length: 10 }, () => raw(key, spendBody(25))))
+    assert.deepStrictEqual(
+      retries.map((r) => [r.status, r.headers.get("idempotent-replayed"), r.body.id]),
+      retries.map(() => [201, "true", first.body.id])
+    )
+  })
+
   it("does not store a 400, so the corrected retry with the same key runs", async () => {
     const key = crypto.randomUUID()
     assert.strictEqual((await raw(key, { ...spendBody(100), currency: "usd" })).status, 400)

@@ -76,6 +76,10 @@ const replay = (stored: StoredResponse) => {
       })
 }
 
+/** The stored answer for this key: replayed for the same body, 422 for another. */
+const answerStored = (stored: StoredResponse, fingerprint: string) =>
+  stored.fingerprint === fingerprint ? replay(stored) : keyReused()
+
 const keyReused = () =>
   json(422, {
     error: "idempotency_key_reused",
@@ -101,9 +105,10 @@ const isPersistenceUnavailable = (e: unknown): e is PersistenceUnavailable =>
   typeof e === "object" && e !== null && (e as { _tag?: unknown })._tag === "PersistenceUnavailable"
 
 /**
- * The `Idempotent` middleware. The whole request runs in one transaction that holds the scope's lock (taken without
- * waiting: 409 when held), replays a stored response or runs the handler, and stores its final response in the same
- * transaction, so the work and its stored answer commit together or not at all (a crash rolls both back). Card
+ * The `Idempotent` middleware. A key whose answer is stored is replayed (or refused with 422 for another body) at
+ * once, without the lock. Otherwise the whole request runs in one transaction that holds the scope's lock (taken
+ * without waiting: 409 when held), checks again for a stored answer, runs the handler, and stores its final response
+ * in the same transaction, so the work and its stored answer commit together or not at all (a crash rolls both back). Card
  * numbers, CVCs and secrets must never reach it: attach it only to routes whose responses carry none.
  */
 export const IdempotencyLive = Layer.effect(
@@ -118,9 +123,7 @@ export const IdempotencyLive = Layer.effect(
     ) =>
       Effect.gen(function* () {
         const stored = yield* store.find(scope)
-        if (Option.isSome(stored)) {
-          return stored.value.fingerprint === fingerprint ? replay(stored.value) : keyReused()
-        }
+        if (Option.isSome(stored)) return answerStored(stored.value, fingerprint)
         const exit = yield* Effect.exit(handler)
         let response: HttpServerResponse.HttpServerResponse
         if (Exit.isSuccess(exit)) {
@@ -170,7 +173,13 @@ export const IdempotencyLive = Layer.effect(
           path: request.url.split("?")[0] ?? request.url,
           key
         }
-        const outcome = yield* store.exclusive(scope, attempt(scope, yield* fingerprintBody(body), httpEffect)).pipe(
+        const fingerprint = yield* fingerprintBody(body)
+        const outcome = yield* store.find(scope).pipe(
+          Effect.flatMap((known) =>
+            Option.isSome(known)
+              ? Effect.succeedSome(answerStored(known.value, fingerprint))
+              : store.exclusive(scope, attempt(scope, fingerprint, httpEffect))
+          ),
           Effect.catchIf(
             (e): e is NotStored => e instanceof NotStored,
             (e) => Effect.succeedSome(e.response)
