@@ -142,31 +142,49 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
       const one = (ids: AgentIds) =>
         Effect.gen(function* () {
           const started = performance.now()
+          const id = crypto.randomUUID()
+          const txId = crypto.randomUUID()
+          const now = new Date().toISOString()
+          const scope = sql`team_id = ${ids.teamId} AND mode = 'test' AND credential_id = ${ids.keyId}
+            AND method = 'POST' AND path = '/v1/spend-requests' AND key = ${id}`
+          yield* sql`INSERT INTO rate_limit_buckets AS b (key, tokens, allowed, updated_at)
+                     VALUES (${ids.keyId}, 1e9, true, clock_timestamp())
+                     ON CONFLICT (key) DO UPDATE SET tokens = b.tokens - 1, allowed = true, updated_at = clock_timestamp()
+                     RETURNING tokens, allowed`
+          yield* sql`SELECT * FROM agent_keys WHERE secret_hash = ${id} AND revoked_at IS NULL`
+          yield* sql`SELECT fingerprint FROM idempotency_responses WHERE ${scope}`
           yield* sql.withTransaction(
             Effect.gen(function* () {
-              const id = crypto.randomUUID()
-              const txId = crypto.randomUUID()
-              const now = new Date().toISOString()
               yield* sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${id}, 0))`
-              yield* sql`SELECT * FROM agent_keys WHERE secret_hash = ${id}`
-              yield* sql`SELECT * FROM agent_keys WHERE id = ${ids.keyId} AND team_id = ${ids.teamId}`
+              yield* sql`SELECT fingerprint FROM idempotency_responses WHERE ${scope}`
               yield* sql`SELECT * FROM ledger_accounts WHERE id = ${ids.accountId} AND team_id = ${ids.teamId}`
+              yield* sql`SELECT * FROM agent_keys WHERE id = ${ids.keyId} AND team_id = ${ids.teamId} AND kind = 'spending_key'`
+              yield* sql`SELECT policy FROM team_spend_policies WHERE team_id = ${ids.teamId}`
+              yield* sql`SELECT * FROM ledger_accounts WHERE team_id = ${ids.teamId} AND mode = 'test' AND kind = 'settlement' AND currency = 'USD' ORDER BY created_at LIMIT 1`
               yield* sql`SELECT 1 FROM agent_keys WHERE id = ${ids.keyId} FOR UPDATE`
               yield* sql`SELECT * FROM ledger_accounts WHERE id IN (${ids.accountId}) ORDER BY id FOR UPDATE`
-              yield* sql`SELECT policy FROM team_spend_policies WHERE team_id = ${ids.teamId}`
-              yield* sql`SELECT COALESCE(SUM(amount), 0) FROM spend_requests WHERE spending_key_id = ${ids.keyId} AND status IN ('approved', 'pending_approval') AND created_at >= ${now}::date`
-              yield* sql`SELECT COALESCE(SUM(amount), 0) FROM spend_requests WHERE spending_key_id = ${ids.keyId} AND status IN ('approved', 'pending_approval') AND created_at >= date_trunc('month', ${now}::timestamptz)`
-              yield* sql`SELECT * FROM ledger_accounts WHERE team_id = ${ids.teamId} AND mode = 'test' AND kind = 'settlement'`
+              yield* sql`SELECT COALESCE(SUM(amount) FILTER (WHERE created_at >= date_trunc('day', ${now}::timestamptz)), 0),
+                                COALESCE(SUM(amount) FILTER (WHERE created_at >= date_trunc('month', ${now}::timestamptz)), 0)
+                         FROM spend_requests WHERE spending_key_id = ${ids.keyId} AND status IN ('approved', 'pending_approval')
+                           AND created_at >= date_trunc('month', ${now}::timestamptz)`
               yield* sql`SELECT * FROM ledger_accounts WHERE id IN (${ids.accountId}, ${ids.settlementId}) ORDER BY id FOR UPDATE`
-              yield* sql`INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at) VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now})`
-              yield* sql`INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending) VALUES (${txId}, ${ids.accountId}, -1, 'USD', false), (${txId}, ${ids.settlementId}, 1, 'USD', false)`
-              yield* sql`UPDATE ledger_accounts SET posted_sum = posted_sum - 1 WHERE id = ${ids.accountId}`
-              yield* sql`UPDATE ledger_accounts SET posted_sum = posted_sum + 1 WHERE id = ${ids.settlementId}`
+              yield* sql`WITH tx AS (
+                           INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
+                           VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now}) RETURNING id
+                         ), entries AS (
+                           INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
+                           SELECT tx.id, a, amount, 'USD', false FROM tx,
+                             (VALUES (${ids.accountId}::uuid, -1), (${ids.settlementId}::uuid, 1)) AS v(a, amount)
+                           RETURNING account_id, amount
+                         )
+                         UPDATE ledger_accounts l SET posted_sum = l.posted_sum + e.amount FROM entries e WHERE l.id = e.account_id`
               yield* sql`INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id, metadata, decision, ledger_transaction_id, created_at, updated_at)
-                       VALUES (${id}, ${ids.teamId}, 'test', 'approved', 1, 'USD', '{"name":"m"}'::jsonb, 'p', ${ids.accountId}, ${ids.keyId}, '{}'::jsonb, '{"outcome":"approved","reasons":[]}'::jsonb, ${txId}, ${now}, ${now})`
+                         VALUES (${id}, ${ids.teamId}, 'test', 'approved', 1, 'USD', '{"name":"m"}'::jsonb, 'p', ${ids.accountId}, ${ids.keyId}, '{}'::jsonb, '{"outcome":"approved","reasons":[]}'::jsonb, ${txId}, ${now}, ${now})`
               for (const type of ["spend_request.created", "spend_request.approved"]) {
                 yield* sql`INSERT INTO outbox_events (id, team_id, mode, type, data, created_at) VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', ${type}, '{}'::jsonb, ${now})`
               }
+              yield* sql`INSERT INTO idempotency_responses (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, created_at)
+                         VALUES (${ids.teamId}, 'test', ${ids.keyId}, 'POST', '/v1/spend-requests', ${id}, ${id}, 201, '{}'::jsonb, ${new Uint8Array(600)}, ${now})`
             })
           )
           latencies.push(performance.now() - started)
