@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join, posix, relative } from "node:path"
 import { fileURLToPath } from "node:url"
-import { assert, describe, it } from "vitest"
+import { assert, describe, it } from "@effect/vitest"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
 const ADAPTERS = ["adapters-http", "adapters-pg", "adapters-webhooks"]

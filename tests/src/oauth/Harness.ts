@@ -1,7 +1,7 @@
 import { appInMemory, type ServiceConfig } from "@svc/api"
 import { ConfigProvider, Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { SignJWT } from "jose"
+import { sessionToken } from "../support/Session.ts"
 
 /** The secret test sessions are signed with. */
 export const SESSION_JWT_SECRET = "oauth-tests-session-secret-0123456789"
@@ -26,13 +26,8 @@ export const appWith = (oauthPerMinute = 100_000, publicBaseUrl = BASE) =>
   )
 
 /** Signs a session JWT (HS256) for a user, new by default. */
-export const sessionFor = (userId: string = crypto.randomUUID(), email = "person@example.com") =>
-  new SignJWT({ email, name: "Person" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(userId)
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(new TextEncoder().encode(SESSION_JWT_SECRET))
+export const sessionFor = async (userId: string = crypto.randomUUID(), email = "person@example.com") =>
+  sessionToken({ sub: userId, email, name: "Person" }, { secret: SESSION_JWT_SECRET })
 
 /** A response: status, headers and the parsed JSON body. */
 export interface Reply {

@@ -1,10 +1,10 @@
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Readiness } from "@svc/adapters-http"
 import { appInMemory, appLayer, type ServiceConfig } from "@svc/api"
 import { PortsMemory } from "@svc/domain/memory"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { configFrom, SESSION_SECRET, sessionToken, unsignedToken } from "./Session.ts"
+import { configFrom, SESSION_SECRET, sessionToken, unsignedToken } from "../support/Session.ts"
 
 const BASE = "http://svc.test"
 

@@ -1,10 +1,7 @@
 import { appInMemory, type ServiceConfig } from "@svc/api"
 import { Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { SignJWT } from "jose"
-
-/** The secret test sessions are signed with. */
-export const SESSION_SECRET = "test-session-secret-0123456789abcdef"
+import { SESSION_SECRET, sessionToken as signSession } from "./Session.ts"
 
 /** The configuration in-process apps run with. */
 export const testConfig: ServiceConfig = {
@@ -19,12 +16,10 @@ export const sessionToken = async (
   user: { readonly id?: string; readonly email?: string; readonly name?: string } = {},
   secret = SESSION_SECRET
 ) =>
-  new SignJWT({ email: user.email ?? "person@example.com", name: user.name ?? "Person" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(user.id ?? crypto.randomUUID())
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(new TextEncoder().encode(secret))
+  signSession(
+    { sub: user.id ?? crypto.randomUUID(), email: user.email ?? "person@example.com", name: user.name ?? "Person" },
+    { secret }
+  )
 
 /** A JSON answer: status, headers and parsed body. */
 export interface Answer {
