@@ -28,6 +28,13 @@ export const TeamsRepoPg = Layer.effect(
           Effect.asVoid,
           orUnavailable("teams.insert")
         ),
+      findById: (teamId) =>
+        sql<Omit<MembershipRow, "role">>`SELECT id, name, base_currency, created_at FROM teams WHERE id = ${teamId}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullishOr(rows[0]), (row) => toMembership({ ...row, role: "member" }).team)
+          ),
+          orUnavailable("teams.findById")
+        ),
       addMember: (teamId, userId, role) =>
         sql`INSERT INTO team_members (team_id, user_id, role) VALUES (${teamId}, ${userId}, ${role})
             ON CONFLICT (team_id, user_id) DO UPDATE SET role = EXCLUDED.role`.pipe(

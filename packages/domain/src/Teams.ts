@@ -34,6 +34,7 @@ export class TeamsRepo extends Context.Service<
   TeamsRepo,
   {
     readonly insert: (team: Team) => Effect.Effect<void, PersistenceUnavailable>
+    readonly findById: (teamId: TeamId) => Effect.Effect<Option.Option<Team>, PersistenceUnavailable>
     readonly addMember: (teamId: TeamId, userId: UserId, role: Role) => Effect.Effect<void, PersistenceUnavailable>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
     readonly membership: (
@@ -67,6 +68,8 @@ export class Teams extends Context.Service<
       teamId: TeamId,
       userId: UserId
     ) => Effect.Effect<Membership, TeamNotFound | PersistenceUnavailable>
+    /** Whether a team with this id exists. */
+    readonly exists: (teamId: TeamId) => Effect.Effect<boolean, PersistenceUnavailable>
     /** The user's current team, if they have one. */
     readonly current: (user: User) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
   }
@@ -111,7 +114,9 @@ export class Teams extends Context.Service<
       return yield* repo.membership(user.currentTeamId, user.id)
     })
 
-    return Teams.of({ create, listForUser: repo.listForUser, membership, current })
+    const exists = (teamId: TeamId) => repo.findById(teamId).pipe(Effect.map(Option.isSome))
+
+    return Teams.of({ create, listForUser: repo.listForUser, membership, exists, current })
   })
   static readonly layer = Layer.effect(Teams, Teams.make)
 }

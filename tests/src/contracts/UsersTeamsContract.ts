@@ -59,6 +59,16 @@ export const usersTeamsContract = <E>(name: string, ports: Layer.Layer<UsersRepo
       })
     )
 
+    it.effect("findById returns a stored team as inserted, and nothing for an unknown id", () =>
+      Effect.gen(function* () {
+        const teams = yield* TeamsRepo
+        const t = team("Found", "2026-01-02T03:04:05.678Z")
+        yield* teams.insert(t)
+        assert.deepStrictEqual(yield* teams.findById(t.id), Option.some(t))
+        assert.isTrue(Option.isNone(yield* teams.findById(newId(TeamId))))
+      })
+    )
+
     it.effect("setCurrentTeam changes only that user's current team", () =>
       Effect.gen(function* () {
         const users = yield* UsersRepo

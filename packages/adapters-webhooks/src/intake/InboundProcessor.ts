@@ -8,6 +8,7 @@ import {
   ManagedEntitiesRepo,
   type TeamId,
   TeamPlansRepo,
+  Teams,
   uuidv7
 } from "@svc/domain"
 import { Context, Effect, Layer, Schema } from "effect"
@@ -58,8 +59,8 @@ export class InboundProcessor extends Context.Service<
     const plans = yield* TeamPlansRepo
     const inbox = yield* InboxItemsRepo
 
-    const teamExists = (teamId: string) =>
-      ledger.accounts(teamId as TeamId, {}).pipe(Effect.map((accounts) => accounts.length > 0))
+    const teams = yield* Teams
+    const teamExists = (teamId: string) => teams.exists(teamId as TeamId)
 
     const deposit = (event: InboundEvent) =>
       Effect.gen(function* () {

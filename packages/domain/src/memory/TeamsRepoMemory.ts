@@ -22,6 +22,7 @@ export const TeamsRepoMemory = Layer.effect(
       )
     return TeamsRepo.of({
       insert: (team) => store.atomically(Ref.update(teams, HashMap.set(team.id, team))),
+      findById: (teamId) => Ref.get(teams).pipe(Effect.map(HashMap.get(teamId))),
       addMember: (teamId, userId, role) =>
         store.atomically(
           Ref.update(members, (rows) => [
