@@ -29,7 +29,9 @@ export const TeamsRepoPg = Layer.effect(
           orUnavailable("teams.insert")
         ),
       findById: (teamId) =>
-        sql<Omit<MembershipRow, "role">>`SELECT id, name, base_currency, created_at FROM teams WHERE id = ${teamId}`.pipe(
+        sql<
+          Omit<MembershipRow, "role">
+        >`SELECT id, name, base_currency, created_at FROM teams WHERE id = ${teamId}`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullishOr(rows[0]), (row) => toMembership({ ...row, role: "member" }).team)
           ),
