@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { DatabaseInfo, DatabaseLive } from "@svc/adapters-pg"
-import { Config, Effect, Layer } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { appOnPostgres, serviceConfig } from "./App.ts"
 
@@ -26,4 +26,8 @@ const ServerLive = Layer.unwrap(
   })
 )
 
-Layer.launch(ServerLive).pipe(NodeRuntime.runMain)
+/** A requested shutdown (SIGTERM, SIGINT) that drained cleanly exits 0; anything else keeps the default exit codes. */
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
+Layer.launch(ServerLive).pipe(NodeRuntime.runMain({ teardown }))
