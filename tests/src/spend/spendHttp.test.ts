@@ -363,6 +363,21 @@ describe("idempotency of POST /v1/spend-requests", () => {
     assert.isNull(corrected.headers.get("idempotent-replayed"))
   })
 
+  it("applies to POSTs only: a GET with an Idempotency-Key always reads the current state", async () => {
+    const key = crypto.randomUUID()
+    const pending = (await raw(crypto.randomUUID(), spendBody(5_500))).body
+    const read = () =>
+      app.call("GET", `/v1/spend-requests/${pending.id}`, { token: testKey, headers: { "idempotency-key": key } })
+    assert.strictEqual((await read()).body.status, "pending_approval")
+    await app.call("POST", `/v1/spend-requests/${pending.id}/cancel`, {
+      token: testKey,
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    const after = await read()
+    assert.strictEqual(after.body.status, "canceled")
+    assert.isNull(after.headers.get("idempotent-replayed"))
+  })
+
   it("carries the rate-limit headers on every /v1 answer", async () => {
     const answer = await raw(crypto.randomUUID(), spendBody(10))
     for (const header of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {

@@ -155,6 +155,7 @@ export const IdempotencyLive = Layer.effect(
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const key = request.headers[HEADER]
+        if (request.method !== "POST") return yield* httpEffect
         if (key === undefined) {
           return keyRequired(endpoint)
             ? keyIssue("idempotency_key_required", "this route requires the Idempotency-Key header")
