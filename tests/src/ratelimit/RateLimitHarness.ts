@@ -3,31 +3,6 @@ import { ConfigProvider, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { type Answer, sessionToken } from "../support/InProcessApp.ts"
 
-type Handler = (request: Request) => Promise<Response>
-
-/** A fetch-style client over an in-process app handler. */
-export const clientOf = (handler: Handler) => {
-  const call = async (
-    method: string,
-    path: string,
-    options: { readonly token?: string; readonly body?: string; readonly headers?: Record<string, string> } = {}
-  ): Promise<Answer> => {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
-    if (options.body !== undefined) headers["content-type"] ??= "application/json"
-    const response = await handler(
-      new Request(`http://svc.test${path}`, {
-        method,
-        headers,
-        ...(options.body === undefined ? {} : { body: options.body })
-      })
-    )
-    const text = await response.text()
-    return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) }
-  }
-  return { call }
-}
-
 /** Serves an app layer in process with the given environment variables as its configuration. */
 export const serve = <E, R>(app: Layer.Layer<never, E, R>, env: Record<string, string>) =>
   HttpRouter.toWebHandler(

@@ -1,7 +1,7 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { appInMemory } from "@svc/api"
-import { testConfig } from "../support/InProcessApp.ts"
-import { assertLimited, clientOf, serve, spendingKey } from "./RateLimitHarness.ts"
+import { clientOf, testConfig } from "../support/InProcessApp.ts"
+import { assertLimited, serve, spendingKey } from "./RateLimitHarness.ts"
 
 const LIMIT = 3
 const { handler, dispose } = serve(appInMemory(testConfig), { RATE_LIMIT_V1_PER_MINUTE: String(LIMIT) })

@@ -3,8 +3,8 @@ import { clientForUrl } from "@svc/adapters-pg"
 import { TestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
 import { appOnPostgres } from "@svc/api"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
-import { testConfig } from "../support/InProcessApp.ts"
-import { assertLimited, clientOf, serve } from "./RateLimitHarness.ts"
+import { clientOf, testConfig } from "../support/InProcessApp.ts"
+import { assertLimited, serve } from "./RateLimitHarness.ts"
 
 const realPostgres = process.env.DATABASE_URL !== undefined
 const LIMIT = 4

@@ -29,14 +29,8 @@ export interface Answer {
   readonly body: any
 }
 
-/** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests. */
-export const inProcessApp = (config: ServiceConfig = testConfig) => {
-  const { handler, dispose } = HttpRouter.toWebHandler(
-    appInMemory(config).pipe(Layer.provide(HttpServer.layerServices)),
-    {
-      disableLogger: true
-    }
-  )
+/** A fetch-style client over an in-process app handler: JSON bodies (strings are sent as they are), parsed answers. */
+export const clientOf = (handler: (request: Request) => Promise<Response>) => {
   const call = async (
     method: string,
     path: string,
@@ -57,5 +51,14 @@ export const inProcessApp = (config: ServiceConfig = testConfig) => {
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) }
   }
-  return { call, dispose }
+  return { call }
+}
+
+/** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests. */
+export const inProcessApp = (config: ServiceConfig = testConfig) => {
+  const { handler, dispose } = HttpRouter.toWebHandler(
+    appInMemory(config).pipe(Layer.provide(HttpServer.layerServices)),
+    { disableLogger: true }
+  )
+  return { ...clientOf(handler), dispose }
 }
