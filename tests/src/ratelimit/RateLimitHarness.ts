@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { ConfigProvider, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { type Answer, clientOf, sessionToken } from "../support/InProcessApp.ts"
+import { type Answer, type clientOf, sessionToken } from "../support/InProcessApp.ts"
 
 /** Serves an app layer in process with the given environment variables as its configuration. */
 export const serve = <E, R>(app: Layer.Layer<never, E, R>, env: Record<string, string>) =>
