@@ -163,10 +163,9 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
               yield* sql`SELECT * FROM ledger_accounts WHERE team_id = ${ids.teamId} AND mode = 'test' AND kind = 'settlement' AND currency = 'USD' ORDER BY created_at LIMIT 1`
               yield* sql`SELECT 1 FROM agent_keys WHERE id = ${ids.keyId} FOR UPDATE`
               yield* sql`SELECT * FROM ledger_accounts WHERE id IN (${ids.accountId}) ORDER BY id FOR UPDATE`
-              yield* sql`SELECT COALESCE(SUM(amount) FILTER (WHERE created_at >= date_trunc('day', ${now}::timestamptz)), 0),
-                                COALESCE(SUM(amount) FILTER (WHERE created_at >= date_trunc('month', ${now}::timestamptz)), 0)
-                         FROM spend_requests WHERE spending_key_id = ${ids.keyId} AND status IN ('approved', 'pending_approval')
-                           AND created_at >= date_trunc('month', ${now}::timestamptz)`
+              yield* sql`SELECT period, amount FROM spend_usage WHERE spending_key_id = ${ids.keyId}
+                           AND ((period = 'day' AND period_start = date_trunc('day', ${now}::timestamptz))
+                             OR (period = 'month' AND period_start = date_trunc('month', ${now}::timestamptz)))`
               yield* sql`SELECT * FROM ledger_accounts WHERE id IN (${ids.accountId}, ${ids.settlementId}) ORDER BY id FOR UPDATE`
               yield* sql`WITH tx AS (
                            INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
@@ -180,6 +179,10 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
                          UPDATE ledger_accounts l SET posted_sum = l.posted_sum + e.amount FROM entries e WHERE l.id = e.account_id`
               yield* sql`INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id, metadata, decision, ledger_transaction_id, created_at, updated_at)
                          VALUES (${id}, ${ids.teamId}, 'test', 'approved', 1, 'USD', '{"name":"m"}'::jsonb, 'p', ${ids.accountId}, ${ids.keyId}, '{}'::jsonb, '{"outcome":"approved","reasons":[]}'::jsonb, ${txId}, ${now}, ${now})`
+              yield* sql`INSERT INTO spend_usage (spending_key_id, period, period_start, amount)
+                         VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 1),
+                                (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 1)
+                         ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = spend_usage.amount + 1`
               for (const type of ["spend_request.created", "spend_request.approved"]) {
                 yield* sql`INSERT INTO outbox_events (id, team_id, mode, type, data, created_at) VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', ${type}, '{}'::jsonb, ${now})`
               }

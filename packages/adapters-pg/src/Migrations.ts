@@ -6,6 +6,7 @@ import agentSpend from "./migrations/0003_agent_spend.ts"
 import idempotencyRateLimits from "./migrations/0004_idempotency_rate_limits.ts"
 import oauthApiKeys from "./migrations/0005_oauth_api_keys.ts"
 import webhooks from "./migrations/0006_webhooks.ts"
+import spendUsage from "./migrations/0007_spend_usage.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -14,7 +15,8 @@ export const migrations = Migrator.fromRecord({
   "0003_agent_spend": agentSpend,
   "0004_idempotency_rate_limits": idempotencyRateLimits,
   "0005_oauth_api_keys": oauthApiKeys,
-  "0006_webhooks": webhooks
+  "0006_webhooks": webhooks,
+  "0007_spend_usage": spendUsage
 })
 
 const run = Migrator.make({})

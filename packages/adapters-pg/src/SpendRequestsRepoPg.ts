@@ -100,16 +100,29 @@ export const SpendRequestsRepoPg = Layer.effect(
           Effect.map((rows) => rows.map(toSpendRequest)),
           orUnavailable("spendRequests.list")
         ),
-      spentSince: (keyId, since) =>
-        sql<{ first: string; second: string }>`
-          SELECT COALESCE(SUM(amount) FILTER (WHERE created_at >= ${since[0]}), 0)::text AS first,
-                 COALESCE(SUM(amount) FILTER (WHERE created_at >= ${since[1]}), 0)::text AS second
-          FROM spend_requests
-          WHERE spending_key_id = ${keyId} AND status IN ('approved', 'pending_approval')
-            AND created_at >= LEAST(${since[0]}::timestamptz, ${since[1]}::timestamptz)`.pipe(
-          Effect.map((rows) => [int(rows[0]?.first ?? 0), int(rows[0]?.second ?? 0)] as const),
-          orUnavailable("spendRequests.spentSince")
+      usage: (keyId, windows) =>
+        sql<{ period: "day" | "month"; amount: string }>`
+          SELECT period, amount::text AS amount FROM spend_usage
+          WHERE spending_key_id = ${keyId}
+            AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`.pipe(
+          Effect.map(
+            (rows) =>
+              [
+                int(rows.find((r) => r.period === "day")?.amount ?? 0),
+                int(rows.find((r) => r.period === "month")?.amount ?? 0)
+              ] as const
+          ),
+          orUnavailable("spendRequests.usage")
         ),
+      addUsage: (keyId, windows, delta) =>
+        (delta >= 0
+          ? sql`INSERT INTO spend_usage (spending_key_id, period, period_start, amount)
+                VALUES (${keyId}, 'day', ${windows.day}, ${delta}), (${keyId}, 'month', ${windows.month}, ${delta})
+                ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = spend_usage.amount + EXCLUDED.amount`
+          : sql`UPDATE spend_usage SET amount = amount + ${delta}
+                WHERE spending_key_id = ${keyId}
+                  AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`
+        ).pipe(Effect.asVoid, orUnavailable("spendRequests.addUsage")),
       transition: (teamId, id, t) =>
         sql<Row>`UPDATE spend_requests
                  SET status = ${t.status}, approval = ${JSON.stringify(t.approval)}::jsonb,

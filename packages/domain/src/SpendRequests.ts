@@ -123,6 +123,18 @@ export interface Transition {
   readonly updatedAt: string
 }
 
+/** The starts (ISO 8601) of the UTC day and month a moment falls in: the windows daily and monthly budgets count. */
+export interface UsageWindows {
+  readonly day: string
+  readonly month: string
+}
+
+/** The budget windows of a moment (epoch millis). */
+export const usageWindows = (millis: number): UsageWindows => ({
+  day: new Date(utcDayStart(millis)).toISOString(),
+  month: new Date(utcMonthStart(millis)).toISOString()
+})
+
 /** Storage of spend requests. */
 export class SpendRequestsRepo extends Context.Service<
   SpendRequestsRepo,
@@ -141,11 +153,17 @@ export class SpendRequestsRepo extends Context.Service<
       query: SpendRequestQuery,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
-    /** Approved plus pending spend of a credential created at or after each of the two instants. */
-    readonly spentSince: (
+    /** Approved plus pending spend of a credential in a UTC day window and a UTC month window (running totals). */
+    readonly usage: (
       spendingKeyId: string,
-      since: readonly [string, string]
+      windows: UsageWindows
     ) => Effect.Effect<readonly [number, number], PersistenceUnavailable>
+    /** Moves a credential's running totals in both windows by `delta`: spend adds, a released hold subtracts. */
+    readonly addUsage: (
+      spendingKeyId: string,
+      windows: UsageWindows,
+      delta: number
+    ) => Effect.Effect<void, PersistenceUnavailable>
     /** Applies a transition only if the request is still pending; none when another transition won. */
     readonly transition: (
       teamId: TeamId,
@@ -264,10 +282,8 @@ export class SpendRequests extends Context.Service<
             const settlement = yield* ledger.settlementAccount(agent.teamId, agent.mode, account.currency)
             if (agent.kind === "spending_key") yield* keys.lockSpendingKey(agent.keyId)
             const [locked] = yield* ledger.lockAccounts([account.id])
-            const [spentToday, spentThisMonth] = yield* repo.spentSince(agent.keyId, [
-              new Date(utcDayStart(now)).toISOString(),
-              new Date(utcMonthStart(now)).toISOString()
-            ])
+            const windows = usageWindows(now)
+            const [spentToday, spentThisMonth] = yield* repo.usage(agent.keyId, windows)
             const decision = evaluateSpend({
               policy,
               amount: input.amount,
@@ -327,6 +343,7 @@ export class SpendRequests extends Context.Service<
               updatedAt: createdAt
             }
             yield* repo.insert(sr)
+            if (decision.outcome !== "denied") yield* repo.addUsage(agent.keyId, windows, input.amount)
             yield* publish(sr, "spend_request.created")
             yield* publish(
               sr,
@@ -378,6 +395,9 @@ export class SpendRequests extends Context.Service<
               updatedAt: now
             })
             if (Option.isNone(updated)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
+            if (outcome !== "approved") {
+              yield* repo.addUsage(sr.spendingKeyId, usageWindows(Date.parse(sr.createdAt)), -sr.amount)
+            }
             yield* publish(updated.value, `spend_request.${outcome}`)
             return updated.value
           })

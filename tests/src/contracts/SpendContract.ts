@@ -215,6 +215,32 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
       })
     )
 
+    it.effect(
+      "a canceled, denied or expired request stops counting against the key's budgets; an approved one keeps counting",
+      () =>
+        Effect.gen(function* () {
+          const { agent, approver } = yield* fundedAgent({
+            funds: 100_000,
+            policy: { dailyBudget: 5_000, approvalThreshold: 1, approvalTtlSeconds: 60 }
+          })
+          const service = yield* SpendRequests
+          const codes = (sr: { readonly decision: { readonly reasons: ReadonlyArray<{ readonly code: string }> } }) =>
+            sr.decision.reasons.map((r) => r.code)
+          const first = yield* spend(agent, 4_000)
+          assert.include(codes(yield* spend(agent, 2_000)), "daily_budget_exceeded")
+          yield* service.cancel(agent, first.id)
+          const second = yield* spend(agent, 4_500)
+          assert.strictEqual(second.status, "pending_approval")
+          yield* service.deny(approver, second.approval!.id, null)
+          const third = yield* spend(agent, 4_800)
+          yield* TestClock.adjust("61 seconds")
+          assert.strictEqual((yield* service.get(third.teamId, "test", third.id)).status, "expired")
+          const fourth = yield* spend(agent, 5_000)
+          yield* service.approve(approver, fourth.approval!.id, null)
+          assert.include(codes(yield* spend(agent, 1)), "daily_budget_exceeded")
+        })
+    )
+
     it.effect("policy rules deny with their reason codes and move no money", () =>
       Effect.gen(function* () {
         const { team, agent, key } = yield* fundedAgent({

@@ -9,6 +9,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
   Effect.gen(function* () {
     const store = yield* MemoryStore
     const requests = yield* store.table(HashMap.empty<SpendRequestId, SpendRequest>())
+    const usage = yield* store.table(HashMap.empty<string, number>())
     const all = Ref.get(requests).pipe(Effect.map((map) => Array.from(HashMap.values(map))))
     return SpendRequestsRepo.of({
       insert: (sr) => store.atomically(Ref.update(requests, HashMap.set(sr.id, sr))),
@@ -39,16 +40,24 @@ export const SpendRequestsRepoMemory = Layer.effect(
               .slice(0, page.limit + 1)
           )
         ),
-      spentSince: (keyId, since) =>
-        all.pipe(
-          Effect.map((rows) => {
-            const counted = rows.filter(
-              (sr) => sr.spendingKeyId === keyId && (sr.status === "approved" || sr.status === "pending_approval")
+      usage: (keyId, windows) =>
+        Ref.get(usage).pipe(
+          Effect.map(
+            (map) =>
+              [
+                Option.getOrElse(HashMap.get(map, `${keyId}|day|${windows.day}`), () => 0),
+                Option.getOrElse(HashMap.get(map, `${keyId}|month|${windows.month}`), () => 0)
+              ] as const
+          )
+        ),
+      addUsage: (keyId, windows, delta) =>
+        store.atomically(
+          Ref.update(usage, (map) =>
+            [`${keyId}|day|${windows.day}`, `${keyId}|month|${windows.month}`].reduce(
+              (acc, key) => HashMap.set(acc, key, Option.getOrElse(HashMap.get(acc, key), () => 0) + delta),
+              map
             )
-            const sumFrom = (from: string) =>
-              counted.filter((sr) => sr.createdAt >= from).reduce((sum, sr) => sum + sr.amount, 0)
-            return [sumFrom(since[0]), sumFrom(since[1])] as const
-          })
+          )
         ),
       transition: (teamId, id, transition) =>
         store.atomically(
