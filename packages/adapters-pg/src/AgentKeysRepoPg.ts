@@ -94,10 +94,10 @@ export const AgentKeysRepoPg = Layer.effect(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toSpendingKey)),
           orUnavailable("agentKeys.findSpendingKey")
         ),
-      lockSpendingKey: (id) =>
+      lockKey: (id) =>
         sql`SELECT 1 FROM agent_keys WHERE id = ${id} FOR UPDATE`.pipe(
           Effect.asVoid,
-          orUnavailable("agentKeys.lockSpendingKey")
+          orUnavailable("agentKeys.lockKey")
         ),
       updatePolicy: (teamId, id, policy) =>
         sql<KeyRow>`UPDATE agent_keys SET policy = ${JSON.stringify(policy)}::jsonb

@@ -67,8 +67,8 @@ export class AgentKeysRepo extends Context.Service<
       teamId: TeamId,
       id: string
     ) => Effect.Effect<Option.Option<SpendingKey>, PersistenceUnavailable>
-    /** Locks the spending key's row until the transaction ends: spend decisions of one key are serialised. */
-    readonly lockSpendingKey: (id: string) => Effect.Effect<void, PersistenceUnavailable>
+    /** Locks an agent key's row (spending or team API key) until the transaction ends: its spend decisions are serialised. */
+    readonly lockKey: (id: string) => Effect.Effect<void, PersistenceUnavailable>
     readonly updatePolicy: (
       teamId: TeamId,
       id: string,

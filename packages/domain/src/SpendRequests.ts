@@ -280,7 +280,7 @@ export class SpendRequests extends Context.Service<
                 : {}
             const policy = effectivePolicy(keyPolicy, yield* keys.teamPolicy(agent.teamId))
             const settlement = yield* ledger.settlementAccount(agent.teamId, agent.mode, account.currency)
-            if (agent.kind === "spending_key") yield* keys.lockSpendingKey(agent.keyId)
+            yield* keys.lockKey(agent.keyId)
             const [locked] = yield* ledger.lockAccounts([account.id])
             const windows = usageWindows(now)
             const [spentToday, spentThisMonth] = yield* repo.usage(agent.keyId, windows)

@@ -108,6 +108,28 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
       })
     )
 
+    it.effect("a team API key spends under the team's default budget, also under concurrency", () =>
+      Effect.gen(function* () {
+        const { team, approver } = yield* fundedAgent({ funds: 100_000 })
+        const keys = yield* AgentKeys
+        yield* keys.setTeamPolicy(team.id, { dailyBudget: 5_000 })
+        const { secret } = yield* keys.issueTeamKey({
+          teamId: team.id,
+          createdBy: approver.userId,
+          name: "ops",
+          mode: "test",
+          scopes: ["spend.write"]
+        })
+        const agent = Option.getOrThrow(yield* keys.authenticate(secret))
+        assert.strictEqual(agent.kind, "team_key")
+        const results = yield* Effect.forEach(Array.from({ length: 12 }), () => spend(agent, 1_000), {
+          concurrency: "unbounded"
+        })
+        assert.strictEqual(results.filter((r) => r.status === "approved").length, 5)
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
     it.effect("pending spend counts against budgets and funds; approval posts the held amount once", () =>
       Effect.gen(function* () {
         const { team, agent, approver, key } = yield* fundedAgent({

@@ -56,7 +56,7 @@ export const AgentKeysRepoMemory = Layer.effect(
             )
           )
         ),
-      lockSpendingKey: () => Effect.void,
+      lockKey: () => Effect.void,
       updatePolicy: (teamId, id, policy) =>
         store.atomically(
           Ref.modify(keys, (map) => {
