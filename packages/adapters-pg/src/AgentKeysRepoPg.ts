@@ -89,11 +89,6 @@ export const AgentKeysRepoPg = Layer.effect(
           Effect.map((rows) => rows.map(toTeamKey)),
           orUnavailable("agentKeys.listTeamKeys")
         ),
-      findSpendingKey: (teamId, id) =>
-        sql<KeyRow>`SELECT ${columns} FROM agent_keys WHERE id = ${id} AND team_id = ${teamId} AND kind = 'spending_key'`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toSpendingKey)),
-          orUnavailable("agentKeys.findSpendingKey")
-        ),
       lockKey: (id) =>
         sql`SELECT 1 FROM agent_keys WHERE id = ${id} FOR UPDATE`.pipe(
           Effect.asVoid,

@@ -1,5 +1,5 @@
 import { EventOutbox } from "@svc/domain"
-import { Effect, Layer } from "effect"
+import { Array as Arr, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { orUnavailable } from "./Sql.ts"
 
@@ -9,12 +9,21 @@ export const EventOutboxPg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return EventOutbox.of({
-      publish: (event) =>
-        sql`INSERT INTO outbox_events (id, team_id, mode, type, data, created_at)
-            VALUES (${event.id}, ${event.teamId}, ${event.mode}, ${event.type}, ${JSON.stringify(event.data)}::jsonb, ${event.createdAt})`.pipe(
-          Effect.asVoid,
-          orUnavailable("outbox.publish")
+      publish: (...events) => {
+        const rows = events.map(
+          (event): Record<string, unknown> => ({
+            id: event.id,
+            team_id: event.teamId,
+            mode: event.mode,
+            type: event.type,
+            data: JSON.stringify(event.data),
+            created_at: event.createdAt
+          })
         )
+        return Arr.isArrayNonEmpty(rows)
+          ? sql`INSERT INTO outbox_events ${sql.insert(rows)}`.pipe(Effect.asVoid, orUnavailable("outbox.publish"))
+          : Effect.void
+      }
     })
   })
 )

@@ -63,10 +63,6 @@ export class AgentKeysRepo extends Context.Service<
     >
     readonly listSpendingKeys: (teamId: TeamId) => Effect.Effect<ReadonlyArray<SpendingKey>, PersistenceUnavailable>
     readonly listTeamKeys: (teamId: TeamId) => Effect.Effect<ReadonlyArray<TeamApiKey>, PersistenceUnavailable>
-    readonly findSpendingKey: (
-      teamId: TeamId,
-      id: string
-    ) => Effect.Effect<Option.Option<SpendingKey>, PersistenceUnavailable>
     /** Locks an agent key's row (spending or team API key) until the transaction ends: its spend decisions are serialised. */
     readonly lockKey: (id: string) => Effect.Effect<void, PersistenceUnavailable>
     readonly updatePolicy: (
@@ -227,7 +223,8 @@ export class AgentKeys extends Context.Service<
                 teamId: f.key.teamId,
                 mode: f.key.mode,
                 accountId: f.key.accountId,
-                scopes: null
+                scopes: null,
+                policy: f.key.policy
               }
             : {
                 kind: f.kind,
@@ -235,7 +232,8 @@ export class AgentKeys extends Context.Service<
                 teamId: f.key.teamId,
                 mode: f.key.mode,
                 accountId: null,
-                scopes: f.key.scopes
+                scopes: f.key.scopes,
+                policy: null
               }
       )
     })

@@ -16,5 +16,5 @@ export interface DomainEvent {
 /** The transactional outbox: publish inside the transaction that makes the change, so an event exists iff the change does. */
 export class EventOutbox extends Context.Service<
   EventOutbox,
-  { readonly publish: (event: DomainEvent) => Effect.Effect<void, PersistenceUnavailable> }
+  { readonly publish: (...events: ReadonlyArray<DomainEvent>) => Effect.Effect<void, PersistenceUnavailable> }
 >()("@svc/domain/EventOutbox") {}

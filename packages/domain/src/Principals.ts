@@ -1,5 +1,6 @@
 import type { AccountId, TeamId, UserId } from "./Ids.ts"
 import type { Mode } from "./Money.ts"
+import type { SpendPolicy } from "./SpendPolicy.ts"
 import type { Role } from "./Teams.ts"
 
 /** Scopes a team API key may carry on /v1, and that OAuth tokens need on /treasury. */
@@ -16,6 +17,8 @@ export interface AgentPrincipal {
   readonly accountId: AccountId | null
   /** null grants every /v1 scope (spending keys). */
   readonly scopes: ReadonlyArray<string> | null
+  /** The spending key's own policy as of authentication; null for team API keys (team defaults only). */
+  readonly policy: SpendPolicy | null
 }
 
 /** A person or app acting for a team: a session, an OAuth token, or a generic API key. */

@@ -2,7 +2,7 @@ import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema 
 import { AgentKeysRepo } from "./AgentKeys.ts"
 import { EventOutbox } from "./Events.ts"
 import { type AccountId, type LedgerTransactionId, newId, type TeamId } from "./Ids.ts"
-import { type AccountNotFound, type InsufficientFunds, Ledger } from "./Ledger.ts"
+import { AccountNotFound, type InsufficientFunds, Ledger } from "./Ledger.ts"
 import type { Mode } from "./Money.ts"
 import type { PageRequest } from "./Pagination.ts"
 import { type PersistenceUnavailable, Transactor } from "./Persistence.ts"
@@ -237,16 +237,13 @@ export class SpendRequests extends Context.Service<
 
     const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
-    const publish = (sr: SpendRequest, type: string) =>
+    const publish = (sr: SpendRequest, ...types: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        yield* outbox.publish({
-          id: crypto.randomUUID(),
-          teamId: sr.teamId,
-          mode: sr.mode,
-          type,
-          data: spendRequestJson(sr),
-          createdAt: yield* nowIso
-        })
+        const createdAt = yield* nowIso
+        const data = spendRequestJson(sr)
+        yield* outbox.publish(
+          ...types.map((type) => ({ id: crypto.randomUUID(), teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
+        )
       })
 
     const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
@@ -255,11 +252,9 @@ export class SpendRequests extends Context.Service<
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const accountId = input.accountId ?? agent.accountId
-            const account =
-              accountId !== null
-                ? yield* ledger.account(agent.teamId, accountId)
-                : (yield* ledger.accounts(agent.teamId, { mode: agent.mode, kind: "spend" }))[0]
-            if (account === undefined || account.mode !== agent.mode || account.kind !== "spend") {
+            const accounts = yield* ledger.accounts(agent.teamId, { mode: agent.mode })
+            const account = accounts.find((a) => a.kind === "spend" && (accountId === null || a.id === accountId))
+            if (account === undefined) {
               return yield* new SpendRequestInvalid({
                 field: "accountId",
                 message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
@@ -271,15 +266,10 @@ export class SpendRequests extends Context.Service<
                 message: `the account holds ${account.currency}, not ${input.currency}`
               })
             }
-            const keyPolicy =
-              agent.kind === "spending_key"
-                ? Option.match(yield* keys.findSpendingKey(agent.teamId, agent.keyId), {
-                    onNone: () => ({}),
-                    onSome: (k) => k.policy
-                  })
-                : {}
-            const policy = effectivePolicy(keyPolicy, yield* keys.teamPolicy(agent.teamId))
-            const settlement = yield* ledger.settlementAccount(agent.teamId, agent.mode, account.currency)
+            const settlement = accounts.find((a) => a.kind === "settlement" && a.currency === account.currency)
+            if (settlement === undefined)
+              return yield* new AccountNotFound({ accountId: `settlement:${account.currency}` })
+            const policy = effectivePolicy(agent.policy ?? {}, yield* keys.teamPolicy(agent.teamId))
             yield* keys.lockKey(agent.keyId)
             const [locked] = yield* ledger.lockAccounts([account.id])
             const windows = usageWindows(now)
@@ -344,9 +334,9 @@ export class SpendRequests extends Context.Service<
             }
             yield* repo.insert(sr)
             if (decision.outcome !== "denied") yield* repo.addUsage(agent.keyId, windows, input.amount)
-            yield* publish(sr, "spend_request.created")
             yield* publish(
               sr,
+              "spend_request.created",
               decision.outcome === "approved"
                 ? "spend_request.approved"
                 : decision.outcome === "denied"

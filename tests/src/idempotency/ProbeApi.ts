@@ -181,7 +181,8 @@ export const newAgent = (token: string) =>
       teamId: team.id,
       mode: "test",
       accountId: account.id,
-      scopes: null
+      scopes: null,
+      policy: {}
     }
     const agents = yield* ProbeAgents
     yield* Ref.update(agents, (map) => new Map([...map, [token, agent]]))

@@ -46,16 +46,6 @@ export const AgentKeysRepoMemory = Layer.effect(
             rows.flatMap((r) => (r.kind === "team_key" && r.key.teamId === teamId ? [r.key] : [])).toSorted(newestFirst)
           )
         ),
-      findSpendingKey: (teamId, id) =>
-        Ref.get(keys).pipe(
-          Effect.map((map) =>
-            HashMap.get(map, id).pipe(
-              Option.flatMap((r) =>
-                r.kind === "spending_key" && r.key.teamId === teamId ? Option.some(r.key) : Option.none()
-              )
-            )
-          )
-        ),
       lockKey: () => Effect.void,
       updatePolicy: (teamId, id, policy) =>
         store.atomically(

@@ -14,7 +14,9 @@ export const EventOutboxMemory = Layer.effectContext(
     const events = yield* store.table<ReadonlyArray<DomainEvent>>([])
     return Context.make(
       EventOutbox,
-      EventOutbox.of({ publish: (event) => store.atomically(Ref.update(events, (all) => [...all, event])) })
+      EventOutbox.of({
+        publish: (...published) => store.atomically(Ref.update(events, (all) => [...all, ...published]))
+      })
     ).pipe(Context.add(PublishedEvents, events))
   })
 )
