@@ -157,10 +157,8 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
             Effect.gen(function* () {
               yield* sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${id}, 0))`
               yield* sql`SELECT fingerprint FROM idempotency_responses WHERE ${scope}`
-              yield* sql`SELECT * FROM ledger_accounts WHERE id = ${ids.accountId} AND team_id = ${ids.teamId}`
-              yield* sql`SELECT * FROM agent_keys WHERE id = ${ids.keyId} AND team_id = ${ids.teamId} AND kind = 'spending_key'`
+              yield* sql`SELECT * FROM ledger_accounts WHERE team_id = ${ids.teamId} AND mode = 'test' ORDER BY created_at, id`
               yield* sql`SELECT policy FROM team_spend_policies WHERE team_id = ${ids.teamId}`
-              yield* sql`SELECT * FROM ledger_accounts WHERE team_id = ${ids.teamId} AND mode = 'test' AND kind = 'settlement' AND currency = 'USD' ORDER BY created_at LIMIT 1`
               yield* sql`SELECT 1 FROM agent_keys WHERE id = ${ids.keyId} FOR UPDATE`
               yield* sql`SELECT * FROM ledger_accounts WHERE id IN (${ids.accountId}) ORDER BY id FOR UPDATE`
               yield* sql`SELECT period, amount FROM spend_usage WHERE spending_key_id = ${ids.keyId}
@@ -183,9 +181,9 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
                          VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 1),
                                 (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 1)
                          ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = spend_usage.amount + 1`
-              for (const type of ["spend_request.created", "spend_request.approved"]) {
-                yield* sql`INSERT INTO outbox_events (id, team_id, mode, type, data, created_at) VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', ${type}, '{}'::jsonb, ${now})`
-              }
+              yield* sql`INSERT INTO outbox_events (id, team_id, mode, type, data, created_at)
+                         VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.created', '{}'::jsonb, ${now}),
+                                (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.approved', '{}'::jsonb, ${now})`
               yield* sql`INSERT INTO idempotency_responses (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, created_at)
                          VALUES (${ids.teamId}, 'test', ${ids.keyId}, 'POST', '/v1/spend-requests', ${id}, ${id}, 201, '{}'::jsonb, ${new Uint8Array(600)}, ${now})`
             })
