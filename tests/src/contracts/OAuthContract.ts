@@ -65,6 +65,17 @@ const authorize = (
     return response.params.code!
   })
 
+/** Tokens of a new team's public client, from a code the owner authorized with PKCE. */
+const publicGrant = Effect.gen(function* () {
+  const oauth = yield* OAuth
+  const { team, owner } = yield* newTeam
+  const { application } = yield* registerPublic()
+  const client = { clientId: application.clientId, clientSecret: undefined }
+  const code = yield* authorize(application.clientId, owner.id, team.id)
+  const tokens = yield* oauth.exchangeCode(client, { code, redirectUri: REDIRECT, codeVerifier: VERIFIER })
+  return { oauth, client, tokens }
+})
+
 /** The OAuth error an effect fails with (a defect if it succeeds or fails otherwise). */
 const oauthFailure = <A, R>(self: Effect.Effect<A, OAuthError | PersistenceUnavailable, R>) =>
   Effect.flatMap(Effect.flip(self), (e) => (e._tag === "OAuthError" ? Effect.succeed(e) : Effect.die(e)))
@@ -241,12 +252,7 @@ export const oauthContract = <E>(
 
     it.effect("refresh rotates; reusing a rotated token revokes the family; scope may narrow, never widen", () =>
       Effect.gen(function* () {
-        const oauth = yield* OAuth
-        const { team, owner } = yield* newTeam
-        const { application } = yield* registerPublic()
-        const client = { clientId: application.clientId, clientSecret: undefined }
-        const code = yield* authorize(application.clientId, owner.id, team.id)
-        const first = yield* oauth.exchangeCode(client, { code, redirectUri: REDIRECT, codeVerifier: VERIFIER })
+        const { oauth, client, tokens: first } = yield* publicGrant
         assert.strictEqual(
           yield* failureOf(
             oauth.refresh(client, { refreshToken: first.refreshToken, scope: "users.read users.write" })
@@ -280,12 +286,7 @@ export const oauthContract = <E>(
 
     it.effect("access tokens end after 2 hours and refresh tokens after 30 days", () =>
       Effect.gen(function* () {
-        const oauth = yield* OAuth
-        const { team, owner } = yield* newTeam
-        const { application } = yield* registerPublic()
-        const client = { clientId: application.clientId, clientSecret: undefined }
-        const code = yield* authorize(application.clientId, owner.id, team.id)
-        const tokens = yield* oauth.exchangeCode(client, { code, redirectUri: REDIRECT, codeVerifier: VERIFIER })
+        const { oauth, client, tokens } = yield* publicGrant
         yield* TestClock.adjust("119 minutes")
         assert.isTrue(Option.isSome(yield* principalOf(tokens.accessToken)))
         yield* TestClock.adjust("1 minute")
