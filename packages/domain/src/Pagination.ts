@@ -69,3 +69,18 @@ export const isAfter = (row: Position, after: Option.Option<Position>): boolean 
 /** Newest-first order on (createdAt, id). */
 export const newestFirst = (a: Position, b: Position): number =>
   a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1
+
+/** A page of a list held in full (small, bounded lists): newest first, strictly after the request's position. */
+export const pageOfAll = <A extends Position, B>(
+  request: PageRequest,
+  rows: ReadonlyArray<A>,
+  render: (row: A) => B
+): Page<B> =>
+  toPage(
+    request,
+    rows
+      .filter((row) => isAfter(row, request.after))
+      .toSorted(newestFirst)
+      .slice(0, request.limit + 1),
+    render
+  )

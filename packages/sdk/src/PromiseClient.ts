@@ -20,13 +20,23 @@ export type Account = typeof AccountResponse.Type
 export type Balance = typeof BalanceResponse.Type
 /** The body of POST /teams. */
 export type CreateTeamInput = typeof CreateTeamRequest.Type
+/** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
+export interface ListParams {
+  readonly cursor?: string
+  readonly limit?: number
+}
+/** A page of a newest-first list. */
+export interface Page<A> {
+  readonly data: ReadonlyArray<A>
+  readonly meta: { readonly cursor: string | null; readonly hasNextPage: boolean; readonly hasPreviousPage: boolean }
+}
 
 /** The slice's routes as plain Promises; each rejects with an `ApiError`. */
 export interface PromiseClient {
   readonly createTeam: (input: CreateTeamInput) => Promise<Team>
-  readonly listTeams: () => Promise<{ readonly data: ReadonlyArray<Team> }>
+  readonly listTeams: (params?: ListParams) => Promise<Page<Team>>
   readonly me: () => Promise<User>
-  readonly listAccounts: () => Promise<{ readonly data: ReadonlyArray<Account> }>
+  readonly listAccounts: (params?: ListParams) => Promise<Page<Account>>
   readonly getAccount: (id: string) => Promise<Account>
   readonly getBalance: () => Promise<Balance>
   readonly health: () => Promise<{ readonly status: "ok" }>
@@ -39,9 +49,9 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     Effect.runPromise(call.pipe(Effect.catch((failure) => Effect.flatMap(toApiError(failure), Effect.fail))))
   return {
     createTeam: (input) => run(client.teams.create({ payload: input })),
-    listTeams: () => run(client.me.listTeams()),
+    listTeams: (params = {}) => run(client.me.listTeams({ query: params })),
     me: () => run(client.me.me()),
-    listAccounts: () => run(client.accounts.list()),
+    listAccounts: (params = {}) => run(client.accounts.list({ query: params })),
     getAccount: (id) => run(client.accounts.get({ params: { id } })),
     getBalance: () => run(client.accounts.balance()),
     health: () => run(client.system.health())

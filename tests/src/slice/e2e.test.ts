@@ -144,7 +144,9 @@ describe("end to end: the real server process and the SDK", () => {
     assert.isString(me.fileKey)
     assert.strictEqual((await client.me()).fileKey, me.fileKey)
 
-    assert.deepStrictEqual(await client.listTeams(), { data: [team] })
+    const noMore = { cursor: null, hasNextPage: false, hasPreviousPage: false }
+    assert.deepStrictEqual(await client.listTeams(), { data: [team], meta: noMore })
+    assert.deepStrictEqual(await client.listTeams({ limit: 1 }), { data: [team], meta: noMore })
   })
 
   it("rejects with ApiError carrying the service's status, code and field details", async () => {

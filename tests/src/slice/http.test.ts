@@ -82,7 +82,17 @@ describe("teams and users over HTTP (in process)", () => {
     const listed = await send("GET", "/teams", { token: alice })
     assert.strictEqual(listed.status, 200)
     assert.deepStrictEqual(listed.body.data, [second.body, first.body])
-    assert.deepStrictEqual((await send("GET", "/teams", { token: sessionToken() })).body, { data: [] })
+    assert.deepStrictEqual((await send("GET", "/teams", { token: sessionToken() })).body, {
+      data: [],
+      meta: { cursor: null, hasNextPage: false, hasPreviousPage: false }
+    })
+    const page1 = await send("GET", "/teams?limit=1", { token: alice })
+    const meta1 = page1.body.meta as { readonly cursor: string; readonly hasNextPage: boolean }
+    assert.deepStrictEqual(page1.body.data, [second.body])
+    assert.isTrue(meta1.hasNextPage)
+    const page2 = await send("GET", `/teams?limit=1&cursor=${meta1.cursor}`, { token: alice })
+    assert.deepStrictEqual(page2.body.data, [first.body])
+    assert.deepStrictEqual(page2.body.meta, { cursor: null, hasNextPage: false, hasPreviousPage: true })
   })
 
   it("GET /users/me provisions the user, shows the current team and a stable per-team file key", async () => {
@@ -262,6 +272,28 @@ describe("service documents and health", () => {
       }
       assert.deepStrictEqual(op.security, [{ bearer: [] }], `${method} ${path} lists its security`)
       assert.include(statuses, 401, `${method} ${path} documents 401`)
+    }
+  })
+
+  it("every list route answers the {data, meta} envelope and takes ?cursor=&limit= (CONTRACT.md)", async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: walking an OpenAPI document
+    const doc = (await send("GET", "/openapi.json")).body as any
+    // biome-ignore lint/suspicious/noExplicitAny: walking an OpenAPI document
+    const resolve = (schema: any): any =>
+      schema?.$ref === undefined ? schema : resolve(doc.components.schemas[schema.$ref.split("/").pop()])
+    const lists = Object.entries(doc.paths).flatMap(([path, ops]) => {
+      // biome-ignore lint/suspicious/noExplicitAny: walking an OpenAPI document
+      const get = (ops as any).get
+      const body = resolve(get?.responses?.["200"]?.content?.["application/json"]?.schema)
+      return body?.properties?.data !== undefined && resolve(body.properties.data).type === "array"
+        ? [{ path, get, body }]
+        : []
+    })
+    assert.isAtLeast(lists.length, 10)
+    for (const { path, get, body } of lists) {
+      assert.property(body.properties, "meta", `${path} answers meta`)
+      const params = (get.parameters ?? []).map((p: { name: string }) => p.name)
+      assert.includeMembers(params, ["cursor", "limit"], `${path} takes cursor and limit`)
     }
   })
 

@@ -60,9 +60,10 @@ describe("SDK retry policy against a loopback server", () => {
   })
 
   it("sends the bearer token on every attempt", async () => {
-    const { baseUrl, hits } = await scripted([unavailable, { status: 200, body: { data: [] } }])
+    const empty = { data: [], meta: { cursor: null, hasNextPage: false, hasPreviousPage: false } }
+    const { baseUrl, hits } = await scripted([unavailable, { status: 200, body: empty }])
     const client = createClient({ baseUrl, token: "session-token", retry: fast })
-    assert.deepStrictEqual(await client.listTeams(), { data: [] })
+    assert.deepStrictEqual(await client.listTeams(), empty)
     assert.deepStrictEqual(
       hits.map((h) => h.authorization),
       ["Bearer session-token", "Bearer session-token"]

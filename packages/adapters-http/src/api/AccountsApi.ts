@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CommonErrors, Forbidden, NotFound, TooManyRequests } from "./ApiErrors.ts"
-import { UuidParam } from "./Schemas.ts"
+import { ListOf, ListQuery, UuidParam } from "./Schemas.ts"
 import { AgentAuth, RequiredScope } from "./Security.ts"
 
 /** A balance in minor units: posted, reserved by pending holds, and available to spend. */
@@ -32,7 +32,8 @@ const errors = [...CommonErrors, Forbidden, TooManyRequests] as const
 export class AccountsApi extends HttpApiGroup.make("accounts")
   .add(
     HttpApiEndpoint.get("list", "/v1/accounts", {
-      success: Schema.Struct({ data: Schema.Array(AccountResponse) }),
+      query: ListQuery,
+      success: ListOf(AccountResponse),
       error: errors
     })
       .annotate(RequiredScope, "accounts.read")

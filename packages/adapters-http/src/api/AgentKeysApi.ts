@@ -2,7 +2,7 @@ import { SPEND_SCOPES, SpendPolicy } from "@svc/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { CommonErrors, Forbidden, NotFound } from "./ApiErrors.ts"
-import { UuidParam } from "./Schemas.ts"
+import { ListOf, ListQuery, UuidParam } from "./Schemas.ts"
 import { SessionAuth } from "./Security.ts"
 
 const Name = Schema.String.check(
@@ -53,7 +53,8 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       "Issues a spending key (`svc_` live, `svc_test_` test). The secret is returned once."
     ),
     HttpApiEndpoint.get("listSpendingKeys", "/treasury/spending-keys", {
-      success: Schema.Struct({ data: Schema.Array(SpendingKeyResponse) }),
+      query: ListQuery,
+      success: ListOf(SpendingKeyResponse),
       error: errors
     }).annotate(OpenApi.Description, "The team's spending keys, newest first (never their secrets)."),
     HttpApiEndpoint.patch("updateSpendingKey", "/treasury/spending-keys/:id", {
@@ -82,7 +83,8 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       "Issues a team API key (`svcteam_`) with scopes for /v1. The secret is returned once."
     ),
     HttpApiEndpoint.get("listTeamApiKeys", "/treasury/team-api-keys", {
-      success: Schema.Struct({ data: Schema.Array(TeamApiKeyResponse) }),
+      query: ListQuery,
+      success: ListOf(TeamApiKeyResponse),
       error: errors
     }).annotate(OpenApi.Description, "The team's team API keys, newest first (never their secrets)."),
     HttpApiEndpoint.delete("revokeTeamApiKey", "/treasury/team-api-keys/:id", {

@@ -2,6 +2,7 @@ import { Currency } from "@svc/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { CommonErrors, Forbidden } from "./ApiErrors.ts"
+import { ListOf, ListQuery } from "./Schemas.ts"
 import { PlatformAuth, RequiredScope, SessionAuth } from "./Security.ts"
 
 /** A team as its member sees it. */
@@ -50,7 +51,8 @@ export class TeamsApi extends HttpApiGroup.make("teams")
 export class MeApi extends HttpApiGroup.make("me")
   .add(
     HttpApiEndpoint.get("listTeams", "/teams", {
-      success: Schema.Struct({ data: Schema.Array(TeamResponse) }),
+      query: ListQuery,
+      success: ListOf(TeamResponse),
       error: [...CommonErrors, Forbidden]
     })
       .annotate(RequiredScope, "teams.read")

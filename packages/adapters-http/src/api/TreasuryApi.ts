@@ -51,7 +51,8 @@ const errors = [...CommonErrors, Forbidden] as const
 export class TreasuryApi extends HttpApiGroup.make("treasury")
   .add(
     HttpApiEndpoint.get("accounts", "/treasury/accounts", {
-      success: Schema.Struct({ data: Schema.Array(TreasuryAccount) }),
+      query: ListQuery,
+      success: ListOf(TreasuryAccount),
       error: errors
     })
       .annotate(RequiredScope, "accounts.read")

@@ -5,6 +5,7 @@ import { Api } from "../api/Api.ts"
 import { notFound } from "../api/ApiErrors.ts"
 import { CurrentAgent } from "../api/Security.ts"
 import { orServiceUnavailable } from "./Failures.ts"
+import { pageOfList } from "./Lists.ts"
 
 /** An account as /v1 shows it. */
 export const accountResponse = (account: AccountWithBalance) => ({
@@ -31,11 +32,11 @@ export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
       })
 
     return handlers
-      .handle("list", () =>
+      .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
           const accounts = yield* ledger.accounts(agent.teamId, { mode: agent.mode, kind: "spend" })
-          return { data: accounts.map(accountResponse) }
+          return yield* pageOfList(query, accounts, accountResponse)
         }).pipe(orServiceUnavailable)
       )
       .handle("get", ({ params }) => visibleAccount(params.id).pipe(Effect.map(accountResponse), orServiceUnavailable))

@@ -5,6 +5,7 @@ import { Api } from "../api/Api.ts"
 import { badRequest, notFound } from "../api/ApiErrors.ts"
 import { CurrentUser } from "../api/Security.ts"
 import { orServiceUnavailable } from "./Failures.ts"
+import { pageOfList } from "./Lists.ts"
 import { currentTeamAsAdmin as adminTeamOf } from "./SessionTeam.ts"
 
 const spendingKey = (k: SpendingKey) => ({
@@ -65,10 +66,10 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
           orServiceUnavailable
         )
       )
-      .handle("listSpendingKeys", () =>
+      .handle("listSpendingKeys", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return { data: (yield* keys.listSpendingKeys(team.id)).map(spendingKey) }
+          return yield* pageOfList(query, yield* keys.listSpendingKeys(team.id), spendingKey)
         }).pipe(orServiceUnavailable)
       )
       .handle("updateSpendingKey", ({ params, payload }) =>
@@ -95,10 +96,10 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
           return { ...teamKey(key), secret }
         }).pipe(orServiceUnavailable)
       )
-      .handle("listTeamApiKeys", () =>
+      .handle("listTeamApiKeys", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return { data: (yield* keys.listTeamKeys(team.id)).map(teamKey) }
+          return yield* pageOfList(query, yield* keys.listTeamKeys(team.id), teamKey)
         }).pipe(orServiceUnavailable)
       )
       .handle("revokeTeamApiKey", ({ params }) => revoke("team_key", params.id))

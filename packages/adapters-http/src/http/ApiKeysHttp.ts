@@ -1,10 +1,11 @@
-import { type ApiKey, ApiKeyId, ApiKeys, pageRequest, Teams } from "@svc/domain"
+import { type ApiKey, ApiKeyId, ApiKeys, Teams } from "@svc/domain"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { badRequest, forbidden, notFound } from "../api/ApiErrors.ts"
 import { CurrentUser } from "../api/Security.ts"
 import { orServiceUnavailable } from "./Failures.ts"
+import { pageOf } from "./Lists.ts"
 
 const keyResponse = (key: ApiKey) => ({
   id: key.id,
@@ -50,15 +51,7 @@ export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const actor = yield* currentTeam
-          const page = yield* pageRequest(query.cursor, query.limit).pipe(
-            Effect.catchTag("InvalidCursor", () =>
-              Effect.fail(
-                badRequest("validation_failed", "cursor: unreadable", [
-                  { path: "query.cursor", message: "unreadable cursor" }
-                ])
-              )
-            )
-          )
+          const page = yield* pageOf(query)
           const result = yield* apiKeys.list(actor.teamId, page)
           return { data: result.data.map(keyResponse), meta: result.meta }
         }).pipe(orServiceUnavailable)

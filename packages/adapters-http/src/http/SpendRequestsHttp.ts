@@ -1,24 +1,11 @@
-import {
-  type AccountId,
-  Ledger,
-  pageRequest,
-  type SpendRequestId,
-  SpendRequests,
-  spendRequestJson,
-  toPage
-} from "@svc/domain"
+import { type AccountId, Ledger, type SpendRequestId, SpendRequests, spendRequestJson, toPage } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { badRequest, conflict, notFound } from "../api/ApiErrors.ts"
 import { CurrentAgent } from "../api/Security.ts"
 import { orServiceUnavailable } from "./Failures.ts"
-
-/** 400 for a cursor that did not come from this list. */
-export const invalidCursor = () =>
-  badRequest("invalid_cursor", "the cursor is not valid", [
-    { path: "query.cursor", message: "not a cursor of this list" }
-  ])
+import { pageOf } from "./Lists.ts"
 
 export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (handlers) =>
   Effect.gen(function* () {
@@ -48,7 +35,7 @@ export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (han
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
-          const page = yield* pageRequest(query.cursor, query.limit).pipe(Effect.mapError(invalidCursor))
+          const page = yield* pageOf(query)
           const rows = yield* spend.list(agent.teamId, { mode: agent.mode, status: query.status }, page)
           return toPage(page, rows, spendRequestJson)
         }).pipe(orServiceUnavailable)

@@ -5,6 +5,7 @@ import { Api } from "../api/Api.ts"
 import { forbidden } from "../api/ApiErrors.ts"
 import { CurrentTeamPrincipal, CurrentUser } from "../api/Security.ts"
 import { orServiceUnavailable } from "./Failures.ts"
+import { pageOfList } from "./Lists.ts"
 
 const teamResponse = (m: Membership) => ({
   id: m.team.id,
@@ -37,13 +38,13 @@ export const MeHttp = HttpApiBuilder.group(Api, "me", (handlers) =>
     const users = yield* UsersRepo
     const fileKeys = yield* FileKeys
     return handlers
-      .handle("listTeams", () =>
+      .handle("listTeams", ({ query }) =>
         Effect.gen(function* () {
           const principal = yield* CurrentTeamPrincipal
           const memberships = yield* teams.listForUser(principal.userId)
           const visible =
             principal.kind === "session" ? memberships : memberships.filter((m) => m.team.id === principal.teamId)
-          return { data: visible.map(teamResponse) }
+          return yield* pageOfList(query, visible.map(teamResponse), (team) => team)
         }).pipe(orServiceUnavailable)
       )
       .handle("me", () =>

@@ -3,7 +3,6 @@ import {
   type AccountWithBalance,
   Ledger,
   type LedgerTransaction,
-  pageRequest,
   type SpendRequest,
   SpendRequests,
   spendRequestJson,
@@ -16,7 +15,7 @@ import { Api } from "../api/Api.ts"
 import { conflict, forbidden, notFound } from "../api/ApiErrors.ts"
 import { CurrentTeamPrincipal } from "../api/Security.ts"
 import { orServiceUnavailable } from "./Failures.ts"
-import { invalidCursor } from "./SpendRequestsHttp.ts"
+import { pageOf, pageOfList } from "./Lists.ts"
 
 const treasuryAccount = (a: AccountWithBalance) => ({
   id: a.id,
@@ -79,16 +78,16 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
       )
 
     return handlers
-      .handle("accounts", () =>
+      .handle("accounts", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          return { data: (yield* ledger.accounts(teamId, {})).map(treasuryAccount) }
+          return yield* pageOfList(query, yield* ledger.accounts(teamId, {}), treasuryAccount)
         }).pipe(orServiceUnavailable)
       )
       .handle("ledger", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          const page = yield* pageRequest(query.cursor, query.limit).pipe(Effect.mapError(invalidCursor))
+          const page = yield* pageOf(query)
           const rows = yield* ledger.transactions(teamId, { accountId: query.accountId as AccountId | undefined }, page)
           return toPage(page, rows, ledgerTransaction)
         }).pipe(orServiceUnavailable)
@@ -96,7 +95,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
       .handle("approvals", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          const page = yield* pageRequest(query.cursor, query.limit).pipe(Effect.mapError(invalidCursor))
+          const page = yield* pageOf(query)
           const rows = yield* spend.list(
             teamId,
             { approvalStatus: query.status ?? undefined, withApproval: true },

@@ -1,9 +1,10 @@
-import { pageRequest, Teams, toPage, type WebhookDelivery, type WebhookEndpoint, WebhookEndpoints } from "@svc/domain"
+import { Teams, toPage, type WebhookDelivery, type WebhookEndpoint, WebhookEndpoints } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { badRequest, notFound } from "../api/ApiErrors.ts"
 import { orServiceUnavailable } from "./Failures.ts"
+import { pageOf } from "./Lists.ts"
 import { currentTeamAsAdmin as adminTeamOf } from "./SessionTeam.ts"
 
 const endpointResponse = (e: WebhookEndpoint) => ({
@@ -33,9 +34,6 @@ const deliveryResponse = (d: WebhookDelivery) => ({
   deliveredAt: d.deliveredAt
 })
 
-const badCursor = () =>
-  badRequest("validation_failed", "invalid cursor", [{ path: "query.cursor", message: "invalid cursor" }])
-
 export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints", (handlers) =>
   Effect.gen(function* () {
     const endpoints = yield* WebhookEndpoints
@@ -59,7 +57,7 @@ export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints"
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          const page = yield* pageRequest(query.cursor, query.limit).pipe(Effect.mapError(badCursor))
+          const page = yield* pageOf(query)
           return toPage(page, yield* endpoints.list(team.id, page), endpointResponse)
         }).pipe(orServiceUnavailable)
       )
@@ -94,7 +92,7 @@ export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints"
       .handle("deliveries", ({ params, query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          const page = yield* pageRequest(query.cursor, query.limit).pipe(Effect.mapError(badCursor))
+          const page = yield* pageOf(query)
           return toPage(page, yield* endpoints.deliveries(team.id, params.id, page), deliveryResponse)
         }).pipe(Effect.catchTag("WebhookEndpointNotFound", missing(params.id)), orServiceUnavailable)
       )
