@@ -6,6 +6,10 @@ export class PersistenceUnavailable extends Schema.TaggedError<PersistenceUnavai
   operation: Schema.String
 }) {}
 
+/** Whether a failure is a store outage (the operation did not complete and may be retried). */
+export const isPersistenceUnavailable = (u: unknown): u is PersistenceUnavailable =>
+  typeof u === "object" && u !== null && (u as { readonly _tag?: unknown })._tag === "PersistenceUnavailable"
+
 /** Runs an effect atomically: every repository call inside commits together or not at all. */
 export class Transactor extends Context.Service<
   Transactor,

@@ -87,5 +87,7 @@ export const forbidden = (error: string, message: string) => new Forbidden({ err
 export const notFound = (message: string) => new NotFound({ error: "not_found", code: 404, message })
 export const conflict = (error: string, message: string) => new Conflict({ error, code: 409, message })
 export const unprocessable = (error: string, message: string) => new Unprocessable({ error, code: 422, message })
-export const serviceUnavailable = (message = "the database is unavailable; retry later") =>
+/** What a client is told when the store is down. */
+export const STORE_UNAVAILABLE_MESSAGE = "the database is unavailable; retry later"
+export const serviceUnavailable = (message = STORE_UNAVAILABLE_MESSAGE) =>
   new ServiceUnavailable({ error: "service_unavailable", code: 503, message })

@@ -1,6 +1,7 @@
 import {
   AgentCredentials,
   hasScope,
+  isPersistenceUnavailable,
   type PersistenceUnavailable,
   TeamCredentials,
   type TeamPrincipal,
@@ -8,7 +9,7 @@ import {
   Users
 } from "@svc/domain"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { HttpServerResponse } from "effect/http"
+import type { HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import {
   AgentAuth,
@@ -20,35 +21,30 @@ import {
   RequiredScope,
   SessionAuth
 } from "../api/Security.ts"
+import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 import { looksLikeJwt, SessionTokens } from "./SessionTokens.ts"
 
 /** The public base URL of this service (`PUBLIC_BASE_URL`), used in OAuth metadata and WWW-Authenticate. */
 export class PublicBaseUrl extends Context.Service<PublicBaseUrl, string>()("@svc/adapters-http/PublicBaseUrl") {}
 
-const json = (status: number, body: object, headers: Record<string, string> = {}) =>
-  HttpServerResponse.jsonUnsafe(body, { status, headers })
-
 /** 401 with the RFC 6750 challenge; OAuth-protected routes also point at their resource metadata (RFC 9728). */
 const unauthorizedResponse = (resourceMetadata: string | undefined) =>
-  json(
-    401,
-    { error: "unauthorized", code: 401, message: "missing, malformed, unknown, revoked or expired credential" },
-    { "www-authenticate": resourceMetadata === undefined ? "Bearer" : `Bearer resource_metadata="${resourceMetadata}"` }
-  )
+  errorResponse(401, "unauthorized", "missing, malformed, unknown, revoked or expired credential", {
+    headers: {
+      "www-authenticate": resourceMetadata === undefined ? "Bearer" : `Bearer resource_metadata="${resourceMetadata}"`
+    }
+  })
 
 /** The store is down while checking a credential: 503, so clients retry. */
 const whenStoreDown = <E, R>(self: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.catchIf(
-    self,
-    (e) => typeof e === "object" && e !== null && (e as { _tag?: unknown })._tag === "PersistenceUnavailable",
-    () =>
-      Effect.succeed(
-        json(503, { error: "service_unavailable", code: 503, message: "the database is unavailable; retry later" })
-      )
-  ) as Effect.Effect<HttpServerResponse.HttpServerResponse, Exclude<E, PersistenceUnavailable>, R>
+  Effect.catchIf(self, isPersistenceUnavailable, () => Effect.succeed(storeUnavailableResponse())) as Effect.Effect<
+    HttpServerResponse.HttpServerResponse,
+    Exclude<E, PersistenceUnavailable>,
+    R
+  >
 
 const insufficientScope = (scope: string) =>
-  json(403, { error: "insufficient_scope", code: 403, message: `this credential lacks the scope ${scope}` })
+  errorResponse(403, "insufficient_scope", `this credential lacks the scope ${scope}`)
 
 const requiredScope = (endpoint: HttpApiEndpoint.Top): string | undefined =>
   Option.getOrUndefined(Context.getOption(endpoint.annotations as Context.Context<RequiredScope>, RequiredScope))

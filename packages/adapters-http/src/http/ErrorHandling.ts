@@ -1,7 +1,14 @@
 import { ByteSize, Cause, Effect, Layer, Option, SchemaIssue, type Types } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import {
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerError,
+  HttpServerRequest,
+  type HttpServerResponse
+} from "effect/http"
 import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { RequestValidation } from "../api/Validation.ts"
+import { errorResponse } from "./ErrorResponses.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -27,8 +34,7 @@ const pathOf = (
     : `${slotPrefix[kind]}${joined}`
 }
 
-const jsonBody = (status: number, body: object, headers: Record<string, string> = {}) =>
-  HttpServerResponse.jsonUnsafe(body, { status, headers })
+const invalidJson = () => errorResponse(400, "invalid_json", "the request body is not valid JSON")
 
 const isUnreadableBody = (error: HttpApiError.HttpApiSchemaError) =>
   (error.kind === "Payload" || error.kind === "Body") &&
@@ -38,25 +44,26 @@ const isUnreadableBody = (error: HttpApiError.HttpApiSchemaError) =>
 const isTooLarge = (error: HttpApiError.HttpApiSchemaError) =>
   /too large|BodyTooLarge/iu.test(String(error.cause.message))
 
-const payloadTooLarge = () =>
-  jsonBody(413, { error: "payload_too_large", code: 413, message: "the request body is over 1 MiB" })
+const payloadTooLarge = () => errorResponse(413, "payload_too_large", "the request body is over 1 MiB")
 
 /** The 400 body for a request that failed schema decoding (413 / invalid_json when the body could not be read). */
 export const validationResponse = (error: HttpApiError.HttpApiSchemaError) => {
   if (isTooLarge(error)) return payloadTooLarge()
   if (isUnreadableBody(error)) {
-    return jsonBody(400, { error: "invalid_json", code: 400, message: "the request body is not valid JSON" })
+    return invalidJson()
   }
   const details = formatter(error.cause.issue).issues.map((issue) => ({
     path: pathOf(error.kind, issue.path),
     message: issue.message
   }))
-  return jsonBody(400, {
-    error: "validation_failed",
-    code: 400,
-    message: `invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`,
-    details
-  })
+  return errorResponse(
+    400,
+    "validation_failed",
+    `invalid request: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`,
+    {
+      details
+    }
+  )
 }
 
 export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) =>
@@ -64,13 +71,9 @@ export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform
 )
 
 const internalError = (requestId: string) =>
-  jsonBody(
-    500,
-    { error: "internal_error", code: 500, message: `unexpected failure; request id ${requestId}` },
-    {
-      "x-request-id": requestId
-    }
-  )
+  errorResponse(500, "internal_error", `unexpected failure; request id ${requestId}`, {
+    headers: { "x-request-id": requestId }
+  })
 
 /**
  * Every failure that escapes a route becomes a JSON error body: unknown routes (404), unreadable or oversized
@@ -85,11 +88,7 @@ export const JsonErrors = HttpRouter.middleware<{ handles: unknown }>()(
         Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(1024 * 1024)),
         Effect.map((response) =>
           response.status === 415
-            ? jsonBody(415, {
-                error: "unsupported_media_type",
-                code: 415,
-                message: "the request body must be application/json"
-              })
+            ? errorResponse(415, "unsupported_media_type", "the request body must be application/json")
             : response
         )
       ),
@@ -99,12 +98,10 @@ export const JsonErrors = HttpRouter.middleware<{ handles: unknown }>()(
           if (Option.isSome(failure) && HttpServerError.isHttpServerError(failure.value)) {
             const reason = failure.value.reason
             if (reason._tag === "RouteNotFound") {
-              return jsonBody(404, { error: "not_found", code: 404, message: `no route for ${reason.methodAndUrl}` })
+              return errorResponse(404, "not_found", `no route for ${reason.methodAndUrl}`)
             }
             if (reason._tag === "RequestParseError") {
-              return reason.reason === "BodyTooLarge"
-                ? payloadTooLarge()
-                : jsonBody(400, { error: "invalid_json", code: 400, message: "the request body is not valid JSON" })
+              return reason.reason === "BodyTooLarge" ? payloadTooLarge() : invalidJson()
             }
           }
           if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {

@@ -1,12 +1,11 @@
-import type { PersistenceUnavailable } from "@svc/domain"
+import { isPersistenceUnavailable, type PersistenceUnavailable } from "@svc/domain"
 import { Effect } from "effect"
 import { serviceUnavailable } from "../api/ApiErrors.ts"
 
 /** A store outage answers 503 (retryable), never a 500 with internals. */
 export const orServiceUnavailable = <A, E, R>(self: Effect.Effect<A, E | PersistenceUnavailable, R>) =>
-  Effect.catchIf(
-    self,
-    (e): e is PersistenceUnavailable =>
-      typeof e === "object" && e !== null && (e as { _tag?: unknown })._tag === "PersistenceUnavailable",
-    () => Effect.fail(serviceUnavailable())
-  ) as Effect.Effect<A, Exclude<E, PersistenceUnavailable> | ReturnType<typeof serviceUnavailable>, R>
+  Effect.catchIf(self, isPersistenceUnavailable, () => Effect.fail(serviceUnavailable())) as Effect.Effect<
+    A,
+    Exclude<E, PersistenceUnavailable> | ReturnType<typeof serviceUnavailable>,
+    R
+  >

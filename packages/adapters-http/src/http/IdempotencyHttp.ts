@@ -2,7 +2,7 @@ import {
   fingerprintBody,
   type IdempotencyScope,
   IdempotencyStore,
-  type PersistenceUnavailable,
+  isPersistenceUnavailable,
   type StoredResponse
 } from "@svc/domain"
 import { Cause, Clock, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
@@ -10,15 +10,13 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { IdempotencyKeyRequired, Idempotent } from "../api/Idempotency.ts"
 import { CurrentAgent } from "../api/Security.ts"
+import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 
 const HEADER = "idempotency-key"
 const MAX_KEY_LENGTH = 255
 
-const json = (status: number, body: object, headers: Record<string, string> = {}) =>
-  HttpServerResponse.jsonUnsafe(body, { status, headers })
-
 const keyIssue = (error: string, message: string) =>
-  json(400, { error, code: 400, message, details: [{ path: `headers.${HEADER}`, message }] })
+  errorResponse(400, error, message, { details: [{ path: `headers.${HEADER}`, message }] })
 
 const keyRequired = (endpoint: HttpApiEndpoint.Top): boolean =>
   Option.getOrElse(
@@ -81,28 +79,17 @@ const answerStored = (stored: StoredResponse, fingerprint: string) =>
   stored.fingerprint === fingerprint ? replay(stored) : keyReused()
 
 const keyReused = () =>
-  json(422, {
-    error: "idempotency_key_reused",
-    code: 422,
-    message: "this Idempotency-Key was already used with a different request body"
-  })
+  errorResponse(422, "idempotency_key_reused", "this Idempotency-Key was already used with a different request body")
 
 const keyInUse = () =>
-  json(
+  errorResponse(
     409,
+    "idempotency_key_in_use",
+    "a request with this Idempotency-Key is still in progress; retry shortly",
     {
-      error: "idempotency_key_in_use",
-      code: 409,
-      message: "a request with this Idempotency-Key is still in progress; retry shortly"
-    },
-    { "retry-after": "1" }
+      headers: { "retry-after": "1" }
+    }
   )
-
-const storeDown = () =>
-  json(503, { error: "service_unavailable", code: 503, message: "the database is unavailable; retry later" })
-
-const isPersistenceUnavailable = (e: unknown): e is PersistenceUnavailable =>
-  typeof e === "object" && e !== null && (e as { _tag?: unknown })._tag === "PersistenceUnavailable"
 
 /**
  * The `Idempotent` middleware. A key whose answer is stored is replayed (or refused with 422 for another body) at
@@ -185,7 +172,7 @@ export const IdempotencyLive = Layer.effect(
             (e): e is NotStored => e instanceof NotStored,
             (e) => Effect.succeedSome(e.response)
           ),
-          Effect.catchIf(isPersistenceUnavailable, () => Effect.succeedSome(storeDown()))
+          Effect.catchIf(isPersistenceUnavailable, () => Effect.succeedSome(storeUnavailableResponse()))
         )
         return Option.getOrElse(outcome, keyInUse)
       })

@@ -1,6 +1,7 @@
 import { hashSecret, type RateLimitDecision, RateLimiter } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 
 const PREFIX = "/v1/"
 
@@ -34,20 +35,15 @@ export const RateLimitV1 = (limitPerMinute: number) =>
             .take(yield* bucketKey(request.headers.authorization), limitPerMinute)
             .pipe(Effect.catchTag("PersistenceUnavailable", () => Effect.succeed(undefined)))
           if (decision === undefined) {
-            return HttpServerResponse.jsonUnsafe(
-              { error: "service_unavailable", code: 503, message: "the database is unavailable; retry later" },
-              { status: 503 }
-            )
+            return storeUnavailableResponse()
           }
           const headers = rateLimitHeaders(decision)
           if (!decision.allowed) {
-            return HttpServerResponse.jsonUnsafe(
-              {
-                error: "rate_limited",
-                code: 429,
-                message: `rate limit of ${decision.limit} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s`
-              },
-              { status: 429, headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) } }
+            return errorResponse(
+              429,
+              "rate_limited",
+              `rate limit of ${decision.limit} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s`,
+              { headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) } }
             )
           }
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
