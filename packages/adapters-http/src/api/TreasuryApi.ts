@@ -1,20 +1,15 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BalanceAmounts } from "./AccountsApi.ts"
+import { AccountResponse } from "./AccountsApi.ts"
 import { CommonErrors, Conflict, Forbidden, NotFound } from "./ApiErrors.ts"
 import { ListOf, ListQuery, UuidParam } from "./Schemas.ts"
 import { DashboardAuth, RequiredScope } from "./Security.ts"
 import { SpendRequestResponse } from "./SpendRequestsApi.ts"
 
-/** Any ledger account of the team, with its kind. */
+/** Any ledger account of the team: the /v1 account shape plus what the account is for. */
 export const TreasuryAccount = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("account"),
-  name: Schema.String,
-  currency: Schema.String,
-  mode: Schema.Literals(["live", "test"]),
-  kind: Schema.Literals(["spend", "settlement", "external"]),
-  balance: BalanceAmounts
+  ...AccountResponse.fields,
+  kind: Schema.Literals(["spend", "settlement", "external"])
 })
 
 /** A ledger transaction with its entries (credit positive, minor units). */
@@ -47,6 +42,17 @@ export const ApprovalResponse = Schema.Struct({
 const Decision = Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) })
 const errors = [...CommonErrors, Forbidden] as const
 
+/** POST /treasury/approvals/:id/{approve|deny} with `{note?}`. */
+const decision = <const Name extends "approve" | "deny">(name: Name, description: string) =>
+  HttpApiEndpoint.post(name, `/treasury/approvals/:id/${name}`, {
+    params: { id: UuidParam },
+    payload: Decision,
+    success: ApprovalResponse,
+    error: [...errors, NotFound, Conflict]
+  })
+    .annotate(RequiredScope, "spend.write")
+    .annotate(OpenApi.Description, description)
+
 /** Team treasury: accounts, ledger and approvals, for sessions and OAuth tokens (by scope). */
 export class TreasuryApi extends HttpApiGroup.make("treasury")
   .add(
@@ -74,28 +80,8 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
         OpenApi.Description,
         "Approvals of the team's spend requests, newest first; `?status=pending` for the queue."
       ),
-    HttpApiEndpoint.post("approve", "/treasury/approvals/:id/approve", {
-      params: { id: UuidParam },
-      payload: Decision,
-      success: ApprovalResponse,
-      error: [...errors, NotFound, Conflict]
-    })
-      .annotate(RequiredScope, "spend.write")
-      .annotate(
-        OpenApi.Description,
-        "Approves (owners and admins): posts the held amount. 409 when expired or already decided."
-      ),
-    HttpApiEndpoint.post("deny", "/treasury/approvals/:id/deny", {
-      params: { id: UuidParam },
-      payload: Decision,
-      success: ApprovalResponse,
-      error: [...errors, NotFound, Conflict]
-    })
-      .annotate(RequiredScope, "spend.write")
-      .annotate(
-        OpenApi.Description,
-        "Denies (owners and admins): releases the hold. 409 when expired or already decided."
-      )
+    decision("approve", "Approves (owners and admins): posts the held amount. 409 when expired or already decided."),
+    decision("deny", "Denies (owners and admins): releases the hold. 409 when expired or already decided.")
   )
   .middleware(DashboardAuth)
   .annotate(OpenApi.Description, "Treasury (dashboard)") {}

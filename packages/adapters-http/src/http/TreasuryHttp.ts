@@ -14,18 +14,11 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { conflict, forbidden, notFound } from "../api/ApiErrors.ts"
 import { CurrentTeamPrincipal } from "../api/Security.ts"
+import { accountResponse } from "./AccountsHttp.ts"
 import { orServiceUnavailable } from "./Failures.ts"
 import { pageOf, pageOfList } from "./Lists.ts"
 
-const treasuryAccount = (a: AccountWithBalance) => ({
-  id: a.id,
-  object: "account" as const,
-  name: a.name,
-  currency: a.currency,
-  mode: a.mode,
-  kind: a.kind,
-  balance: a.balance
-})
+const treasuryAccount = (account: AccountWithBalance) => ({ ...accountResponse(account), kind: account.kind })
 
 const ledgerTransaction = (tx: LedgerTransaction) => ({
   id: tx.id,
