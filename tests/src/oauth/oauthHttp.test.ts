@@ -636,3 +636,63 @@ describe("generic API keys", () => {
     assert.strictEqual((await app.call("GET", "/api-keys", { token: created.body.secret })).status, 401)
   })
 })
+
+describe("OAuth tokens on /treasury (CONTRACT.md: by scope)", () => {
+  it("an app granted spend.write approves a pending spend request for its owner; spend.read alone cannot", async () => {
+    const writer = await granted(["spend.read", "spend.write"])
+    const owner = writer.user
+    const key = await app.call("POST", "/treasury/spending-keys", {
+      token: owner.token,
+      json: { name: "agent", mode: "test", policy: { approvalThreshold: 100 } }
+    })
+    const agent = key.body.secret as string
+    const idempotent = () => ({ "idempotency-key": crypto.randomUUID() })
+    await app.call("POST", "/v1/test-helpers/deposits", {
+      token: agent,
+      json: { amount: 10_000, currency: "USD" },
+      headers: idempotent()
+    })
+    const pending = await app.call("POST", "/v1/spend-requests", {
+      token: agent,
+      headers: idempotent(),
+      json: { amount: 500, currency: "USD", merchant: { name: "Vendor" }, purpose: "needs a human" }
+    })
+    assert.strictEqual(pending.body.status, "pending_approval")
+    const approvalId = pending.body.approval.id as string
+
+    const queue = await app.call("GET", "/treasury/approvals?status=pending", { token: writer.tokens.access_token })
+    assert.strictEqual(queue.status, 200)
+    assert.deepStrictEqual(
+      queue.body.data.map((a: { id: string }) => a.id),
+      [approvalId]
+    )
+
+    const { verifier, challenge } = await pkce()
+    const readOnlyCode = await authorize(writer.client.client_id, owner, { scopes: ["spend.read"], challenge })
+    const readOnly = await app.call("POST", "/oauth/token", {
+      form: {
+        grant_type: "authorization_code",
+        code: readOnlyCode,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        client_id: writer.client.client_id
+      }
+    })
+    const refused = await app.call("POST", `/treasury/approvals/${approvalId}/approve`, {
+      token: readOnly.body.access_token,
+      json: {}
+    })
+    assert.strictEqual(refused.status, 403)
+    assert.strictEqual(refused.body.error, "insufficient_scope")
+    assert.include(refused.body.message, "spend.write")
+
+    const approved = await app.call("POST", `/treasury/approvals/${approvalId}/approve`, {
+      token: writer.tokens.access_token,
+      json: { note: "approved by the app" }
+    })
+    assert.strictEqual(approved.status, 200)
+    assert.strictEqual(approved.body.spendRequest.status, "approved")
+    assert.strictEqual(approved.body.decidedBy, owner.userId)
+    assert.strictEqual((await app.call("GET", "/v1/spend-requests", { token: writer.tokens.access_token })).status, 401)
+  })
+})

@@ -363,6 +363,35 @@ describe("idempotency of POST /v1/spend-requests", () => {
     assert.isNull(corrected.headers.get("idempotent-replayed"))
   })
 
+  it("covers every /v1 POST: a retried deposit credits once, a retried cancel replays its 200", async () => {
+    const before = (await app.call("GET", "/v1/balance", { token: testKey })).body
+    const depositKey = crypto.randomUUID()
+    const deposit = () =>
+      app.call("POST", "/v1/test-helpers/deposits", {
+        token: testKey,
+        body: { amount: 1_234, currency: "USD" },
+        headers: { "idempotency-key": depositKey }
+      })
+    const [first, retry] = [await deposit(), await deposit()]
+    assert.deepStrictEqual([first.status, retry.status], [201, 201])
+    assert.deepStrictEqual(retry.body, first.body)
+    assert.strictEqual(retry.headers.get("idempotent-replayed"), "true")
+    const after = (await app.call("GET", "/v1/balance", { token: testKey })).body
+    assert.strictEqual(after.posted - before.posted, 1_234)
+
+    const pending = (await raw(crypto.randomUUID(), spendBody(5_100))).body
+    const cancelKey = crypto.randomUUID()
+    const cancel = () =>
+      app.call("POST", `/v1/spend-requests/${pending.id}/cancel`, {
+        token: testKey,
+        headers: { "idempotency-key": cancelKey }
+      })
+    const [canceled, again] = [await cancel(), await cancel()]
+    assert.deepStrictEqual([canceled.status, again.status], [200, 200])
+    assert.strictEqual(again.body.status, "canceled")
+    assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
+  })
+
   it("applies to POSTs only: a GET with an Idempotency-Key always reads the current state", async () => {
     const key = crypto.randomUUID()
     const pending = (await raw(crypto.randomUUID(), spendBody(5_500))).body

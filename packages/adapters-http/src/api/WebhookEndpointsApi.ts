@@ -53,7 +53,7 @@ export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
       error: errors
     }).annotate(
       OpenApi.Description,
-      "Registers an endpoint (https, or http on localhost) for event types such as `spend_request.approved` " +
+      "Registers an endpoint (https, or http on localhost; never a private or link-local IP literal) for event types such as `spend_request.approved` " +
         "(`*` for all). Deliveries are signed with Standard Webhooks headers using the `whsec_` secret returned " +
         "here once, retried with exponential backoff and jitter for about 3 days."
     ),
