@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { PgClient } from "@effect/sql-pg"
+import { clientForUrl } from "@svc/adapters-pg"
 import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -209,7 +210,7 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
         p99: Math.round(at(0.99) * 100) / 100,
         failures: 0
       } satisfies Figures
-    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: POOL_SIZE })), Effect.scoped)
+    }).pipe(Effect.provide(clientForUrl(Redacted.make(url), POOL_SIZE)), Effect.scoped)
   )
 
 const main = async () => {

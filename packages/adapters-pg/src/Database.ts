@@ -14,12 +14,17 @@ export class DatabaseInfo extends Context.Service<
 
 const camel = (s: string) => s.replace(/_([a-z])/gu, (_, c: string) => c.toUpperCase())
 
-/** A PgClient on a server URL, with snake_case columns read as camelCase fields. */
+/**
+ * A PgClient on a server URL, with snake_case columns read as camelCase fields. Statements outside transactions from
+ * concurrent fibers are pipelined on each connection (`multiplex`): one socket write carries several, which roughly
+ * halves the client's cost per statement; transactions still hold a connection of their own.
+ */
 export const clientForUrl = (url: Redacted.Redacted, maxConnections: number) =>
   PgClient.layer({
     url,
     maxConnections,
     minConnections: 1,
+    multiplex: true,
     idleTimeout: "30 seconds",
     connectTimeout: "5 seconds",
     transformResultNames: camel
