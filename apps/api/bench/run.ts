@@ -157,36 +157,52 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
           yield* sql.withTransaction(
             Effect.gen(function* () {
               yield* sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${id}, 0))`
-              yield* sql`SELECT fingerprint FROM idempotency_responses WHERE ${scope}`
-              yield* sql`SELECT * FROM ledger_accounts WHERE team_id = ${ids.teamId} AND mode = 'test' ORDER BY created_at, id`
-              yield* sql`SELECT policy FROM team_spend_policies WHERE team_id = ${ids.teamId}`
-              yield* sql`SELECT 1 FROM agent_keys WHERE id = ${ids.keyId} FOR UPDATE`
-              yield* sql`SELECT * FROM ledger_accounts WHERE id IN (${ids.accountId}) ORDER BY id FOR UPDATE`
-              yield* sql`SELECT period, amount FROM spend_usage WHERE spending_key_id = ${ids.keyId}
-                           AND ((period = 'day' AND period_start = date_trunc('day', ${now}::timestamptz))
-                             OR (period = 'month' AND period_start = date_trunc('month', ${now}::timestamptz)))`
-              yield* sql`SELECT * FROM ledger_accounts WHERE id IN (${ids.accountId}, ${ids.settlementId}) ORDER BY id FOR UPDATE`
-              yield* sql`WITH tx AS (
+              yield* sql`WITH spend (spend_id, spend_currency) AS (
+                           SELECT id, currency FROM ledger_accounts
+                           WHERE team_id = ${ids.teamId} AND mode = 'test' AND kind = 'spend' AND id = ${ids.accountId}
+                           ORDER BY created_at, id LIMIT 1
+                         )
+                         SELECT id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at,
+                           (SELECT policy FROM team_spend_policies WHERE team_id = ${ids.teamId}) AS team_policy
+                         FROM ledger_accounts, spend
+                         WHERE id = spend_id
+                            OR (team_id = ${ids.teamId} AND mode = 'test' AND kind = 'settlement' AND currency = spend_currency)
+                         ORDER BY id FOR UPDATE OF ledger_accounts`
+              yield* sql`INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
+                         VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 0),
+                                (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 0)
+                         ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount
+                         RETURNING period, amount::text AS amount`
+              yield* sql`WITH ledger_tx AS (
                            INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
                            VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now}) RETURNING id
-                         ), entries AS (
+                         ), ledger_inserted AS (
                            INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
-                           SELECT tx.id, a, amount, 'USD', false FROM tx,
+                           SELECT ledger_tx.id, a, amount, 'USD', false FROM ledger_tx,
                              (VALUES (${ids.accountId}::uuid, -1), (${ids.settlementId}::uuid, 1)) AS v(a, amount)
                            RETURNING account_id, amount
+                         ), ledger_moved AS (
+                           UPDATE ledger_accounts l SET posted_sum = l.posted_sum + e.amount
+                           FROM ledger_inserted e WHERE l.id = e.account_id
+                         ), spend_request AS (
+                           INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id,
+                             spending_key_id, metadata, decision, ledger_transaction_id, created_at, updated_at)
+                           VALUES (${id}, ${ids.teamId}, 'test', 'approved', 1, 'USD', '{"name":"m"}'::jsonb, 'p', ${ids.accountId},
+                             ${ids.keyId}, '{}'::jsonb, '{"outcome":"approved","reasons":[]}'::jsonb, ${txId}, ${now}, ${now})
+                         ), spend_usage_moved AS (
+                           INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
+                           VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 1),
+                                  (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 1)
+                           ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount
+                         ), outbox AS (
+                           INSERT INTO outbox_events (id, team_id, mode, type, data, created_at)
+                           VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.created', '{}'::jsonb, ${now}),
+                                  (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.approved', '{}'::jsonb, ${now})
                          )
-                         UPDATE ledger_accounts l SET posted_sum = l.posted_sum + e.amount FROM entries e WHERE l.id = e.account_id`
-              yield* sql`INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id, metadata, decision, ledger_transaction_id, created_at, updated_at)
-                         VALUES (${id}, ${ids.teamId}, 'test', 'approved', 1, 'USD', '{"name":"m"}'::jsonb, 'p', ${ids.accountId}, ${ids.keyId}, '{}'::jsonb, '{"outcome":"approved","reasons":[]}'::jsonb, ${txId}, ${now}, ${now})`
-              yield* sql`INSERT INTO spend_usage (spending_key_id, period, period_start, amount)
-                         VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 1),
-                                (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 1)
-                         ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = spend_usage.amount + 1`
-              yield* sql`INSERT INTO outbox_events (id, team_id, mode, type, data, created_at)
-                         VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.created', '{}'::jsonb, ${now}),
-                                (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.approved', '{}'::jsonb, ${now})`
+                         SELECT 1`
               yield* sql`INSERT INTO idempotency_responses (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, created_at)
-                         VALUES (${ids.teamId}, 'test', ${ids.keyId}, 'POST', '/v1/spend-requests', ${id}, ${id}, 201, '{}'::jsonb, ${new Uint8Array(600)}, ${now})`
+                         VALUES (${ids.teamId}, 'test', ${ids.keyId}, 'POST', '/v1/spend-requests', ${id}, ${id}, 201, '{}'::jsonb, ${new Uint8Array(600)}, ${now})
+                         ON CONFLICT DO NOTHING RETURNING 1 AS stored`
             })
           )
           latencies.push(performance.now() - started)

@@ -89,11 +89,6 @@ export const AgentKeysRepoPg = Layer.effect(
           Effect.map((rows) => rows.map(toTeamKey)),
           orUnavailable("agentKeys.listTeamKeys")
         ),
-      lockKey: (id) =>
-        sql`SELECT 1 FROM agent_keys WHERE id = ${id} FOR UPDATE`.pipe(
-          Effect.asVoid,
-          orUnavailable("agentKeys.lockKey")
-        ),
       updatePolicy: (teamId, id, policy) =>
         sql<KeyRow>`UPDATE agent_keys SET policy = ${JSON.stringify(policy)}::jsonb
                     WHERE id = ${id} AND team_id = ${teamId} AND kind = 'spending_key' AND revoked_at IS NULL

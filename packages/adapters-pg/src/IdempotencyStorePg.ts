@@ -58,8 +58,10 @@ export const IdempotencyStorePg = Layer.effect(
             (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, created_at)
           VALUES (${scope.teamId}, ${scope.mode}, ${scope.credentialId}, ${scope.method}, ${scope.path}, ${scope.key},
             ${response.fingerprint}, ${response.status}, ${JSON.stringify(response.headers)}::jsonb,
-            decode(${Buffer.from(response.body).toString("base64")}, 'base64'), ${response.createdAt})`.pipe(
-          Effect.asVoid,
+            decode(${Buffer.from(response.body).toString("base64")}, 'base64'), ${response.createdAt})
+          ON CONFLICT DO NOTHING
+          RETURNING 1 AS stored`.pipe(
+          Effect.map((rows) => rows.length === 1),
           orUnavailable("idempotency.save")
         ),
       purgeCreatedBefore: (cutoff) =>

@@ -14,7 +14,8 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { int, iso, orUnavailable } from "./Sql.ts"
 
-interface AccountRow {
+/** A `ledger_accounts` row as read with ACCOUNT_COLUMNS. */
+export interface AccountRow {
   readonly id: string
   readonly teamId: string
   readonly mode: Account["mode"]
@@ -38,9 +39,9 @@ interface TransactionRow {
   readonly entries: ReadonlyArray<{ accountId: string; amount: number | string; currency: string; pending: boolean }>
 }
 
-const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at"
+export const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at"
 
-const toAccount = (row: AccountRow): Account => ({
+export const toAccount = (row: AccountRow): Account => ({
   id: row.id as AccountId,
   teamId: row.teamId as TeamId,
   mode: row.mode,
@@ -50,7 +51,7 @@ const toAccount = (row: AccountRow): Account => ({
   createdAt: iso(row.createdAt)
 })
 
-const countersOf = (row: AccountRow) => ({ postedSum: int(row.postedSum), pendingSum: int(row.pendingSum) })
+export const countersOf = (row: AccountRow) => ({ postedSum: int(row.postedSum), pendingSum: int(row.pendingSum) })
 
 const withBalance = (row: AccountRow): AccountWithBalance => ({
   ...toAccount(row),
@@ -74,6 +75,39 @@ const toTransaction = (row: TransactionRow): LedgerTransaction => ({
   }))
 })
 
+/**
+ * The common table expressions that append a ledger transaction with its entries and move the account sums by the
+ * same amounts, for a statement of the form `WITH ${postingCtes(sql, tx)} ...`: one round trip, composable with other
+ * writes of the same unit. Its names start with `ledger_`.
+ */
+export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction) => {
+  if (tx.entries.length === 0) throw new Error("a ledger transaction without entries")
+  const entries = JSON.stringify(
+    tx.entries.map((e) => ({ account_id: e.accountId, amount: e.amount, currency: e.currency, pending: e.pending }))
+  )
+  return sql`
+    ledger_tx AS (
+      INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
+      VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
+      RETURNING id
+    ), ledger_input AS (
+      SELECT * FROM jsonb_to_recordset(${entries}::jsonb) AS e(account_id uuid, amount bigint, currency text, pending boolean)
+    ), ledger_inserted AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
+      SELECT ledger_tx.id, i.account_id, i.amount, i.currency, i.pending FROM ledger_tx, ledger_input i
+      RETURNING account_id
+    ), ledger_sums AS (
+      SELECT account_id,
+             COALESCE(SUM(amount) FILTER (WHERE NOT pending), 0) AS posted,
+             COALESCE(SUM(amount) FILTER (WHERE pending), 0) AS pending
+      FROM ledger_input GROUP BY account_id
+    ), ledger_moved AS (
+      UPDATE ledger_accounts a
+      SET posted_sum = a.posted_sum + ledger_sums.posted, pending_sum = a.pending_sum + ledger_sums.pending
+      FROM ledger_sums WHERE a.id = ledger_sums.account_id AND EXISTS (SELECT 1 FROM ledger_inserted)
+    )`
+}
+
 /** LedgerRepo on Postgres: entry sums on the account row move in the same transaction as the entries. */
 export const LedgerRepoPg = Layer.effect(
   LedgerRepo,
@@ -92,37 +126,7 @@ export const LedgerRepoPg = Layer.effect(
       LIMIT ${limit}`
 
     const insertTransaction = (tx: LedgerTransaction) =>
-      Effect.gen(function* () {
-        if (tx.entries.length === 0) return yield* Effect.die("a ledger transaction without entries")
-        const entries = JSON.stringify(
-          tx.entries.map((e) => ({
-            account_id: e.accountId,
-            amount: e.amount,
-            currency: e.currency,
-            pending: e.pending
-          }))
-        )
-        yield* sql`
-          WITH tx AS (
-            INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
-            VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
-            RETURNING id
-          ), input AS (
-            SELECT * FROM jsonb_to_recordset(${entries}::jsonb) AS e(account_id uuid, amount bigint, currency text, pending boolean)
-          ), inserted AS (
-            INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
-            SELECT tx.id, input.account_id, input.amount, input.currency, input.pending FROM tx, input
-            RETURNING account_id
-          ), sums AS (
-            SELECT account_id,
-                   COALESCE(SUM(amount) FILTER (WHERE NOT pending), 0) AS posted,
-                   COALESCE(SUM(amount) FILTER (WHERE pending), 0) AS pending
-            FROM input GROUP BY account_id
-          )
-          UPDATE ledger_accounts a
-          SET posted_sum = a.posted_sum + sums.posted, pending_sum = a.pending_sum + sums.pending
-          FROM sums WHERE a.id = sums.account_id AND EXISTS (SELECT 1 FROM inserted)`
-      }).pipe(
+      Effect.suspend(() => sql`WITH ${postingCtes(sql, tx)} SELECT 1`).pipe(
         Effect.catchIf(
           (e) => SqlError.isSqlError(e) && e.reason._tag === "UniqueViolation",
           (e): Effect.Effect<never, HoldAlreadyResolved | DuplicateLedgerTransaction> =>

@@ -4,13 +4,17 @@ import {
   type LedgerTransactionId,
   type Merchant,
   type SpendDecision,
+  type SpendPolicy,
   type SpendRequest,
   type SpendRequestId,
   SpendRequestsRepo,
-  type TeamId
+  type TeamId,
+  type UsageWindows
 } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Array as Arr, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { outboxRows } from "./EventOutboxPg.ts"
+import { ACCOUNT_COLUMNS, type AccountRow, countersOf, postingCtes, toAccount } from "./LedgerRepoPg.ts"
 import { int, iso, orUnavailable } from "./Sql.ts"
 
 interface Row {
@@ -63,18 +67,69 @@ export const SpendRequestsRepoPg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
+    const accountColumns = sql.unsafe(ACCOUNT_COLUMNS)
+    /** Adds `delta` (0 or more) to a credential's totals in both windows; the rows stay locked until the transaction ends. */
+    const usageUpsert = (keyId: string, windows: UsageWindows, delta: number) => sql`
+      INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
+      VALUES (${keyId}, 'day', ${windows.day}, ${delta}), (${keyId}, 'month', ${windows.month}, ${delta})
+      ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount`
     const one = (rows: ReadonlyArray<Row>) => Option.map(Option.fromNullishOr(rows[0]), toSpendRequest)
     return SpendRequestsRepo.of({
-      insert: (sr) =>
-        sql`INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id,
-              metadata, decision, approval_id, approval, approval_expires_at, ledger_transaction_id, hold_transaction_id, created_at, updated_at)
-            VALUES (${sr.id}, ${sr.teamId}, ${sr.mode}, ${sr.status}, ${sr.amount}, ${sr.currency}, ${JSON.stringify(sr.merchant)}::jsonb,
-              ${sr.purpose}, ${sr.accountId}, ${sr.spendingKeyId}, ${JSON.stringify(sr.metadata)}::jsonb, ${JSON.stringify(sr.decision)}::jsonb,
-              ${sr.approval?.id ?? null}, ${sr.approval === null ? null : JSON.stringify(sr.approval)}::jsonb, ${sr.approval?.expiresAt ?? null},
-              ${sr.ledgerTransactionId}, ${sr.holdTransactionId}, ${sr.createdAt}, ${sr.updatedAt})`.pipe(
-          Effect.asVoid,
-          orUnavailable("spendRequests.insert")
-        ),
+      lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
+        Effect.gen(function* () {
+          const accounts = yield* sql<AccountRow & { readonly teamPolicy: SpendPolicy | null }>`
+            WITH spend (spend_id, spend_currency) AS (
+              SELECT id, currency FROM ledger_accounts
+              WHERE team_id = ${teamId} AND mode = ${mode} AND kind = 'spend'
+                AND (${accountId}::uuid IS NULL OR id = ${accountId}::uuid)
+              ORDER BY created_at, id LIMIT 1
+            )
+            SELECT ${accountColumns}, (SELECT policy FROM team_spend_policies WHERE team_id = ${teamId}) AS team_policy
+            FROM ledger_accounts, spend
+            WHERE id = spend_id
+               OR (team_id = ${teamId} AND mode = ${mode} AND kind = 'settlement' AND currency = spend_currency)
+            ORDER BY id
+            FOR UPDATE OF ledger_accounts`
+          const usage = yield* sql<{ period: "day" | "month"; amount: string }>`
+            ${usageUpsert(spendingKeyId, windows, 0)}
+            RETURNING period, amount::text AS amount`
+          const locked = (kind: "spend" | "settlement") =>
+            Option.map(
+              Option.fromNullishOr(
+                accounts
+                  .filter((a) => a.kind === kind)
+                  .toSorted((x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x.id < y.id ? -1 : 1))[0]
+              ),
+              (row) => ({ account: toAccount(row), counters: countersOf(row) })
+            )
+          return {
+            spendAccount: locked("spend"),
+            settlementAccount: locked("settlement"),
+            teamPolicy: accounts[0]?.teamPolicy ?? {},
+            spentToday: int(usage.find((u) => u.period === "day")?.amount ?? 0),
+            spentThisMonth: int(usage.find((u) => u.period === "month")?.amount ?? 0)
+          }
+        }).pipe(orUnavailable("spendRequests.lockForDecision")),
+      insertDecided: ({ request: sr, ledgerTransaction, usage, events }) =>
+        Effect.suspend(() => {
+          const outbox = outboxRows(events)
+          const writes = [
+            ...(ledgerTransaction === null ? [] : [postingCtes(sql, ledgerTransaction)]),
+            sql`spend_request AS (
+              INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id,
+                metadata, decision, approval_id, approval, approval_expires_at, ledger_transaction_id, hold_transaction_id, created_at, updated_at)
+              VALUES (${sr.id}, ${sr.teamId}, ${sr.mode}, ${sr.status}, ${sr.amount}, ${sr.currency}, ${JSON.stringify(sr.merchant)}::jsonb,
+                ${sr.purpose}, ${sr.accountId}, ${sr.spendingKeyId}, ${JSON.stringify(sr.metadata)}::jsonb, ${JSON.stringify(sr.decision)}::jsonb,
+                ${sr.approval?.id ?? null}, ${sr.approval === null ? null : JSON.stringify(sr.approval)}::jsonb, ${sr.approval?.expiresAt ?? null},
+                ${sr.ledgerTransactionId}, ${sr.holdTransactionId}, ${sr.createdAt}, ${sr.updatedAt})
+            )`,
+            ...(usage.amount === 0
+              ? []
+              : [sql`spend_usage_moved AS (${usageUpsert(sr.spendingKeyId, usage.windows, usage.amount)})`]),
+            ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : [])
+          ]
+          return sql`WITH ${sql.csv(writes)} SELECT 1`
+        }).pipe(Effect.asVoid, orUnavailable("spendRequests.insertDecided")),
       find: (teamId, id) =>
         sql<Row>`SELECT ${columns} FROM spend_requests WHERE id = ${id} AND team_id = ${teamId}`.pipe(
           Effect.map(one),
@@ -100,29 +155,13 @@ export const SpendRequestsRepoPg = Layer.effect(
           Effect.map((rows) => rows.map(toSpendRequest)),
           orUnavailable("spendRequests.list")
         ),
-      usage: (keyId, windows) =>
-        sql<{ period: "day" | "month"; amount: string }>`
-          SELECT period, amount::text AS amount FROM spend_usage
-          WHERE spending_key_id = ${keyId}
-            AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`.pipe(
-          Effect.map(
-            (rows) =>
-              [
-                int(rows.find((r) => r.period === "day")?.amount ?? 0),
-                int(rows.find((r) => r.period === "month")?.amount ?? 0)
-              ] as const
-          ),
-          orUnavailable("spendRequests.usage")
+      releaseUsage: (keyId, windows, amount) =>
+        sql`UPDATE spend_usage SET amount = amount - ${amount}
+            WHERE spending_key_id = ${keyId}
+              AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`.pipe(
+          Effect.asVoid,
+          orUnavailable("spendRequests.releaseUsage")
         ),
-      addUsage: (keyId, windows, delta) =>
-        (delta >= 0
-          ? sql`INSERT INTO spend_usage (spending_key_id, period, period_start, amount)
-                VALUES (${keyId}, 'day', ${windows.day}, ${delta}), (${keyId}, 'month', ${windows.month}, ${delta})
-                ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = spend_usage.amount + EXCLUDED.amount`
-          : sql`UPDATE spend_usage SET amount = amount + ${delta}
-                WHERE spending_key_id = ${keyId}
-                  AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`
-        ).pipe(Effect.asVoid, orUnavailable("spendRequests.addUsage")),
       transition: (teamId, id, t) =>
         sql<Row>`UPDATE spend_requests
                  SET status = ${t.status}, approval = ${JSON.stringify(t.approval)}::jsonb,

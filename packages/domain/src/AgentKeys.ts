@@ -63,8 +63,6 @@ export class AgentKeysRepo extends Context.Service<
     >
     readonly listSpendingKeys: (teamId: TeamId) => Effect.Effect<ReadonlyArray<SpendingKey>, PersistenceUnavailable>
     readonly listTeamKeys: (teamId: TeamId) => Effect.Effect<ReadonlyArray<TeamApiKey>, PersistenceUnavailable>
-    /** Locks an agent key's row (spending or team API key) until the transaction ends: its spend decisions are serialised. */
-    readonly lockKey: (id: string) => Effect.Effect<void, PersistenceUnavailable>
     readonly updatePolicy: (
       teamId: TeamId,
       id: string,

@@ -52,8 +52,12 @@ export class IdempotencyStore extends Context.Service<
     ) => Effect.Effect<Option.Option<A>, E | PersistenceUnavailable, R>
     /** The stored response of a scope, if any. */
     readonly find: (scope: IdempotencyScope) => Effect.Effect<Option.Option<StoredResponse>, PersistenceUnavailable>
-    /** Stores the response of a scope; call inside `exclusive` so it commits with the request's work. */
-    readonly save: (scope: IdempotencyScope, response: StoredResponse) => Effect.Effect<void, PersistenceUnavailable>
+    /**
+     * Stores the response of a scope; call inside `exclusive` so it commits with the request's work. False, storing
+     * nothing, when the scope already has a response: a request with the same key finished first, so this one's work
+     * must roll back and that response stands.
+     */
+    readonly save: (scope: IdempotencyScope, response: StoredResponse) => Effect.Effect<boolean, PersistenceUnavailable>
     /** Deletes responses created before the cutoff (ISO timestamp); returns how many. */
     readonly purgeCreatedBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
   }

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Result, Schema } from "effect"
 import { AccountId, LedgerTransactionId, newId, TeamId } from "./Ids.ts"
 import {
   type Balance,
@@ -155,6 +155,58 @@ export interface Movement {
   readonly amount: number
 }
 
+/** An entry to record: a signed amount on an account, posted or pending. */
+export interface PlannedEntry extends EntryInput {
+  readonly pending: boolean
+}
+
+/** The two entries of a movement: the debit account gives the amount, the credit account receives it. */
+export const movementEntries = (movement: Movement, pending: boolean): ReadonlyArray<PlannedEntry> => [
+  { accountId: movement.debitAccountId, amount: -movement.amount, pending },
+  { accountId: movement.creditAccountId, amount: movement.amount, pending }
+]
+
+/**
+ * The ledger transaction that records `entries` over accounts read under their locks: every account belongs to the
+ * transaction's team and mode, posted and pending entries each balance in one currency, and, when `checkFunds` is set,
+ * no spend account's available balance goes below zero. Pure: the caller appends the result.
+ */
+export const planTransaction = (
+  header: Omit<LedgerTransaction, "entries">,
+  entries: ReadonlyArray<PlannedEntry>,
+  options: { readonly locked: ReadonlyArray<LockedAccount>; readonly checkFunds: boolean }
+): Result.Result<LedgerTransaction, UnbalancedTransaction | AccountNotFound | InsufficientFunds> => {
+  const byId = new Map(options.locked.map((l) => [l.account.id as string, l]))
+  for (const entry of entries) {
+    const owner = byId.get(entry.accountId)
+    if (owner === undefined || owner.account.teamId !== header.teamId || owner.account.mode !== header.mode) {
+      return Result.fail(new AccountNotFound({ accountId: entry.accountId }))
+    }
+  }
+  const currencyOf = (id: AccountId) => byId.get(id)?.account.currency
+  let currency = ""
+  for (const group of [entries.filter((e) => e.pending), entries.filter((e) => !e.pending)]) {
+    if (group.length === 0) continue
+    const checked = validateEntries(group, currencyOf)
+    if (Result.isFailure(checked)) return Result.fail(checked.failure)
+    currency = checked.success
+  }
+  if (options.checkFunds) {
+    for (const entry of entries) {
+      const owner = byId.get(entry.accountId)
+      if (owner === undefined || entry.amount >= 0 || owner.account.kind !== "spend") continue
+      const available = balanceOf(owner.counters).available
+      if (available + entry.amount < 0) {
+        return Result.fail(new InsufficientFunds({ accountId: entry.accountId, available, amount: -entry.amount }))
+      }
+    }
+  }
+  return Result.succeed({
+    ...header,
+    entries: entries.map((e) => ({ accountId: e.accountId, amount: e.amount, currency, pending: e.pending }))
+  })
+}
+
 type PostingError = UnbalancedTransaction | AccountNotFound | InsufficientFunds | DuplicateLedgerTransaction
 
 /** The double-entry ledger: every movement is balanced, append-only, and checked against available funds when reserved. */
@@ -195,10 +247,6 @@ export class Ledger extends Context.Service<
       teamId: TeamId,
       id: AccountId
     ) => Effect.Effect<AccountWithBalance, AccountNotFound | PersistenceUnavailable>
-    /** Locks accounts (in id order) until the surrounding transaction ends; decisions taken on these balances hold. */
-    readonly lockAccounts: (
-      ids: ReadonlyArray<AccountId>
-    ) => Effect.Effect<ReadonlyArray<AccountWithBalance>, PersistenceUnavailable>
     readonly accounts: LedgerRepo["Service"]["listAccounts"]
     readonly settlementAccount: (
       teamId: TeamId,
@@ -260,40 +308,17 @@ export class Ledger extends Context.Service<
 
     const record = (
       base: Omit<LedgerTransaction, "id" | "entries" | "createdAt">,
-      entries: ReadonlyArray<EntryInput & { readonly pending: boolean }>,
+      entries: ReadonlyArray<PlannedEntry>,
       checkFunds: boolean
     ) =>
       Effect.gen(function* () {
         const locked = yield* repo.lockAccounts([...new Set(entries.map((e) => e.accountId))])
-        const byId = new Map(locked.map((l) => [l.account.id as string, l]))
-        for (const entry of entries) {
-          const owner = byId.get(entry.accountId)
-          if (owner === undefined || owner.account.teamId !== base.teamId || owner.account.mode !== base.mode) {
-            return yield* new AccountNotFound({ accountId: entry.accountId })
-          }
-        }
-        const currencyOf = (id: AccountId) => byId.get(id)?.account.currency
-        const groups = [entries.filter((e) => e.pending), entries.filter((e) => !e.pending)].filter((g) => g.length > 0)
-        let currency = ""
-        for (const group of groups) {
-          currency = yield* Effect.fromResult(validateEntries(group, currencyOf))
-        }
-        if (checkFunds) {
-          for (const entry of entries) {
-            const owner = byId.get(entry.accountId)!
-            if (entry.amount >= 0 || owner.account.kind !== "spend") continue
-            const available = balanceOf(owner.counters).available
-            if (available + entry.amount < 0) {
-              return yield* new InsufficientFunds({ accountId: entry.accountId, available, amount: -entry.amount })
-            }
-          }
-        }
-        const tx: LedgerTransaction = {
-          ...base,
-          id: newId(LedgerTransactionId),
-          entries: entries.map((e) => ({ accountId: e.accountId, amount: e.amount, currency, pending: e.pending })),
-          createdAt: new Date().toISOString()
-        }
+        const tx = yield* Effect.fromResult(
+          planTransaction({ ...base, id: newId(LedgerTransactionId), createdAt: new Date().toISOString() }, entries, {
+            locked,
+            checkFunds
+          })
+        )
         yield* repo.insertTransaction(tx)
         return tx
       })
@@ -310,10 +335,7 @@ export class Ledger extends Context.Service<
               reference: movement.reference,
               pendingId: null
             },
-            [
-              { accountId: movement.debitAccountId, amount: -movement.amount, pending },
-              { accountId: movement.creditAccountId, amount: movement.amount, pending }
-            ],
+            movementEntries(movement, pending),
             true
           )
         )
@@ -414,10 +436,6 @@ export class Ledger extends Context.Service<
       ),
       deposit,
       account,
-      lockAccounts: (ids) =>
-        repo
-          .lockAccounts(ids)
-          .pipe(Effect.map((rows) => rows.map((r) => ({ ...r.account, balance: balanceOf(r.counters) })))),
       accounts: repo.listAccounts,
       settlementAccount,
       transactions: repo.listTransactions

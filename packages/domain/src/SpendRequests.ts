@@ -1,8 +1,16 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
-import { AgentKeysRepo } from "./AgentKeys.ts"
-import { EventOutbox } from "./Events.ts"
-import { type AccountId, type LedgerTransactionId, newId, type TeamId } from "./Ids.ts"
-import { AccountNotFound, type InsufficientFunds, Ledger } from "./Ledger.ts"
+import { type DomainEvent, EventOutbox } from "./Events.ts"
+import { type AccountId, LedgerTransactionId, newId, type TeamId } from "./Ids.ts"
+import {
+  AccountNotFound,
+  balanceOf,
+  type InsufficientFunds,
+  Ledger,
+  type LedgerTransaction,
+  type LockedAccount,
+  movementEntries,
+  planTransaction
+} from "./Ledger.ts"
 import type { Mode } from "./Money.ts"
 import type { PageRequest } from "./Pagination.ts"
 import { type PersistenceUnavailable, Transactor } from "./Persistence.ts"
@@ -12,6 +20,7 @@ import {
   effectivePolicy,
   evaluateSpend,
   type SpendDecision,
+  type SpendPolicy,
   utcDayStart,
   utcMonthStart
 } from "./SpendPolicy.ts"
@@ -84,6 +93,16 @@ export const spendRequestJson = (sr: SpendRequest) => ({
   updatedAt: sr.updatedAt
 })
 
+/** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
+export const spendEvents = (
+  sr: SpendRequest,
+  types: ReadonlyArray<string>,
+  createdAt: string
+): ReadonlyArray<DomainEvent> => {
+  const data = spendRequestJson(sr)
+  return types.map((type) => ({ id: crypto.randomUUID(), teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
+}
+
 /** The request does not exist for this team and mode. */
 export class SpendRequestNotFound extends Schema.TaggedError<SpendRequestNotFound>()("SpendRequestNotFound", {
   id: Schema.String
@@ -135,11 +154,32 @@ export const usageWindows = (millis: number): UsageWindows => ({
   month: new Date(utcMonthStart(millis)).toISOString()
 })
 
+/** The locked state a spend decision reads (see `SpendRequestsRepo.lockForDecision`). */
+export interface DecisionInputs {
+  /** None when the team has no such spend account in this mode. */
+  readonly spendAccount: Option.Option<LockedAccount>
+  /** The settlement account in the spend account's currency. */
+  readonly settlementAccount: Option.Option<LockedAccount>
+  /** The team's default policy ({} when none is set). */
+  readonly teamPolicy: SpendPolicy
+  readonly spentToday: number
+  readonly spentThisMonth: number
+}
+
+/** Everything a decided request writes, in one unit. */
+export interface DecidedSpend {
+  readonly request: SpendRequest
+  /** The posting (approved) or hold (pending approval); null when denied. */
+  readonly ledgerTransaction: LedgerTransaction | null
+  /** What the request adds to its credential's budget totals (0 when denied). */
+  readonly usage: { readonly windows: UsageWindows; readonly amount: number }
+  readonly events: ReadonlyArray<DomainEvent>
+}
+
 /** Storage of spend requests. */
 export class SpendRequestsRepo extends Context.Service<
   SpendRequestsRepo,
   {
-    readonly insert: (sr: SpendRequest) => Effect.Effect<void, PersistenceUnavailable>
     readonly find: (
       teamId: TeamId,
       id: SpendRequestId
@@ -153,16 +193,26 @@ export class SpendRequestsRepo extends Context.Service<
       query: SpendRequestQuery,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
-    /** Approved plus pending spend of a credential in a UTC day window and a UTC month window (running totals). */
-    readonly usage: (
-      spendingKeyId: string,
-      windows: UsageWindows
-    ) => Effect.Effect<readonly [number, number], PersistenceUnavailable>
-    /** Moves a credential's running totals in both windows by `delta`: spend adds, a released hold subtracts. */
-    readonly addUsage: (
+    /**
+     * Reads what a new request of a credential is decided on and locks it until the transaction ends: first the spend
+     * account (`accountId`, or the mode's first spend account when null) and the settlement account of its currency,
+     * then the credential's budget totals in both windows. Concurrent decisions on the same account or credential
+     * therefore queue, and each sees the balances and totals the previous one left.
+     */
+    readonly lockForDecision: (input: {
+      readonly teamId: TeamId
+      readonly mode: Mode
+      readonly accountId: AccountId | null
+      readonly spendingKeyId: string
+      readonly windows: UsageWindows
+    }) => Effect.Effect<DecisionInputs, PersistenceUnavailable>
+    /** Stores a decided request together with its ledger transaction, its budget usage and its events, atomically. */
+    readonly insertDecided: (decided: DecidedSpend) => Effect.Effect<void, PersistenceUnavailable>
+    /** Takes a released hold's amount off its credential's running totals in the windows it was counted in. */
+    readonly releaseUsage: (
       spendingKeyId: string,
       windows: UsageWindows,
-      delta: number
+      amount: number
     ) => Effect.Effect<void, PersistenceUnavailable>
     /** Applies a transition only if the request is still pending; none when another transition won. */
     readonly transition: (
@@ -230,21 +280,14 @@ export class SpendRequests extends Context.Service<
 >()("@svc/domain/SpendRequests") {
   static readonly make = Effect.gen(function* () {
     const repo = yield* SpendRequestsRepo
-    const keys = yield* AgentKeysRepo
     const ledger = yield* Ledger
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
 
     const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
-    const publish = (sr: SpendRequest, ...types: ReadonlyArray<string>) =>
-      Effect.gen(function* () {
-        const createdAt = yield* nowIso
-        const data = spendRequestJson(sr)
-        yield* outbox.publish(
-          ...types.map((type) => ({ id: crypto.randomUUID(), teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
-        )
-      })
+    const publish = (sr: SpendRequest, type: string) =>
+      Effect.flatMap(nowIso, (createdAt) => outbox.publish(...spendEvents(sr, [type], createdAt)))
 
     const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
       return yield* transactor
@@ -252,53 +295,73 @@ export class SpendRequests extends Context.Service<
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const accountId = input.accountId ?? agent.accountId
-            const accounts = yield* ledger.accounts(agent.teamId, { mode: agent.mode })
-            const account = accounts.find((a) => a.kind === "spend" && (accountId === null || a.id === accountId))
-            if (account === undefined) {
+            const windows = usageWindows(now)
+            const inputs = yield* repo.lockForDecision({
+              teamId: agent.teamId,
+              mode: agent.mode,
+              accountId,
+              spendingKeyId: agent.keyId,
+              windows
+            })
+            if (Option.isNone(inputs.spendAccount)) {
               return yield* new SpendRequestInvalid({
                 field: "accountId",
                 message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
               })
             }
+            const spend = inputs.spendAccount.value
+            const account = spend.account
             if (account.currency !== input.currency) {
               return yield* new SpendRequestInvalid({
                 field: "currency",
                 message: `the account holds ${account.currency}, not ${input.currency}`
               })
             }
-            const settlement = accounts.find((a) => a.kind === "settlement" && a.currency === account.currency)
-            if (settlement === undefined)
+            if (Option.isNone(inputs.settlementAccount)) {
               return yield* new AccountNotFound({ accountId: `settlement:${account.currency}` })
-            const policy = effectivePolicy(agent.policy ?? {}, yield* keys.teamPolicy(agent.teamId))
-            yield* keys.lockKey(agent.keyId)
-            const [locked] = yield* ledger.lockAccounts([account.id])
-            const windows = usageWindows(now)
-            const [spentToday, spentThisMonth] = yield* repo.usage(agent.keyId, windows)
+            }
+            const settlement = inputs.settlementAccount.value
+            const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
             const decision = evaluateSpend({
               policy,
               amount: input.amount,
               merchant: { name: input.merchant.name, category: input.merchant.category },
-              spentToday,
-              spentThisMonth,
-              available: locked?.balance.available ?? 0
+              spentToday: inputs.spentToday,
+              spentThisMonth: inputs.spentThisMonth,
+              available: balanceOf(spend.counters).available
             })
             const id = newId(SpendRequestId)
-            const movement = {
-              teamId: agent.teamId,
-              mode: agent.mode,
-              code: "spend_request",
-              reference: id,
-              debitAccountId: account.id,
-              creditAccountId: settlement.id,
-              amount: input.amount
-            }
-            const moved =
-              decision.outcome === "approved"
-                ? yield* ledger.transfer(movement)
-                : decision.outcome === "pending_approval"
-                  ? yield* ledger.hold(movement)
-                  : null
             const createdAt = new Date(now).toISOString()
+            const moved =
+              decision.outcome === "denied"
+                ? null
+                : yield* Effect.fromResult(
+                    planTransaction(
+                      {
+                        id: newId(LedgerTransactionId),
+                        teamId: agent.teamId,
+                        mode: agent.mode,
+                        kind: decision.outcome === "approved" ? "posted" : "pending",
+                        code: "spend_request",
+                        reference: id,
+                        pendingId: null,
+                        createdAt
+                      },
+                      movementEntries(
+                        {
+                          teamId: agent.teamId,
+                          mode: agent.mode,
+                          code: "spend_request",
+                          reference: id,
+                          debitAccountId: account.id,
+                          creditAccountId: settlement.account.id,
+                          amount: input.amount
+                        },
+                        decision.outcome === "pending_approval"
+                      ),
+                      { locked: [spend, settlement], checkFunds: true }
+                    )
+                  )
             const sr: SpendRequest = {
               id,
               teamId: agent.teamId,
@@ -332,25 +395,30 @@ export class SpendRequests extends Context.Service<
               createdAt,
               updatedAt: createdAt
             }
-            yield* repo.insert(sr)
-            if (decision.outcome !== "denied") yield* repo.addUsage(agent.keyId, windows, input.amount)
-            yield* publish(
-              sr,
-              "spend_request.created",
-              decision.outcome === "approved"
-                ? "spend_request.approved"
-                : decision.outcome === "denied"
-                  ? "spend_request.denied"
-                  : "spend_request.approval_required"
-            )
+            yield* repo.insertDecided({
+              request: sr,
+              ledgerTransaction: moved,
+              usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
+              events: spendEvents(
+                sr,
+                [
+                  "spend_request.created",
+                  decision.outcome === "approved"
+                    ? "spend_request.approved"
+                    : decision.outcome === "denied"
+                      ? "spend_request.denied"
+                      : "spend_request.approval_required"
+                ],
+                createdAt
+              )
+            })
             return sr
           })
         )
         .pipe(
           Effect.catchTags({
             InsufficientFunds: (e: InsufficientFunds) => Effect.die(e),
-            UnbalancedTransaction: Effect.die,
-            DuplicateLedgerTransaction: Effect.die
+            UnbalancedTransaction: Effect.die
           })
         )
     })
@@ -386,7 +454,7 @@ export class SpendRequests extends Context.Service<
             })
             if (Option.isNone(updated)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
             if (outcome !== "approved") {
-              yield* repo.addUsage(sr.spendingKeyId, usageWindows(Date.parse(sr.createdAt)), -sr.amount)
+              yield* repo.releaseUsage(sr.spendingKeyId, usageWindows(Date.parse(sr.createdAt)), sr.amount)
             }
             yield* publish(updated.value, `spend_request.${outcome}`)
             return updated.value

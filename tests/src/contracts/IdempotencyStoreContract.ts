@@ -56,6 +56,20 @@ export const idempotencyStoreContract = <E>(
       })
     )
 
+    it.effect("a second answer for a scope is refused and the first one stands", () =>
+      Effect.gen(function* () {
+        const store = yield* IdempotencyStore
+        const s = scope()
+        const first = response("2030-01-01T00:00:00.000Z", new Uint8Array([1]))
+        assert.isTrue(yield* store.exclusive(s, store.save(s, first)).pipe(Effect.map(Option.getOrThrow)))
+        const second = { ...response("2030-01-01T00:00:01.000Z", new Uint8Array([2])), status: 200 }
+        assert.isFalse(yield* store.exclusive(s, store.save(s, second)).pipe(Effect.map(Option.getOrThrow)))
+        const found = Option.getOrThrow(yield* store.find(s))
+        assert.strictEqual(found.status, 201)
+        assert.deepStrictEqual(Array.from(found.body), [1])
+      })
+    )
+
     it.effect("a scope differing in any one part is another scope", () =>
       Effect.gen(function* () {
         const store = yield* IdempotencyStore

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { type Context, Deferred, Effect, Exit, Fiber, type Layer, Ref, Scope } from "effect"
+import { IdempotencyStore } from "@svc/domain"
+import { Context, Deferred, Effect, Exit, Fiber, type Layer, Ref, Scope } from "effect"
 import { instanceOver, newAgent, Probe, type ProbeServices, postedOf, type Sabotage } from "./ProbeApi.ts"
 
 type Handler = (request: Request) => Promise<Response>
@@ -112,6 +113,30 @@ export const idempotencySuite = (
         assert.strictEqual((yield* runs) - before, 1)
         assert.strictEqual(yield* postedOf(agent), 700)
       })
+    )
+
+    it.effect(
+      "a request whose key was answered between its look-up and its lock rolls back and replays that answer",
+      () =>
+        Effect.gen(function* () {
+          const { token, agent, handler } = yield* agentAndApp
+          const first = yield* post(handler, "/v1/probe/required", body(700), { token, key: "k-raced" })
+          const context = yield* Effect.context<ProbeServices>()
+          const store = Context.get(context, IdempotencyStore)
+          let lookups = 0
+          const lagging = IdempotencyStore.of({
+            ...store,
+            find: (scope) => (lookups++ === 0 ? Effect.succeedNone : store.find(scope))
+          })
+          const late = (yield* instanceOver(Context.add(context, IdempotencyStore, lagging))).handler
+          const before = yield* runs
+          const second = yield* post(late, "/v1/probe/required", body(700), { token, key: "k-raced" })
+          assert.strictEqual((yield* runs) - before, 1, "the late request ran its handler")
+          assert.strictEqual(second.status, 201)
+          assert.strictEqual(second.headers.get("idempotent-replayed"), "true")
+          assert.isTrue(sameBytes(first.bytes, second.bytes))
+          assert.strictEqual(yield* postedOf(agent), 700, "its posting rolled back")
+        })
     )
 
     it.effect("the same key with a different body answers 422 idempotency_key_reused and runs nothing", () =>

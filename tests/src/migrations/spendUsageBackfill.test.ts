@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { migrations, PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
-import { SpendRequestsRepo, usageWindows } from "@svc/domain"
+import { type AccountId, SpendRequestsRepo, type TeamId, usageWindows } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 
@@ -36,9 +36,19 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 seconds" })
         const [, , load] = (yield* migrations).find(([id]) => id === 7)!
         yield* (yield* load) as Effect.Effect<void, unknown, SqlClient.SqlClient>
         const repo = yield* SpendRequestsRepo
-        assert.deepStrictEqual(yield* repo.usage(key, usageWindows(Date.parse("2026-10-31T20:00:00Z"))), [100, 100])
-        assert.deepStrictEqual(yield* repo.usage(key, usageWindows(Date.parse("2026-11-01T20:00:00Z"))), [500, 1100])
-        assert.deepStrictEqual(yield* repo.usage(key, usageWindows(Date.parse("2026-11-02T00:00:00Z"))), [600, 1100])
+        const totalsAt = (at: string) =>
+          repo
+            .lockForDecision({
+              teamId: team as TeamId,
+              mode: "test",
+              accountId: account as AccountId,
+              spendingKeyId: key,
+              windows: usageWindows(Date.parse(at))
+            })
+            .pipe(Effect.map((inputs) => [inputs.spentToday, inputs.spentThisMonth]))
+        assert.deepStrictEqual(yield* totalsAt("2026-10-31T20:00:00Z"), [100, 100])
+        assert.deepStrictEqual(yield* totalsAt("2026-11-01T20:00:00Z"), [500, 1100])
+        assert.deepStrictEqual(yield* totalsAt("2026-11-02T00:00:00Z"), [600, 1100])
       })
     )
   }

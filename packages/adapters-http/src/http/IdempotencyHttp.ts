@@ -27,6 +27,9 @@ const keyRequired = (endpoint: HttpApiEndpoint.Top): boolean =>
 /** A response that must not be stored: the transaction rolls back and the client gets it as it is. */
 class NotStored extends Data.TaggedError("NotStored")<{ readonly response: HttpServerResponse.HttpServerResponse }> {}
 
+/** A request with the same key finished between our look-up and our lock: our work rolls back and its answer stands. */
+class AnsweredMeanwhile extends Data.TaggedError("AnsweredMeanwhile")<{}> {}
+
 /** 400s (the request was wrong) and 5xx (we failed) are not stored, so a corrected or later retry runs normally. */
 const storable = (status: number) => status !== 400 && status < 500
 
@@ -94,9 +97,10 @@ const keyInUse = () =>
 /**
  * The `Idempotent` middleware. A key whose answer is stored is replayed (or refused with 422 for another body) at
  * once, without the lock. Otherwise the whole request runs in one transaction that holds the scope's lock (taken
- * without waiting: 409 when held), checks again for a stored answer, runs the handler, and stores its final response
- * in the same transaction, so the work and its stored answer commit together or not at all (a crash rolls both back). Card
- * numbers, CVCs and secrets must never reach it: attach it only to routes whose responses carry none.
+ * without waiting: 409 when held), runs the handler, and stores its final response in the same transaction, so the
+ * work and its stored answer commit together or not at all (a crash rolls both back). When a request with the same key
+ * finished in between, the store refuses the second answer: this request's work rolls back and the stored answer is
+ * given instead. Card numbers, CVCs and secrets must never reach it: attach it only to routes whose responses carry none.
  */
 export const IdempotencyLive = Layer.effect(
   Idempotent,
@@ -109,8 +113,6 @@ export const IdempotencyLive = Layer.effect(
       handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
       Effect.gen(function* () {
-        const stored = yield* store.find(scope)
-        if (Option.isSome(stored)) return answerStored(stored.value, fingerprint)
         const exit = yield* Effect.exit(handler)
         let response: HttpServerResponse.HttpServerResponse
         if (Exit.isSuccess(exit)) {
@@ -128,13 +130,14 @@ export const IdempotencyLive = Layer.effect(
         const body = bodyBytes(response)
         if (body === undefined) return yield* Effect.die(new Error("idempotent routes must answer a buffered body"))
         const contentType = contentTypeOf(response)
-        yield* store.save(scope, {
+        const saved = yield* store.save(scope, {
           fingerprint,
           status: response.status,
           headers: contentType === undefined ? {} : { "content-type": contentType },
           body,
           createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
         })
+        if (!saved) return yield* new AnsweredMeanwhile()
         return response
       })
 
@@ -171,6 +174,14 @@ export const IdempotencyLive = Layer.effect(
           Effect.catchIf(
             (e): e is NotStored => e instanceof NotStored,
             (e) => Effect.succeedSome(e.response)
+          ),
+          Effect.catchIf(
+            (e): e is AnsweredMeanwhile => e instanceof AnsweredMeanwhile,
+            () =>
+              Effect.map(
+                store.find(scope),
+                Option.map((stored) => answerStored(stored, fingerprint))
+              )
           ),
           Effect.catchIf(isPersistenceUnavailable, () => Effect.succeedSome(storeUnavailableResponse()))
         )

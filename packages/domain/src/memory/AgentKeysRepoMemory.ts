@@ -46,7 +46,6 @@ export const AgentKeysRepoMemory = Layer.effect(
             rows.flatMap((r) => (r.kind === "team_key" && r.key.teamId === teamId ? [r.key] : [])).toSorted(newestFirst)
           )
         ),
-      lockKey: () => Effect.void,
       updatePolicy: (teamId, id, policy) =>
         store.atomically(
           Ref.modify(keys, (map) => {

@@ -30,9 +30,12 @@ export const IdempotencyStoreMemory = Layer.effect(
       find: (scope) => Ref.get(responses).pipe(Effect.map(HashMap.get(scopeText(scope)))),
       save: (scope, response) =>
         store.atomically(
-          Ref.update(responses, (map) =>
-            HashMap.set(map, scopeText(scope), { ...response, body: Uint8Array.from(response.body) })
-          )
+          Ref.modify(responses, (map) => {
+            const key = scopeText(scope)
+            return HashMap.has(map, key)
+              ? ([false, map] as const)
+              : ([true, HashMap.set(map, key, { ...response, body: Uint8Array.from(response.body) })] as const)
+          })
         ),
       purgeCreatedBefore: (cutoff) =>
         store.atomically(

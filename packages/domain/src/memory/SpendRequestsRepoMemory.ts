@@ -1,18 +1,76 @@
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
+import { AgentKeysRepo } from "../AgentKeys.ts"
+import { EventOutbox } from "../Events.ts"
+import { LedgerRepo } from "../Ledger.ts"
 import { isAfter, newestFirst } from "../Pagination.ts"
-import { type SpendRequest, type SpendRequestId, SpendRequestsRepo } from "../SpendRequests.ts"
+import { type SpendRequest, type SpendRequestId, SpendRequestsRepo, type UsageWindows } from "../SpendRequests.ts"
+import { AgentKeysRepoMemory } from "./AgentKeysRepoMemory.ts"
+import { EventOutboxMemory } from "./EventOutboxMemory.ts"
+import { LedgerRepoMemory } from "./LedgerRepoMemory.ts"
 import { MemoryStore } from "./MemoryStore.ts"
 
-/** SpendRequestsRepo over the in-memory store. */
+const usageKeys = (keyId: string, windows: UsageWindows) =>
+  [`${keyId}|day|${windows.day}`, `${keyId}|month|${windows.month}`] as const
+
+/**
+ * SpendRequestsRepo over the in-memory store. A decided request is written through the ledger and outbox ports of the
+ * same store; writes are serialised by the store, so the locks of `lockForDecision` need no counterpart here.
+ */
 export const SpendRequestsRepoMemory = Layer.effect(
   SpendRequestsRepo,
   Effect.gen(function* () {
     const store = yield* MemoryStore
+    const ledger = yield* LedgerRepo
+    const keys = yield* AgentKeysRepo
+    const outbox = yield* EventOutbox
     const requests = yield* store.table(HashMap.empty<SpendRequestId, SpendRequest>())
     const usage = yield* store.table(HashMap.empty<string, number>())
     const all = Ref.get(requests).pipe(Effect.map((map) => Array.from(HashMap.values(map))))
+    const addUsage = (keyId: string, windows: UsageWindows, delta: number) =>
+      store.atomically(
+        Ref.update(usage, (map) =>
+          usageKeys(keyId, windows).reduce(
+            (acc, key) => HashMap.set(acc, key, Option.getOrElse(HashMap.get(acc, key), () => 0) + delta),
+            map
+          )
+        )
+      )
     return SpendRequestsRepo.of({
-      insert: (sr) => store.atomically(Ref.update(requests, HashMap.set(sr.id, sr))),
+      lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
+        Effect.gen(function* () {
+          const accounts = yield* ledger.listAccounts(teamId, { mode })
+          const spend = accounts.find((a) => a.kind === "spend" && (accountId === null || a.id === accountId))
+          const settlement =
+            spend === undefined
+              ? undefined
+              : accounts.find((a) => a.kind === "settlement" && a.currency === spend.currency)
+          const locked = yield* ledger.lockAccounts([spend, settlement].flatMap((a) => (a === undefined ? [] : [a.id])))
+          const lockedOf = (id: string | undefined) => Option.fromNullishOr(locked.find((l) => l.account.id === id))
+          const totals = yield* Ref.get(usage)
+          const [day, month] = usageKeys(spendingKeyId, windows).map((key) =>
+            Option.getOrElse(HashMap.get(totals, key), () => 0)
+          )
+          return {
+            spendAccount: lockedOf(spend?.id),
+            settlementAccount: lockedOf(settlement?.id),
+            teamPolicy: yield* keys.teamPolicy(teamId),
+            spentToday: day ?? 0,
+            spentThisMonth: month ?? 0
+          }
+        }),
+      insertDecided: ({ request, ledgerTransaction, usage: spent, events }) =>
+        store.atomically(
+          Effect.gen(function* () {
+            if (ledgerTransaction !== null) {
+              yield* ledger
+                .insertTransaction(ledgerTransaction)
+                .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
+            }
+            yield* Ref.update(requests, HashMap.set(request.id, request))
+            if (spent.amount !== 0) yield* addUsage(request.spendingKeyId, spent.windows, spent.amount)
+            yield* outbox.publish(...events)
+          })
+        ),
       find: (teamId, id) =>
         Ref.get(requests).pipe(
           Effect.map((map) => HashMap.get(map, id).pipe(Option.filter((sr) => sr.teamId === teamId)))
@@ -40,25 +98,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
               .slice(0, page.limit + 1)
           )
         ),
-      usage: (keyId, windows) =>
-        Ref.get(usage).pipe(
-          Effect.map(
-            (map) =>
-              [
-                Option.getOrElse(HashMap.get(map, `${keyId}|day|${windows.day}`), () => 0),
-                Option.getOrElse(HashMap.get(map, `${keyId}|month|${windows.month}`), () => 0)
-              ] as const
-          )
-        ),
-      addUsage: (keyId, windows, delta) =>
-        store.atomically(
-          Ref.update(usage, (map) =>
-            [`${keyId}|day|${windows.day}`, `${keyId}|month|${windows.month}`].reduce(
-              (acc, key) => HashMap.set(acc, key, Option.getOrElse(HashMap.get(acc, key), () => 0) + delta),
-              map
-            )
-          )
-        ),
+      releaseUsage: (keyId, windows, amount) => addUsage(keyId, windows, -amount),
       transition: (teamId, id, transition) =>
         store.atomically(
           Ref.modify(requests, (map) => {
@@ -81,4 +121,4 @@ export const SpendRequestsRepoMemory = Layer.effect(
         )
     })
   })
-)
+).pipe(Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory]))
