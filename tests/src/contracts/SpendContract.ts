@@ -195,6 +195,36 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
       })
     )
 
+    it.effect("new requests and decisions of earlier ones on one key and account, all at once, all succeed", () =>
+      Effect.gen(function* () {
+        const { team, agent, approver, key } = yield* fundedAgent({
+          funds: 100_000,
+          policy: { approvalThreshold: 1, dailyBudget: 25_000 }
+        })
+        const service = yield* SpendRequests
+        const earlier = yield* Effect.forEach(Array.from({ length: 10 }), () => spend(agent, 1_000))
+        const work = [
+          ...Array.from({ length: 10 }, () => spend(agent, 1_000)),
+          ...earlier.map((sr, i) =>
+            i % 2 === 0
+              ? service.approve(approver, sr.approval!.id, null)
+              : service.deny(approver, sr.approval!.id, null)
+          )
+        ]
+        const results = yield* Effect.forEach(work, (w) => w, { concurrency: "unbounded" })
+        assert.strictEqual(results.length, 20)
+        const balance = (yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance
+        assert.deepStrictEqual(balance, { posted: 95_000, pending: 10_000, available: 85_000 })
+        const over = yield* spend(agent, 10_001)
+        assert.deepStrictEqual(
+          over.decision.reasons.map((r) => r.code),
+          ["daily_budget_exceeded"]
+        )
+        assert.strictEqual((yield* spend(agent, 10_000)).status, "pending_approval")
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
     it.effect(
       "an approval expires after its TTL: reads show it expired, the hold is released, approving answers not pending",
       () =>
