@@ -162,3 +162,4 @@ export const appOnPostgres = (config: ServiceConfig) => appLayer(config, PortsPg
 /** The application on the in-memory adapters: no database at all (tests, demos). */
 export const appInMemory = (config: ServiceConfig) =>
   appLayer(config, PortsMemory, Layer.succeed(Readiness, { check: Effect.succeed(true) }))
+export { Sha256Node } from "./Sha256Node.ts"

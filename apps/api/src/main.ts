@@ -4,6 +4,7 @@ import { DatabaseInfo, DatabaseLive } from "@svc/adapters-pg"
 import { Cause, Config, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { appOnPostgres, serviceConfig } from "./App.ts"
+import { Sha256Node } from "./Sha256Node.ts"
 
 const AnnounceLive = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -21,7 +22,8 @@ const ServerLive = Layer.unwrap(
     return HttpRouter.serve(appOnPostgres(config), { disableListenLog: true, disableLogger: true }).pipe(
       Layer.merge(AnnounceLive),
       Layer.provide(NodeHttpServer.layer(createServer, { port, host, gracefulShutdownTimeout: "10 seconds" })),
-      Layer.provide(DatabaseLive)
+      Layer.provide(DatabaseLive),
+      Layer.provide(Sha256Node)
     )
   })
 )

@@ -3,6 +3,7 @@ import type { TeamId } from "./Ids.ts"
 import { toHex } from "./internal/Encoding.ts"
 import type { Mode } from "./Money.ts"
 import type { PersistenceUnavailable } from "./Persistence.ts"
+import { sha256 } from "./Secrets.ts"
 
 /** Where an idempotency key lives: the same key under another team, mode, credential, method or path is another key. */
 export interface IdempotencyScope {
@@ -33,10 +34,7 @@ export interface StoredResponse {
 }
 
 /** The SHA-256 hex fingerprint of a request body. */
-export const fingerprintBody = (body: Uint8Array): Effect.Effect<string> =>
-  Effect.promise(() => crypto.subtle.digest("SHA-256", new Uint8Array(body))).pipe(
-    Effect.map((digest) => toHex(new Uint8Array(digest)))
-  )
+export const fingerprintBody = (body: Uint8Array): Effect.Effect<string> => Effect.map(sha256(body), toHex)
 
 /** Stored first responses of idempotent requests, and the lock that keeps two of them from running at once. */
 export class IdempotencyStore extends Context.Service<

@@ -1,13 +1,31 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { toBase64Url, toHex, utf8 } from "./internal/Encoding.ts"
+
+/**
+ * SHA-256 of bytes. The default is WebCrypto, which runs anywhere but answers through a promise and a worker-thread
+ * hop; a composition root on Node provides a synchronous native digest, which costs a fraction per call. Every
+ * secret lookup, request fingerprint and PKCE check goes through it.
+ */
+export const Sha256 = Context.Reference<(data: Uint8Array) => Effect.Effect<Uint8Array>>("@svc/domain/Sha256", {
+  defaultValue: () => (data) =>
+    Effect.promise(() => crypto.subtle.digest("SHA-256", new Uint8Array(data))).pipe(
+      Effect.map((digest) => new Uint8Array(digest))
+    )
+})
+
+/** The SHA-256 digest of bytes, by the `Sha256` in context. */
+export const sha256 = (data: Uint8Array): Effect.Effect<Uint8Array> =>
+  Effect.gen(function* () {
+    const digest = yield* Sha256
+    return yield* digest(data)
+  })
 
 /** A new high-entropy secret: the prefix followed by 32 random bytes in base64url. */
 export const generateSecret = (prefix: string): string =>
   `${prefix}${toBase64Url(crypto.getRandomValues(new Uint8Array(32)))}`
 
 /** The SHA-256 hex digest under which a secret is stored; the raw value is never kept. */
-export const hashSecret = (raw: string): Effect.Effect<string> =>
-  Effect.promise(() => crypto.subtle.digest("SHA-256", utf8(raw))).pipe(Effect.map((d) => toHex(new Uint8Array(d))))
+export const hashSecret = (raw: string): Effect.Effect<string> => Effect.map(sha256(utf8(raw)), toHex)
 
 /** HMAC-SHA256 of a message under a key, as base64url: deterministic, unforgeable without the key. */
 export const hmacBase64Url = (key: string, message: string): Effect.Effect<string> =>

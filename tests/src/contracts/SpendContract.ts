@@ -8,6 +8,7 @@ import {
   type LedgerRepo,
   pageRequest,
   type SpendPolicy,
+  type SpendRequest,
   SpendRequests,
   type SpendRequestsRepo,
   type TeamPrincipal,
@@ -203,7 +204,7 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         })
         const service = yield* SpendRequests
         const earlier = yield* Effect.forEach(Array.from({ length: 10 }), () => spend(agent, 1_000))
-        const work = [
+        const work: ReadonlyArray<Effect.Effect<SpendRequest, unknown, SpendRequests>> = [
           ...Array.from({ length: 10 }, () => spend(agent, 1_000)),
           ...earlier.map((sr, i) =>
             i % 2 === 0

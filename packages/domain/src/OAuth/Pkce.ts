@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { toBase64Url, utf8 } from "../internal/Encoding.ts"
-import { constantTimeEqual } from "../Secrets.ts"
+import { constantTimeEqual, sha256 } from "../Secrets.ts"
 
 /** A PKCE code verifier (RFC 7636 4.1): 43..128 unreserved characters. */
 export const isCodeVerifier = (value: string): boolean => /^[A-Za-z0-9\-._~]{43,128}$/u.test(value)
@@ -10,9 +10,7 @@ export const isS256Challenge = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/
 
 /** The S256 challenge of a verifier: BASE64URL(SHA256(ASCII(verifier))). */
 export const s256Challenge = (verifier: string): Effect.Effect<string> =>
-  Effect.promise(() => crypto.subtle.digest("SHA-256", utf8(verifier))).pipe(
-    Effect.map((digest) => toBase64Url(new Uint8Array(digest)))
-  )
+  Effect.map(sha256(utf8(verifier)), toBase64Url)
 
 /** Whether a verifier matches a stored S256 challenge, compared in constant time. */
 export const verifyS256 = (verifier: string, challenge: string): Effect.Effect<boolean> =>

@@ -4,8 +4,14 @@ const decoder = new TextDecoder()
 /** UTF-8 bytes of a string. */
 export const utf8 = (text: string): Uint8Array<ArrayBuffer> => encoder.encode(text)
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"))
+
 /** Lowercase hex of bytes. */
-export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+export const toHex = (bytes: Uint8Array): string => {
+  let hex = ""
+  for (const b of bytes) hex += HEX[b]
+  return hex
+}
 
 /** Unpadded base64url of bytes. */
 export const toBase64Url = (bytes: Uint8Array): string =>
