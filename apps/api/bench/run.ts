@@ -157,22 +157,8 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
           yield* sql.withTransaction(
             Effect.gen(function* () {
               yield* sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${id}, 0))`
-              yield* sql`WITH spend (spend_id, spend_currency) AS (
-                           SELECT id, currency FROM ledger_accounts
-                           WHERE team_id = ${ids.teamId} AND mode = 'test' AND kind = 'spend' AND id = ${ids.accountId}
-                           ORDER BY created_at, id LIMIT 1
-                         )
-                         SELECT id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at,
-                           (SELECT policy FROM team_spend_policies WHERE team_id = ${ids.teamId}) AS team_policy
-                         FROM ledger_accounts, spend
-                         WHERE id = spend_id
-                            OR (team_id = ${ids.teamId} AND mode = 'test' AND kind = 'settlement' AND currency = spend_currency)
-                         ORDER BY id FOR UPDATE OF ledger_accounts`
-              yield* sql`INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
-                         VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 0),
-                                (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 0)
-                         ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount
-                         RETURNING period, amount::text AS amount`
+              yield* sql`SELECT * FROM lock_spend_decision(${ids.teamId}, 'test', ${ids.accountId}::uuid, ${ids.keyId},
+                           date_trunc('day', ${now}::timestamptz), date_trunc('month', ${now}::timestamptz))`
               yield* sql`WITH ledger_tx AS (
                            INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
                            VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now}) RETURNING id

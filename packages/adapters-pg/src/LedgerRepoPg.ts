@@ -39,7 +39,7 @@ interface TransactionRow {
   readonly entries: ReadonlyArray<{ accountId: string; amount: number | string; currency: string; pending: boolean }>
 }
 
-export const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at"
+const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at"
 
 export const toAccount = (row: AccountRow): Account => ({
   id: row.id as AccountId,

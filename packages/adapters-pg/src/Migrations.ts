@@ -7,6 +7,7 @@ import idempotencyRateLimits from "./migrations/0004_idempotency_rate_limits.ts"
 import oauthApiKeys from "./migrations/0005_oauth_api_keys.ts"
 import webhooks from "./migrations/0006_webhooks.ts"
 import spendUsage from "./migrations/0007_spend_usage.ts"
+import lockSpendDecision from "./migrations/0008_lock_spend_decision.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -16,7 +17,8 @@ export const migrations = Migrator.fromRecord({
   "0004_idempotency_rate_limits": idempotencyRateLimits,
   "0005_oauth_api_keys": oauthApiKeys,
   "0006_webhooks": webhooks,
-  "0007_spend_usage": spendUsage
+  "0007_spend_usage": spendUsage,
+  "0008_lock_spend_decision": lockSpendDecision
 })
 
 const run = Migrator.make({})

@@ -14,7 +14,7 @@ import {
 import { Array as Arr, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { outboxRows } from "./EventOutboxPg.ts"
-import { ACCOUNT_COLUMNS, type AccountRow, countersOf, postingCtes, toAccount } from "./LedgerRepoPg.ts"
+import { type AccountRow, countersOf, postingCtes, toAccount } from "./LedgerRepoPg.ts"
 import { int, iso, orUnavailable } from "./Sql.ts"
 
 interface Row {
@@ -40,6 +40,13 @@ interface Row {
 const COLUMNS =
   "id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id, metadata, decision, approval, " +
   "ledger_transaction_id, hold_transaction_id, created_at, updated_at"
+
+/** A row of `lock_spend_decision` (migration 0008): a locked account with the team policy and the budget totals. */
+interface DecisionRow extends AccountRow {
+  readonly teamPolicy: SpendPolicy | null
+  readonly spentToday: string | number
+  readonly spentThisMonth: string | number
+}
 
 const toSpendRequest = (row: Row): SpendRequest => ({
   id: row.id as SpendRequestId,
@@ -67,8 +74,7 @@ export const SpendRequestsRepoPg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
-    const accountColumns = sql.unsafe(ACCOUNT_COLUMNS)
-    /** Adds `delta` (0 or more) to a credential's totals in both windows; the rows stay locked until the transaction ends. */
+    /** Adds `delta` to a credential's totals in both windows; the rows stay locked until the transaction ends. */
     const usageUpsert = (keyId: string, windows: UsageWindows, delta: number) => sql`
       INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
       VALUES (${keyId}, 'day', ${windows.day}, ${delta}), (${keyId}, 'month', ${windows.month}, ${delta})
@@ -76,40 +82,28 @@ export const SpendRequestsRepoPg = Layer.effect(
     const one = (rows: ReadonlyArray<Row>) => Option.map(Option.fromNullishOr(rows[0]), toSpendRequest)
     return SpendRequestsRepo.of({
       lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
-        Effect.gen(function* () {
-          const accounts = yield* sql<AccountRow & { readonly teamPolicy: SpendPolicy | null }>`
-            WITH spend (spend_id, spend_currency) AS (
-              SELECT id, currency FROM ledger_accounts
-              WHERE team_id = ${teamId} AND mode = ${mode} AND kind = 'spend'
-                AND (${accountId}::uuid IS NULL OR id = ${accountId}::uuid)
-              ORDER BY created_at, id LIMIT 1
-            )
-            SELECT ${accountColumns}, (SELECT policy FROM team_spend_policies WHERE team_id = ${teamId}) AS team_policy
-            FROM ledger_accounts, spend
-            WHERE id = spend_id
-               OR (team_id = ${teamId} AND mode = ${mode} AND kind = 'settlement' AND currency = spend_currency)
-            ORDER BY id
-            FOR UPDATE OF ledger_accounts`
-          const usage = yield* sql<{ period: "day" | "month"; amount: string }>`
-            ${usageUpsert(spendingKeyId, windows, 0)}
-            RETURNING period, amount::text AS amount`
-          const locked = (kind: "spend" | "settlement") =>
-            Option.map(
-              Option.fromNullishOr(
-                accounts
-                  .filter((a) => a.kind === kind)
-                  .toSorted((x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x.id < y.id ? -1 : 1))[0]
-              ),
-              (row) => ({ account: toAccount(row), counters: countersOf(row) })
-            )
-          return {
-            spendAccount: locked("spend"),
-            settlementAccount: locked("settlement"),
-            teamPolicy: accounts[0]?.teamPolicy ?? {},
-            spentToday: int(usage.find((u) => u.period === "day")?.amount ?? 0),
-            spentThisMonth: int(usage.find((u) => u.period === "month")?.amount ?? 0)
-          }
-        }).pipe(orUnavailable("spendRequests.lockForDecision")),
+        sql<DecisionRow>`
+          SELECT * FROM lock_spend_decision(${teamId}, ${mode}, ${accountId}::uuid, ${spendingKeyId}, ${windows.day}, ${windows.month})`.pipe(
+          Effect.map((rows) => {
+            const locked = (kind: "spend" | "settlement") =>
+              Option.map(
+                Option.fromNullishOr(
+                  rows
+                    .filter((a) => a.kind === kind)
+                    .toSorted((x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x.id < y.id ? -1 : 1))[0]
+                ),
+                (row) => ({ account: toAccount(row), counters: countersOf(row) })
+              )
+            return {
+              spendAccount: locked("spend"),
+              settlementAccount: locked("settlement"),
+              teamPolicy: rows[0]?.teamPolicy ?? {},
+              spentToday: int(rows[0]?.spentToday ?? 0),
+              spentThisMonth: int(rows[0]?.spentThisMonth ?? 0)
+            }
+          }),
+          orUnavailable("spendRequests.lockForDecision")
+        ),
       insertDecided: ({ request: sr, ledgerTransaction, usage, events }) =>
         Effect.suspend(() => {
           const outbox = outboxRows(events)
