@@ -155,6 +155,15 @@ export interface Movement {
   readonly amount: number
 }
 
+/**
+ * The spend account a credential acts on among a team's accounts of one mode, listed oldest first: the account
+ * `accountId`, or the first spend account when the credential names none.
+ */
+export const pickSpendAccount = <A extends Account>(
+  accounts: ReadonlyArray<A>,
+  accountId: AccountId | null
+): A | undefined => accounts.find((a) => a.kind === "spend" && (accountId === null || a.id === accountId))
+
 /** An entry to record: a signed amount on an account, posted or pending. */
 export interface PlannedEntry extends EntryInput {
   readonly pending: boolean
@@ -248,6 +257,12 @@ export class Ledger extends Context.Service<
       id: AccountId
     ) => Effect.Effect<AccountWithBalance, AccountNotFound | PersistenceUnavailable>
     readonly accounts: LedgerRepo["Service"]["listAccounts"]
+    /** The spend account a credential acts on: `accountId`, or the mode's first spend account when null. */
+    readonly spendAccount: (
+      teamId: TeamId,
+      mode: Mode,
+      accountId: AccountId | null
+    ) => Effect.Effect<AccountWithBalance, AccountNotFound | PersistenceUnavailable>
     readonly settlementAccount: (
       teamId: TeamId,
       mode: Mode,
@@ -387,6 +402,16 @@ export class Ledger extends Context.Service<
       })
     })
 
+    const spendAccount = Effect.fn("Ledger.spendAccount")(function* (
+      teamId: TeamId,
+      mode: Mode,
+      accountId: AccountId | null
+    ) {
+      const found = pickSpendAccount(yield* repo.listAccounts(teamId, { mode, kind: "spend" }), accountId)
+      if (found === undefined) return yield* new AccountNotFound({ accountId: accountId ?? `spend:${mode}` })
+      return found
+    })
+
     const settlementAccount = Effect.fn("Ledger.settlementAccount")(function* (
       teamId: TeamId,
       mode: Mode,
@@ -437,6 +462,7 @@ export class Ledger extends Context.Service<
       deposit,
       account,
       accounts: repo.listAccounts,
+      spendAccount,
       settlementAccount,
       transactions: repo.listTransactions
     })

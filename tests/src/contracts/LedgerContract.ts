@@ -130,6 +130,34 @@ export const ledgerContract = <E>(
       })
     )
 
+    it.effect(
+      "a credential's spend account: the one it names, else the mode's first; never another kind, mode or team",
+      () =>
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const { team, live, test } = yield* newTeam
+          const other = yield* newTeam
+          const second = yield* ledger.openTeamAccounts({
+            teamId: team.id,
+            mode: "test",
+            name: "Second",
+            currency: "USD"
+          })
+          assert.strictEqual((yield* ledger.spendAccount(team.id, "test", second.id)).id, second.id)
+          assert.strictEqual((yield* ledger.spendAccount(team.id, "test", null)).id, test.id)
+          assert.strictEqual((yield* ledger.spendAccount(team.id, "live", null)).id, live.id)
+          const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
+          for (const [mode, id] of [
+            ["test", settlement.id],
+            ["live", test.id],
+            ["test", other.test.id]
+          ] as const) {
+            const error = yield* Effect.flip(ledger.spendAccount(team.id, mode, id))
+            assert.strictEqual(error._tag, "AccountNotFound")
+          }
+        })
+    )
+
     it.effect("a deposit credits the spend account once per reference", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger

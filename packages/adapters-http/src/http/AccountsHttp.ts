@@ -21,14 +21,17 @@ export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
 
-    const visibleAccount = (id: string) =>
+    /** The agent's spend account `id`, or its own (else the mode's first) when `id` is null; 404 otherwise. */
+    const visibleAccount = (id: string | null) =>
       Effect.gen(function* () {
         const agent = yield* CurrentAgent
-        const account = yield* ledger
-          .account(agent.teamId, id as AccountId)
-          .pipe(Effect.catchTag("AccountNotFound", () => Effect.fail(notFound(`no account ${id}`))))
-        if (account.mode !== agent.mode || account.kind !== "spend") return yield* notFound(`no account ${id}`)
-        return account
+        return yield* ledger
+          .spendAccount(agent.teamId, agent.mode, (id ?? agent.accountId) as AccountId | null)
+          .pipe(
+            Effect.catchTag("AccountNotFound", () =>
+              Effect.fail(notFound(id === null ? "this credential has no account" : `no account ${id}`))
+            )
+          )
       })
 
     return handlers
@@ -41,15 +44,10 @@ export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
       )
       .handle("get", ({ params }) => visibleAccount(params.id).pipe(Effect.map(accountResponse), orServiceUnavailable))
       .handle("balance", () =>
-        Effect.gen(function* () {
-          const agent = yield* CurrentAgent
-          const account =
-            agent.accountId !== null
-              ? yield* visibleAccount(agent.accountId)
-              : (yield* ledger.accounts(agent.teamId, { mode: agent.mode, kind: "spend" }))[0]
-          if (account === undefined) return yield* notFound("this credential has no account")
-          return { accountId: account.id, currency: account.currency, ...account.balance }
-        }).pipe(orServiceUnavailable)
+        visibleAccount(null).pipe(
+          Effect.map((account) => ({ accountId: account.id, currency: account.currency, ...account.balance })),
+          orServiceUnavailable
+        )
       )
   })
 )

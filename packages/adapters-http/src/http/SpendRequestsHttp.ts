@@ -78,13 +78,13 @@ export const TestHelpersHttp = HttpApiBuilder.group(Api, "testHelpers", (handler
         const agent = yield* CurrentAgent
         if (agent.mode !== "test") return yield* notFound("test helpers exist only for test-mode keys")
         const accountId = (payload.accountId ?? agent.accountId) as AccountId | null
-        const account =
-          accountId === null
-            ? (yield* ledger.accounts(agent.teamId, { mode: "test", kind: "spend" }))[0]
-            : yield* ledger.account(agent.teamId, accountId)
-        if (account === undefined || account.mode !== "test" || account.kind !== "spend") {
-          return yield* notFound(`no test spend account ${accountId ?? ""}`.trim())
-        }
+        const account = yield* ledger
+          .spendAccount(agent.teamId, "test", accountId)
+          .pipe(
+            Effect.catchTag("AccountNotFound", () =>
+              Effect.fail(notFound(`no test spend account ${accountId ?? ""}`.trim()))
+            )
+          )
         if (account.currency !== payload.currency) {
           return yield* badRequest("validation_failed", `the account holds ${account.currency}`, [
             { path: "currency", message: `the account holds ${account.currency}, not ${payload.currency}` }

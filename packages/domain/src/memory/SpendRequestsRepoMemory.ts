@@ -1,7 +1,7 @@
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { AgentKeysRepo } from "../AgentKeys.ts"
 import { EventOutbox } from "../Events.ts"
-import { LedgerRepo } from "../Ledger.ts"
+import { LedgerRepo, pickSpendAccount } from "../Ledger.ts"
 import { isAfter, newestFirst } from "../Pagination.ts"
 import { type SpendRequest, type SpendRequestId, SpendRequestsRepo, type UsageWindows } from "../SpendRequests.ts"
 import { AgentKeysRepoMemory } from "./AgentKeysRepoMemory.ts"
@@ -39,7 +39,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
       lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
         Effect.gen(function* () {
           const accounts = yield* ledger.listAccounts(teamId, { mode })
-          const spend = accounts.find((a) => a.kind === "spend" && (accountId === null || a.id === accountId))
+          const spend = pickSpendAccount(accounts, accountId)
           const settlement =
             spend === undefined
               ? undefined
