@@ -12,7 +12,17 @@ export class DatabaseInfo extends Context.Service<
   { readonly description: string; readonly embedded: boolean }
 >()("@svc/adapters-pg/DatabaseInfo") {}
 
-const camel = (s: string) => s.replace(/_([a-z])/gu, (_, c: string) => c.toUpperCase())
+const camelNames = new Map<string, string>()
+
+/** snake_case to camelCase, remembered per column name: every row of every result goes through it. */
+const camel = (s: string): string => {
+  let name = camelNames.get(s)
+  if (name === undefined) {
+    name = s.replace(/_([a-z])/gu, (_, c: string) => c.toUpperCase())
+    camelNames.set(s, name)
+  }
+  return name
+}
 
 /**
  * A PgClient on a server URL, with snake_case columns read as camelCase fields. Statements outside transactions from
