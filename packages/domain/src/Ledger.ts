@@ -169,11 +169,30 @@ export interface PlannedEntry extends EntryInput {
   readonly pending: boolean
 }
 
-/** The two entries of a movement: the debit account gives the amount, the credit account receives it. */
-export const movementEntries = (movement: Movement, pending: boolean): ReadonlyArray<PlannedEntry> => [
-  { accountId: movement.debitAccountId, amount: -movement.amount, pending },
-  { accountId: movement.creditAccountId, amount: movement.amount, pending }
-]
+/**
+ * What a movement records: a transaction posted at once, or a hold (`pending`), in which the debit account gives the
+ * amount and the credit account receives it. Id and time are the recorder's.
+ */
+export const movementPosting = (
+  movement: Movement,
+  pending: boolean
+): {
+  readonly base: Omit<LedgerTransaction, "id" | "entries" | "createdAt">
+  readonly entries: ReadonlyArray<PlannedEntry>
+} => ({
+  base: {
+    teamId: movement.teamId,
+    mode: movement.mode,
+    kind: pending ? "pending" : "posted",
+    code: movement.code,
+    reference: movement.reference,
+    pendingId: null
+  },
+  entries: [
+    { accountId: movement.debitAccountId, amount: -movement.amount, pending },
+    { accountId: movement.creditAccountId, amount: movement.amount, pending }
+  ]
+})
 
 /**
  * The ledger transaction that records `entries` over accounts read under their locks: every account belongs to the
@@ -338,23 +357,12 @@ export class Ledger extends Context.Service<
         return tx
       })
 
-    const move = (movement: Movement, pending: boolean) =>
-      transactor
-        .withTransaction(
-          record(
-            {
-              teamId: movement.teamId,
-              mode: movement.mode,
-              kind: pending ? "pending" : "posted",
-              code: movement.code,
-              reference: movement.reference,
-              pendingId: null
-            },
-            movementEntries(movement, pending),
-            true
-          )
-        )
+    const move = (movement: Movement, pending: boolean) => {
+      const { base, entries } = movementPosting(movement, pending)
+      return transactor
+        .withTransaction(record(base, entries, true))
         .pipe(Effect.catchTag("HoldAlreadyResolved", Effect.die))
+    }
 
     const resolve = (teamId: TeamId, holdId: LedgerTransactionId, outcome: "post_pending" | "void_pending") =>
       transactor

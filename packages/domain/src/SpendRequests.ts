@@ -8,7 +8,7 @@ import {
   Ledger,
   type LedgerTransaction,
   type LockedAccount,
-  movementEntries,
+  movementPosting,
   planTransaction
 } from "./Ledger.ts"
 import type { Mode } from "./Money.ts"
@@ -332,35 +332,26 @@ export class SpendRequests extends Context.Service<
             })
             const id = newId(SpendRequestId)
             const createdAt = new Date(now).toISOString()
+            const posting = movementPosting(
+              {
+                teamId: agent.teamId,
+                mode: agent.mode,
+                code: "spend_request",
+                reference: id,
+                debitAccountId: account.id,
+                creditAccountId: settlement.account.id,
+                amount: input.amount
+              },
+              decision.outcome === "pending_approval"
+            )
             const moved =
               decision.outcome === "denied"
                 ? null
                 : yield* Effect.fromResult(
-                    planTransaction(
-                      {
-                        id: newId(LedgerTransactionId),
-                        teamId: agent.teamId,
-                        mode: agent.mode,
-                        kind: decision.outcome === "approved" ? "posted" : "pending",
-                        code: "spend_request",
-                        reference: id,
-                        pendingId: null,
-                        createdAt
-                      },
-                      movementEntries(
-                        {
-                          teamId: agent.teamId,
-                          mode: agent.mode,
-                          code: "spend_request",
-                          reference: id,
-                          debitAccountId: account.id,
-                          creditAccountId: settlement.account.id,
-                          amount: input.amount
-                        },
-                        decision.outcome === "pending_approval"
-                      ),
-                      { locked: [spend, settlement], checkFunds: true }
-                    )
+                    planTransaction({ ...posting.base, id: newId(LedgerTransactionId), createdAt }, posting.entries, {
+                      locked: [spend, settlement],
+                      checkFunds: true
+                    })
                   )
             const sr: SpendRequest = {
               id,
