@@ -13,6 +13,7 @@ import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { SignJWT } from "jose"
+import { withCpu } from "./cpu.ts"
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -281,30 +282,34 @@ const main = async () => {
       body
     })
 
-    const results: Array<Figures> = []
+    const results: Array<Figures & { readonly cpu: Awaited<ReturnType<typeof withCpu>>["cpu"] }> = []
+    const measure = async (run: () => Promise<Figures>) => {
+      const { result, cpu } = await withCpu(child?.pid, run)
+      results.push({ ...result, cpu })
+    }
     const spendRequest = { url: `${base}/v1/spend-requests`, method: "POST" as const, body }
-    results.push(
-      await load(`POST /v1/spend-requests, ${AGENTS} agents (auto-approved)`, {
+    await measure(() =>
+      load(`POST /v1/spend-requests, ${AGENTS} agents (auto-approved)`, {
         ...spendRequest,
         headers: { ...headers, "idempotency-key": "[<id>]" },
         rotate: agents.map((a) => a.secret)
       })
     )
-    results.push(await directSql(`direct SQL of one spend request, ${AGENTS} accounts`, url, agents))
-    results.push(
-      await load("POST /v1/spend-requests, 1 hot account (auto-approved)", {
+    await measure(() => directSql(`direct SQL of one spend request, ${AGENTS} accounts`, url, agents))
+    await measure(() =>
+      load("POST /v1/spend-requests, 1 hot account (auto-approved)", {
         ...spendRequest,
         headers: { ...headers, "idempotency-key": "[<id>]" }
       })
     )
-    results.push(await directSql("direct SQL of one spend request, 1 hot account", url, [hot]))
-    results.push(
-      await load("POST /v1/spend-requests (idempotent replay)", {
+    await measure(() => directSql("direct SQL of one spend request, 1 hot account", url, [hot]))
+    await measure(() =>
+      load("POST /v1/spend-requests (idempotent replay)", {
         ...spendRequest,
         headers: { ...headers, "idempotency-key": replayKey }
       })
     )
-    results.push(await load("GET /v1/balance", { url: `${base}/v1/balance`, method: "GET", headers }))
+    await measure(() => load("GET /v1/balance", { url: `${base}/v1/balance`, method: "GET", headers }))
     console.log(
       `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, pool ${POOL_SIZE}, ${serverUrl.replace(/\/\/[^@]*@/u, "//")}`
     )
@@ -314,7 +319,8 @@ const main = async () => {
         "req/s": Math.round(r.requestsPerSecond),
         "p50 ms": r.p50,
         "p99 ms": r.p99,
-        "non-2xx/errors": r.failures
+        "non-2xx/errors": r.failures,
+        "CPU % service/postgres/bench": r.cpu === undefined ? "-" : `${r.cpu.service}/${r.cpu.postgres}/${r.cpu.bench}`
       }))
     )
     const ratio = (service: Figures, direct: Figures) =>
