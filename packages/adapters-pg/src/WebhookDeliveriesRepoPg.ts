@@ -1,5 +1,5 @@
 import { type DomainEvent, type TeamId, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Array as Arr, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { iso, orUnavailable } from "./Sql.ts"
 
@@ -82,17 +82,34 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
               Effect.asVoid,
               orUnavailable("webhookDeliveries.markDispatched")
             ),
-      insert: (d) =>
-        sql`INSERT INTO webhook_deliveries (id, team_id, endpoint_id, event_id, event_type, body, status, attempts,
-                                            next_attempt_at, last_status_code, last_error, redelivery_of, created_at,
-                                            updated_at, delivered_at)
-            VALUES (${d.id}, ${d.teamId}, ${d.endpointId}, ${d.eventId}, ${d.eventType}, ${d.body}, ${d.status},
-                    ${d.attempts}, ${d.nextAttemptAt}, ${d.lastStatusCode}, ${d.lastError}, ${d.redeliveryOf},
-                    ${d.createdAt}, ${d.updatedAt}, ${d.deliveredAt})
-            ON CONFLICT (endpoint_id, event_id) WHERE redelivery_of IS NULL DO NOTHING`.pipe(
-          Effect.asVoid,
-          orUnavailable("webhookDeliveries.insert")
-        ),
+      insert: (...deliveries) => {
+        const rows = deliveries.map(
+          (d): Record<string, unknown> => ({
+            id: d.id,
+            team_id: d.teamId,
+            endpoint_id: d.endpointId,
+            event_id: d.eventId,
+            event_type: d.eventType,
+            body: d.body,
+            status: d.status,
+            attempts: d.attempts,
+            next_attempt_at: d.nextAttemptAt,
+            last_status_code: d.lastStatusCode,
+            last_error: d.lastError,
+            redelivery_of: d.redeliveryOf,
+            created_at: d.createdAt,
+            updated_at: d.updatedAt,
+            delivered_at: d.deliveredAt
+          })
+        )
+        return Arr.isArrayNonEmpty(rows)
+          ? sql`INSERT INTO webhook_deliveries ${sql.insert(rows)}
+                ON CONFLICT (endpoint_id, event_id) WHERE redelivery_of IS NULL DO NOTHING`.pipe(
+              Effect.asVoid,
+              orUnavailable("webhookDeliveries.insert")
+            )
+          : Effect.void
+      },
       claimDue: ({ now, leaseUntil, limit }) =>
         sql<Row>`
           WITH due AS (

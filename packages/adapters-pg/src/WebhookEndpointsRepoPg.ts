@@ -64,8 +64,11 @@ export const WebhookEndpointsRepoPg = Layer.effect(
           Effect.map((rows) => rows.map(toEndpoint)),
           orUnavailable("webhookEndpoints.list")
         ),
-      listEnabled: (teamId) =>
-        sql<Row>`SELECT * FROM webhook_endpoints WHERE team_id = ${teamId} AND enabled ORDER BY created_at, id`.pipe(
+      listEnabled: (teamIds) =>
+        (teamIds.length === 0
+          ? Effect.succeed<ReadonlyArray<Row>>([])
+          : sql<Row>`SELECT * FROM webhook_endpoints WHERE ${sql.in("team_id", teamIds)} AND enabled ORDER BY created_at, id`
+        ).pipe(
           Effect.map((rows) => rows.map(toEndpoint)),
           orUnavailable("webhookEndpoints.listEnabled")
         )

@@ -82,7 +82,10 @@ export class WebhookEndpointsRepo extends Context.Service<
       teamId: TeamId,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, PersistenceUnavailable>
-    readonly listEnabled: (teamId: TeamId) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, PersistenceUnavailable>
+    /** The enabled endpoints of these teams, oldest first. */
+    readonly listEnabled: (
+      teamIds: ReadonlyArray<TeamId>
+    ) => Effect.Effect<ReadonlyArray<WebhookEndpoint>, PersistenceUnavailable>
   }
 >()("@svc/domain/WebhookEndpointsRepo") {}
 
@@ -98,8 +101,8 @@ export class WebhookDeliveriesRepo extends Context.Service<
       eventIds: ReadonlyArray<string>,
       at: string
     ) => Effect.Effect<void, PersistenceUnavailable>
-    /** Inserts a delivery; a first delivery of an event to an endpoint already present is left alone. */
-    readonly insert: (delivery: WebhookDelivery) => Effect.Effect<void, PersistenceUnavailable>
+    /** Inserts deliveries; a first delivery of an event to an endpoint already present is left alone. */
+    readonly insert: (...deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void, PersistenceUnavailable>
     /** Takes up to `limit` pending deliveries due at `now` (skipping those another worker holds) and leases them. */
     readonly claimDue: (input: {
       readonly now: string

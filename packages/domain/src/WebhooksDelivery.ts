@@ -7,7 +7,6 @@ import {
   subscribesTo,
   WebhookDeliveriesRepo,
   type WebhookDelivery,
-  type WebhookEndpoint,
   WebhookEndpoints,
   WebhookEndpointsRepo
 } from "./Webhooks.ts"
@@ -168,32 +167,33 @@ export class WebhookDispatcher extends Context.Service<
         Effect.gen(function* () {
           const events = yield* deliveries.lockUndispatchedEvents(policy.batchSize)
           if (events.length === 0) return 0
-          const byTeam = new Map<string, ReadonlyArray<WebhookEndpoint>>()
+          const endpoints = yield* endpointsRepo.listEnabled([...new Set(events.map((e) => e.teamId))])
           const now = new Date().toISOString()
-          for (const event of events) {
-            const known = byTeam.get(event.teamId)
-            const teamEndpoints = known ?? (yield* endpointsRepo.listEnabled(event.teamId))
-            byTeam.set(event.teamId, teamEndpoints)
-            for (const endpoint of teamEndpoints.filter((e) => subscribesTo(e, event.type))) {
-              yield* deliveries.insert({
-                id: uuidv7(),
-                teamId: event.teamId,
-                endpointId: endpoint.id,
-                eventId: event.id,
-                eventType: event.type,
-                body: eventBody(event),
-                status: "pending",
-                attempts: 0,
-                nextAttemptAt: now,
-                lastStatusCode: null,
-                lastError: null,
-                redeliveryOf: null,
-                createdAt: now,
-                updatedAt: now,
-                deliveredAt: null
-              })
-            }
-          }
+          yield* deliveries.insert(
+            ...events.flatMap((event) =>
+              endpoints
+                .filter((endpoint) => endpoint.teamId === event.teamId && subscribesTo(endpoint, event.type))
+                .map(
+                  (endpoint): WebhookDelivery => ({
+                    id: uuidv7(),
+                    teamId: event.teamId,
+                    endpointId: endpoint.id,
+                    eventId: event.id,
+                    eventType: event.type,
+                    body: eventBody(event),
+                    status: "pending",
+                    attempts: 0,
+                    nextAttemptAt: now,
+                    lastStatusCode: null,
+                    lastError: null,
+                    redeliveryOf: null,
+                    createdAt: now,
+                    updatedAt: now,
+                    deliveredAt: null
+                  })
+                )
+            )
+          )
           yield* deliveries.markDispatched(
             events.map((e) => e.id),
             now

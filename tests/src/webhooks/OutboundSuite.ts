@@ -181,6 +181,40 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
           )
       )
 
+      it.effect("events of several teams fanned out together reach only their own team's endpoints", () =>
+        withApp(
+          baseEnv(),
+          () => ({ status: 204 }),
+          (app, hook) =>
+            Effect.gen(function* () {
+              const a = yield* newTeam(app)
+              const b = yield* newTeam(app)
+              const endpointA = yield* register(app, a.token, hook.url)
+              const endpointB = yield* register(app, b.token, hook.url)
+              const [eventA, eventB] = yield* Effect.all([publish(a.teamId), publish(b.teamId)], {
+                concurrency: "unbounded"
+              })
+              const logA = yield* eventually(
+                deliveries(app, a.token, endpointA.id),
+                (l) => l[0]?.status === "succeeded"
+              )
+              const logB = yield* eventually(
+                deliveries(app, b.token, endpointB.id),
+                (l) => l[0]?.status === "succeeded"
+              )
+              assert.deepStrictEqual(
+                logA.map((d) => d.eventId),
+                [eventA]
+              )
+              assert.deepStrictEqual(
+                logB.map((d) => d.eventId),
+                [eventB]
+              )
+              assert.strictEqual(hook.received.length, 2)
+            })
+        )
+      )
+
       it.effect(
         "a receiver that fails twice then succeeds gets the event exactly once more; redeliver sends it again",
         () =>

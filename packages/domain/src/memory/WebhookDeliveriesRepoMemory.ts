@@ -21,15 +21,20 @@ export const WebhookDeliveriesRepoMemory = Layer.effect(
           return (yield* Ref.get(published)).filter((e) => !done.has(e.id)).slice(0, limit)
         }),
       markDispatched: (ids, _at) => store.atomically(Ref.update(dispatched, (done) => new Set([...done, ...ids]))),
-      insert: (delivery) =>
+      insert: (...deliveries) =>
         store.atomically(
-          Ref.update(rows, (all) =>
-            delivery.redeliveryOf === null &&
-            all.some(
-              (d) => d.redeliveryOf === null && d.endpointId === delivery.endpointId && d.eventId === delivery.eventId
+          Ref.update(rows, (stored) =>
+            deliveries.reduce(
+              (all, delivery) =>
+                delivery.redeliveryOf === null &&
+                all.some(
+                  (d) =>
+                    d.redeliveryOf === null && d.endpointId === delivery.endpointId && d.eventId === delivery.eventId
+                )
+                  ? all
+                  : [...all, delivery],
+              stored
             )
-              ? all
-              : [...all, delivery]
           )
         ),
       claimDue: ({ now, leaseUntil, limit }) =>

@@ -24,7 +24,11 @@ export const WebhookEndpointsRepoMemory = Layer.effect(
         ),
       list: (teamId, page) =>
         ofTeam(teamId).pipe(Effect.map((list) => list.filter((e) => isAfter(e, page.after)).slice(0, page.limit + 1))),
-      listEnabled: (teamId) => ofTeam(teamId).pipe(Effect.map((list) => list.filter((e) => e.enabled)))
+      listEnabled: (teamIds) =>
+        Effect.map(
+          Effect.forEach(teamIds, (teamId) => ofTeam(teamId)),
+          (lists) => lists.flat().filter((e) => e.enabled)
+        )
     })
   })
 )
