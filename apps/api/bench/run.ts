@@ -79,6 +79,12 @@ const json = async (base: string, method: string, path: string, token: string, b
 
 let turn = 0
 
+/** The next of `count` agents in turn: service and direct-SQL scenarios spread requests over agents alike. */
+const nextTurn = (count: number) => {
+  turn = (turn + 1) % count
+  return turn
+}
+
 const load = (
   name: string,
   options: {
@@ -107,8 +113,10 @@ const load = (
                 {
                   setupRequest: (request: autocannon.Request) => {
                     const tokens = options.rotate ?? []
-                    turn = (turn + 1) % tokens.length
-                    return { ...request, headers: { ...request.headers, authorization: `Bearer ${tokens[turn]}` } }
+                    return {
+                      ...request,
+                      headers: { ...request.headers, authorization: `Bearer ${tokens[nextTurn(tokens.length)]}` }
+                    }
                   }
                 }
               ]
@@ -194,14 +202,13 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
           )
           latencies.push(performance.now() - started)
         })
-      const worker = (i: number) =>
-        Effect.whileLoop({
-          while: () => Date.now() < deadline,
-          body: () => one(agents[i % agents.length]!),
-          step: () => undefined
-        })
+      const worker = Effect.whileLoop({
+        while: () => Date.now() < deadline,
+        body: () => Effect.suspend(() => one(agents[nextTurn(agents.length)]!)),
+        step: () => undefined
+      })
       yield* Effect.all(
-        Array.from({ length: CONNECTIONS }, (_, i) => worker(i)),
+        Array.from({ length: CONNECTIONS }, () => worker),
         { concurrency: "unbounded", discard: true }
       )
       latencies.sort((a, b) => a - b)
