@@ -27,7 +27,8 @@ const camel = (s: string): string => {
 /**
  * A PgClient on a server URL, with snake_case columns read as camelCase fields. Statements outside transactions from
  * concurrent fibers are pipelined on each connection (`multiplex`): one socket write carries several, which roughly
- * halves the client's cost per statement; transactions still hold a connection of their own.
+ * halves the client's cost per statement; transactions still hold a connection of their own. The price: a slow
+ * statement delays those pipelined behind it on the same connection.
  */
 export const clientForUrl = (url: Redacted.Redacted, maxConnections: number) =>
   PgClient.layer({
