@@ -37,6 +37,8 @@ import { PortsMemory } from "@svc/domain/memory"
 import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
+export { Sha256Node } from "./Sha256Node.ts"
+
 /** What the service reads from its environment. */
 export interface ServiceConfig {
   readonly sessionJwtSecret: Redacted.Redacted
@@ -162,4 +164,3 @@ export const appOnPostgres = (config: ServiceConfig) => appLayer(config, PortsPg
 /** The application on the in-memory adapters: no database at all (tests, demos). */
 export const appInMemory = (config: ServiceConfig) =>
   appLayer(config, PortsMemory, Layer.succeed(Readiness, { check: Effect.succeed(true) }))
-export { Sha256Node } from "./Sha256Node.ts"

@@ -41,7 +41,10 @@ const COLUMNS =
   "id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id, metadata, decision, approval, " +
   "ledger_transaction_id, hold_transaction_id, created_at, updated_at"
 
-/** A row of `lock_spend_decision` (migration 0008): a locked account with the team policy and the budget totals. */
+/**
+ * A row of `lock_spend_decision` (migration 0008): the locked spend or settlement account, each with the team policy
+ * and the budget totals.
+ */
 interface DecisionRow extends AccountRow {
   readonly teamPolicy: SpendPolicy | null
   readonly spentToday: string | number
@@ -86,14 +89,10 @@ export const SpendRequestsRepoPg = Layer.effect(
           SELECT * FROM lock_spend_decision(${teamId}, ${mode}, ${accountId}::uuid, ${spendingKeyId}, ${windows.day}, ${windows.month})`.pipe(
           Effect.map((rows) => {
             const locked = (kind: "spend" | "settlement") =>
-              Option.map(
-                Option.fromNullishOr(
-                  rows
-                    .filter((a) => a.kind === kind)
-                    .toSorted((x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x.id < y.id ? -1 : 1))[0]
-                ),
-                (row) => ({ account: toAccount(row), counters: countersOf(row) })
-              )
+              Option.map(Option.fromNullishOr(rows.find((a) => a.kind === kind)), (row) => ({
+                account: toAccount(row),
+                counters: countersOf(row)
+              }))
             return {
               spendAccount: locked("spend"),
               settlementAccount: locked("settlement"),

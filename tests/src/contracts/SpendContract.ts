@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import {
+  type AccountId,
   AgentKeys,
   type AgentKeysRepo,
   type AgentPrincipal,
@@ -343,6 +344,54 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         assert.isTrue(Option.isNone(yield* keys.authenticate(a.secret)))
         assert.strictEqual((yield* Effect.flip(keys.revoke(a.team.id, "spending_key", a.key.id)))._tag, "KeyNotFound")
       })
+    )
+
+    it.effect(
+      "a named account spends only if it is a spend account of the agent's team and mode, in its currency",
+      () =>
+        Effect.gen(function* () {
+          const { team, agent } = yield* fundedAgent({ funds: 1_000 })
+          const other = yield* fundedAgent({ funds: 1_000 })
+          const ledger = yield* Ledger
+          const second = yield* ledger.openTeamAccounts({
+            teamId: team.id,
+            mode: "test",
+            name: "Second",
+            currency: "USD"
+          })
+          yield* ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: second.id,
+            amount: 500,
+            currency: "USD",
+            reference: "second"
+          })
+          const service = yield* SpendRequests
+          const create = (accountId: string, currency = "USD") =>
+            service.create(agent, {
+              amount: 100,
+              currency,
+              merchant: { name: "OpenAI" },
+              purpose: "tokens",
+              accountId: accountId as AccountId
+            })
+          const named = yield* create(second.id)
+          assert.strictEqual(named.status, "approved")
+          assert.strictEqual(named.accountId, second.id)
+          assert.strictEqual((yield* ledger.account(team.id, second.id)).balance.posted, 400)
+          const settlement = yield* ledger.settlementAccount(team.id, "test", "USD")
+          const live = (yield* ledger.accounts(team.id, { mode: "live", kind: "spend" }))[0]!
+          for (const accountId of [settlement.id, live.id, other.key.accountId]) {
+            const error = yield* Effect.flip(create(accountId))
+            assert.strictEqual(error._tag, "SpendRequestInvalid")
+            assert.strictEqual((error as { field?: string }).field, "accountId")
+          }
+          const wrongCurrency = yield* Effect.flip(create(second.id, "EUR"))
+          assert.strictEqual((wrongCurrency as { field?: string }).field, "currency")
+          assert.strictEqual((yield* ledger.account(other.team.id, other.key.accountId)).balance.posted, 1_000)
+          yield* assertLedgerInvariants(team.id)
+        })
     )
 
     it.effect("a member who is not owner or admin cannot decide approvals", () =>

@@ -4,9 +4,10 @@ import { SqlClient } from "effect/sql"
 /**
  * `lock_spend_decision`: what a new spend request is decided on, read and locked in one round trip. The order of the
  * locks is fixed by the function's statements, not by a planner: first the spend account (the given one, or the
- * mode's first) and the settlement account of its currency, in id order; then the credential's day and month totals,
- * created at zero when missing. Each statement reads the latest committed rows, so totals moved by a transaction that
- * held these locks before are seen. No spend account: no rows and no locks.
+ * mode's first) and the settlement account of its currency (the oldest, as `findAccountByKind` picks it), in id
+ * order; then the credential's day and month totals, created at zero when missing. Each statement reads the latest
+ * committed rows, so totals moved by a transaction that held these locks before are seen. No spend account: no rows
+ * and no locks; no settlement account: the spend account's row alone.
  */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -19,6 +20,7 @@ export default Effect.gen(function* () {
     ) LANGUAGE plpgsql AS $$
     DECLARE
       v_spend uuid;
+      v_settlement uuid;
       v_currency text;
       v_day bigint;
       v_month bigint;
@@ -29,11 +31,10 @@ export default Effect.gen(function* () {
       IF v_spend IS NULL THEN
         RETURN;
       END IF;
-      PERFORM 1 FROM ledger_accounts a
-      WHERE a.id = v_spend
-         OR (a.team_id = p_team AND a.mode = p_mode AND a.kind = 'settlement' AND a.currency = v_currency)
-      ORDER BY a.id
-      FOR UPDATE;
+      SELECT a.id INTO v_settlement FROM ledger_accounts a
+      WHERE a.team_id = p_team AND a.mode = p_mode AND a.kind = 'settlement' AND a.currency = v_currency
+      ORDER BY a.created_at, a.id LIMIT 1;
+      PERFORM 1 FROM ledger_accounts a WHERE a.id IN (v_spend, v_settlement) ORDER BY a.id FOR UPDATE;
       WITH totals AS (
         INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
         VALUES (p_key, 'day', p_day, 0), (p_key, 'month', p_month, 0)
@@ -45,8 +46,6 @@ export default Effect.gen(function* () {
       RETURN QUERY
         SELECT a.id, a.team_id, a.mode, a.kind, a.name, a.currency::text, a.posted_sum, a.pending_sum, a.created_at,
                (SELECT p.policy FROM team_spend_policies p WHERE p.team_id = p_team), v_day, v_month
-        FROM ledger_accounts a
-        WHERE a.id = v_spend
-           OR (a.team_id = p_team AND a.mode = p_mode AND a.kind = 'settlement' AND a.currency = v_currency);
+        FROM ledger_accounts a WHERE a.id IN (v_spend, v_settlement);
     END $$`
 })
