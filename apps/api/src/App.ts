@@ -1,4 +1,5 @@
 import { ApiRoutes, IdempotencyLive, PublicBaseUrl, RateLimitV1, Readiness, SessionTokens } from "@svc/adapters-http"
+import { PortsMemory } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
@@ -33,7 +34,6 @@ import {
   type WebhookDeliveriesRepo,
   type WebhookEndpointsRepo
 } from "@svc/domain"
-import { PortsMemory } from "@svc/domain/memory"
 import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 

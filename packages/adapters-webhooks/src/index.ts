@@ -1,27 +1,27 @@
 import { WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
 import { Config, Effect, Layer } from "effect"
-import { InboundIntake } from "./intake/InboundIntake.ts"
-import { InboundProcessor } from "./intake/InboundProcessor.ts"
-import { InboundWebhookRoutes as Routes } from "./intake/InboundRoutes.ts"
-import { InboundRunner, InboundWorker } from "./intake/InboundRunner.ts"
-import { InboundSecrets } from "./intake/InboundSecrets.ts"
-import { DeliveryWorker } from "./outbound/DeliveryWorker.ts"
-import { StandardWebhooksSender } from "./outbound/StandardWebhooksSender.ts"
-import { WebhooksConfigLive } from "./WebhooksConfig.ts"
+import { InboundIntake } from "./inbound/InboundIntake.ts"
+import { InboundProcessor } from "./inbound/InboundProcessor.ts"
+import { InboundWebhookRoutes as Routes } from "./inbound/InboundRoutes.ts"
+import { InboundRunner, InboundWorker } from "./inbound/InboundRunner.ts"
+import { InboundSecrets } from "./inbound/InboundSecrets.ts"
+import { WebhooksConfigLive } from "./shared/WebhooksConfig.ts"
+import { DeliveryWorker } from "./webhooks/DeliveryWorker.ts"
+import { StandardWebhooksSender } from "./webhooks/StandardWebhooksSender.ts"
 
-export { InboundIntake, MAX_INBOUND_BODY_BYTES } from "./intake/InboundIntake.ts"
-export { InboundProcessor, teamOfInboxAddress } from "./intake/InboundProcessor.ts"
-export { InboundRunner, InboundWorker } from "./intake/InboundRunner.ts"
-export { InboundSecrets } from "./intake/InboundSecrets.ts"
-export * from "./intake/Payloads.ts"
-export { DeliveryWorker, deliverOnce } from "./outbound/DeliveryWorker.ts"
+export { InboundIntake, MAX_INBOUND_BODY_BYTES } from "./inbound/InboundIntake.ts"
+export { InboundProcessor, teamOfInboxAddress } from "./inbound/InboundProcessor.ts"
+export { InboundRunner, InboundWorker } from "./inbound/InboundRunner.ts"
+export { InboundSecrets } from "./inbound/InboundSecrets.ts"
+export * from "./inbound/Payloads.ts"
+export * from "./inbound/verify/index.ts"
+export { WebhooksConfigLive } from "./shared/WebhooksConfig.ts"
+export { DeliveryWorker, deliverOnce } from "./webhooks/DeliveryWorker.ts"
 export {
   retryAfterSeconds,
   StandardWebhooksSender,
   standardWebhooksSignature
-} from "./outbound/StandardWebhooksSender.ts"
-export * from "./verify/index.ts"
-export { WebhooksConfigLive } from "./WebhooksConfig.ts"
+} from "./webhooks/StandardWebhooksSender.ts"
 
 /** Webhook services over the ports and the Ledger: endpoints, the outbound dispatcher, inbound processing; configured from the environment. */
 export const WebhookServicesLive = Layer.mergeAll(WebhookDispatcher.layer, InboundRunner.layer).pipe(

@@ -5,7 +5,7 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter } from "effect/http"
 import * as oauth from "oauth4webapi"
 import { afterAll, assert, beforeAll, it } from "vitest"
-import { appWith, sessionFor } from "./Harness.ts"
+import { appWith, sessionFor } from "../support/OAuthHarness.ts"
 
 const REDIRECT = "http://127.0.0.1:53682/callback"
 const insecure = { [oauth.allowInsecureRequests]: true } as const

@@ -1,5 +1,5 @@
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { BASE, inProcess, pkce, type Reply, sessionFor } from "./Harness.ts"
+import { BASE, inProcess, pkce, type Reply, sessionFor } from "../support/OAuthHarness.ts"
 
 const REDIRECT = "http://127.0.0.1:7777/callback"
 

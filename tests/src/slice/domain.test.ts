@@ -1,5 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  EventOutboxMemory,
+  LedgerRepoMemory,
+  MemoryStore,
+  PortsMemory,
+  TeamsRepoMemory,
+  TransactorMemory,
+  UsersRepoMemory
+} from "@svc/adapters-memory"
+import {
   Ledger,
   PersistenceUnavailable,
   type TeamId,
@@ -9,17 +18,8 @@ import {
   Users,
   UsersRepo
 } from "@svc/domain"
-import {
-  EventOutboxMemory,
-  LedgerRepoMemory,
-  MemoryStore,
-  PortsMemory,
-  TeamsRepoMemory,
-  TransactorMemory,
-  UsersRepoMemory
-} from "@svc/domain/memory"
 import { Effect, Layer, Option } from "effect"
-import { domainOver } from "../contracts/LedgerContract.ts"
+import { domainOver } from "../ledger/LedgerContract.ts"
 
 const identity = (email: string) => ({ id: crypto.randomUUID() as UserId, email, fullName: null })
 

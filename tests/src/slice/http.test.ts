@@ -1,7 +1,7 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Readiness } from "@svc/adapters-http"
+import { PortsMemory } from "@svc/adapters-memory"
 import { appInMemory, appLayer, type ServiceConfig } from "@svc/api"
-import { PortsMemory } from "@svc/domain/memory"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { configFrom, SESSION_SECRET, sessionToken, unsignedToken } from "../support/Session.ts"

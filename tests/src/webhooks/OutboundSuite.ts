@@ -3,8 +3,8 @@ import { EventOutbox, Ledger, type TeamId, Transactor } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { Webhook } from "standardwebhooks"
 import { sessionToken } from "../support/InProcessApp.ts"
-import { baseEnv, call, eventually, type RunningApp, serveApp, type WebhookPorts } from "./Harness.ts"
-import { receiver, type Script } from "./Receiver.ts"
+import { receiver, type Script } from "../support/Receiver.ts"
+import { baseEnv, call, eventually, type RunningApp, serveApp, type WebhookPorts } from "../support/WebhooksHarness.ts"
 
 const newTeam = (app: RunningApp) =>
   Effect.gen(function* () {

@@ -1,4 +1,4 @@
-import { PortsMemory } from "@svc/domain/memory"
+import { PortsMemory } from "@svc/adapters-memory"
 import { outboundSuite } from "./OutboundSuite.ts"
 
 outboundSuite("memory", PortsMemory)

@@ -1,7 +1,7 @@
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { clientForUrl, embeddedServer } from "../Database.ts"
-import { Migrations } from "../Migrations.ts"
+import { Migrations } from "../migrations/Migrations.ts"
+import { clientForUrl, embeddedServer } from "../shared/Database.ts"
 
 /** The URL of the database a test layer created, for tests that start other processes against it. */
 export class TestDatabaseUrl extends Context.Service<

@@ -1,0 +1,106 @@
+import { SPEND_SCOPES, SpendPolicy } from "@svc/domain"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CommonErrors, Forbidden, NotFound } from "../shared/ApiErrors.ts"
+import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
+import { SessionAuth } from "../shared/Security.ts"
+
+const Name = Schema.String.check(
+  Schema.isBetweenLength(1, 100),
+  Schema.isPattern(/\S/u, { message: "must not be blank" })
+)
+const Mode = Schema.Literals(["live", "test"])
+
+/** A spending key as listed: never its secret. */
+export const SpendingKeyResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("spending_key"),
+  name: Schema.String,
+  mode: Mode,
+  accountId: Schema.String,
+  policy: SpendPolicy,
+  prefix: Schema.String,
+  createdAt: Schema.String,
+  revokedAt: Schema.NullOr(Schema.String)
+})
+
+/** A team API key as listed: never its secret. */
+export const TeamApiKeyResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("team_api_key"),
+  name: Schema.String,
+  mode: Mode,
+  scopes: Schema.Array(Schema.String),
+  prefix: Schema.String,
+  createdAt: Schema.String,
+  revokedAt: Schema.NullOr(Schema.String)
+})
+
+const withSecret = <S extends Schema.Struct<Schema.Struct.Fields>>(schema: S) =>
+  Schema.Struct({ ...schema.fields, secret: Schema.String }).pipe(HttpApiSchema.status(201))
+
+const errors = [...CommonErrors, Forbidden] as const
+
+/** Issuing and revoking agent credentials, and the team's default spend policy: session only, owners and admins. */
+export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
+  .add(
+    HttpApiEndpoint.post("createSpendingKey", "/treasury/spending-keys", {
+      payload: Schema.Struct({ name: Name, mode: Mode, accountId: Schema.optionalKey(UuidParam), policy: SpendPolicy }),
+      success: withSecret(SpendingKeyResponse),
+      error: errors
+    }).annotate(
+      OpenApi.Description,
+      "Issues a spending key (`svc_` live, `svc_test_` test). The secret is returned once."
+    ),
+    HttpApiEndpoint.get("listSpendingKeys", "/treasury/spending-keys", {
+      query: ListQuery,
+      success: ListOf(SpendingKeyResponse),
+      error: errors
+    }).annotate(OpenApi.Description, "The team's spending keys, newest first (never their secrets)."),
+    HttpApiEndpoint.patch("updateSpendingKey", "/treasury/spending-keys/:id", {
+      params: { id: UuidParam },
+      payload: Schema.Struct({ policy: SpendPolicy }),
+      success: SpendingKeyResponse,
+      error: [...errors, NotFound]
+    }).annotate(OpenApi.Description, "Replaces a live key's policy; the next request is decided by it."),
+    HttpApiEndpoint.delete("revokeSpendingKey", "/treasury/spending-keys/:id", {
+      params: { id: UuidParam },
+      success: Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) }),
+      error: [...errors, NotFound]
+    }).annotate(OpenApi.Description, "Revokes a spending key; the next request with it gets 401."),
+    HttpApiEndpoint.post("createTeamApiKey", "/treasury/team-api-keys", {
+      payload: Schema.Struct({
+        name: Name,
+        mode: Mode,
+        scopes: Schema.Array(Schema.Literals(SPEND_SCOPES)).check(
+          Schema.isMinLength(1, { message: "at least one scope" })
+        )
+      }),
+      success: withSecret(TeamApiKeyResponse),
+      error: errors
+    }).annotate(
+      OpenApi.Description,
+      "Issues a team API key (`svcteam_`) with scopes for /v1. The secret is returned once."
+    ),
+    HttpApiEndpoint.get("listTeamApiKeys", "/treasury/team-api-keys", {
+      query: ListQuery,
+      success: ListOf(TeamApiKeyResponse),
+      error: errors
+    }).annotate(OpenApi.Description, "The team's team API keys, newest first (never their secrets)."),
+    HttpApiEndpoint.delete("revokeTeamApiKey", "/treasury/team-api-keys/:id", {
+      params: { id: UuidParam },
+      success: Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) }),
+      error: [...errors, NotFound]
+    }).annotate(OpenApi.Description, "Revokes a team API key; the next request with it gets 401."),
+    HttpApiEndpoint.get("getSpendPolicy", "/treasury/spend-policy", {
+      success: Schema.Struct({ policy: SpendPolicy }),
+      error: errors
+    }).annotate(OpenApi.Description, "The team's default spend policy, applied where a key's policy is silent."),
+    HttpApiEndpoint.put("setSpendPolicy", "/treasury/spend-policy", {
+      payload: Schema.Struct({ policy: SpendPolicy }),
+      success: Schema.Struct({ policy: SpendPolicy }),
+      error: errors
+    }).annotate(OpenApi.Description, "Replaces the team's default spend policy.")
+  )
+  .middleware(SessionAuth)
+  .annotate(OpenApi.Description, "Agent credentials and team policy") {}

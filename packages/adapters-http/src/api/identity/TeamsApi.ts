@@ -1,0 +1,65 @@
+import { Currency } from "@svc/domain"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CommonErrors, Forbidden } from "../shared/ApiErrors.ts"
+import { ListOf, ListQuery } from "../shared/Schemas.ts"
+import { PlatformAuth, RequiredScope, SessionAuth } from "../shared/Security.ts"
+
+/** A team as its member sees it. */
+export const TeamResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("team"),
+  name: Schema.String,
+  baseCurrency: Schema.String,
+  role: Schema.Literals(["owner", "admin", "member"]),
+  createdAt: Schema.String
+})
+
+/** The signed-in user, with the team file key of SPEC.md's File access section. */
+export const UserResponse = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  fullName: Schema.NullOr(Schema.String),
+  teamId: Schema.NullOr(Schema.String),
+  fileKey: Schema.NullOr(Schema.String)
+})
+
+export const CreateTeamRequest = Schema.Struct({
+  name: Schema.String.check(
+    Schema.isTrimmed({ message: "must not start or end with spaces" }),
+    Schema.isBetweenLength(1, 200)
+  ),
+  baseCurrency: Schema.optionalKey(Currency)
+})
+
+/** Creating teams: session only. */
+export class TeamsApi extends HttpApiGroup.make("teams")
+  .add(
+    HttpApiEndpoint.post("create", "/teams", {
+      payload: CreateTeamRequest,
+      success: TeamResponse.pipe(HttpApiSchema.status(201)),
+      error: CommonErrors
+    }).annotate(
+      OpenApi.Description,
+      "Creates a team with the caller as owner, makes it their current team, and opens a live and a test USD spend account."
+    )
+  )
+  .middleware(SessionAuth)
+  .annotate(OpenApi.Description, "Teams (workspaces)") {}
+
+/** The caller and their teams: session, OAuth or generic API key. */
+export class MeApi extends HttpApiGroup.make("me")
+  .add(
+    HttpApiEndpoint.get("listTeams", "/teams", {
+      query: ListQuery,
+      success: ListOf(TeamResponse),
+      error: [...CommonErrors, Forbidden]
+    })
+      .annotate(RequiredScope, "teams.read")
+      .annotate(OpenApi.Description, "The caller's teams, newest first."),
+    HttpApiEndpoint.get("me", "/users/me", { success: UserResponse, error: [...CommonErrors, Forbidden] })
+      .annotate(RequiredScope, "users.read")
+      .annotate(OpenApi.Description, "The signed-in user, their current team and the team file key `fileKey`.")
+  )
+  .middleware(PlatformAuth)
+  .annotate(OpenApi.Description, "The signed-in user") {}

@@ -1,0 +1,152 @@
+import { CategorySlug, Currency, PositiveAmountMinor, SpendDecision } from "@svc/domain"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/Idempotency.ts"
+import { CommonErrors, Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable } from "../shared/ApiErrors.ts"
+import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
+import { AgentAuth, RequiredScope } from "../shared/Security.ts"
+
+const HttpsUrl = Schema.String.check(
+  Schema.isMaxLength(2048),
+  Schema.isPattern(/^https?:\/\/[^\s/$.?#][^\s]*$/u, { message: "expected an http(s) URL" })
+)
+
+const MetadataKey = Schema.String.check(
+  Schema.isBetweenLength(1, 40, { message: "metadata keys are 1..40 characters" })
+)
+const MetadataValue = Schema.String.check(
+  Schema.isMaxLength(500, { message: "metadata values are at most 500 characters" })
+)
+
+/** The body of POST /v1/spend-requests. */
+export const CreateSpendRequestBody = Schema.Struct({
+  amount: PositiveAmountMinor,
+  currency: Currency,
+  merchant: Schema.Struct({
+    name: Schema.String.check(
+      Schema.isBetweenLength(1, 200),
+      Schema.isPattern(/\S/u, { message: "must not be blank" })
+    ),
+    category: Schema.optionalKey(CategorySlug),
+    url: Schema.optionalKey(HttpsUrl)
+  }),
+  purpose: Schema.String.check(
+    Schema.isBetweenLength(1, 1000, { message: "expected 1..1000 characters" }),
+    Schema.isPattern(/\S/u, { message: "must not be blank" })
+  ),
+  accountId: Schema.optionalKey(UuidParam),
+  metadata: Schema.optionalKey(
+    Schema.Record(MetadataKey, MetadataValue).check(Schema.isMaxProperties(20, { message: "at most 20 metadata keys" }))
+  )
+})
+
+const Approval = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literals(["pending", "approved", "denied", "expired", "canceled"]),
+  expiresAt: Schema.String,
+  decidedAt: Schema.NullOr(Schema.String),
+  decidedBy: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String)
+})
+
+/** A spend request as CONTRACT.md shapes it. */
+export const SpendRequestResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("spend_request"),
+  mode: Schema.Literals(["live", "test"]),
+  status: Schema.Literals(["approved", "denied", "pending_approval", "expired", "canceled"]),
+  amount: Schema.Int,
+  currency: Schema.String,
+  merchant: Schema.Struct({
+    name: Schema.String,
+    category: Schema.NullOr(Schema.String),
+    url: Schema.NullOr(Schema.String)
+  }),
+  purpose: Schema.String,
+  accountId: Schema.String,
+  spendingKeyId: Schema.String,
+  metadata: Schema.Record(Schema.String, Schema.String),
+  decision: SpendDecision,
+  approval: Schema.NullOr(Approval),
+  ledgerTransactionId: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+const errors = [...CommonErrors, Forbidden, TooManyRequests, Conflict, Unprocessable] as const
+
+/** Governed agent spend: spending keys and team API keys (by scope). */
+export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
+  .add(
+    HttpApiEndpoint.post("create", "/v1/spend-requests", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      payload: CreateSpendRequestBody,
+      success: SpendRequestResponse.pipe(HttpApiSchema.status(201)),
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "spend.write")
+      .annotate(IdempotencyKeyRequired, true)
+      .annotate(
+        OpenApi.Description,
+        "Asks to spend. Policy decides at once (`approved` posts to the ledger, `denied` moves nothing) or routes to a human " +
+          "(`pending_approval` holds the amount). Requires the `Idempotency-Key` header; a retry with the same key replays the first answer."
+      ),
+    HttpApiEndpoint.get("list", "/v1/spend-requests", {
+      query: { ...ListQuery, status: Schema.optionalKey(SpendRequestResponse.fields.status) },
+      success: ListOf(SpendRequestResponse),
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Description, "The credential's team's spend requests in its mode, newest first."),
+    HttpApiEndpoint.get("get", "/v1/spend-requests/:id", {
+      params: { id: UuidParam },
+      success: SpendRequestResponse,
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(
+        OpenApi.Description,
+        "One spend request. A pending request past its approval expiry reads as `expired`."
+      ),
+    HttpApiEndpoint.post("cancel", "/v1/spend-requests/:id/cancel", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      params: { id: UuidParam },
+      success: SpendRequestResponse,
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "spend.write")
+      .annotate(
+        OpenApi.Description,
+        "Cancels a `pending_approval` request and releases its hold. 409 when the request is final."
+      )
+  )
+  .middleware(Idempotent)
+  .middleware(AgentAuth)
+  .annotate(OpenApi.Description, "Spend requests (agent spend)") {}
+
+/** Test-mode helpers: only `svc_test_` keys (404 for live keys). */
+export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
+  .add(
+    HttpApiEndpoint.post("deposit", "/v1/test-helpers/deposits", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      payload: Schema.Struct({
+        amount: PositiveAmountMinor,
+        currency: Currency,
+        accountId: Schema.optionalKey(UuidParam)
+      }),
+      success: Schema.Struct({
+        object: Schema.Literal("deposit"),
+        accountId: Schema.String,
+        amount: Schema.Int,
+        currency: Schema.String,
+        ledgerTransactionId: Schema.String,
+        balance: Schema.Struct({ posted: Schema.Int, pending: Schema.Int, available: Schema.Int })
+      }).pipe(HttpApiSchema.status(201)),
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "spend.write")
+      .annotate(OpenApi.Description, "Credits a test-mode spend account (default: the key's). Live keys get 404.")
+  )
+  .middleware(Idempotent)
+  .middleware(AgentAuth)
+  .annotate(OpenApi.Description, "Test helpers") {}

@@ -1,0 +1,87 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { AccountResponse } from "../ledger/AccountsApi.ts"
+import { CommonErrors, Conflict, Forbidden, NotFound } from "../shared/ApiErrors.ts"
+import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
+import { DashboardAuth, RequiredScope } from "../shared/Security.ts"
+import { SpendRequestResponse } from "../spend/SpendRequestsApi.ts"
+
+/** Any ledger account of the team: the /v1 account shape plus what the account is for. */
+export const TreasuryAccount = Schema.Struct({
+  ...AccountResponse.fields,
+  kind: Schema.Literals(["spend", "settlement", "external"])
+})
+
+/** A ledger transaction with its entries (credit positive, minor units). */
+export const LedgerTransactionResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("ledger_transaction"),
+  mode: Schema.Literals(["live", "test"]),
+  kind: Schema.Literals(["posted", "pending", "post_pending", "void_pending"]),
+  code: Schema.String,
+  reference: Schema.String,
+  pendingId: Schema.NullOr(Schema.String),
+  entries: Schema.Array(
+    Schema.Struct({ accountId: Schema.String, amount: Schema.Int, currency: Schema.String, pending: Schema.Boolean })
+  ),
+  createdAt: Schema.String
+})
+
+/** A human approval of a spend request. */
+export const ApprovalResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("approval"),
+  status: Schema.Literals(["pending", "approved", "denied", "expired", "canceled"]),
+  expiresAt: Schema.String,
+  decidedAt: Schema.NullOr(Schema.String),
+  decidedBy: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+  spendRequest: SpendRequestResponse
+})
+
+const Decision = Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) })
+const errors = [...CommonErrors, Forbidden] as const
+
+/** POST /treasury/approvals/:id/{approve|deny} with `{note?}`. */
+const decision = <const Name extends "approve" | "deny">(name: Name, description: string) =>
+  HttpApiEndpoint.post(name, `/treasury/approvals/:id/${name}`, {
+    params: { id: UuidParam },
+    payload: Decision,
+    success: ApprovalResponse,
+    error: [...errors, NotFound, Conflict]
+  })
+    .annotate(RequiredScope, "spend.write")
+    .annotate(OpenApi.Description, description)
+
+/** Team treasury: accounts, ledger and approvals, for sessions and OAuth tokens (by scope). */
+export class TreasuryApi extends HttpApiGroup.make("treasury")
+  .add(
+    HttpApiEndpoint.get("accounts", "/treasury/accounts", {
+      query: ListQuery,
+      success: ListOf(TreasuryAccount),
+      error: errors
+    })
+      .annotate(RequiredScope, "accounts.read")
+      .annotate(OpenApi.Description, "Every ledger account of the team (both modes) with its balance."),
+    HttpApiEndpoint.get("ledger", "/treasury/ledger", {
+      query: { ...ListQuery, accountId: Schema.optionalKey(UuidParam) },
+      success: ListOf(LedgerTransactionResponse),
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Description, "The team's ledger transactions with their entries, newest first."),
+    HttpApiEndpoint.get("approvals", "/treasury/approvals", {
+      query: { ...ListQuery, status: Schema.optionalKey(ApprovalResponse.fields.status) },
+      success: ListOf(ApprovalResponse),
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(
+        OpenApi.Description,
+        "Approvals of the team's spend requests, newest first; `?status=pending` for the queue."
+      ),
+    decision("approve", "Approves (owners and admins): posts the held amount. 409 when expired or already decided."),
+    decision("deny", "Denies (owners and admins): releases the hold. 409 when expired or already decided.")
+  )
+  .middleware(DashboardAuth)
+  .annotate(OpenApi.Description, "Treasury (dashboard)") {}

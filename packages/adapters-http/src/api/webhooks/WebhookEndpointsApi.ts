@@ -1,0 +1,109 @@
+import { checkEventTypes, checkWebhookUrl } from "@svc/domain"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { CommonErrors, Forbidden, NotFound } from "../shared/ApiErrors.ts"
+import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
+import { SessionAuth } from "../shared/Security.ts"
+
+const Url = Schema.String.check(Schema.makeFilter((url: string) => checkWebhookUrl(url) ?? true))
+
+const EventTypes = Schema.Array(Schema.String).check(
+  Schema.makeFilter((types: ReadonlyArray<string>) => checkEventTypes(types) ?? true)
+)
+
+/** A webhook endpoint as listed: never its secret. */
+export const WebhookEndpointResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("webhook_endpoint"),
+  url: Schema.String,
+  eventTypes: Schema.Array(Schema.String),
+  enabled: Schema.Boolean,
+  disabledReason: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+/** One delivery of an event to an endpoint. */
+export const WebhookDeliveryResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("webhook_delivery"),
+  endpointId: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  status: Schema.Literals(["pending", "succeeded", "failed"]),
+  attempts: Schema.Int,
+  nextAttemptAt: Schema.NullOr(Schema.String),
+  lastStatusCode: Schema.NullOr(Schema.Int),
+  lastError: Schema.NullOr(Schema.String),
+  redeliveryOf: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  deliveredAt: Schema.NullOr(Schema.String)
+})
+
+const WithSecret = Schema.Struct({ ...WebhookEndpointResponse.fields, secret: Schema.String })
+const errors = [...CommonErrors, Forbidden] as const
+const id = { id: UuidParam }
+
+/** Outbound webhook endpoints of the session's team (owners and admins). */
+export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
+  .add(
+    HttpApiEndpoint.post("create", "/treasury/webhook-endpoints", {
+      payload: Schema.Struct({ url: Url, eventTypes: EventTypes }),
+      success: WithSecret.pipe(HttpApiSchema.status(201)),
+      error: errors
+    }).annotate(
+      OpenApi.Description,
+      "Registers an endpoint (https, or http on localhost; never a private or link-local IP literal) for event types such as `spend_request.approved` " +
+        "(`*` for all). Deliveries are signed with Standard Webhooks headers using the `whsec_` secret returned " +
+        "here once, retried with exponential backoff and jitter for about 3 days."
+    ),
+    HttpApiEndpoint.get("list", "/treasury/webhook-endpoints", {
+      query: ListQuery,
+      success: ListOf(WebhookEndpointResponse),
+      error: errors
+    }).annotate(OpenApi.Description, "The team's webhook endpoints, newest first (never their secrets)."),
+    HttpApiEndpoint.get("get", "/treasury/webhook-endpoints/:id", {
+      params: id,
+      success: WebhookEndpointResponse,
+      error: [...errors, NotFound]
+    }),
+    HttpApiEndpoint.patch("update", "/treasury/webhook-endpoints/:id", {
+      params: id,
+      payload: Schema.Struct({
+        url: Schema.optionalKey(Url),
+        eventTypes: Schema.optionalKey(EventTypes),
+        enabled: Schema.optionalKey(Schema.Boolean)
+      }),
+      success: WebhookEndpointResponse,
+      error: [...errors, NotFound]
+    }).annotate(OpenApi.Description, "Changes the URL, the event types, or enables/disables the endpoint."),
+    HttpApiEndpoint.delete("disable", "/treasury/webhook-endpoints/:id", {
+      params: id,
+      success: WebhookEndpointResponse,
+      error: [...errors, NotFound]
+    }).annotate(OpenApi.Description, "Disables the endpoint: no more deliveries (its log stays readable)."),
+    HttpApiEndpoint.post("rotateSecret", "/treasury/webhook-endpoints/:id/rotate-secret", {
+      params: id,
+      success: WithSecret,
+      error: [...errors, NotFound]
+    }).annotate(
+      OpenApi.Description,
+      "Issues a new secret (returned once). For 24 hours deliveries carry signatures with both the old and new secret."
+    ),
+    HttpApiEndpoint.get("deliveries", "/treasury/webhook-endpoints/:id/deliveries", {
+      params: id,
+      query: ListQuery,
+      success: ListOf(WebhookDeliveryResponse),
+      error: [...errors, NotFound]
+    }).annotate(OpenApi.Description, "The endpoint's delivery log, newest first."),
+    HttpApiEndpoint.post("redeliver", "/treasury/webhook-endpoints/:id/deliveries/:deliveryId/redeliver", {
+      params: { id: UuidParam, deliveryId: UuidParam },
+      success: WebhookDeliveryResponse.pipe(HttpApiSchema.status(202)),
+      error: [...errors, NotFound]
+    }).annotate(
+      OpenApi.Description,
+      "Queues the delivery's event again (same body and `webhook-id`) as a new delivery."
+    )
+  )
+  .middleware(SessionAuth)
+  .annotate(OpenApi.Description, "Outbound webhook endpoints") {}

@@ -1,0 +1,120 @@
+import { type AccountId, AgentKeys, type SpendingKey, type TeamApiKey, Teams } from "@svc/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../api/Api.ts"
+import { badRequest, notFound } from "../../api/shared/ApiErrors.ts"
+import { CurrentUser } from "../../api/shared/Security.ts"
+import { orServiceUnavailable } from "../shared/Failures.ts"
+import { pageOfList } from "../shared/Lists.ts"
+import { currentTeamAsAdmin as adminTeamOf } from "../shared/SessionTeam.ts"
+
+const spendingKey = (k: SpendingKey) => ({
+  id: k.id,
+  object: "spending_key" as const,
+  name: k.name,
+  mode: k.mode,
+  accountId: k.accountId,
+  policy: k.policy,
+  prefix: k.displayPrefix,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt
+})
+
+const teamKey = (k: TeamApiKey) => ({
+  id: k.id,
+  object: "team_api_key" as const,
+  name: k.name,
+  mode: k.mode,
+  scopes: k.scopes,
+  prefix: k.displayPrefix,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt
+})
+
+export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =>
+  Effect.gen(function* () {
+    const keys = yield* AgentKeys
+    const currentTeamAsAdmin = adminTeamOf(yield* Teams)
+    const revoke = (kind: "spending_key" | "team_key", id: string) =>
+      Effect.gen(function* () {
+        const { team } = yield* currentTeamAsAdmin
+        yield* keys.revoke(team.id, kind, id)
+        return { id, revoked: true as const }
+      }).pipe(
+        Effect.catchTag("KeyNotFound", () => Effect.fail(notFound(`no live key ${id}`))),
+        orServiceUnavailable
+      )
+
+    return handlers
+      .handle("createSpendingKey", ({ payload }) =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          const user = yield* CurrentUser
+          const { key, secret } = yield* keys.issueSpendingKey({
+            teamId: team.id,
+            createdBy: user.id,
+            name: payload.name,
+            mode: payload.mode,
+            accountId: payload.accountId as AccountId | undefined,
+            policy: payload.policy
+          })
+          return { ...spendingKey(key), secret }
+        }).pipe(
+          Effect.catchTag("KeyAccountInvalid", (e) =>
+            Effect.fail(badRequest("validation_failed", e.message, [{ path: "accountId", message: e.message }]))
+          ),
+          orServiceUnavailable
+        )
+      )
+      .handle("listSpendingKeys", ({ query }) =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          return yield* pageOfList(query, yield* keys.listSpendingKeys(team.id), spendingKey)
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("updateSpendingKey", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          return spendingKey(yield* keys.updatePolicy(team.id, params.id, payload.policy))
+        }).pipe(
+          Effect.catchTag("KeyNotFound", () => Effect.fail(notFound(`no live spending key ${params.id}`))),
+          orServiceUnavailable
+        )
+      )
+      .handle("revokeSpendingKey", ({ params }) => revoke("spending_key", params.id))
+      .handle("createTeamApiKey", ({ payload }) =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          const user = yield* CurrentUser
+          const { key, secret } = yield* keys.issueTeamKey({
+            teamId: team.id,
+            createdBy: user.id,
+            name: payload.name,
+            mode: payload.mode,
+            scopes: payload.scopes
+          })
+          return { ...teamKey(key), secret }
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("listTeamApiKeys", ({ query }) =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          return yield* pageOfList(query, yield* keys.listTeamKeys(team.id), teamKey)
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("revokeTeamApiKey", ({ params }) => revoke("team_key", params.id))
+      .handle("getSpendPolicy", () =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          return { policy: yield* keys.teamPolicy(team.id) }
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("setSpendPolicy", ({ payload }) =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          yield* keys.setTeamPolicy(team.id, payload.policy)
+          return { policy: payload.policy }
+        }).pipe(orServiceUnavailable)
+      )
+  })
+)

@@ -1,0 +1,73 @@
+import { type ApiKey, ApiKeyId, ApiKeys, Teams } from "@svc/domain"
+import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../api/Api.ts"
+import { badRequest, forbidden, notFound } from "../../api/shared/ApiErrors.ts"
+import { CurrentUser } from "../../api/shared/Security.ts"
+import { orServiceUnavailable } from "../shared/Failures.ts"
+import { pageOf } from "../shared/Lists.ts"
+
+const keyResponse = (key: ApiKey) => ({
+  id: key.id,
+  object: "api_key" as const,
+  name: key.name,
+  scopes: key.scopes,
+  preview: key.preview,
+  createdBy: key.createdBy,
+  createdAt: key.createdAt,
+  revokedAt: key.revokedAt
+})
+
+export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
+  Effect.gen(function* () {
+    const apiKeys = yield* ApiKeys
+    const teams = yield* Teams
+
+    const currentTeam = Effect.gen(function* () {
+      const user = yield* CurrentUser
+      const membership = yield* teams.current(user)
+      if (Option.isNone(membership)) return yield* forbidden("team_required", "create a team first (POST /teams)")
+      return { userId: user.id, teamId: membership.value.team.id, role: membership.value.role }
+    })
+
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const actor = yield* currentTeam
+          const created = yield* apiKeys
+            .create(actor, { name: payload.name, scopes: payload.scopes })
+            .pipe(
+              Effect.catchTag("UnknownScope", (e) =>
+                Effect.fail(
+                  badRequest("validation_failed", `unknown scope ${e.scope}`, [
+                    { path: "scopes", message: `unknown scope ${e.scope}` }
+                  ])
+                )
+              )
+            )
+          return { ...keyResponse(created.key), secret: created.secret }
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("list", ({ query }) =>
+        Effect.gen(function* () {
+          const actor = yield* currentTeam
+          const page = yield* pageOf(query)
+          const result = yield* apiKeys.list(actor.teamId, page)
+          return { data: result.data.map(keyResponse), meta: result.meta }
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("revoke", ({ params }) =>
+        Effect.gen(function* () {
+          const actor = yield* currentTeam
+          const key = yield* apiKeys.revoke(actor, ApiKeyId.make(params.id)).pipe(
+            Effect.catchTags({
+              ApiKeyNotFound: () => Effect.fail(notFound(`no API key ${params.id}`)),
+              ApiKeyRevokeForbidden: () =>
+                Effect.fail(forbidden("forbidden", "members may revoke only their own keys; ask an owner or admin"))
+            })
+          )
+          return keyResponse(key)
+        }).pipe(orServiceUnavailable)
+      )
+  })
+)

@@ -1,0 +1,53 @@
+import { type AccountId, type AccountWithBalance, Ledger } from "@svc/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../api/Api.ts"
+import { notFound } from "../../api/shared/ApiErrors.ts"
+import { CurrentAgent } from "../../api/shared/Security.ts"
+import { orServiceUnavailable } from "../shared/Failures.ts"
+import { pageOfList } from "../shared/Lists.ts"
+
+/** An account as /v1 shows it. */
+export const accountResponse = (account: AccountWithBalance) => ({
+  id: account.id,
+  object: "account" as const,
+  name: account.name,
+  currency: account.currency,
+  mode: account.mode,
+  balance: account.balance
+})
+
+export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+
+    /** The agent's spend account `id`, or its own (else the mode's first) when `id` is null; 404 otherwise. */
+    const visibleAccount = (id: string | null) =>
+      Effect.gen(function* () {
+        const agent = yield* CurrentAgent
+        return yield* ledger
+          .spendAccount(agent.teamId, agent.mode, (id ?? agent.accountId) as AccountId | null)
+          .pipe(
+            Effect.catchTag("AccountNotFound", () =>
+              Effect.fail(notFound(id === null ? "this credential has no account" : `no account ${id}`))
+            )
+          )
+      })
+
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.gen(function* () {
+          const agent = yield* CurrentAgent
+          const accounts = yield* ledger.accounts(agent.teamId, { mode: agent.mode, kind: "spend" })
+          return yield* pageOfList(query, accounts, accountResponse)
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("get", ({ params }) => visibleAccount(params.id).pipe(Effect.map(accountResponse), orServiceUnavailable))
+      .handle("balance", () =>
+        visibleAccount(null).pipe(
+          Effect.map((account) => ({ accountId: account.id, currency: account.currency, ...account.balance })),
+          orServiceUnavailable
+        )
+      )
+  })
+)

@@ -1,0 +1,192 @@
+import {
+  fingerprintBody,
+  type IdempotencyScope,
+  IdempotencyStore,
+  isPersistenceUnavailable,
+  type StoredResponse
+} from "@svc/domain"
+import { Cause, Clock, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
+import { IdempotencyKeyRequired, Idempotent } from "../../api/platform/Idempotency.ts"
+import { CurrentAgent } from "../../api/shared/Security.ts"
+import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
+
+const HEADER = "idempotency-key"
+const MAX_KEY_LENGTH = 255
+
+const keyIssue = (error: string, message: string) =>
+  errorResponse(400, error, message, { details: [{ path: `headers.${HEADER}`, message }] })
+
+const keyRequired = (endpoint: HttpApiEndpoint.Top): boolean =>
+  Option.getOrElse(
+    Context.getOption(endpoint.annotations as Context.Context<IdempotencyKeyRequired>, IdempotencyKeyRequired),
+    () => false
+  )
+
+/** A response that must not be stored: the transaction rolls back and the client gets it as it is. */
+class NotStored extends Data.TaggedError("NotStored")<{ readonly response: HttpServerResponse.HttpServerResponse }> {}
+
+/** A request with the same key finished between our look-up and our lock: our work rolls back and its answer stands. */
+class AnsweredMeanwhile extends Data.TaggedError("AnsweredMeanwhile")<{}> {}
+
+/** 400s (the request was wrong) and 5xx (we failed) are not stored, so a corrected or later retry runs normally. */
+const storable = (status: number) => status !== 400 && status < 500
+
+/** A declared API error (`{error, code, message}`) encoded as the HttpApi encodes it; undefined for anything else. */
+const encodeDeclaredError = (error: unknown) => {
+  if (typeof error !== "object" || error === null) return undefined
+  const { code } = error as { readonly code?: unknown }
+  const schema = error.constructor
+  if (typeof code !== "number" || !Schema.isSchema(schema)) return undefined
+  return Schema.encodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)(error).pipe(
+    Effect.map((body) =>
+      HttpServerResponse.text(JSON.stringify(body), { status: code, contentType: "application/json" })
+    ),
+    Effect.orDie
+  )
+}
+
+/** The body of a buffered response; idempotent routes never stream. */
+const bodyBytes = (response: HttpServerResponse.HttpServerResponse): Uint8Array | undefined => {
+  switch (response.body._tag) {
+    case "Uint8Array":
+      return response.body.body
+    case "Empty":
+      return new Uint8Array(0)
+    case "Raw":
+      return typeof response.body.body === "string" ? new TextEncoder().encode(response.body.body) : undefined
+    default:
+      return undefined
+  }
+}
+
+const contentTypeOf = (response: HttpServerResponse.HttpServerResponse): string | undefined =>
+  response.headers["content-type"] ??
+  (response.body._tag === "Empty" || response.body._tag === "FormData" ? undefined : response.body.contentType)
+
+const replay = (stored: StoredResponse) => {
+  const headers = { "idempotent-replayed": "true" }
+  const contentType = stored.headers["content-type"]
+  return stored.body.length === 0 && contentType === undefined
+    ? HttpServerResponse.empty({ status: stored.status, headers })
+    : HttpServerResponse.uint8Array(new Uint8Array(stored.body), {
+        status: stored.status,
+        headers,
+        ...(contentType === undefined ? {} : { contentType })
+      })
+}
+
+/** The stored answer for this key: replayed for the same body, 422 for another. */
+const answerStored = (stored: StoredResponse, fingerprint: string) =>
+  stored.fingerprint === fingerprint ? replay(stored) : keyReused()
+
+const keyReused = () =>
+  errorResponse(422, "idempotency_key_reused", "this Idempotency-Key was already used with a different request body")
+
+const keyInUse = () =>
+  errorResponse(
+    409,
+    "idempotency_key_in_use",
+    "a request with this Idempotency-Key is still in progress; retry shortly",
+    {
+      headers: { "retry-after": "1" }
+    }
+  )
+
+/**
+ * The `Idempotent` middleware. A key whose answer is stored is replayed (or refused with 422 for another body) at
+ * once, without the lock. Otherwise the whole request runs in one transaction that holds the scope's lock (taken
+ * without waiting: 409 when held), runs the handler, and stores its final response in the same transaction, so the
+ * work and its stored answer commit together or not at all (a crash rolls both back). When a request with the same key
+ * finished in between, the store refuses the second answer: this request's work rolls back and the stored answer is
+ * given instead. Card numbers, CVCs and secrets must never reach it: attach it only to routes whose responses carry none.
+ */
+export const IdempotencyLive = Layer.effect(
+  Idempotent,
+  Effect.gen(function* () {
+    const store = yield* IdempotencyStore
+
+    const attempt = <E, R>(
+      scope: IdempotencyScope,
+      fingerprint: string,
+      handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) =>
+      Effect.gen(function* () {
+        const exit = yield* Effect.exit(handler)
+        let response: HttpServerResponse.HttpServerResponse
+        if (Exit.isSuccess(exit)) {
+          response = exit.value
+        } else {
+          const declared =
+            Cause.hasDies(exit.cause) || Cause.hasInterrupts(exit.cause)
+              ? undefined
+              : encodeDeclaredError(Option.getOrUndefined(Cause.findErrorOption(exit.cause)))
+          if (declared === undefined) return yield* Effect.failCause(exit.cause)
+          response = yield* declared
+          if (!storable(response.status)) return yield* Effect.failCause(exit.cause)
+        }
+        if (!storable(response.status)) return yield* new NotStored({ response })
+        const body = bodyBytes(response)
+        if (body === undefined) return yield* Effect.die(new Error("idempotent routes must answer a buffered body"))
+        const contentType = contentTypeOf(response)
+        const saved = yield* store.save(scope, {
+          fingerprint,
+          status: response.status,
+          headers: contentType === undefined ? {} : { "content-type": contentType },
+          body,
+          createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
+        })
+        if (!saved) return yield* new AnsweredMeanwhile()
+        return response
+      })
+
+    return Idempotent.of((httpEffect, { endpoint }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const key = request.headers[HEADER]
+        if (request.method !== "POST") return yield* httpEffect
+        if (key === undefined) {
+          return keyRequired(endpoint)
+            ? keyIssue("idempotency_key_required", "this route requires the Idempotency-Key header")
+            : yield* httpEffect
+        }
+        if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+          return keyIssue("validation_failed", `the Idempotency-Key header must be 1..${MAX_KEY_LENGTH} characters`)
+        }
+        const agent = yield* CurrentAgent
+        const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
+        const scope: IdempotencyScope = {
+          teamId: agent.teamId,
+          mode: agent.mode,
+          credentialId: agent.keyId,
+          method: request.method,
+          path: request.url.split("?")[0] ?? request.url,
+          key
+        }
+        const fingerprint = yield* fingerprintBody(body)
+        const outcome = yield* store.find(scope).pipe(
+          Effect.flatMap((known) =>
+            Option.isSome(known)
+              ? Effect.succeedSome(answerStored(known.value, fingerprint))
+              : store.exclusive(scope, attempt(scope, fingerprint, httpEffect))
+          ),
+          Effect.catchIf(
+            (e): e is NotStored => e instanceof NotStored,
+            (e) => Effect.succeedSome(e.response)
+          ),
+          Effect.catchIf(
+            (e): e is AnsweredMeanwhile => e instanceof AnsweredMeanwhile,
+            () =>
+              Effect.map(
+                store.find(scope),
+                Option.map((stored) => answerStored(stored, fingerprint))
+              )
+          ),
+          Effect.catchIf(isPersistenceUnavailable, () => Effect.succeedSome(storeUnavailableResponse()))
+        )
+        return Option.getOrElse(outcome, keyInUse)
+      })
+    )
+  })
+)

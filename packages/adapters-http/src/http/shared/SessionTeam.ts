@@ -1,0 +1,19 @@
+import type { Membership, Teams } from "@svc/domain"
+import { Effect, Option } from "effect"
+import { forbidden } from "../../api/shared/ApiErrors.ts"
+import { CurrentUser } from "../../api/shared/Security.ts"
+import { orServiceUnavailable } from "./Failures.ts"
+
+/** The session user's current team, when they are its owner or admin (403 otherwise). */
+export const currentTeamAsAdmin = (teams: Teams["Service"]) =>
+  Effect.gen(function* () {
+    const user = yield* CurrentUser
+    const membership = yield* teams.current(user)
+    if (Option.isNone(membership)) {
+      return yield* forbidden("team_required", "create a team first (POST /teams)")
+    }
+    if (membership.value.role !== "owner" && membership.value.role !== "admin") {
+      return yield* forbidden("forbidden", "only team owners and admins manage keys and policies")
+    }
+    return membership.value as Membership
+  }).pipe(orServiceUnavailable)

@@ -1,0 +1,121 @@
+import { type AccountId, Ledger, type SpendRequestId, SpendRequests, spendRequestJson, toPage } from "@svc/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../api/Api.ts"
+import { badRequest, conflict, notFound } from "../../api/shared/ApiErrors.ts"
+import { CurrentAgent } from "../../api/shared/Security.ts"
+import { orServiceUnavailable } from "../shared/Failures.ts"
+import { pageOf } from "../shared/Lists.ts"
+
+export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (handlers) =>
+  Effect.gen(function* () {
+    const spend = yield* SpendRequests
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const agent = yield* CurrentAgent
+          const sr = yield* spend.create(agent, {
+            amount: payload.amount,
+            currency: payload.currency,
+            merchant: payload.merchant,
+            purpose: payload.purpose,
+            accountId: payload.accountId as AccountId | undefined,
+            metadata: payload.metadata
+          })
+          return spendRequestJson(sr)
+        }).pipe(
+          Effect.catchTags({
+            SpendRequestInvalid: (e) =>
+              Effect.fail(badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }])),
+            AccountNotFound: (e) => Effect.fail(notFound(`no account ${e.accountId}`))
+          }),
+          orServiceUnavailable
+        )
+      )
+      .handle("list", ({ query }) =>
+        Effect.gen(function* () {
+          const agent = yield* CurrentAgent
+          const page = yield* pageOf(query)
+          const rows = yield* spend.list(agent.teamId, { mode: agent.mode, status: query.status }, page)
+          return toPage(page, rows, spendRequestJson)
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("get", ({ params }) =>
+        Effect.gen(function* () {
+          const agent = yield* CurrentAgent
+          return spendRequestJson(yield* spend.get(agent.teamId, agent.mode, params.id as SpendRequestId))
+        }).pipe(
+          Effect.catchTag("SpendRequestNotFound", () => Effect.fail(notFound(`no spend request ${params.id}`))),
+          orServiceUnavailable
+        )
+      )
+      .handle("cancel", ({ params }) =>
+        Effect.gen(function* () {
+          const agent = yield* CurrentAgent
+          return spendRequestJson(yield* spend.cancel(agent, params.id as SpendRequestId))
+        }).pipe(
+          Effect.catchTags({
+            SpendRequestNotFound: () => Effect.fail(notFound(`no spend request ${params.id}`)),
+            SpendRequestNotPending: (e) =>
+              Effect.fail(
+                conflict(
+                  "spend_request_not_pending",
+                  `the spend request is ${e.status}; only pending_approval can be canceled`
+                )
+              )
+          }),
+          orServiceUnavailable
+        )
+      )
+  })
+)
+
+export const TestHelpersHttp = HttpApiBuilder.group(Api, "testHelpers", (handlers) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    return handlers.handle("deposit", ({ payload }) =>
+      Effect.gen(function* () {
+        const agent = yield* CurrentAgent
+        if (agent.mode !== "test") return yield* notFound("test helpers exist only for test-mode keys")
+        const accountId = (payload.accountId ?? agent.accountId) as AccountId | null
+        const account = yield* ledger
+          .spendAccount(agent.teamId, "test", accountId)
+          .pipe(
+            Effect.catchTag("AccountNotFound", () =>
+              Effect.fail(notFound(`no test spend account ${accountId ?? ""}`.trim()))
+            )
+          )
+        if (account.currency !== payload.currency) {
+          return yield* badRequest("validation_failed", `the account holds ${account.currency}`, [
+            { path: "currency", message: `the account holds ${account.currency}, not ${payload.currency}` }
+          ])
+        }
+        const tx = yield* ledger.deposit({
+          teamId: agent.teamId,
+          mode: "test",
+          accountId: account.id,
+          amount: payload.amount,
+          currency: payload.currency,
+          reference: `test-helper:${crypto.randomUUID()}`
+        })
+        const after = yield* ledger.account(agent.teamId, account.id)
+        return {
+          object: "deposit" as const,
+          accountId: account.id,
+          amount: payload.amount,
+          currency: payload.currency,
+          ledgerTransactionId: tx.id,
+          balance: after.balance
+        }
+      }).pipe(
+        Effect.catchTags({
+          AccountNotFound: (e) => Effect.fail(notFound(`no account ${e.accountId}`)),
+          InsufficientFunds: Effect.die,
+          UnbalancedTransaction: Effect.die,
+          DuplicateLedgerTransaction: Effect.die
+        }),
+        orServiceUnavailable
+      )
+    )
+  })
+)

@@ -1,0 +1,103 @@
+import {
+  type AccountId,
+  type AccountWithBalance,
+  Ledger,
+  type LedgerTransaction,
+  type SpendRequest,
+  SpendRequests,
+  spendRequestJson,
+  type TeamId,
+  toPage
+} from "@svc/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../api/Api.ts"
+import { conflict, forbidden, notFound } from "../../api/shared/ApiErrors.ts"
+import { CurrentTeamPrincipal } from "../../api/shared/Security.ts"
+import { accountResponse } from "../ledger/AccountsHttp.ts"
+import { orServiceUnavailable } from "../shared/Failures.ts"
+import { pageOf, pageOfList } from "../shared/Lists.ts"
+
+const treasuryAccount = (account: AccountWithBalance) => ({ ...accountResponse(account), kind: account.kind })
+
+const ledgerTransaction = (tx: LedgerTransaction) => ({
+  id: tx.id,
+  object: "ledger_transaction" as const,
+  mode: tx.mode,
+  kind: tx.kind,
+  code: tx.code,
+  reference: tx.reference,
+  pendingId: tx.pendingId,
+  entries: tx.entries,
+  createdAt: tx.createdAt
+})
+
+const approval = (sr: SpendRequest) => ({
+  ...sr.approval!,
+  object: "approval" as const,
+  spendRequest: spendRequestJson(sr)
+})
+
+/** The team the principal acts for; sessions without a team get 403. */
+const principalTeam = Effect.gen(function* () {
+  const principal = yield* CurrentTeamPrincipal
+  if (principal.teamId === null) return yield* forbidden("team_required", "create a team first (POST /teams)")
+  return { principal, teamId: principal.teamId as TeamId }
+})
+
+export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const spend = yield* SpendRequests
+
+    const decide = (outcome: "approve" | "deny", id: string, note: string | undefined) =>
+      Effect.gen(function* () {
+        const { principal } = yield* principalTeam
+        const sr = yield* spend[outcome](principal, id, note ?? null)
+        return approval(sr)
+      }).pipe(
+        Effect.catchTags({
+          SpendRequestNotFound: () => Effect.fail(notFound(`no approval ${id}`)),
+          SpendRequestNotPending: (e) =>
+            Effect.fail(
+              conflict(
+                "approval_not_pending",
+                `the approval can no longer be decided: the spend request is ${e.status}`
+              )
+            ),
+          ApproverNotAllowed: (e) => Effect.fail(forbidden("forbidden", e.message))
+        }),
+        orServiceUnavailable
+      )
+
+    return handlers
+      .handle("accounts", ({ query }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          return yield* pageOfList(query, yield* ledger.accounts(teamId, {}), treasuryAccount)
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("ledger", ({ query }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          const page = yield* pageOf(query)
+          const rows = yield* ledger.transactions(teamId, { accountId: query.accountId as AccountId | undefined }, page)
+          return toPage(page, rows, ledgerTransaction)
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("approvals", ({ query }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          const page = yield* pageOf(query)
+          const rows = yield* spend.list(
+            teamId,
+            { approvalStatus: query.status ?? undefined, withApproval: true },
+            page
+          )
+          return toPage(page, rows, approval)
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("approve", ({ params, payload }) => decide("approve", params.id, payload.note))
+      .handle("deny", ({ params, payload }) => decide("deny", params.id, payload.note))
+  })
+)

@@ -1,0 +1,128 @@
+import type { AccountId } from "@svc/domain"
+import {
+  type Account,
+  applyEntries,
+  balanceOf,
+  DuplicateLedgerTransaction,
+  HoldAlreadyResolved,
+  isAfter,
+  LedgerRepo,
+  type LedgerTransaction,
+  type LockedAccount,
+  newestFirst
+} from "@svc/domain"
+import { Effect, HashMap, Layer, Option, Ref } from "effect"
+import { MemoryStore } from "../shared/MemoryStore.ts"
+
+const withBalance = (row: LockedAccount) => ({ ...row.account, balance: balanceOf(row.counters) })
+
+/** LedgerRepo over the in-memory store. */
+export const LedgerRepoMemory = Layer.effect(
+  LedgerRepo,
+  Effect.gen(function* () {
+    const store = yield* MemoryStore
+    const accounts = yield* store.table(HashMap.empty<AccountId, LockedAccount>())
+    const journal = yield* store.table<ReadonlyArray<LedgerTransaction>>([])
+
+    const insertTransaction = (tx: LedgerTransaction) =>
+      store.atomically(
+        Effect.gen(function* () {
+          const existing = yield* Ref.get(journal)
+          const unique = tx.kind === "posted" || tx.kind === "pending"
+          if (
+            unique &&
+            existing.some(
+              (t) =>
+                t.teamId === tx.teamId &&
+                t.mode === tx.mode &&
+                t.code === tx.code &&
+                t.reference === tx.reference &&
+                t.kind === tx.kind
+            )
+          ) {
+            return yield* new DuplicateLedgerTransaction({ code: tx.code, reference: tx.reference })
+          }
+          if (tx.pendingId !== null && existing.some((t) => t.pendingId === tx.pendingId)) {
+            return yield* new HoldAlreadyResolved({ holdId: tx.pendingId })
+          }
+          yield* Ref.set(journal, [...existing, tx])
+          yield* Ref.update(accounts, (map) =>
+            tx.entries.reduce(
+              (acc, entry) =>
+                HashMap.modify(acc, entry.accountId, (row) => ({
+                  account: row.account,
+                  counters: applyEntries(row.counters, entry.amount, entry.pending)
+                })),
+              map
+            )
+          )
+        })
+      )
+
+    return LedgerRepo.of({
+      insertAccount: (account: Account) =>
+        store.atomically(
+          Ref.update(accounts, HashMap.set(account.id, { account, counters: { postedSum: 0, pendingSum: 0 } }))
+        ),
+      findAccount: (teamId, id) =>
+        Ref.get(accounts).pipe(
+          Effect.map((map) =>
+            HashMap.get(map, id).pipe(
+              Option.filter((row) => row.account.teamId === teamId),
+              Option.map(withBalance)
+            )
+          )
+        ),
+      findAccountByKind: (teamId, mode, kind, currency) =>
+        Ref.get(accounts).pipe(
+          Effect.map((map) =>
+            Option.fromNullishOr(
+              Array.from(HashMap.values(map)).find(
+                (r) =>
+                  r.account.teamId === teamId &&
+                  r.account.mode === mode &&
+                  r.account.kind === kind &&
+                  r.account.currency === currency
+              )?.account
+            )
+          )
+        ),
+      listAccounts: (teamId, filter) =>
+        Ref.get(accounts).pipe(
+          Effect.map((map) =>
+            Array.from(HashMap.values(map))
+              .filter(
+                (r) =>
+                  r.account.teamId === teamId &&
+                  (filter.mode === undefined || r.account.mode === filter.mode) &&
+                  (filter.kind === undefined || r.account.kind === filter.kind)
+              )
+              .map(withBalance)
+              .toSorted((a, b) => newestFirst(b, a))
+          )
+        ),
+      lockAccounts: (ids) =>
+        Ref.get(accounts).pipe(Effect.map((map) => ids.flatMap((id) => Option.toArray(HashMap.get(map, id))))),
+      insertTransaction,
+      findTransaction: (teamId, id) =>
+        Ref.get(journal).pipe(
+          Effect.map((txs) => Option.fromNullishOr(txs.find((t) => t.id === id && t.teamId === teamId)))
+        ),
+      listTransactions: (teamId, query, page) =>
+        Ref.get(journal).pipe(
+          Effect.map((txs) =>
+            txs
+              .filter(
+                (t) =>
+                  t.teamId === teamId &&
+                  (query.mode === undefined || t.mode === query.mode) &&
+                  (query.accountId === undefined || t.entries.some((e) => e.accountId === query.accountId)) &&
+                  isAfter(t, page.after)
+              )
+              .toSorted(newestFirst)
+              .slice(0, page.limit + 1)
+          )
+        )
+    })
+  })
+)

@@ -1,0 +1,73 @@
+import { isAfter, newestFirst, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
+import { Effect, Layer, Option, Ref } from "effect"
+import { PublishedEvents } from "../platform/EventOutboxMemory.ts"
+import { MemoryStore } from "../shared/MemoryStore.ts"
+
+/** WebhookDeliveriesRepo over the in-memory store, fed from the in-memory outbox's published events. */
+export const WebhookDeliveriesRepoMemory = Layer.effect(
+  WebhookDeliveriesRepo,
+  Effect.gen(function* () {
+    const store = yield* MemoryStore
+    const published = yield* PublishedEvents
+    const dispatched = yield* store.table<ReadonlySet<string>>(new Set())
+    const rows = yield* store.table<ReadonlyArray<WebhookDelivery>>([])
+    const update = (id: string, f: (d: WebhookDelivery) => WebhookDelivery) =>
+      store.atomically(Ref.update(rows, (all) => all.map((d) => (d.id === id ? f(d) : d))))
+    return WebhookDeliveriesRepo.of({
+      lockUndispatchedEvents: (limit) =>
+        Effect.gen(function* () {
+          const done = yield* Ref.get(dispatched)
+          return (yield* Ref.get(published)).filter((e) => !done.has(e.id)).slice(0, limit)
+        }),
+      markDispatched: (ids, _at) => store.atomically(Ref.update(dispatched, (done) => new Set([...done, ...ids]))),
+      insert: (...deliveries) =>
+        store.atomically(
+          Ref.update(rows, (stored) =>
+            deliveries.reduce(
+              (all, delivery) =>
+                delivery.redeliveryOf === null &&
+                all.some(
+                  (d) =>
+                    d.redeliveryOf === null && d.endpointId === delivery.endpointId && d.eventId === delivery.eventId
+                )
+                  ? all
+                  : [...all, delivery],
+              stored
+            )
+          )
+        ),
+      claimDue: ({ now, leaseUntil, limit }) =>
+        store.atomically(
+          Effect.gen(function* () {
+            const all = yield* Ref.get(rows)
+            const due = all
+              .filter((d) => d.status === "pending" && d.nextAttemptAt <= now)
+              .toSorted((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : 0))
+              .slice(0, limit)
+            const ids = new Set(due.map((d) => d.id))
+            yield* Ref.set(
+              rows,
+              all.map((d) => (ids.has(d.id) ? { ...d, nextAttemptAt: leaseUntil } : d))
+            )
+            return due
+          })
+        ),
+      recordAttempt: (id, result) => update(id, (d) => ({ ...d, ...result })),
+      find: (teamId, endpointId, id) =>
+        Ref.get(rows).pipe(
+          Effect.map((all) =>
+            Option.fromNullishOr(all.find((d) => d.id === id && d.teamId === teamId && d.endpointId === endpointId))
+          )
+        ),
+      list: (teamId, endpointId, page) =>
+        Ref.get(rows).pipe(
+          Effect.map((all) =>
+            all
+              .filter((d) => d.teamId === teamId && d.endpointId === endpointId && isAfter(d, page.after))
+              .toSorted((a, b) => newestFirst(a, b))
+              .slice(0, page.limit + 1)
+          )
+        )
+    })
+  })
+)

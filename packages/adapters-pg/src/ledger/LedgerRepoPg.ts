@@ -1,0 +1,207 @@
+import {
+  type Account,
+  type AccountId,
+  type AccountWithBalance,
+  balanceOf,
+  DuplicateLedgerTransaction,
+  HoldAlreadyResolved,
+  LedgerRepo,
+  type LedgerTransaction,
+  type LedgerTransactionId,
+  type TeamId
+} from "@svc/domain"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
+import { int, iso, orUnavailable } from "../shared/Sql.ts"
+
+/** A `ledger_accounts` row as read with ACCOUNT_COLUMNS. */
+export interface AccountRow {
+  readonly id: string
+  readonly teamId: string
+  readonly mode: Account["mode"]
+  readonly kind: Account["kind"]
+  readonly name: string
+  readonly currency: string
+  readonly postedSum: string | number | bigint
+  readonly pendingSum: string | number | bigint
+  readonly createdAt: Date
+}
+
+interface TransactionRow {
+  readonly id: string
+  readonly teamId: string
+  readonly mode: LedgerTransaction["mode"]
+  readonly kind: LedgerTransaction["kind"]
+  readonly code: string
+  readonly reference: string
+  readonly pendingId: string | null
+  readonly createdAt: Date
+  readonly entries: ReadonlyArray<{ accountId: string; amount: number | string; currency: string; pending: boolean }>
+}
+
+const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at"
+
+export const toAccount = (row: AccountRow): Account => ({
+  id: row.id as AccountId,
+  teamId: row.teamId as TeamId,
+  mode: row.mode,
+  kind: row.kind,
+  name: row.name,
+  currency: row.currency,
+  createdAt: iso(row.createdAt)
+})
+
+export const countersOf = (row: AccountRow) => ({ postedSum: int(row.postedSum), pendingSum: int(row.pendingSum) })
+
+const withBalance = (row: AccountRow): AccountWithBalance => ({
+  ...toAccount(row),
+  balance: balanceOf(countersOf(row))
+})
+
+const toTransaction = (row: TransactionRow): LedgerTransaction => ({
+  id: row.id as LedgerTransactionId,
+  teamId: row.teamId as TeamId,
+  mode: row.mode,
+  kind: row.kind,
+  code: row.code,
+  reference: row.reference,
+  pendingId: row.pendingId as LedgerTransactionId | null,
+  createdAt: iso(row.createdAt),
+  entries: row.entries.map((e) => ({
+    accountId: e.accountId as AccountId,
+    amount: int(e.amount),
+    currency: e.currency,
+    pending: e.pending
+  }))
+})
+
+/**
+ * The common table expressions that append a ledger transaction with its entries and move the account sums by the
+ * same amounts, for a statement of the form `WITH ${postingCtes(sql, tx)} ...`: one round trip, composable with other
+ * writes of the same unit. Its names start with `ledger_`.
+ */
+export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction) => {
+  if (tx.entries.length === 0) throw new Error("a ledger transaction without entries")
+  const entries = JSON.stringify(
+    tx.entries.map((e) => ({ account_id: e.accountId, amount: e.amount, currency: e.currency, pending: e.pending }))
+  )
+  return sql`
+    ledger_tx AS (
+      INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
+      VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
+      RETURNING id
+    ), ledger_input AS (
+      SELECT * FROM jsonb_to_recordset(${entries}::jsonb) AS e(account_id uuid, amount bigint, currency text, pending boolean)
+    ), ledger_inserted AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
+      SELECT ledger_tx.id, i.account_id, i.amount, i.currency, i.pending FROM ledger_tx, ledger_input i
+      RETURNING account_id
+    ), ledger_sums AS (
+      SELECT account_id,
+             COALESCE(SUM(amount) FILTER (WHERE NOT pending), 0) AS posted,
+             COALESCE(SUM(amount) FILTER (WHERE pending), 0) AS pending
+      FROM ledger_input GROUP BY account_id
+    ), ledger_moved AS (
+      UPDATE ledger_accounts a
+      SET posted_sum = a.posted_sum + ledger_sums.posted, pending_sum = a.pending_sum + ledger_sums.pending
+      FROM ledger_sums WHERE a.id = ledger_sums.account_id AND EXISTS (SELECT 1 FROM ledger_inserted)
+    )`
+}
+
+/** LedgerRepo on Postgres: entry sums on the account row move in the same transaction as the entries. */
+export const LedgerRepoPg = Layer.effect(
+  LedgerRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const accountColumns = sql.unsafe(ACCOUNT_COLUMNS)
+
+    const selectTransactions = (where: ReturnType<typeof sql.and>, limit: number) => sql<TransactionRow>`
+      SELECT t.id, t.team_id, t.mode, t.kind, t.code, t.reference, t.pending_id, t.created_at,
+        (SELECT json_agg(json_build_object('accountId', e.account_id, 'amount', e.amount::text, 'currency', e.currency,
+                                           'pending', e.pending) ORDER BY e.id)
+           FROM ledger_entries e WHERE e.transaction_id = t.id) AS entries
+      FROM ledger_transactions t
+      WHERE ${where}
+      ORDER BY t.created_at DESC, t.id DESC
+      LIMIT ${limit}`
+
+    const insertTransaction = (tx: LedgerTransaction) =>
+      Effect.suspend(() => sql`WITH ${postingCtes(sql, tx)} SELECT 1`).pipe(
+        Effect.catchIf(
+          (e) => SqlError.isSqlError(e) && e.reason._tag === "UniqueViolation",
+          (e): Effect.Effect<never, HoldAlreadyResolved | DuplicateLedgerTransaction> =>
+            String((e.reason as { constraint?: string }).constraint ?? "").includes("pending_key") &&
+            tx.pendingId !== null
+              ? Effect.fail(new HoldAlreadyResolved({ holdId: tx.pendingId }))
+              : Effect.fail(new DuplicateLedgerTransaction({ code: tx.code, reference: tx.reference }))
+        ),
+        orUnavailable("ledger.insertTransaction")
+      )
+
+    return LedgerRepo.of({
+      insertAccount: (account) =>
+        sql`INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
+            VALUES (${account.id}, ${account.teamId}, ${account.mode}, ${account.kind}, ${account.name}, ${account.currency},
+                    ${account.createdAt})`.pipe(Effect.asVoid, orUnavailable("ledger.insertAccount")),
+      findAccount: (teamId, id) =>
+        sql<AccountRow>`SELECT ${accountColumns} FROM ledger_accounts WHERE id = ${id} AND team_id = ${teamId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), withBalance)),
+          orUnavailable("ledger.findAccount")
+        ),
+      findAccountByKind: (teamId, mode, kind, currency) =>
+        sql<AccountRow>`
+          SELECT ${accountColumns} FROM ledger_accounts
+          WHERE team_id = ${teamId} AND mode = ${mode} AND kind = ${kind} AND currency = ${currency}
+          ORDER BY created_at LIMIT 1`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toAccount)),
+          orUnavailable("ledger.findAccountByKind")
+        ),
+      listAccounts: (teamId, filter) =>
+        sql<AccountRow>`
+          SELECT ${accountColumns} FROM ledger_accounts
+          WHERE ${sql.and([
+            sql`team_id = ${teamId}`,
+            ...(filter.mode === undefined ? [] : [sql`mode = ${filter.mode}`]),
+            ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
+          ])}
+          ORDER BY created_at, id`.pipe(
+          Effect.map((rows) => rows.map(withBalance)),
+          orUnavailable("ledger.listAccounts")
+        ),
+      lockAccounts: (ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql<AccountRow>`
+              SELECT ${accountColumns} FROM ledger_accounts WHERE ${sql.in("id", ids)} ORDER BY id FOR UPDATE`.pipe(
+              Effect.map((rows) => rows.map((row) => ({ account: toAccount(row), counters: countersOf(row) }))),
+              orUnavailable("ledger.lockAccounts")
+            ),
+      insertTransaction,
+      findTransaction: (teamId, id) =>
+        selectTransactions(sql.and([sql`t.id = ${id}`, sql`t.team_id = ${teamId}`]), 1).pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toTransaction)),
+          orUnavailable("ledger.findTransaction")
+        ),
+      listTransactions: (teamId, query, page) =>
+        selectTransactions(
+          sql.and([
+            sql`t.team_id = ${teamId}`,
+            ...(query.mode === undefined ? [] : [sql`t.mode = ${query.mode}`]),
+            ...(query.accountId === undefined
+              ? []
+              : [
+                  sql`EXISTS (SELECT 1 FROM ledger_entries x WHERE x.transaction_id = t.id AND x.account_id = ${query.accountId})`
+                ]),
+            ...Option.match(page.after, {
+              onNone: () => [],
+              onSome: (p) => [sql`(t.created_at, t.id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]
+            })
+          ]),
+          page.limit + 1
+        ).pipe(
+          Effect.map((rows) => rows.map(toTransaction)),
+          orUnavailable("ledger.listTransactions")
+        )
+    })
+  })
+)

@@ -1,0 +1,27 @@
+import { Effect, Layer } from "effect"
+import { Migrator } from "effect/sql"
+import foundation from "./0001_foundation.ts"
+import outbox from "./0002_outbox.ts"
+import agentSpend from "./0003_agent_spend.ts"
+import idempotencyRateLimits from "./0004_idempotency_rate_limits.ts"
+import oauthApiKeys from "./0005_oauth_api_keys.ts"
+import webhooks from "./0006_webhooks.ts"
+import spendUsage from "./0007_spend_usage.ts"
+import lockSpendDecision from "./0008_lock_spend_decision.ts"
+
+/** Every schema migration, forward-only, in order. A migration once released is never edited. */
+export const migrations = Migrator.fromRecord({
+  "0001_foundation": foundation,
+  "0002_outbox": outbox,
+  "0003_agent_spend": agentSpend,
+  "0004_idempotency_rate_limits": idempotencyRateLimits,
+  "0005_oauth_api_keys": oauthApiKeys,
+  "0006_webhooks": webhooks,
+  "0007_spend_usage": spendUsage,
+  "0008_lock_spend_decision": lockSpendDecision
+})
+
+const run = Migrator.make({})
+
+/** Runs pending migrations (a second run is a no-op; concurrent runs serialise on the migrations table lock). */
+export const Migrations = Layer.effectDiscard(Effect.asVoid(run({ loader: migrations })))

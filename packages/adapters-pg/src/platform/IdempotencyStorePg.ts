@@ -1,0 +1,76 @@
+import { IdempotencyStore, type StoredResponse, scopeText } from "@svc/domain"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { iso, orUnavailable } from "../shared/Sql.ts"
+
+interface Row {
+  readonly fingerprint: string
+  readonly status: number
+  readonly headers: Record<string, string> | string
+  readonly body: string
+  readonly createdAt: Date | string
+}
+
+/**
+ * IdempotencyStore on Postgres. The lock is `pg_try_advisory_xact_lock` on a hash of the scope, so it is shared by
+ * every process on the database and released by the transaction's end, even when the process holding it dies.
+ */
+export const IdempotencyStorePg = Layer.effect(
+  IdempotencyStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return IdempotencyStore.of({
+      exclusive: (scope, self) =>
+        sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [row] = yield* sql<{ locked: boolean }>`
+                SELECT pg_try_advisory_xact_lock(hashtextextended(${scopeText(scope)}, 0)) AS locked`.pipe(
+                orUnavailable("idempotency.lock")
+              )
+              return row?.locked === true ? Option.some(yield* self) : Option.none()
+            })
+          )
+          .pipe(orUnavailable("idempotency.transaction")),
+      find: (scope) =>
+        sql<Row>`
+          SELECT fingerprint, status, headers, encode(body, 'base64') AS body, created_at
+          FROM idempotency_responses
+          WHERE team_id = ${scope.teamId} AND mode = ${scope.mode} AND credential_id = ${scope.credentialId}
+            AND method = ${scope.method} AND path = ${scope.path} AND key = ${scope.key}`.pipe(
+          Effect.map((rows) =>
+            Option.map(
+              Option.fromNullishOr(rows[0]),
+              (row): StoredResponse => ({
+                fingerprint: row.fingerprint,
+                status: Number(row.status),
+                headers: typeof row.headers === "string" ? JSON.parse(row.headers) : row.headers,
+                body: new Uint8Array(Buffer.from(row.body, "base64")),
+                createdAt: iso(row.createdAt)
+              })
+            )
+          ),
+          orUnavailable("idempotency.find")
+        ),
+      save: (scope, response) =>
+        sql`
+          INSERT INTO idempotency_responses
+            (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, created_at)
+          VALUES (${scope.teamId}, ${scope.mode}, ${scope.credentialId}, ${scope.method}, ${scope.path}, ${scope.key},
+            ${response.fingerprint}, ${response.status}, ${JSON.stringify(response.headers)}::jsonb,
+            decode(${Buffer.from(response.body).toString("base64")}, 'base64'), ${response.createdAt})
+          ON CONFLICT DO NOTHING
+          RETURNING 1 AS stored`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          orUnavailable("idempotency.save")
+        ),
+      purgeCreatedBefore: (cutoff) =>
+        sql<{ count: number | string }>`
+          WITH gone AS (DELETE FROM idempotency_responses WHERE created_at < ${cutoff} RETURNING 1)
+          SELECT count(*) AS count FROM gone`.pipe(
+          Effect.map((rows) => Number(rows[0]?.count ?? 0)),
+          orUnavailable("idempotency.purge")
+        )
+    })
+  })
+)

@@ -1,0 +1,173 @@
+import {
+  type AccountId,
+  type Approval,
+  type LedgerTransactionId,
+  type Merchant,
+  type SpendDecision,
+  type SpendPolicy,
+  type SpendRequest,
+  type SpendRequestId,
+  SpendRequestsRepo,
+  type TeamId,
+  type UsageWindows
+} from "@svc/domain"
+import { Array as Arr, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { type AccountRow, countersOf, postingCtes, toAccount } from "../ledger/LedgerRepoPg.ts"
+import { outboxRows } from "../platform/EventOutboxPg.ts"
+import { int, iso, orUnavailable } from "../shared/Sql.ts"
+
+interface Row {
+  readonly id: string
+  readonly teamId: string
+  readonly mode: SpendRequest["mode"]
+  readonly status: SpendRequest["status"]
+  readonly amount: string | number
+  readonly currency: string
+  readonly merchant: Merchant
+  readonly purpose: string
+  readonly accountId: string
+  readonly spendingKeyId: string
+  readonly metadata: Record<string, string>
+  readonly decision: SpendDecision
+  readonly approval: Approval | null
+  readonly ledgerTransactionId: string | null
+  readonly holdTransactionId: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+const COLUMNS =
+  "id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id, metadata, decision, approval, " +
+  "ledger_transaction_id, hold_transaction_id, created_at, updated_at"
+
+/**
+ * A row of `lock_spend_decision` (migration 0008): the locked spend or settlement account, each with the team policy
+ * and the budget totals.
+ */
+interface DecisionRow extends AccountRow {
+  readonly teamPolicy: SpendPolicy | null
+  readonly spentToday: string | number
+  readonly spentThisMonth: string | number
+}
+
+const toSpendRequest = (row: Row): SpendRequest => ({
+  id: row.id as SpendRequestId,
+  teamId: row.teamId as TeamId,
+  mode: row.mode,
+  status: row.status,
+  amount: int(row.amount),
+  currency: row.currency,
+  merchant: row.merchant,
+  purpose: row.purpose,
+  accountId: row.accountId as AccountId,
+  spendingKeyId: row.spendingKeyId,
+  metadata: row.metadata,
+  decision: row.decision,
+  approval: row.approval,
+  ledgerTransactionId: row.ledgerTransactionId as LedgerTransactionId | null,
+  holdTransactionId: row.holdTransactionId as LedgerTransactionId | null,
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt)
+})
+
+/** SpendRequestsRepo on Postgres; a trigger refuses any update of a request whose status is final. */
+export const SpendRequestsRepoPg = Layer.effect(
+  SpendRequestsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.unsafe(COLUMNS)
+    /** Adds `delta` to a credential's totals in both windows; the rows stay locked until the transaction ends. */
+    const usageUpsert = (keyId: string, windows: UsageWindows, delta: number) => sql`
+      INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
+      VALUES (${keyId}, 'day', ${windows.day}, ${delta}), (${keyId}, 'month', ${windows.month}, ${delta})
+      ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount`
+    const one = (rows: ReadonlyArray<Row>) => Option.map(Option.fromNullishOr(rows[0]), toSpendRequest)
+    return SpendRequestsRepo.of({
+      lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
+        sql<DecisionRow>`
+          SELECT * FROM lock_spend_decision(${teamId}, ${mode}, ${accountId}::uuid, ${spendingKeyId}, ${windows.day}, ${windows.month})`.pipe(
+          Effect.map((rows) => {
+            const locked = (kind: "spend" | "settlement") =>
+              Option.map(Option.fromNullishOr(rows.find((a) => a.kind === kind)), (row) => ({
+                account: toAccount(row),
+                counters: countersOf(row)
+              }))
+            return {
+              spendAccount: locked("spend"),
+              settlementAccount: locked("settlement"),
+              teamPolicy: rows[0]?.teamPolicy ?? {},
+              spentToday: int(rows[0]?.spentToday ?? 0),
+              spentThisMonth: int(rows[0]?.spentThisMonth ?? 0)
+            }
+          }),
+          orUnavailable("spendRequests.lockForDecision")
+        ),
+      insertDecided: ({ request: sr, ledgerTransaction, usage, events }) =>
+        Effect.suspend(() => {
+          const outbox = outboxRows(events)
+          const writes = [
+            ...(ledgerTransaction === null ? [] : [postingCtes(sql, ledgerTransaction)]),
+            sql`spend_request AS (
+              INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id,
+                metadata, decision, approval_id, approval, approval_expires_at, ledger_transaction_id, hold_transaction_id, created_at, updated_at)
+              VALUES (${sr.id}, ${sr.teamId}, ${sr.mode}, ${sr.status}, ${sr.amount}, ${sr.currency}, ${JSON.stringify(sr.merchant)}::jsonb,
+                ${sr.purpose}, ${sr.accountId}, ${sr.spendingKeyId}, ${JSON.stringify(sr.metadata)}::jsonb, ${JSON.stringify(sr.decision)}::jsonb,
+                ${sr.approval?.id ?? null}, ${sr.approval === null ? null : JSON.stringify(sr.approval)}::jsonb, ${sr.approval?.expiresAt ?? null},
+                ${sr.ledgerTransactionId}, ${sr.holdTransactionId}, ${sr.createdAt}, ${sr.updatedAt})
+            )`,
+            ...(usage.amount === 0
+              ? []
+              : [sql`spend_usage_moved AS (${usageUpsert(sr.spendingKeyId, usage.windows, usage.amount)})`]),
+            ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : [])
+          ]
+          return sql`WITH ${sql.csv(writes)} SELECT 1`
+        }).pipe(Effect.asVoid, orUnavailable("spendRequests.insertDecided")),
+      find: (teamId, id) =>
+        sql<Row>`SELECT ${columns} FROM spend_requests WHERE id = ${id} AND team_id = ${teamId}`.pipe(
+          Effect.map(one),
+          orUnavailable("spendRequests.find")
+        ),
+      findByApprovalId: (teamId, approvalId) =>
+        sql<Row>`SELECT ${columns} FROM spend_requests WHERE approval_id = ${approvalId} AND team_id = ${teamId}`.pipe(
+          Effect.map(one),
+          orUnavailable("spendRequests.findByApprovalId")
+        ),
+      list: (teamId, query, page) =>
+        sql<Row>`SELECT ${columns} FROM spend_requests WHERE ${sql.and([
+          sql`team_id = ${teamId}`,
+          ...(query.mode === undefined ? [] : [sql`mode = ${query.mode}`]),
+          ...(query.status === undefined ? [] : [sql`status = ${query.status}`]),
+          ...(query.approvalStatus === undefined ? [] : [sql`approval->>'status' = ${query.approvalStatus}`]),
+          ...(query.withApproval === true ? [sql`approval_id IS NOT NULL`] : []),
+          ...Option.match(page.after, {
+            onNone: () => [],
+            onSome: (p) => [sql`(created_at, id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]
+          })
+        ])} ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
+          Effect.map((rows) => rows.map(toSpendRequest)),
+          orUnavailable("spendRequests.list")
+        ),
+      releaseUsage: (keyId, windows, amount) =>
+        sql`UPDATE spend_usage SET amount = amount - ${amount}
+            WHERE spending_key_id = ${keyId}
+              AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`.pipe(
+          Effect.asVoid,
+          orUnavailable("spendRequests.releaseUsage")
+        ),
+      transition: (teamId, id, t) =>
+        sql<Row>`UPDATE spend_requests
+                 SET status = ${t.status}, approval = ${JSON.stringify(t.approval)}::jsonb,
+                     ledger_transaction_id = ${t.ledgerTransactionId}, updated_at = ${t.updatedAt}
+                 WHERE id = ${id} AND team_id = ${teamId} AND status = 'pending_approval'
+                 RETURNING ${columns}`.pipe(Effect.map(one), orUnavailable("spendRequests.transition")),
+      dueForExpiry: (now, limit) =>
+        sql<Row>`SELECT ${columns} FROM spend_requests
+                 WHERE status = 'pending_approval' AND approval_expires_at <= ${now}
+                 ORDER BY approval_expires_at LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toSpendRequest)),
+          orUnavailable("spendRequests.dueForExpiry")
+        )
+    })
+  })
+)

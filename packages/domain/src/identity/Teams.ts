@@ -1,0 +1,122 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Ledger } from "../ledger/Ledger.ts"
+import type { UserId } from "../shared/Ids.ts"
+import { newId, TeamId } from "../shared/Ids.ts"
+import { Currency } from "../shared/Money.ts"
+import { type PersistenceUnavailable, Transactor } from "../shared/Persistence.ts"
+import type { SessionIdentity, User } from "./Users.ts"
+import { UsersRepo } from "./Users.ts"
+
+/** A member's role in a team. */
+export const Role = Schema.Literals(["owner", "admin", "member"])
+export type Role = typeof Role.Type
+
+/** A team (workspace): it owns every other resource. */
+export const Team = Schema.Struct({
+  id: TeamId,
+  name: Schema.String,
+  baseCurrency: Currency,
+  createdAt: Schema.String
+})
+export type Team = typeof Team.Type
+
+/** A team seen by one of its members. */
+export interface Membership {
+  readonly team: Team
+  readonly role: Role
+}
+
+/** The user is not a member of that team (or it does not exist). */
+export class TeamNotFound extends Schema.TaggedError<TeamNotFound>()("TeamNotFound", { teamId: Schema.String }) {}
+
+/** Storage of teams and memberships. */
+export class TeamsRepo extends Context.Service<
+  TeamsRepo,
+  {
+    readonly insert: (team: Team) => Effect.Effect<void, PersistenceUnavailable>
+    readonly findById: (teamId: TeamId) => Effect.Effect<Option.Option<Team>, PersistenceUnavailable>
+    readonly addMember: (teamId: TeamId, userId: UserId, role: Role) => Effect.Effect<void, PersistenceUnavailable>
+    readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
+    readonly membership: (
+      teamId: TeamId,
+      userId: UserId
+    ) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
+  }
+>()("@svc/domain/TeamsRepo") {}
+
+/** Input to create a team. */
+export interface CreateTeam {
+  readonly name: string
+  readonly baseCurrency?: string | undefined
+}
+
+/** The spend accounts every new team opens, one per mode. */
+const OPENING_ACCOUNTS = [
+  { mode: "live", name: "Live spend account" },
+  { mode: "test", name: "Test spend account" }
+] as const
+
+/** Teams: creation with the caller as owner, membership checks. */
+export class Teams extends Context.Service<
+  Teams,
+  {
+    /** Creates the team, makes the caller its owner and current team, and opens a live and a test USD spend account. */
+    readonly create: (owner: SessionIdentity, input: CreateTeam) => Effect.Effect<Team, PersistenceUnavailable>
+    readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
+    /** The caller's membership in a team; TeamNotFound when they are not a member. */
+    readonly membership: (
+      teamId: TeamId,
+      userId: UserId
+    ) => Effect.Effect<Membership, TeamNotFound | PersistenceUnavailable>
+    /** Whether a team with this id exists. */
+    readonly exists: (teamId: TeamId) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** The user's current team, if they have one. */
+    readonly current: (user: User) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
+  }
+>()("@svc/domain/Teams") {
+  static readonly make = Effect.gen(function* () {
+    const repo = yield* TeamsRepo
+    const users = yield* UsersRepo
+    const ledger = yield* Ledger
+    const transactor = yield* Transactor
+
+    const create = Effect.fn("Teams.create")(function* (owner: SessionIdentity, input: CreateTeam) {
+      const team: Team = {
+        id: newId(TeamId),
+        name: input.name,
+        baseCurrency: input.baseCurrency ?? "USD",
+        createdAt: new Date().toISOString()
+      }
+      yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          yield* users.ensure(owner)
+          yield* repo.insert(team)
+          yield* repo.addMember(team.id, owner.id, "owner")
+          for (const opening of OPENING_ACCOUNTS) {
+            yield* ledger.openTeamAccounts({ teamId: team.id, mode: opening.mode, name: opening.name, currency: "USD" })
+          }
+          yield* users.setCurrentTeam(owner.id, team.id)
+        })
+      )
+      return team
+    })
+
+    const membership = Effect.fn("Teams.membership")(function* (teamId: TeamId, userId: UserId) {
+      const found = yield* repo.membership(teamId, userId)
+      return yield* Option.match(found, {
+        onNone: () => Effect.fail(new TeamNotFound({ teamId })),
+        onSome: Effect.succeed
+      })
+    })
+
+    const current = Effect.fn("Teams.current")(function* (user: User) {
+      if (user.currentTeamId === null) return Option.none<Membership>()
+      return yield* repo.membership(user.currentTeamId, user.id)
+    })
+
+    const exists = (teamId: TeamId) => repo.findById(teamId).pipe(Effect.map(Option.isSome))
+
+    return Teams.of({ create, listForUser: repo.listForUser, membership, exists, current })
+  })
+  static readonly layer = Layer.effect(Teams, Teams.make)
+}

@@ -1,0 +1,94 @@
+import { Context, type Effect, type Option, Schema } from "effect"
+import type { PageRequest } from "../shared/Pagination.ts"
+import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+
+/** Where a stored provider event stands: waiting (or retrying), done, or parked after too many failures. */
+export const InboundEventStatus = Schema.Literals(["pending", "processed", "parked"])
+export type InboundEventStatus = typeof InboundEventStatus.Type
+
+/** A verified provider event, stored once per (endpoint, provider event id) before it is acknowledged. */
+export interface InboundEvent {
+  readonly id: string
+  readonly endpoint: string
+  readonly providerEventId: string
+  readonly type: string
+  readonly payload: Readonly<Record<string, unknown>>
+  readonly status: InboundEventStatus
+  readonly attempts: number
+  readonly nextAttemptAt: string
+  readonly lastError: string | null
+  readonly receivedAt: string
+  readonly processedAt: string | null
+}
+
+/** Processing a stored event failed; `retryable: false` parks it at once. */
+export class InboundProcessingFailed extends Schema.TaggedError<InboundProcessingFailed>()("InboundProcessingFailed", {
+  message: Schema.String,
+  retryable: Schema.Boolean
+}) {}
+
+/** Storage of inbound provider events; claims never hand the same due row to two workers at once. */
+export class InboundEventStore extends Context.Service<
+  InboundEventStore,
+  {
+    /** Inserts the event unless (endpoint, providerEventId) exists; returns the stored row and whether it already was. */
+    readonly record: (
+      event: InboundEvent
+    ) => Effect.Effect<{ readonly event: InboundEvent; readonly duplicate: boolean }, PersistenceUnavailable>
+    /** Takes up to `limit` pending rows due at `now` (skipping rows another worker holds), counts an attempt and leases them until `leaseUntil`. */
+    readonly claimDue: (input: {
+      readonly now: string
+      readonly leaseUntil: string
+      readonly limit: number
+    }) => Effect.Effect<ReadonlyArray<InboundEvent>, PersistenceUnavailable>
+    /** Claims one pending row whatever its due time (synchronous processing); none when it is processed or parked. */
+    readonly claim: (
+      id: string,
+      leaseUntil: string
+    ) => Effect.Effect<Option.Option<InboundEvent>, PersistenceUnavailable>
+    readonly markProcessed: (id: string, at: string) => Effect.Effect<void, PersistenceUnavailable>
+    /** Records a failed attempt: retried at `retryAt`, or parked when it is null. */
+    readonly markFailed: (
+      id: string,
+      error: string,
+      retryAt: string | null
+    ) => Effect.Effect<void, PersistenceUnavailable>
+    readonly find: (id: string) => Effect.Effect<Option.Option<InboundEvent>, PersistenceUnavailable>
+    /** Parked events, newest first, for operators. */
+    readonly listParked: (page: PageRequest) => Effect.Effect<ReadonlyArray<InboundEvent>, PersistenceUnavailable>
+  }
+>()("@svc/domain/InboundEventStore") {}
+
+/** How inbound processing retries: attempts before parking, exponential backoff bounds, and the worker's pace. */
+export interface InboundRetryPolicy {
+  readonly maxAttempts: number
+  readonly baseDelayMs: number
+  readonly maxDelayMs: number
+  readonly leaseMs: number
+  readonly pollIntervalMs: number
+  readonly batchSize: number
+}
+
+/** The inbound retry policy in force (defaults: 8 attempts, 1 s doubling up to 1 h). */
+export const InboundRetryConfig = Context.Reference<InboundRetryPolicy>("@svc/domain/InboundRetryConfig", {
+  defaultValue: () => ({
+    maxAttempts: 8,
+    baseDelayMs: 1_000,
+    maxDelayMs: 3_600_000,
+    leaseMs: 60_000,
+    pollIntervalMs: 1_000,
+    batchSize: 20
+  })
+})
+
+/** When a failed attempt is retried, or null to park it: doubling from the base delay, capped, until maxAttempts. */
+export const inboundRetryAt = (
+  policy: InboundRetryPolicy,
+  attempts: number,
+  failure: InboundProcessingFailed,
+  nowMs: number
+): string | null => {
+  if (!failure.retryable || attempts >= policy.maxAttempts) return null
+  const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1))
+  return new Date(nowMs + delay).toISOString()
+}

@@ -1,0 +1,82 @@
+import { Clock, Context, Duration, Effect, Layer, type Option, Schedule } from "effect"
+import type { TeamId } from "../shared/Ids.ts"
+import { toHex } from "../shared/internal/Encoding.ts"
+import type { Mode } from "../shared/Money.ts"
+import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import { sha256 } from "../shared/Secrets.ts"
+
+/** Where an idempotency key lives: the same key under another team, mode, credential, method or path is another key. */
+export interface IdempotencyScope {
+  readonly teamId: TeamId
+  readonly mode: Mode
+  readonly credentialId: string
+  readonly method: string
+  readonly path: string
+  readonly key: string
+}
+
+/** The scope as one unambiguous string, for locks and maps. */
+export const scopeText = (scope: IdempotencyScope): string =>
+  JSON.stringify([scope.teamId, scope.mode, scope.credentialId, scope.method, scope.path, scope.key])
+
+/**
+ * The first response to an idempotent request, replayed byte for byte to retries with the same body.
+ * It must never hold card numbers, CVCs or secrets: only routes whose responses carry none may be idempotent.
+ */
+export interface StoredResponse {
+  /** SHA-256 hex of the request body bytes. */
+  readonly fingerprint: string
+  readonly status: number
+  /** Response headers worth replaying (content-type), lower-case names. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: Uint8Array
+  readonly createdAt: string
+}
+
+/** The SHA-256 hex fingerprint of a request body. */
+export const fingerprintBody = (body: Uint8Array): Effect.Effect<string> => Effect.map(sha256(body), toHex)
+
+/** Stored first responses of idempotent requests, and the lock that keeps two of them from running at once. */
+export class IdempotencyStore extends Context.Service<
+  IdempotencyStore,
+  {
+    /**
+     * Runs `self` in one transaction while holding the scope's lock, without waiting for it: none when another request
+     * holds it. The lock is released when the transaction ends (commit, rollback, or a dead connection).
+     */
+    readonly exclusive: <A, E, R>(
+      scope: IdempotencyScope,
+      self: Effect.Effect<A, E, R>
+    ) => Effect.Effect<Option.Option<A>, E | PersistenceUnavailable, R>
+    /** The stored response of a scope, if any. */
+    readonly find: (scope: IdempotencyScope) => Effect.Effect<Option.Option<StoredResponse>, PersistenceUnavailable>
+    /**
+     * Stores the response of a scope; call inside `exclusive` so it commits with the request's work. False, storing
+     * nothing, when the scope already has a response: a request with the same key finished first, so this one's work
+     * must roll back and that response stands.
+     */
+    readonly save: (scope: IdempotencyScope, response: StoredResponse) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** Deletes responses created before the cutoff (ISO timestamp); returns how many. */
+    readonly purgeCreatedBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
+  }
+>()("@svc/domain/IdempotencyStore") {}
+
+/** Deletes stored responses older than the time to live, by the effect clock. */
+export const purgeExpiredResponses = (ttl: Duration.Input) =>
+  Effect.gen(function* () {
+    const store = yield* IdempotencyStore
+    const now = yield* Clock.currentTimeMillis
+    return yield* store.purgeCreatedBefore(
+      new Date(now - Duration.toMillis(Duration.fromInputUnsafe(ttl))).toISOString()
+    )
+  })
+
+/** A background job that purges expired idempotency responses every `interval` for as long as the layer lives. */
+export const IdempotencyPurgeJob = (options: { readonly ttl: Duration.Input; readonly interval: Duration.Input }) =>
+  Layer.effectDiscard(
+    purgeExpiredResponses(options.ttl).pipe(
+      Effect.catch((error) => Effect.logWarning("idempotency purge failed", error)),
+      Effect.repeat(Schedule.spaced(options.interval)),
+      Effect.forkScoped
+    )
+  )

@@ -1,0 +1,74 @@
+import { Context, type Duration, Effect, Layer, Schedule } from "effect"
+import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+
+/** The outcome of taking one token from a bucket, with what the RateLimit headers report. */
+export interface RateLimitDecision {
+  readonly allowed: boolean
+  /** The bucket's capacity: requests per minute. */
+  readonly limit: number
+  /** Whole tokens left after this request. */
+  readonly remaining: number
+  /** Seconds until the bucket is full again. */
+  readonly resetSeconds: number
+  /** Seconds until the next token, when refused (0 when allowed). */
+  readonly retryAfterSeconds: number
+}
+
+/** A token bucket after a refill: `tokens` may be fractional; capacity is the limit per minute. */
+export interface BucketState {
+  readonly tokens: number
+  readonly updatedAtMillis: number
+}
+
+/** Tokens added per millisecond to a bucket of `limit` requests per minute. */
+const ratePerMilli = (limit: number) => limit / 60_000
+
+/** Refills a bucket (absent = full) up to `now` and takes one token if a whole one is there. */
+export const takeToken = (
+  state: BucketState | undefined,
+  nowMillis: number,
+  limit: number
+): { readonly state: BucketState; readonly allowed: boolean } => {
+  const refilled =
+    state === undefined
+      ? limit
+      : Math.min(limit, state.tokens + Math.max(0, nowMillis - state.updatedAtMillis) * ratePerMilli(limit))
+  const allowed = refilled >= 1
+  return { state: { tokens: allowed ? refilled - 1 : refilled, updatedAtMillis: nowMillis }, allowed }
+}
+
+/** What the headers say about a bucket left with `tokens` after a request that was `allowed` or not. */
+export const decisionOf = (limit: number, tokens: number, allowed: boolean): RateLimitDecision => ({
+  allowed,
+  limit,
+  remaining: Math.max(0, Math.floor(tokens)),
+  resetSeconds: Math.max(0, Math.ceil((limit - tokens) / ratePerMilli(limit) / 1000)),
+  retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / ratePerMilli(limit) / 1000))
+})
+
+/** A bucket idle this long is full again, so forgetting it changes nothing. */
+export const IDLE_BUCKET_MILLIS = 60_000
+
+/** Per-key token buckets (capacity = limit per minute, refilled at limit/60 per second). */
+export class RateLimiter extends Context.Service<
+  RateLimiter,
+  {
+    /** Takes one token from the key's bucket. */
+    readonly take: (key: string, limitPerMinute: number) => Effect.Effect<RateLimitDecision, PersistenceUnavailable>
+    /** Forgets buckets idle for a minute or more (they are full); returns how many. */
+    readonly prune: Effect.Effect<number, PersistenceUnavailable>
+  }
+>()("@svc/domain/RateLimiter") {}
+
+/** A background job that prunes idle rate-limit buckets every `interval` for as long as the layer lives. */
+export const RateLimitPruneJob = (interval: Duration.Input) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const limiter = yield* RateLimiter
+      yield* limiter.prune.pipe(
+        Effect.catch((error) => Effect.logWarning("rate limit pruning failed", error)),
+        Effect.repeat(Schedule.spaced(interval)),
+        Effect.forkScoped
+      )
+    })
+  )

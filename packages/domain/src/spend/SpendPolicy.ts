@@ -1,0 +1,212 @@
+import { Schema } from "effect"
+import { AmountMinor } from "../shared/Money.ts"
+
+/** A lowercase category slug such as `software` or `travel-agency`. */
+export const CategorySlug = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/u, {
+    message: 'expected a lowercase slug (a-z, 0-9, single "-" or "_" separators), e.g. "software"'
+  })
+)
+
+/** A merchant name as used in policy allow and block lists. */
+export const MerchantName = Schema.String.check(
+  Schema.isMinLength(1, { message: "expected a non-empty merchant name" }),
+  Schema.isMaxLength(200, { message: "expected a merchant name of at most 200 characters" }),
+  Schema.isPattern(/\S/u, { message: "expected a merchant name that is not only whitespace" })
+)
+
+const MerchantList = Schema.Array(MerchantName).check(
+  Schema.isMaxLength(100, { message: "expected at most 100 merchants" })
+)
+
+/** Minimum allowed `approvalTtlSeconds` (one minute). */
+export const MIN_APPROVAL_TTL_SECONDS = 60
+
+/** Maximum allowed `approvalTtlSeconds` (30 days). */
+export const MAX_APPROVAL_TTL_SECONDS = 2_592_000
+
+/** Approval lifetime used when neither the key nor the team sets `approvalTtlSeconds` (24 h). */
+export const DEFAULT_APPROVAL_TTL_SECONDS = 86_400
+
+/** Lifetime of a pending approval in seconds. */
+export const ApprovalTtlSeconds = Schema.Int.check(
+  Schema.isBetween(
+    { minimum: MIN_APPROVAL_TTL_SECONDS, maximum: MAX_APPROVAL_TTL_SECONDS },
+    { message: `expected an approval TTL between ${MIN_APPROVAL_TTL_SECONDS} and ${MAX_APPROVAL_TTL_SECONDS} seconds` }
+  )
+)
+
+/** Spend policy of a spending key or team defaults; every field is optional. */
+export const SpendPolicy = Schema.Struct({
+  perRequestLimit: Schema.optionalKey(AmountMinor),
+  dailyBudget: Schema.optionalKey(AmountMinor),
+  monthlyBudget: Schema.optionalKey(AmountMinor),
+  approvalThreshold: Schema.optionalKey(AmountMinor),
+  allowedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
+  blockedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
+  allowedMerchants: Schema.optionalKey(MerchantList),
+  blockedMerchants: Schema.optionalKey(MerchantList),
+  approvalTtlSeconds: Schema.optionalKey(ApprovalTtlSeconds)
+})
+
+/** Decoded spend policy. */
+export type SpendPolicy = typeof SpendPolicy.Type
+
+/** Stable reason codes attached to a spend decision. */
+export const DecisionReasonCode = Schema.Literals([
+  "merchant_blocked",
+  "category_blocked",
+  "amount_over_limit",
+  "daily_budget_exceeded",
+  "monthly_budget_exceeded",
+  "insufficient_funds",
+  "approval_threshold"
+])
+
+/** A stable reason code attached to a spend decision. */
+export type DecisionReasonCode = typeof DecisionReasonCode.Type
+
+/** Outcome of evaluating a spend request against policy. */
+export const SpendOutcome = Schema.Literals(["approved", "denied", "pending_approval"])
+
+/** Outcome of evaluating a spend request against policy. */
+export type SpendOutcome = typeof SpendOutcome.Type
+
+/** One rule that fired, with its stable code and a human-readable message. */
+export const DecisionReason = Schema.Struct({ code: DecisionReasonCode, message: Schema.String })
+
+/** One rule that fired, with its stable code and a human-readable message. */
+export type DecisionReason = typeof DecisionReason.Type
+
+/** The policy decision for a spend request. */
+export const SpendDecision = Schema.Struct({ outcome: SpendOutcome, reasons: Schema.Array(DecisionReason) })
+
+/** The policy decision for a spend request. */
+export type SpendDecision = typeof SpendDecision.Type
+
+/** Input of `evaluateSpend`; all amounts are in minor units of the account currency. */
+export interface SpendEvaluationInput {
+  readonly policy: SpendPolicy
+  readonly amount: number
+  readonly merchant: { readonly name: string; readonly category?: string | undefined }
+  readonly spentToday: number
+  readonly spentThisMonth: number
+  readonly available: number
+}
+
+/** Merges a key's policy over team defaults: each team field applies only where the key's field is absent. */
+export const effectivePolicy = (keyPolicy: SpendPolicy, teamDefaults: SpendPolicy): SpendPolicy => ({
+  ...teamDefaults,
+  ...keyPolicy
+})
+
+const normalizeMerchant = (name: string): string => name.trim().toLowerCase()
+
+const quote = (value: string): string => JSON.stringify(value)
+
+const merchantReason = (policy: SpendPolicy, name: string): DecisionReason | undefined => {
+  const normalized = normalizeMerchant(name)
+  if (policy.blockedMerchants?.some((m) => normalizeMerchant(m) === normalized)) {
+    return { code: "merchant_blocked", message: `merchant ${quote(name)} is on the blocked merchant list` }
+  }
+  if (
+    policy.allowedMerchants !== undefined &&
+    !policy.allowedMerchants.some((m) => normalizeMerchant(m) === normalized)
+  ) {
+    return { code: "merchant_blocked", message: `merchant ${quote(name)} is not on the allowed merchant list` }
+  }
+  return undefined
+}
+
+const categoryReason = (policy: SpendPolicy, rawCategory: string | undefined): DecisionReason | undefined => {
+  const category = rawCategory?.trim().toLowerCase() || undefined
+  if (category !== undefined && policy.blockedCategories?.includes(category)) {
+    return { code: "category_blocked", message: `category ${quote(category)} is on the blocked category list` }
+  }
+  if (policy.allowedCategories !== undefined) {
+    if (category === undefined) {
+      return {
+        code: "category_blocked",
+        message: "the request has no category but the policy only allows listed categories"
+      }
+    }
+    if (!policy.allowedCategories.includes(category)) {
+      return { code: "category_blocked", message: `category ${quote(category)} is not on the allowed category list` }
+    }
+  }
+  return undefined
+}
+
+const budgetReason = (
+  code: "daily_budget_exceeded" | "monthly_budget_exceeded",
+  label: string,
+  budget: number | undefined,
+  spent: number,
+  amount: number
+): DecisionReason | undefined =>
+  budget !== undefined && !(amount <= budget - spent)
+    ? {
+        code,
+        message: `${label} spend ${spent} plus amount ${amount} is ${spent + amount}, which exceeds the ${label} budget ${budget}`
+      }
+    : undefined
+
+/** Evaluates a spend request against an effective policy in contract order; pure and total. */
+export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
+  const { amount, available, policy } = input
+  const candidates: ReadonlyArray<DecisionReason | undefined> = [
+    merchantReason(policy, input.merchant.name),
+    categoryReason(policy, input.merchant.category),
+    policy.perRequestLimit !== undefined && !(amount <= policy.perRequestLimit)
+      ? {
+          code: "amount_over_limit",
+          message: `amount ${amount} exceeds the per-request limit ${policy.perRequestLimit}`
+        }
+      : undefined,
+    budgetReason("daily_budget_exceeded", "daily", policy.dailyBudget, input.spentToday, amount),
+    budgetReason("monthly_budget_exceeded", "monthly", policy.monthlyBudget, input.spentThisMonth, amount),
+    !(available >= amount)
+      ? { code: "insufficient_funds", message: `available balance ${available} is below the amount ${amount}` }
+      : undefined
+  ]
+  const denials = candidates.filter((reason): reason is DecisionReason => reason !== undefined)
+  if (denials.length > 0) return { outcome: "denied", reasons: denials }
+  if (policy.approvalThreshold !== undefined && amount >= policy.approvalThreshold) {
+    return {
+      outcome: "pending_approval",
+      reasons: [
+        {
+          code: "approval_threshold",
+          message: `amount ${amount} is at or above the approval threshold ${policy.approvalThreshold}`
+        }
+      ]
+    }
+  }
+  return { outcome: "approved", reasons: [] }
+}
+
+const MILLIS_PER_DAY = 86_400_000
+
+const utcMonthStartOffset = (epochMillis: number, monthOffset: number): number => {
+  const date = new Date(epochMillis)
+  const start = new Date(0)
+  start.setUTCFullYear(date.getUTCFullYear(), date.getUTCMonth() + monthOffset, 1)
+  return start.getTime()
+}
+
+/** Epoch millis of 00:00:00.000 UTC on the day containing `epochMillis`. */
+export const utcDayStart = (epochMillis: number): number =>
+  epochMillis - (((epochMillis % MILLIS_PER_DAY) + MILLIS_PER_DAY) % MILLIS_PER_DAY)
+
+/** Epoch millis of 00:00:00.000 UTC on the day after the one containing `epochMillis`. */
+export const nextUtcDayStart = (epochMillis: number): number => utcDayStart(epochMillis) + MILLIS_PER_DAY
+
+/** Epoch millis of 00:00:00.000 UTC on the first day of the month containing `epochMillis`. */
+export const utcMonthStart = (epochMillis: number): number => utcMonthStartOffset(epochMillis, 0)
+
+/** Epoch millis of 00:00:00.000 UTC on the first day of the month after the one containing `epochMillis`. */
+export const nextUtcMonthStart = (epochMillis: number): number => utcMonthStartOffset(epochMillis, 1)
+
+/** Epoch millis at which a pending approval created at `createdAtMillis` expires under `policy`. */
+export const approvalExpiresAt = (createdAtMillis: number, policy: Pick<SpendPolicy, "approvalTtlSeconds">): number =>
+  createdAtMillis + (policy.approvalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS) * 1000

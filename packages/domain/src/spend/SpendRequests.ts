@@ -1,0 +1,583 @@
+import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import type { AgentPrincipal, TeamPrincipal } from "../access/Principals.ts"
+import {
+  AccountNotFound,
+  balanceOf,
+  type InsufficientFunds,
+  Ledger,
+  type LedgerTransaction,
+  type LockedAccount,
+  movementPosting,
+  planTransaction
+} from "../ledger/Ledger.ts"
+import { type DomainEvent, EventOutbox } from "../platform/Events.ts"
+import { type AccountId, LedgerTransactionId, newId, type TeamId } from "../shared/Ids.ts"
+import type { Mode } from "../shared/Money.ts"
+import type { PageRequest } from "../shared/Pagination.ts"
+import { type PersistenceUnavailable, Transactor } from "../shared/Persistence.ts"
+import {
+  approvalExpiresAt,
+  effectivePolicy,
+  evaluateSpend,
+  type SpendDecision,
+  type SpendPolicy,
+  utcDayStart,
+  utcMonthStart
+} from "./SpendPolicy.ts"
+
+/** A spend request's id. */
+export const SpendRequestId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendRequestId"))
+export type SpendRequestId = typeof SpendRequestId.Type
+
+/** `approved` and `denied` are decided at creation; `pending_approval` ends approved, denied, expired or canceled. */
+export const SpendRequestStatus = Schema.Literals(["approved", "denied", "pending_approval", "expired", "canceled"])
+export type SpendRequestStatus = typeof SpendRequestStatus.Type
+
+/** The human approval of a request that crossed the approval threshold. */
+export interface Approval {
+  readonly id: string
+  readonly status: "pending" | "approved" | "denied" | "expired" | "canceled"
+  readonly expiresAt: string
+  readonly decidedAt: string | null
+  readonly decidedBy: string | null
+  readonly note: string | null
+}
+
+/** Who a merchant is. */
+export interface Merchant {
+  readonly name: string
+  readonly category: string | null
+  readonly url: string | null
+}
+
+/** An agent's request to spend, with the policy decision and the money it moved. */
+export interface SpendRequest {
+  readonly id: SpendRequestId
+  readonly teamId: TeamId
+  readonly mode: Mode
+  readonly status: SpendRequestStatus
+  readonly amount: number
+  readonly currency: string
+  readonly merchant: Merchant
+  readonly purpose: string
+  readonly accountId: AccountId
+  readonly spendingKeyId: string
+  readonly metadata: Readonly<Record<string, string>>
+  readonly decision: SpendDecision
+  readonly approval: Approval | null
+  /** The ledger transaction that posted the spend; null until money has moved. */
+  readonly ledgerTransactionId: LedgerTransactionId | null
+  /** The hold reserving the amount while approval is pending (internal). */
+  readonly holdTransactionId: LedgerTransactionId | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/** The public JSON shape of a spend request (CONTRACT.md). */
+export const spendRequestJson = (sr: SpendRequest) => ({
+  id: sr.id,
+  object: "spend_request" as const,
+  mode: sr.mode,
+  status: sr.status,
+  amount: sr.amount,
+  currency: sr.currency,
+  merchant: sr.merchant,
+  purpose: sr.purpose,
+  accountId: sr.accountId,
+  spendingKeyId: sr.spendingKeyId,
+  metadata: sr.metadata,
+  decision: sr.decision,
+  approval: sr.approval,
+  ledgerTransactionId: sr.ledgerTransactionId,
+  createdAt: sr.createdAt,
+  updatedAt: sr.updatedAt
+})
+
+/** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
+export const spendEvents = (
+  sr: SpendRequest,
+  types: ReadonlyArray<string>,
+  createdAt: string
+): ReadonlyArray<DomainEvent> => {
+  const data = spendRequestJson(sr)
+  return types.map((type) => ({ id: crypto.randomUUID(), teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
+}
+
+/** The request does not exist for this team and mode. */
+export class SpendRequestNotFound extends Schema.TaggedError<SpendRequestNotFound>()("SpendRequestNotFound", {
+  id: Schema.String
+}) {}
+
+/** The request is final (or its approval expired) and cannot take this transition. */
+export class SpendRequestNotPending extends Schema.TaggedError<SpendRequestNotPending>()("SpendRequestNotPending", {
+  id: Schema.String,
+  status: Schema.String
+}) {}
+
+/** A field of the request is inconsistent with the account or credential. */
+export class SpendRequestInvalid extends Schema.TaggedError<SpendRequestInvalid>()("SpendRequestInvalid", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+/** Only team owners and admins decide approvals. */
+export class ApproverNotAllowed extends Schema.TaggedError<ApproverNotAllowed>()("ApproverNotAllowed", {
+  message: Schema.String
+}) {}
+
+/** Filter of a spend-request list. */
+export interface SpendRequestQuery {
+  readonly mode?: Mode | undefined
+  readonly status?: SpendRequestStatus | undefined
+  readonly approvalStatus?: Approval["status"] | undefined
+  /** Only requests that were routed to a human. */
+  readonly withApproval?: boolean | undefined
+}
+
+/** The fields a transition out of `pending_approval` sets. */
+export interface Transition {
+  readonly status: Exclude<SpendRequestStatus, "pending_approval">
+  readonly approval: Approval
+  readonly ledgerTransactionId: LedgerTransactionId | null
+  readonly updatedAt: string
+}
+
+/** The starts (ISO 8601) of the UTC day and month a moment falls in: the windows daily and monthly budgets count. */
+export interface UsageWindows {
+  readonly day: string
+  readonly month: string
+}
+
+/** The budget windows of a moment (epoch millis). */
+export const usageWindows = (millis: number): UsageWindows => ({
+  day: new Date(utcDayStart(millis)).toISOString(),
+  month: new Date(utcMonthStart(millis)).toISOString()
+})
+
+/** The locked state a spend decision reads (see `SpendRequestsRepo.lockForDecision`). */
+export interface DecisionInputs {
+  /** None when the team has no such spend account in this mode. */
+  readonly spendAccount: Option.Option<LockedAccount>
+  /** The settlement account in the spend account's currency. */
+  readonly settlementAccount: Option.Option<LockedAccount>
+  /** The team's default policy ({} when none is set). */
+  readonly teamPolicy: SpendPolicy
+  readonly spentToday: number
+  readonly spentThisMonth: number
+}
+
+/** Everything a decided request writes, in one unit. */
+export interface DecidedSpend {
+  readonly request: SpendRequest
+  /** The posting (approved) or hold (pending approval); null when denied. */
+  readonly ledgerTransaction: LedgerTransaction | null
+  /** What the request adds to its credential's budget totals (0 when denied). */
+  readonly usage: { readonly windows: UsageWindows; readonly amount: number }
+  readonly events: ReadonlyArray<DomainEvent>
+}
+
+/** Storage of spend requests. */
+export class SpendRequestsRepo extends Context.Service<
+  SpendRequestsRepo,
+  {
+    readonly find: (
+      teamId: TeamId,
+      id: SpendRequestId
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    readonly findByApprovalId: (
+      teamId: TeamId,
+      approvalId: string
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    readonly list: (
+      teamId: TeamId,
+      query: SpendRequestQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+    /**
+     * Reads what a new request of a credential is decided on and locks it until the transaction ends: first the spend
+     * account (`accountId`, or the mode's first spend account when null) and the settlement account of its currency,
+     * then the credential's budget totals in both windows. Concurrent decisions on the same account or credential
+     * therefore queue, and each sees the balances and totals the previous one left.
+     */
+    readonly lockForDecision: (input: {
+      readonly teamId: TeamId
+      readonly mode: Mode
+      readonly accountId: AccountId | null
+      readonly spendingKeyId: string
+      readonly windows: UsageWindows
+    }) => Effect.Effect<DecisionInputs, PersistenceUnavailable>
+    /** Stores a decided request together with its ledger transaction, its budget usage and its events, atomically. */
+    readonly insertDecided: (decided: DecidedSpend) => Effect.Effect<void, PersistenceUnavailable>
+    /** Takes a released hold's amount off its credential's running totals in the windows it was counted in. */
+    readonly releaseUsage: (
+      spendingKeyId: string,
+      windows: UsageWindows,
+      amount: number
+    ) => Effect.Effect<void, PersistenceUnavailable>
+    /** Applies a transition only if the request is still pending; none when another transition won. */
+    readonly transition: (
+      teamId: TeamId,
+      id: SpendRequestId,
+      transition: Transition
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    /** Pending requests whose approval expired at or before `now`, oldest first. */
+    readonly dueForExpiry: (
+      now: string,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+  }
+>()("@svc/domain/SpendRequestsRepo") {}
+
+/** What an agent asks for. */
+export interface CreateSpendRequest {
+  readonly amount: number
+  readonly currency: string
+  readonly merchant: {
+    readonly name: string
+    readonly category?: string | undefined
+    readonly url?: string | undefined
+  }
+  readonly purpose: string
+  readonly accountId?: AccountId | undefined
+  readonly metadata?: Readonly<Record<string, string>> | undefined
+}
+
+type TransitionError = SpendRequestNotFound | SpendRequestNotPending | PersistenceUnavailable
+
+/** Governed agent spend: policy and budgets decide, humans approve above the threshold, the ledger moves the money once. */
+export class SpendRequests extends Context.Service<
+  SpendRequests,
+  {
+    readonly create: (
+      agent: AgentPrincipal,
+      input: CreateSpendRequest
+    ) => Effect.Effect<SpendRequest, SpendRequestInvalid | AccountNotFound | PersistenceUnavailable>
+    /** A request as of now: a pending request past its expiry is expired first. */
+    readonly get: (
+      teamId: TeamId,
+      mode: Mode | undefined,
+      id: SpendRequestId
+    ) => Effect.Effect<SpendRequest, SpendRequestNotFound | PersistenceUnavailable>
+    readonly list: (
+      teamId: TeamId,
+      query: SpendRequestQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+    readonly cancel: (agent: AgentPrincipal, id: SpendRequestId) => Effect.Effect<SpendRequest, TransitionError>
+    readonly approve: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<SpendRequest, TransitionError | ApproverNotAllowed>
+    readonly deny: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<SpendRequest, TransitionError | ApproverNotAllowed>
+    /** Expires every pending request past its approval TTL, releasing its hold; returns how many it expired. */
+    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
+  }
+>()("@svc/domain/SpendRequests") {
+  static readonly make = Effect.gen(function* () {
+    const repo = yield* SpendRequestsRepo
+    const ledger = yield* Ledger
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
+
+    const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+    const publish = (sr: SpendRequest, type: string) =>
+      Effect.flatMap(nowIso, (createdAt) => outbox.publish(...spendEvents(sr, [type], createdAt)))
+
+    const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
+      return yield* transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const accountId = input.accountId ?? agent.accountId
+            const windows = usageWindows(now)
+            const inputs = yield* repo.lockForDecision({
+              teamId: agent.teamId,
+              mode: agent.mode,
+              accountId,
+              spendingKeyId: agent.keyId,
+              windows
+            })
+            if (Option.isNone(inputs.spendAccount)) {
+              return yield* new SpendRequestInvalid({
+                field: "accountId",
+                message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
+              })
+            }
+            const spend = inputs.spendAccount.value
+            const account = spend.account
+            if (account.currency !== input.currency) {
+              return yield* new SpendRequestInvalid({
+                field: "currency",
+                message: `the account holds ${account.currency}, not ${input.currency}`
+              })
+            }
+            if (Option.isNone(inputs.settlementAccount)) {
+              return yield* new AccountNotFound({ accountId: `settlement:${account.currency}` })
+            }
+            const settlement = inputs.settlementAccount.value
+            const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
+            const decision = evaluateSpend({
+              policy,
+              amount: input.amount,
+              merchant: { name: input.merchant.name, category: input.merchant.category },
+              spentToday: inputs.spentToday,
+              spentThisMonth: inputs.spentThisMonth,
+              available: balanceOf(spend.counters).available
+            })
+            const id = newId(SpendRequestId)
+            const createdAt = new Date(now).toISOString()
+            const posting = movementPosting(
+              {
+                teamId: agent.teamId,
+                mode: agent.mode,
+                code: "spend_request",
+                reference: id,
+                debitAccountId: account.id,
+                creditAccountId: settlement.account.id,
+                amount: input.amount
+              },
+              decision.outcome === "pending_approval"
+            )
+            const moved =
+              decision.outcome === "denied"
+                ? null
+                : yield* Effect.fromResult(
+                    planTransaction({ ...posting.base, id: newId(LedgerTransactionId), createdAt }, posting.entries, {
+                      locked: [spend, settlement],
+                      checkFunds: true
+                    })
+                  )
+            const sr: SpendRequest = {
+              id,
+              teamId: agent.teamId,
+              mode: agent.mode,
+              status: decision.outcome,
+              amount: input.amount,
+              currency: input.currency,
+              merchant: {
+                name: input.merchant.name,
+                category: input.merchant.category ?? null,
+                url: input.merchant.url ?? null
+              },
+              purpose: input.purpose,
+              accountId: account.id,
+              spendingKeyId: agent.keyId,
+              metadata: input.metadata ?? {},
+              decision,
+              approval:
+                decision.outcome === "pending_approval"
+                  ? {
+                      id: crypto.randomUUID(),
+                      status: "pending",
+                      expiresAt: new Date(approvalExpiresAt(now, policy)).toISOString(),
+                      decidedAt: null,
+                      decidedBy: null,
+                      note: null
+                    }
+                  : null,
+              ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
+              holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
+              createdAt,
+              updatedAt: createdAt
+            }
+            yield* repo.insertDecided({
+              request: sr,
+              ledgerTransaction: moved,
+              usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
+              events: spendEvents(
+                sr,
+                [
+                  "spend_request.created",
+                  decision.outcome === "approved"
+                    ? "spend_request.approved"
+                    : decision.outcome === "denied"
+                      ? "spend_request.denied"
+                      : "spend_request.approval_required"
+                ],
+                createdAt
+              )
+            })
+            return sr
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            InsufficientFunds: (e: InsufficientFunds) => Effect.die(e),
+            UnbalancedTransaction: Effect.die
+          })
+        )
+    })
+
+    const finish = (
+      sr: SpendRequest,
+      outcome: Transition["status"],
+      decidedBy: string | null,
+      note: string | null
+    ): Effect.Effect<SpendRequest, TransitionError> =>
+      transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const now = yield* nowIso
+            const holdId = sr.holdTransactionId
+            const ledgerTx =
+              holdId === null
+                ? null
+                : outcome === "approved"
+                  ? yield* ledger.postHold(sr.teamId, holdId)
+                  : yield* ledger.voidHold(sr.teamId, holdId)
+            const updated = yield* repo.transition(sr.teamId, sr.id, {
+              status: outcome,
+              approval: {
+                ...(sr.approval as Approval),
+                status: outcome,
+                decidedAt: now,
+                decidedBy,
+                note
+              },
+              ledgerTransactionId: outcome === "approved" && ledgerTx !== null ? ledgerTx.id : null,
+              updatedAt: now
+            })
+            if (Option.isNone(updated)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
+            if (outcome !== "approved") {
+              yield* repo.releaseUsage(sr.spendingKeyId, usageWindows(Date.parse(sr.createdAt)), sr.amount)
+            }
+            yield* publish(updated.value, `spend_request.${outcome}`)
+            return updated.value
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            HoldAlreadyResolved: () => Effect.fail(new SpendRequestNotPending({ id: sr.id, status: "final" })),
+            HoldNotFound: Effect.die
+          }),
+          Effect.catchTag("SpendRequestNotPending", () =>
+            repo.find(sr.teamId, sr.id).pipe(
+              Effect.flatMap((current) =>
+                Effect.fail(
+                  new SpendRequestNotPending({
+                    id: sr.id,
+                    status: Option.match(current, { onNone: () => "unknown", onSome: (c) => c.status })
+                  })
+                )
+              )
+            )
+          )
+        )
+
+    const isExpired = (sr: SpendRequest, nowMillis: number) =>
+      sr.status === "pending_approval" && sr.approval !== null && Date.parse(sr.approval.expiresAt) <= nowMillis
+
+    /** Expires the request if it is pending past its expiry; returns the request as of now. */
+    const current = (sr: SpendRequest) =>
+      Effect.gen(function* () {
+        if (!isExpired(sr, yield* Clock.currentTimeMillis)) return sr
+        return yield* finish(sr, "expired", null, null).pipe(
+          Effect.catchTag("SpendRequestNotPending", () =>
+            repo.find(sr.teamId, sr.id).pipe(Effect.map(Option.getOrElse(() => sr)))
+          )
+        )
+      })
+
+    const found = (teamId: TeamId, id: SpendRequestId, mode: Mode | undefined) =>
+      repo
+        .find(teamId, id)
+        .pipe(
+          Effect.flatMap((sr) =>
+            Option.isSome(sr) && (mode === undefined || sr.value.mode === mode)
+              ? Effect.succeed(sr.value)
+              : Effect.fail(new SpendRequestNotFound({ id }))
+          )
+        )
+
+    const get = Effect.fn("SpendRequests.get")(function* (teamId: TeamId, mode: Mode | undefined, id: SpendRequestId) {
+      return yield* current(yield* found(teamId, id, mode)).pipe(Effect.catchTag("SpendRequestNotFound", Effect.fail))
+    })
+
+    const list = Effect.fn("SpendRequests.list")(function* (
+      teamId: TeamId,
+      query: SpendRequestQuery,
+      page: PageRequest
+    ) {
+      const rows = yield* repo.list(teamId, query, page)
+      const refreshed = yield* Effect.forEach(rows, (sr) =>
+        current(sr).pipe(Effect.catchTag("SpendRequestNotFound", () => Effect.succeed(sr)))
+      )
+      return refreshed.filter(
+        (sr) =>
+          (query.status === undefined || sr.status === query.status) &&
+          (query.approvalStatus === undefined || sr.approval?.status === query.approvalStatus)
+      )
+    })
+
+    const decide = (outcome: "approved" | "denied") =>
+      Effect.fn(`SpendRequests.${outcome === "approved" ? "approve" : "deny"}`)(function* (
+        approver: TeamPrincipal,
+        approvalId: string,
+        note: string | null
+      ) {
+        if (approver.teamId === null) return yield* new SpendRequestNotFound({ id: approvalId })
+        if (approver.role !== "owner" && approver.role !== "admin") {
+          return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
+        }
+        const sr = yield* repo.findByApprovalId(approver.teamId, approvalId)
+        if (Option.isNone(sr)) return yield* new SpendRequestNotFound({ id: approvalId })
+        const now = yield* current(sr.value)
+        if (now.status !== "pending_approval")
+          return yield* new SpendRequestNotPending({ id: now.id, status: now.status })
+        return yield* finish(now, outcome, approver.userId, note)
+      })
+
+    const cancel = Effect.fn("SpendRequests.cancel")(function* (agent: AgentPrincipal, id: SpendRequestId) {
+      const now = yield* current(yield* found(agent.teamId, id, agent.mode))
+      if (now.status !== "pending_approval") return yield* new SpendRequestNotPending({ id, status: now.status })
+      return yield* finish(now, "canceled", null, null)
+    })
+
+    const expireDue = Effect.gen(function* () {
+      const due = yield* repo.dueForExpiry(yield* nowIso, 100)
+      let expired = 0
+      for (const sr of due) {
+        const done = yield* finish(sr, "expired", null, null).pipe(
+          Effect.as(1),
+          Effect.catchTags({
+            SpendRequestNotPending: () => Effect.succeed(0),
+            SpendRequestNotFound: () => Effect.succeed(0)
+          })
+        )
+        expired += done
+      }
+      return expired
+    }).pipe(Effect.withSpan("SpendRequests.expireDue"))
+
+    return SpendRequests.of({
+      create,
+      get,
+      list,
+      cancel,
+      approve: decide("approved"),
+      deny: decide("denied"),
+      expireDue
+    })
+  })
+  static readonly layer = Layer.effect(SpendRequests, SpendRequests.make)
+
+  /** A background fiber that expires due approvals every `interval`, for as long as the layer lives. */
+  static readonly sweeper = (interval: Duration.Input) =>
+    Layer.effectDiscard(
+      Effect.gen(function* () {
+        const service = yield* SpendRequests
+        yield* service.expireDue.pipe(
+          Effect.tap((n) => (n > 0 ? Effect.logInfo(`expired ${n} pending approvals`) : Effect.void)),
+          Effect.catchCause((cause) => Effect.logWarning("approval sweep failed; retrying next round", cause)),
+          Effect.repeat(Schedule.spaced(interval)),
+          Effect.forkScoped
+        )
+      })
+    )
+}

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { oauthContract } from "./OAuthContract.ts"
+
+oauthContract("in-memory", PortsMemory)

@@ -1,0 +1,66 @@
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { appInMemory } from "@svc/api"
+import { clientOf, testConfig } from "../support/InProcessApp.ts"
+import { assertLimited, serve, spendingKey } from "../support/RateLimitHarness.ts"
+
+const LIMIT = 3
+const { handler, dispose } = serve(appInMemory(testConfig), { RATE_LIMIT_V1_PER_MINUTE: String(LIMIT) })
+const client = clientOf(handler)
+afterAll(() => dispose())
+
+describe("/v1 rate limit (in-memory, RATE_LIMIT_V1_PER_MINUTE=3)", () => {
+  it("counts every /v1 response, 401s included, then answers 429 rate_limited with Retry-After", async () => {
+    const token = `svc_test_unknown_${crypto.randomUUID()}`
+    for (let remaining = LIMIT - 1; remaining >= 0; remaining--) {
+      const answer = await client.call("GET", "/v1/accounts", { token })
+      assert.strictEqual(answer.status, 401)
+      assert.strictEqual(answer.body.error, "unauthorized")
+      assert.strictEqual(answer.headers.get("www-authenticate"), "Bearer")
+      assertLimited(answer, LIMIT, remaining)
+    }
+    const refused = await client.call("GET", "/v1/accounts", { token })
+    assert.strictEqual(refused.status, 429)
+    assert.deepStrictEqual(Object.keys(refused.body).sort(), ["code", "error", "message"])
+    assert.strictEqual(refused.body.error, "rate_limited")
+    assert.strictEqual(refused.body.code, 429)
+    assert.isString(refused.body.message)
+    assertLimited(refused, LIMIT, 0)
+    const retryAfter = Number(refused.headers.get("retry-after"))
+    assert.isTrue(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 20, `Retry-After ${retryAfter}`)
+  })
+
+  it("limits per credential: another token, and no token at all, have their own buckets", async () => {
+    const spent = `svc_test_${crypto.randomUUID()}`
+    for (let i = 0; i < LIMIT + 1; i++) await client.call("GET", "/v1/balance", { token: spent })
+    assert.strictEqual((await client.call("GET", "/v1/balance", { token: spent })).status, 429)
+    const other = await client.call("GET", "/v1/balance", { token: `svc_test_${crypto.randomUUID()}` })
+    assert.strictEqual(other.status, 401)
+    assertLimited(other, LIMIT, LIMIT - 1)
+    const anonymous = await client.call("GET", "/v1/balance")
+    assert.strictEqual(anonymous.status, 401)
+    assertLimited(anonymous, LIMIT, LIMIT - 1)
+  })
+
+  it("carries the headers on 200, 400, 404 and unknown-route answers of a real credential", async () => {
+    const key = await spendingKey(client)
+    const ok = await client.call("GET", "/v1/balance", { token: key })
+    assert.strictEqual(ok.status, 200)
+    assertLimited(ok, LIMIT, 2)
+    const bad = await client.call("POST", "/v1/test-helpers/deposits", { token: key, body: '{"amount":' })
+    assert.strictEqual(bad.status, 400)
+    assertLimited(bad, LIMIT, 1)
+    const missing = await client.call("GET", "/v1/no-such-route", { token: key })
+    assert.strictEqual(missing.status, 404)
+    assert.strictEqual(missing.body.error, "not_found")
+    assertLimited(missing, LIMIT, 0)
+    assert.strictEqual((await client.call("GET", "/v1/balance", { token: key })).status, 429)
+  })
+
+  it("leaves routes outside /v1 alone", async () => {
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const answer = await client.call("GET", "/health")
+      assert.strictEqual(answer.status, 200)
+      assert.isNull(answer.headers.get("ratelimit-limit"))
+    }
+  })
+})

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { spendContract } from "./SpendContract.ts"
+
+spendContract("in-memory", PortsMemory)
