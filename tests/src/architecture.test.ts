@@ -4,8 +4,15 @@ import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
-const ADAPTERS = ["adapters-http", "adapters-pg", "adapters-webhooks"]
-const NEVER_TOGETHER = new Set(["adapters-http>adapters-pg", "adapters-pg>adapters-http"])
+const ADAPTERS = ["adapters-http", "adapters-memory", "adapters-pg", "adapters-webhooks"]
+const NEVER_TOGETHER = new Set([
+  "adapters-http>adapters-pg",
+  "adapters-pg>adapters-http",
+  "adapters-http>adapters-memory",
+  "adapters-memory>adapters-http",
+  "adapters-pg>adapters-memory",
+  "adapters-memory>adapters-pg"
+])
 const TEST_TOOLS = new Set(["vitest", "@effect/vitest"])
 
 /** One import that breaks the layering. */
@@ -79,6 +86,27 @@ const unitOf = (path: string): string => {
   return top === "packages" || top === "apps" ? `${top}/${name}` : (top ?? "")
 }
 
+/** Folders that group contexts without being one (the HTTP adapter's contract and handlers). */
+const LAYERS = new Set(["api", "http"])
+/** Folders that group nested contexts (`finance/transactions`). */
+const GROUPS = new Set(["finance"])
+
+/**
+ * The bounded context a source file belongs to: `packages/<pkg>/src/[api|http/]<context>[/<nested>]`, e.g.
+ * `domain:ledger`, `adapters-http:api/spend`, `domain:finance/banking`; null for a package's root modules.
+ */
+export const contextOf = (path: string): string | null => {
+  const parts = path.split("/")
+  if (parts[0] !== "packages" || parts[2] !== "src") return null
+  let i = 3
+  const prefix: Array<string> = []
+  if (LAYERS.has(parts[i] ?? "")) prefix.push(parts[i++]!)
+  if (i >= parts.length - 1) return null
+  prefix.push(parts[i]!)
+  if (GROUPS.has(parts[i]!) && i + 2 < parts.length) prefix.push(parts[i + 1]!)
+  return `${parts[1]}:${prefix.join("/")}`
+}
+
 const isEffect = (s: string) => s === "effect" || s.startsWith("effect/")
 const isPureEffect = (s: string) => s === "effect" || /^effect\/[A-Z]\w*$/u.test(s)
 const svcTarget = (s: string) => /^@svc\/([^/]+)(\/.*)?$/u.exec(s)
@@ -94,6 +122,11 @@ export const checkImport = (file: string, specifier: string): Array<Violation> =
     fail(`a relative import may not leave ${unit}: import the other package by its name`)
   }
   if (!unit.startsWith("packages/")) return out
+  const from = contextOf(file)
+  const to = relativeTarget === null ? null : contextOf(relativeTarget)
+  if (!inTest && to !== null && from !== to && posix.basename(relativeTarget!) !== "index.ts") {
+    fail(`a context reaches another only through its index.ts (${to.split(":")[1]}/index.ts)`)
+  }
   const pkg = unit.slice("packages/".length)
   const svc = svcTarget(specifier)
 
@@ -224,6 +257,34 @@ describe("architecture", () => {
         violationsIn("packages/adapters-webhooks/src/Ok.ts", 'import { PortsPg } from "@svc/adapters-pg"'),
         []
       )
+    })
+
+    it("reports a context that reaches into another context's modules instead of its index", () => {
+      assert.strictEqual(contextOf("packages/domain/src/ledger/Ledger.ts"), "domain:ledger")
+      assert.strictEqual(contextOf("packages/domain/src/finance/banking/X.ts"), "domain:finance/banking")
+      assert.strictEqual(contextOf("packages/adapters-http/src/http/spend/X.ts"), "adapters-http:http/spend")
+      assert.strictEqual(contextOf("packages/domain/src/index.ts"), null)
+      assert.strictEqual(contextOf("packages/adapters-http/src/api/Api.ts"), null)
+      const found = violationsIn("packages/domain/src/spend/Bad.ts", 'import { Ledger } from "../ledger/Ledger.ts"')
+      assert.match(found[0]!.rule, /only through its index\.ts \(ledger\/index\.ts\)/u)
+      assert.strictEqual(
+        violationsIn("packages/adapters-http/src/http/spend/Bad.ts", 'import { A } from "../../api/spend/SpendApi.ts"')
+          .length,
+        1
+      )
+      assert.strictEqual(
+        violationsIn("packages/domain/src/finance/banking/Bad.ts", 'import { B } from "../documents/Inbox.ts"').length,
+        1
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/spend/Ok.ts", 'import { L } from "../ledger/index.ts"'),
+        []
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/spend/Ok.ts", 'import { P } from "./SpendPolicy.ts"'),
+        []
+      )
+      assert.deepStrictEqual(violationsIn("packages/domain/src/index.ts", 'export * from "./ledger/index.ts"'), [])
     })
 
     it("reports any package importing @svc/api", () => {

@@ -5,34 +5,16 @@ import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@
 import {
   AgentCredentialsFromKeys,
   AgentKeys,
-  type AgentKeysRepo,
   ApiKeys,
-  type ApiKeysRepo,
-  type BankConnectionsRepo,
-  type EventOutbox,
   FileKeys,
   IdempotencyPurgeJob,
-  type IdempotencyStore,
-  type InboundEventStore,
-  type InboxItemsRepo,
   Ledger,
-  type LedgerRepo,
-  type ManagedEntitiesRepo,
   OAuth,
-  type OAuthRepo,
-  type RateLimiter,
   RateLimitPruneJob,
   SpendRequests,
-  type SpendRequestsRepo,
   TeamCredentialsLive,
-  type TeamPlansRepo,
   Teams,
-  type TeamsRepo,
-  type Transactor,
-  Users,
-  type UsersRepo,
-  type WebhookDeliveriesRepo,
-  type WebhookEndpointsRepo
+  Users
 } from "@svc/domain"
 import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -69,25 +51,8 @@ export const serviceConfig = Effect.gen(function* () {
   } satisfies ServiceConfig
 })
 
-type Ports =
-  | Transactor
-  | UsersRepo
-  | TeamsRepo
-  | LedgerRepo
-  | EventOutbox
-  | AgentKeysRepo
-  | SpendRequestsRepo
-  | IdempotencyStore
-  | RateLimiter
-  | OAuthRepo
-  | ApiKeysRepo
-  | InboundEventStore
-  | ManagedEntitiesRepo
-  | BankConnectionsRepo
-  | TeamPlansRepo
-  | InboxItemsRepo
-  | WebhookEndpointsRepo
-  | WebhookDeliveriesRepo
+/** Every port the application needs: what each adapter package's `Ports` layer provides. */
+export type Ports = Layer.Success<typeof PortsPg>
 
 const positive = (name: string, fallback: number) =>
   Config.schema(Schema.FiniteFromString.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))

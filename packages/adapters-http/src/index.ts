@@ -1,8 +1,13 @@
 export * from "./api/index.ts"
-export { AuthenticationLive, PublicBaseUrl } from "./http/middleware/Authentication.ts"
-export { ErrorHandlingLive } from "./http/middleware/ErrorHandling.ts"
-export { IdempotencyLive } from "./http/middleware/IdempotencyHttp.ts"
-export { RateLimitV1, rateLimitHeaders } from "./http/middleware/RateLimitHttp.ts"
-export { looksLikeJwt, SessionTokens } from "./http/middleware/SessionTokens.ts"
-export { Readiness } from "./http/platform/SystemHttp.ts"
+export {
+  AuthenticationLive,
+  ErrorHandlingLive,
+  IdempotencyLive,
+  looksLikeJwt,
+  PublicBaseUrl,
+  RateLimitV1,
+  rateLimitHeaders,
+  SessionTokens
+} from "./http/middleware/index.ts"
+export { Readiness } from "./http/platform/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

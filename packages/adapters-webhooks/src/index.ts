@@ -1,27 +1,19 @@
 import { WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
 import { Config, Effect, Layer } from "effect"
-import { InboundIntake } from "./inbound/InboundIntake.ts"
-import { InboundProcessor } from "./inbound/InboundProcessor.ts"
-import { InboundWebhookRoutes as Routes } from "./inbound/InboundRoutes.ts"
-import { InboundRunner, InboundWorker } from "./inbound/InboundRunner.ts"
-import { InboundSecrets } from "./inbound/InboundSecrets.ts"
-import { WebhooksConfigLive } from "./shared/WebhooksConfig.ts"
-import { DeliveryWorker } from "./webhooks/DeliveryWorker.ts"
-import { StandardWebhooksSender } from "./webhooks/StandardWebhooksSender.ts"
+import {
+  InboundIntake,
+  InboundProcessor,
+  InboundRunner,
+  InboundSecrets,
+  InboundWorker,
+  InboundWebhookRoutes as Routes
+} from "./inbound/index.ts"
+import { WebhooksConfigLive } from "./shared/index.ts"
+import { DeliveryWorker, StandardWebhooksSender } from "./webhooks/index.ts"
 
-export { InboundIntake, MAX_INBOUND_BODY_BYTES } from "./inbound/InboundIntake.ts"
-export { InboundProcessor, teamOfInboxAddress } from "./inbound/InboundProcessor.ts"
-export { InboundRunner, InboundWorker } from "./inbound/InboundRunner.ts"
-export { InboundSecrets } from "./inbound/InboundSecrets.ts"
-export * from "./inbound/Payloads.ts"
-export * from "./inbound/verify/index.ts"
-export { WebhooksConfigLive } from "./shared/WebhooksConfig.ts"
-export { DeliveryWorker, deliverOnce } from "./webhooks/DeliveryWorker.ts"
-export {
-  retryAfterSeconds,
-  StandardWebhooksSender,
-  standardWebhooksSignature
-} from "./webhooks/StandardWebhooksSender.ts"
+export * from "./inbound/index.ts"
+export * from "./shared/index.ts"
+export * from "./webhooks/index.ts"
 
 /** Webhook services over the ports and the Ledger: endpoints, the outbound dispatcher, inbound processing; configured from the environment. */
 export const WebhookServicesLive = Layer.mergeAll(WebhookDispatcher.layer, InboundRunner.layer).pipe(

@@ -2,37 +2,15 @@ import { createHash, createHmac } from "node:crypto"
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Readiness } from "@svc/adapters-http"
-import { appLayer } from "@svc/api"
-import type {
-  BankConnectionsRepo,
-  EventOutbox,
-  InboundEventStore,
-  InboxItemsRepo,
-  LedgerRepo,
-  ManagedEntitiesRepo,
-  TeamPlansRepo,
-  Transactor,
-  WebhookDeliveriesRepo,
-  WebhookEndpointsRepo
-} from "@svc/domain"
+import { appLayer, type Ports } from "@svc/api"
 import { ConfigProvider, Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { exportJWK, generateKeyPair, SignJWT } from "jose"
 import { Webhook } from "standardwebhooks"
 import { testConfig } from "./InProcessApp.ts"
 
-/** The ports the webhook suites use directly (the app gets all of them). */
-export type WebhookPorts =
-  | Transactor
-  | LedgerRepo
-  | EventOutbox
-  | InboundEventStore
-  | ManagedEntitiesRepo
-  | BankConnectionsRepo
-  | TeamPlansRepo
-  | InboxItemsRepo
-  | WebhookEndpointsRepo
-  | WebhookDeliveriesRepo
+/** The ports the webhook suites run on: every port of the app. */
+export type WebhookPorts = Ports
 
 const jwtKey = await generateKeyPair("ES256", { extractable: true })
 

@@ -1,7 +1,7 @@
 import type { SpendPolicy, TeamId } from "@svc/domain"
 import { AgentKeysRepo, newestFirst, type SpendingKey, type TeamApiKey } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 type Stored =
   | { readonly kind: "spending_key"; readonly key: SpendingKey }

@@ -1,6 +1,6 @@
 import { type ApiKey, type ApiKeyId, ApiKeysRepo, isAfter, newestFirst } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** ApiKeysRepo over the in-memory store. */
 export const ApiKeysRepoMemory = Layer.effect(

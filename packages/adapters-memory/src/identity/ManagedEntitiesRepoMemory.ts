@@ -1,6 +1,6 @@
 import { ManagedEntitiesRepo, type ManagedEntity } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** ManagedEntitiesRepo over the in-memory store. */
 export const ManagedEntitiesRepoMemory = Layer.effect(

@@ -1,6 +1,6 @@
 import { type TeamPlan, TeamPlansRepo } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** TeamPlansRepo over the in-memory store. */
 export const TeamPlansRepoMemory = Layer.effect(

@@ -1,7 +1,7 @@
 import type { TeamId, UserId } from "@svc/domain"
 import { type Role, type Team, TeamsRepo } from "@svc/domain"
 import { Array as Arr, Effect, HashMap, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 interface MemberRow {
   readonly teamId: TeamId

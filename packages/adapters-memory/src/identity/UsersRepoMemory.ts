@@ -1,7 +1,7 @@
 import type { TeamId, UserId } from "@svc/domain"
 import { type User, UsersRepo } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** UsersRepo over the in-memory store. */
 export const UsersRepoMemory = Layer.effect(

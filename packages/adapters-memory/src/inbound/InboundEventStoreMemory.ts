@@ -1,6 +1,6 @@
 import { type InboundEvent, InboundEventStore, isAfter, newestFirst } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 const position = (e: InboundEvent) => ({ createdAt: e.receivedAt, id: e.id })
 

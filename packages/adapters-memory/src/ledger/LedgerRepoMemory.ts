@@ -12,7 +12,7 @@ import {
   newestFirst
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 const withBalance = (row: LockedAccount) => ({ ...row.account, balance: balanceOf(row.counters) })
 

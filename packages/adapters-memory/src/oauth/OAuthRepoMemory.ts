@@ -1,7 +1,7 @@
 import type { TeamId } from "@svc/domain"
 import { type AuthorizationCode, type OAuthApplication, OAuthRepo, type OAuthToken } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** OAuthRepo over the in-memory store. */
 export const OAuthRepoMemory = Layer.effect(

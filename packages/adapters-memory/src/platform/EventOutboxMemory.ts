@@ -1,6 +1,6 @@
 import { type DomainEvent, EventOutbox } from "@svc/domain"
 import { Context, Effect, Layer, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** The events published so far, oldest first (for tests and in-memory delivery). */
 export class PublishedEvents extends Context.Service<PublishedEvents, Ref.Ref<ReadonlyArray<DomainEvent>>>()(

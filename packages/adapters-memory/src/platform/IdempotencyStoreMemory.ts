@@ -1,7 +1,7 @@
 import type { StoredResponse } from "@svc/domain"
 import { IdempotencyStore, scopeText } from "@svc/domain"
 import { Effect, HashMap, HashSet, Layer, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /**
  * IdempotencyStore over the in-memory store: the lock is an in-flight set of this process, taken before the

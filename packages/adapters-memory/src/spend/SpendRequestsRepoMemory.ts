@@ -11,10 +11,10 @@ import {
   type UsageWindows
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { AgentKeysRepoMemory } from "../access/AgentKeysRepoMemory.ts"
-import { LedgerRepoMemory } from "../ledger/LedgerRepoMemory.ts"
-import { EventOutboxMemory } from "../platform/EventOutboxMemory.ts"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { AgentKeysRepoMemory } from "../access/index.ts"
+import { LedgerRepoMemory } from "../ledger/index.ts"
+import { EventOutboxMemory } from "../platform/index.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 const usageKeys = (keyId: string, windows: UsageWindows) =>
   [`${keyId}|day|${windows.day}`, `${keyId}|month|${windows.month}`] as const

@@ -1,7 +1,7 @@
 import { isAfter, newestFirst, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
-import { PublishedEvents } from "../platform/EventOutboxMemory.ts"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { PublishedEvents } from "../platform/index.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** WebhookDeliveriesRepo over the in-memory store, fed from the in-memory outbox's published events. */
 export const WebhookDeliveriesRepoMemory = Layer.effect(

@@ -1,6 +1,6 @@
 import { isAfter, newestFirst, type WebhookEndpoint, WebhookEndpointsRepo } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.ts"
+import { MemoryStore } from "../shared/index.ts"
 
 /** WebhookEndpointsRepo over the in-memory store. */
 export const WebhookEndpointsRepoMemory = Layer.effect(

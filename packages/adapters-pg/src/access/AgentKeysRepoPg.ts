@@ -9,7 +9,7 @@ import {
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/Sql.ts"
+import { iso, orUnavailable } from "../shared/index.ts"
 
 interface KeyRow {
   readonly id: string

@@ -1,7 +1,7 @@
 import { type ApiKey, type ApiKeyId, ApiKeysRepo, type TeamId, type UserId } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/Sql.ts"
+import { iso, orUnavailable } from "../shared/index.ts"
 
 interface ApiKeyRow {
   readonly id: string

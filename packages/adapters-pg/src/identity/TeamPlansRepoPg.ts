@@ -1,7 +1,7 @@
 import { type TeamId, TeamPlansRepo } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/Sql.ts"
+import { iso, orUnavailable } from "../shared/index.ts"
 
 /** TeamPlansRepo on Postgres. */
 export const TeamPlansRepoPg = Layer.effect(

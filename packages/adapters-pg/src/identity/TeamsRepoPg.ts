@@ -1,7 +1,7 @@
 import { type Membership, type Role, type TeamId, TeamsRepo } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/Sql.ts"
+import { iso, orUnavailable } from "../shared/index.ts"
 
 interface MembershipRow {
   readonly id: string

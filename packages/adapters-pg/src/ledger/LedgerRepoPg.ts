@@ -12,7 +12,7 @@ import {
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { int, iso, orUnavailable } from "../shared/Sql.ts"
+import { int, iso, orUnavailable } from "../shared/index.ts"
 
 /** A `ledger_accounts` row as read with ACCOUNT_COLUMNS. */
 export interface AccountRow {

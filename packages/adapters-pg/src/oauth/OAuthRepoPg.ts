@@ -8,7 +8,7 @@ import {
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/Sql.ts"
+import { iso, orUnavailable } from "../shared/index.ts"
 
 interface ApplicationRow extends Omit<OAuthApplication, "createdAt" | "teamId"> {
   readonly teamId: string | null

@@ -1,7 +1,7 @@
 import { type DomainEvent, EventOutbox } from "@svc/domain"
 import { Array as Arr, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { orUnavailable } from "../shared/Sql.ts"
+import { orUnavailable } from "../shared/index.ts"
 
 /** The `outbox_events` rows of events, for `sql.insert`. */
 export const outboxRows = (events: ReadonlyArray<DomainEvent>) =>

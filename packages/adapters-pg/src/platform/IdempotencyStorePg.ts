@@ -1,7 +1,7 @@
 import { IdempotencyStore, type StoredResponse, scopeText } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/Sql.ts"
+import { iso, orUnavailable } from "../shared/index.ts"
 
 interface Row {
   readonly fingerprint: string

@@ -1,7 +1,7 @@
 import { decisionOf, IDLE_BUCKET_MILLIS, RateLimiter } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { orUnavailable } from "../shared/Sql.ts"
+import { orUnavailable } from "../shared/index.ts"
 
 /**
  * RateLimiter on Postgres, shared by every process on the database: one row per key, refilled and taken in a single

@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
-import { Migrations } from "../migrations/Migrations.ts"
+import { Migrations } from "../migrations/index.ts"
 
 /** Where the service's data lives, for the start-up log line: never the URL's credentials. */
 export class DatabaseInfo extends Context.Service<

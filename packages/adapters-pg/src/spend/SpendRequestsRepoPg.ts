@@ -13,9 +13,9 @@ import {
 } from "@svc/domain"
 import { Array as Arr, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { type AccountRow, countersOf, postingCtes, toAccount } from "../ledger/LedgerRepoPg.ts"
-import { outboxRows } from "../platform/EventOutboxPg.ts"
-import { int, iso, orUnavailable } from "../shared/Sql.ts"
+import { type AccountRow, countersOf, postingCtes, toAccount } from "../ledger/index.ts"
+import { outboxRows } from "../platform/index.ts"
+import { int, iso, orUnavailable } from "../shared/index.ts"
 
 interface Row {
   readonly id: string

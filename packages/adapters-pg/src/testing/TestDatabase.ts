@@ -1,7 +1,7 @@
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { Migrations } from "../migrations/Migrations.ts"
-import { clientForUrl, embeddedServer } from "../shared/Database.ts"
+import { Migrations } from "../migrations/index.ts"
+import { clientForUrl, embeddedServer } from "../shared/index.ts"
 
 /** The URL of the database a test layer created, for tests that start other processes against it. */
 export class TestDatabaseUrl extends Context.Service<

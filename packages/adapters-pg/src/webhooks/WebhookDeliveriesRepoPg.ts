@@ -1,7 +1,7 @@
 import { type DomainEvent, type TeamId, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
 import { Array as Arr, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/Sql.ts"
+import { iso, orUnavailable } from "../shared/index.ts"
 
 interface Row {
   readonly id: string

@@ -1,11 +1,19 @@
 import { Clock, Context, Effect, Layer, Option, Result, Schema } from "effect"
-import type { Role } from "../identity/Teams.ts"
-import { TeamsRepo } from "../identity/Teams.ts"
-import { OAUTH_SCOPES, parseScope } from "../oauth/Scopes.ts"
-import { newId, type TeamId, type UserId } from "../shared/Ids.ts"
-import { type Page, type PageRequest, toPage } from "../shared/Pagination.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
-import { constantTimeEqual, generateSecret, hashSecret } from "../shared/Secrets.ts"
+import type { Role } from "../identity/index.ts"
+import { TeamsRepo } from "../identity/index.ts"
+import { OAUTH_SCOPES, parseScope } from "../oauth/index.ts"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import {
+  constantTimeEqual,
+  generateSecret,
+  hashSecret,
+  newId,
+  type Page,
+  type PageRequest,
+  type TeamId,
+  toPage,
+  type UserId
+} from "../shared/index.ts"
 import type { TeamPrincipal } from "./Principals.ts"
 
 /** Raw value prefix of generic API keys. */

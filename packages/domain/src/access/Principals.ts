@@ -1,7 +1,6 @@
-import type { Role } from "../identity/Teams.ts"
-import type { AccountId, TeamId, UserId } from "../shared/Ids.ts"
-import type { Mode } from "../shared/Money.ts"
-import type { SpendPolicy } from "../spend/SpendPolicy.ts"
+import type { Role } from "../identity/index.ts"
+import type { AccountId, Mode, TeamId, UserId } from "../shared/index.ts"
+import type { SpendPolicy } from "../spend/index.ts"
 
 /** Scopes a team API key may carry on /v1, and that OAuth tokens need on /treasury. */
 export const SPEND_SCOPES = ["spend.read", "spend.write", "accounts.read"] as const

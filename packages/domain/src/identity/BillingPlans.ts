@@ -1,6 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { TeamId } from "../shared/Ids.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
 
 /** A team's subscription plan as the billing provider last reported it. */
 export interface TeamPlan {

@@ -1,6 +1,6 @@
 import { Context, type Effect, Layer } from "effect"
-import type { TeamId } from "../shared/Ids.ts"
-import { hmacBase64Url } from "../shared/Secrets.ts"
+import type { TeamId } from "../shared/index.ts"
+import { hmacBase64Url } from "../shared/index.ts"
 
 /** The team file key `fk`: deterministic per team, shared by its members, unforgeable without the server secret. */
 export class FileKeys extends Context.Service<

@@ -1,6 +1,5 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { TeamId } from "../shared/Ids.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
 
 /** Where a managed entity's identity verification stands. */
 export const KycStatus = Schema.Literals(["not_started", "pending", "in_review", "approved", "rejected"])

@@ -1,9 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { Ledger } from "../ledger/Ledger.ts"
-import type { UserId } from "../shared/Ids.ts"
-import { newId, TeamId } from "../shared/Ids.ts"
-import { Currency } from "../shared/Money.ts"
-import { type PersistenceUnavailable, Transactor } from "../shared/Persistence.ts"
+import { Ledger } from "../ledger/index.ts"
+import type { UserId } from "../shared/index.ts"
+import { Currency, newId, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
 import type { SessionIdentity, User } from "./Users.ts"
 import { UsersRepo } from "./Users.ts"
 

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, type Option, Schema } from "effect"
-import { TeamId, UserId } from "../shared/Ids.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import { TeamId, UserId } from "../shared/index.ts"
 
 /** A person who signs in with a session; provisioned on first use. */
 export const User = Schema.Struct({

@@ -1,6 +1,5 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PageRequest } from "../shared/Pagination.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
 
 /** Where a stored provider event stands: waiting (or retrying), done, or parked after too many failures. */
 export const InboundEventStatus = Schema.Literals(["pending", "processed", "parked"])

@@ -1,8 +1,15 @@
 import { Context, Effect, Layer, Option, Result, Schema } from "effect"
-import { AccountId, LedgerTransactionId, newId, TeamId } from "../shared/Ids.ts"
-import { Currency, Mode } from "../shared/Money.ts"
-import type { PageRequest } from "../shared/Pagination.ts"
-import { type PersistenceUnavailable, Transactor } from "../shared/Persistence.ts"
+import type { PageRequest } from "../shared/index.ts"
+import {
+  AccountId,
+  Currency,
+  LedgerTransactionId,
+  Mode,
+  newId,
+  type PersistenceUnavailable,
+  TeamId,
+  Transactor
+} from "../shared/index.ts"
 import {
   type Balance,
   balanceOf,

@@ -1,6 +1,5 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { TeamId, UserId } from "../shared/Ids.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
 
 /** How a client authenticates at the token endpoint: `none` for public clients (PKCE required). */
 export const TokenEndpointAuthMethod = Schema.Literals(["none", "client_secret_post", "client_secret_basic"])

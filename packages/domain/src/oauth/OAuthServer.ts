@@ -1,9 +1,14 @@
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
-import { TeamsRepo } from "../identity/Teams.ts"
-import type { TeamId, UserId } from "../shared/Ids.ts"
-import { uuidv7 } from "../shared/Ids.ts"
-import { type PersistenceUnavailable, Transactor } from "../shared/Persistence.ts"
-import { constantTimeEqual, generateSecret, hashSecret } from "../shared/Secrets.ts"
+import { TeamsRepo } from "../identity/index.ts"
+import type { TeamId, UserId } from "../shared/index.ts"
+import {
+  constantTimeEqual,
+  generateSecret,
+  hashSecret,
+  type PersistenceUnavailable,
+  Transactor,
+  uuidv7
+} from "../shared/index.ts"
 import { type OAuthError, oauthError, redirectableError } from "./OAuthError.ts"
 import {
   type AuthorizationCode,

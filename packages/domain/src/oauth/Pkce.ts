@@ -1,6 +1,5 @@
 import { Effect } from "effect"
-import { toBase64Url, utf8 } from "../shared/internal/Encoding.ts"
-import { constantTimeEqual, sha256 } from "../shared/Secrets.ts"
+import { constantTimeEqual, sha256, toBase64Url, utf8 } from "../shared/index.ts"
 
 /** A PKCE code verifier (RFC 7636 4.1): 43..128 unreserved characters. */
 export const isCodeVerifier = (value: string): boolean => /^[A-Za-z0-9\-._~]{43,128}$/u.test(value)

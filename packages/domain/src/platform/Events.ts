@@ -1,7 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { TeamId } from "../shared/Ids.ts"
-import type { Mode } from "../shared/Money.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 
 /** Something that happened to a team's resources, delivered to its webhook endpoints. */
 export interface DomainEvent {

@@ -1,9 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, type Option, Schedule } from "effect"
-import type { TeamId } from "../shared/Ids.ts"
-import { toHex } from "../shared/internal/Encoding.ts"
-import type { Mode } from "../shared/Money.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
-import { sha256 } from "../shared/Secrets.ts"
+import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import { sha256, toHex } from "../shared/index.ts"
 
 /** Where an idempotency key lives: the same key under another team, mode, credential, method or path is another key. */
 export interface IdempotencyScope {

@@ -1,5 +1,5 @@
 import { Context, type Duration, Effect, Layer, Schedule } from "effect"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { PersistenceUnavailable } from "../shared/index.ts"
 
 /** The outcome of taking one token from a bucket, with what the RateLimit headers report. */
 export interface RateLimitDecision {

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { AmountMinor } from "../shared/Money.ts"
+import { AmountMinor } from "../shared/index.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
 export const CategorySlug = Schema.String.check(

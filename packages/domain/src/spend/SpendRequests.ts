@@ -1,5 +1,5 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/Principals.ts"
+import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
   AccountNotFound,
   balanceOf,
@@ -9,12 +9,17 @@ import {
   type LockedAccount,
   movementPosting,
   planTransaction
-} from "../ledger/Ledger.ts"
-import { type DomainEvent, EventOutbox } from "../platform/Events.ts"
-import { type AccountId, LedgerTransactionId, newId, type TeamId } from "../shared/Ids.ts"
-import type { Mode } from "../shared/Money.ts"
-import type { PageRequest } from "../shared/Pagination.ts"
-import { type PersistenceUnavailable, Transactor } from "../shared/Persistence.ts"
+} from "../ledger/index.ts"
+import { type DomainEvent, EventOutbox } from "../platform/index.ts"
+import type { Mode, PageRequest } from "../shared/index.ts"
+import {
+  type AccountId,
+  LedgerTransactionId,
+  newId,
+  type PersistenceUnavailable,
+  type TeamId,
+  Transactor
+} from "../shared/index.ts"
 import {
   approvalExpiresAt,
   effectivePolicy,

@@ -1,9 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import type { DomainEvent } from "../platform/Events.ts"
-import { type TeamId, uuidv7 } from "../shared/Ids.ts"
-import { utf8 } from "../shared/internal/Encoding.ts"
-import type { PageRequest } from "../shared/Pagination.ts"
-import type { PersistenceUnavailable } from "../shared/Persistence.ts"
+import type { DomainEvent } from "../platform/index.ts"
+import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
+import { type TeamId, utf8, uuidv7 } from "../shared/index.ts"
 
 /** A team's registered receiver of outbound events. Its signing secret is derived, never stored (see `endpointSecret`). */
 export interface WebhookEndpoint {

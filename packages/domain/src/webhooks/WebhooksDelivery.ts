@@ -1,7 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import type { DomainEvent } from "../platform/Events.ts"
-import { uuidv7 } from "../shared/Ids.ts"
-import { type PersistenceUnavailable, Transactor } from "../shared/Persistence.ts"
+import type { DomainEvent } from "../platform/index.ts"
+import { type PersistenceUnavailable, Transactor, uuidv7 } from "../shared/index.ts"
 import {
   type DeliveryAttemptResult,
   subscribesTo,

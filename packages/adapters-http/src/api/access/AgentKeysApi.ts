@@ -1,9 +1,7 @@
 import { SPEND_SCOPES, SpendPolicy } from "@svc/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CommonErrors, Forbidden, NotFound } from "../shared/ApiErrors.ts"
-import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
-import { SessionAuth } from "../shared/Security.ts"
+import { CommonErrors, Forbidden, ListOf, ListQuery, NotFound, SessionAuth, UuidParam } from "../shared/index.ts"
 
 const Name = Schema.String.check(
   Schema.isBetweenLength(1, 100),

@@ -1,9 +1,7 @@
 import { OAUTH_SCOPES } from "@svc/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CommonErrors, Forbidden, NotFound } from "../shared/ApiErrors.ts"
-import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
-import { SessionAuth } from "../shared/Security.ts"
+import { CommonErrors, Forbidden, ListOf, ListQuery, NotFound, SessionAuth, UuidParam } from "../shared/index.ts"
 
 /** A generic API key as lists show it: never the secret. */
 export const ApiKeyResponse = Schema.Struct({

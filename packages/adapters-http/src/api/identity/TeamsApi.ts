@@ -1,9 +1,15 @@
 import { Currency } from "@svc/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CommonErrors, Forbidden } from "../shared/ApiErrors.ts"
-import { ListOf, ListQuery } from "../shared/Schemas.ts"
-import { PlatformAuth, RequiredScope, SessionAuth } from "../shared/Security.ts"
+import {
+  CommonErrors,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  PlatformAuth,
+  RequiredScope,
+  SessionAuth
+} from "../shared/index.ts"
 
 /** A team as its member sees it. */
 export const TeamResponse = Schema.Struct({

@@ -1,8 +1,16 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { CommonErrors, Forbidden, NotFound, TooManyRequests } from "../shared/ApiErrors.ts"
-import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
-import { AgentAuth, RequiredScope } from "../shared/Security.ts"
+import {
+  AgentAuth,
+  CommonErrors,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  NotFound,
+  RequiredScope,
+  TooManyRequests,
+  UuidParam
+} from "../shared/index.ts"
 
 /** A balance in minor units: posted, reserved by pending holds, and available to spend. */
 export const BalanceAmounts = Schema.Struct({ posted: Schema.Int, pending: Schema.Int, available: Schema.Int })

@@ -1,8 +1,7 @@
 import { DECISION_SCOPES } from "@svc/domain"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Unauthorized } from "../shared/ApiErrors.ts"
-import { SessionAuth } from "../shared/Security.ts"
+import { SessionAuth, Unauthorized } from "../shared/index.ts"
 
 const oauthErrorFields = {
   error: Schema.String.annotate({ description: "An RFC 6749 error code, e.g. invalid_request, invalid_grant" }),

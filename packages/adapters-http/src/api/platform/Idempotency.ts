@@ -1,7 +1,7 @@
 import { Context, Schema } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
-import { BadRequest, Conflict, ServiceUnavailable, Unprocessable } from "../shared/ApiErrors.ts"
-import type { CurrentAgent } from "../shared/Security.ts"
+import type { CurrentAgent } from "../shared/index.ts"
+import { BadRequest, Conflict, ServiceUnavailable, Unprocessable } from "../shared/index.ts"
 
 /** Endpoint annotation: without an `Idempotency-Key` header the request gets 400 `idempotency_key_required`. */
 export class IdempotencyKeyRequired extends Context.Service<IdempotencyKeyRequired, boolean>()(

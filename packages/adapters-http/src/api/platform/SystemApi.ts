@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ServiceUnavailable } from "../shared/ApiErrors.ts"
+import { ServiceUnavailable } from "../shared/index.ts"
 
 /** Liveness and readiness. */
 export class SystemApi extends HttpApiGroup.make("system")

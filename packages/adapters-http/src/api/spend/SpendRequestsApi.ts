@@ -1,10 +1,20 @@
 import { CategorySlug, Currency, PositiveAmountMinor, SpendDecision } from "@svc/domain"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/Idempotency.ts"
-import { CommonErrors, Conflict, Forbidden, NotFound, TooManyRequests, Unprocessable } from "../shared/ApiErrors.ts"
-import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
-import { AgentAuth, RequiredScope } from "../shared/Security.ts"
+import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
+import {
+  AgentAuth,
+  CommonErrors,
+  Conflict,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  NotFound,
+  RequiredScope,
+  TooManyRequests,
+  Unprocessable,
+  UuidParam
+} from "../shared/index.ts"
 
 const HttpsUrl = Schema.String.check(
   Schema.isMaxLength(2048),

@@ -1,10 +1,18 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { AccountResponse } from "../ledger/AccountsApi.ts"
-import { CommonErrors, Conflict, Forbidden, NotFound } from "../shared/ApiErrors.ts"
-import { ListOf, ListQuery, UuidParam } from "../shared/Schemas.ts"
-import { DashboardAuth, RequiredScope } from "../shared/Security.ts"
-import { SpendRequestResponse } from "../spend/SpendRequestsApi.ts"
+import { AccountResponse } from "../ledger/index.ts"
+import {
+  CommonErrors,
+  Conflict,
+  DashboardAuth,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  NotFound,
+  RequiredScope,
+  UuidParam
+} from "../shared/index.ts"
+import { SpendRequestResponse } from "../spend/index.ts"
 
 /** Any ledger account of the team: the /v1 account shape plus what the account is for. */
 export const TreasuryAccount = Schema.Struct({

@@ -2,11 +2,8 @@ import { type AccountId, AgentKeys, type SpendingKey, type TeamApiKey, Teams } f
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { badRequest, notFound } from "../../api/shared/ApiErrors.ts"
-import { CurrentUser } from "../../api/shared/Security.ts"
-import { orServiceUnavailable } from "../shared/Failures.ts"
-import { pageOfList } from "../shared/Lists.ts"
-import { currentTeamAsAdmin as adminTeamOf } from "../shared/SessionTeam.ts"
+import { badRequest, CurrentUser, notFound } from "../../api/shared/index.ts"
+import { currentTeamAsAdmin as adminTeamOf, orServiceUnavailable, pageOfList } from "../shared/index.ts"
 
 const spendingKey = (k: SpendingKey) => ({
   id: k.id,

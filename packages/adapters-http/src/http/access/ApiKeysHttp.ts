@@ -2,10 +2,8 @@ import { type ApiKey, ApiKeyId, ApiKeys, Teams } from "@svc/domain"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { badRequest, forbidden, notFound } from "../../api/shared/ApiErrors.ts"
-import { CurrentUser } from "../../api/shared/Security.ts"
-import { orServiceUnavailable } from "../shared/Failures.ts"
-import { pageOf } from "../shared/Lists.ts"
+import { badRequest, CurrentUser, forbidden, notFound } from "../../api/shared/index.ts"
+import { orServiceUnavailable, pageOf } from "../shared/index.ts"
 
 const keyResponse = (key: ApiKey) => ({
   id: key.id,

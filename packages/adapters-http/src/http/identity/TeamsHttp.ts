@@ -2,10 +2,8 @@ import { FileKeys, type Membership, type TeamId, Teams, UsersRepo } from "@svc/d
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { forbidden } from "../../api/shared/ApiErrors.ts"
-import { CurrentTeamPrincipal, CurrentUser } from "../../api/shared/Security.ts"
-import { orServiceUnavailable } from "../shared/Failures.ts"
-import { pageOfList } from "../shared/Lists.ts"
+import { CurrentTeamPrincipal, CurrentUser, forbidden } from "../../api/shared/index.ts"
+import { orServiceUnavailable, pageOfList } from "../shared/index.ts"
 
 const teamResponse = (m: Membership) => ({
   id: m.team.id,

@@ -2,10 +2,8 @@ import { type AccountId, type AccountWithBalance, Ledger } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { notFound } from "../../api/shared/ApiErrors.ts"
-import { CurrentAgent } from "../../api/shared/Security.ts"
-import { orServiceUnavailable } from "../shared/Failures.ts"
-import { pageOfList } from "../shared/Lists.ts"
+import { CurrentAgent, notFound } from "../../api/shared/index.ts"
+import { orServiceUnavailable, pageOfList } from "../shared/index.ts"
 
 /** An account as /v1 shows it. */
 export const accountResponse = (account: AccountWithBalance) => ({

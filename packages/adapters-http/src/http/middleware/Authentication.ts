@@ -20,7 +20,7 @@ import {
   PlatformAuth,
   RequiredScope,
   SessionAuth
-} from "../../api/shared/Security.ts"
+} from "../../api/shared/index.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 import { looksLikeJwt, SessionTokens } from "./SessionTokens.ts"
 

@@ -7,7 +7,7 @@ import {
   type HttpServerResponse
 } from "effect/http"
 import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
-import { RequestValidation } from "../../api/shared/Validation.ts"
+import { RequestValidation } from "../../api/shared/index.ts"
 import { errorResponse } from "./ErrorResponses.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()

@@ -1,6 +1,6 @@
 import { HttpServerResponse } from "effect/http"
-import type { FieldIssue } from "../../api/shared/ApiErrors.ts"
-import { STORE_UNAVAILABLE_MESSAGE } from "../../api/shared/ApiErrors.ts"
+import type { FieldIssue } from "../../api/shared/index.ts"
+import { STORE_UNAVAILABLE_MESSAGE } from "../../api/shared/index.ts"
 
 /** A CONTRACT.md error body `{error, code, message, details?}` as a response, for middlewares that answer directly. */
 export const errorResponse = (

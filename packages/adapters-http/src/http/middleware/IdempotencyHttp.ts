@@ -8,8 +8,8 @@ import {
 import { Cause, Clock, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { IdempotencyKeyRequired, Idempotent } from "../../api/platform/Idempotency.ts"
-import { CurrentAgent } from "../../api/shared/Security.ts"
+import { IdempotencyKeyRequired, Idempotent } from "../../api/platform/index.ts"
+import { CurrentAgent } from "../../api/shared/index.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 
 const HEADER = "idempotency-key"

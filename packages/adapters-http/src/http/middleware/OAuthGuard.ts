@@ -2,8 +2,8 @@ import { RateLimiter } from "@svc/domain"
 import { Config, Effect, Layer, Option, SchemaIssue } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
-import { OAuthGuard } from "../../api/oauth/OAuthApi.ts"
-import { noStore, oauthErrorResponse, temporarilyUnavailable } from "../oauth/OAuthResponses.ts"
+import { OAuthGuard } from "../../api/oauth/index.ts"
+import { noStore, oauthErrorResponse, temporarilyUnavailable } from "../oauth/index.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 

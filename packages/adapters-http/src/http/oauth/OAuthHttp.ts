@@ -10,9 +10,9 @@ import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import type { TokenRequest } from "../../api/oauth/OAuthApi.ts"
-import { CurrentUser } from "../../api/shared/Security.ts"
-import { PublicBaseUrl } from "../middleware/Authentication.ts"
+import type { TokenRequest } from "../../api/oauth/index.ts"
+import { CurrentUser } from "../../api/shared/index.ts"
+import { PublicBaseUrl } from "../middleware/index.ts"
 import { renderOAuthFailures } from "./OAuthResponses.ts"
 
 /** Adds parameters (and the RFC 9207 `iss`) to a client's redirect URI. */

@@ -2,7 +2,7 @@ import { OAUTH_SCOPES } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { PublicBaseUrl } from "../middleware/Authentication.ts"
+import { PublicBaseUrl } from "../middleware/index.ts"
 
 const CLIENT_AUTH_METHODS = ["none", "client_secret_post", "client_secret_basic"]
 

@@ -1,7 +1,7 @@
 import { Context, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { serviceUnavailable } from "../../api/shared/ApiErrors.ts"
+import { serviceUnavailable } from "../../api/shared/index.ts"
 
 /** Whether the service's dependencies answer; the composition root supplies it. */
 export class Readiness extends Context.Service<Readiness, { readonly check: Effect.Effect<boolean> }>()(

@@ -1,6 +1,6 @@
 import { type Page, type Position, pageOfAll, pageRequest } from "@svc/domain"
 import { Effect } from "effect"
-import { badRequest } from "../../api/shared/ApiErrors.ts"
+import { badRequest } from "../../api/shared/index.ts"
 
 /** 400 for a cursor that did not come from this list. */
 export const invalidCursor = () =>

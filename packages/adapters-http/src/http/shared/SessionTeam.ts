@@ -1,7 +1,6 @@
 import type { Membership, Teams } from "@svc/domain"
 import { Effect, Option } from "effect"
-import { forbidden } from "../../api/shared/ApiErrors.ts"
-import { CurrentUser } from "../../api/shared/Security.ts"
+import { CurrentUser, forbidden } from "../../api/shared/index.ts"
 import { orServiceUnavailable } from "./Failures.ts"
 
 /** The session user's current team, when they are its owner or admin (403 otherwise). */

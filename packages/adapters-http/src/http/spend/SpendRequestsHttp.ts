@@ -2,10 +2,8 @@ import { type AccountId, Ledger, type SpendRequestId, SpendRequests, spendReques
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { badRequest, conflict, notFound } from "../../api/shared/ApiErrors.ts"
-import { CurrentAgent } from "../../api/shared/Security.ts"
-import { orServiceUnavailable } from "../shared/Failures.ts"
-import { pageOf } from "../shared/Lists.ts"
+import { badRequest, CurrentAgent, conflict, notFound } from "../../api/shared/index.ts"
+import { orServiceUnavailable, pageOf } from "../shared/index.ts"
 
 export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (handlers) =>
   Effect.gen(function* () {

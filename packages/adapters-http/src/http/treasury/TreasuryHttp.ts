@@ -12,11 +12,9 @@ import {
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { conflict, forbidden, notFound } from "../../api/shared/ApiErrors.ts"
-import { CurrentTeamPrincipal } from "../../api/shared/Security.ts"
-import { accountResponse } from "../ledger/AccountsHttp.ts"
-import { orServiceUnavailable } from "../shared/Failures.ts"
-import { pageOf, pageOfList } from "../shared/Lists.ts"
+import { CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/shared/index.ts"
+import { accountResponse } from "../ledger/index.ts"
+import { orServiceUnavailable, pageOf, pageOfList } from "../shared/index.ts"
 
 const treasuryAccount = (account: AccountWithBalance) => ({ ...accountResponse(account), kind: account.kind })
 

@@ -2,10 +2,8 @@ import { Teams, toPage, type WebhookDelivery, type WebhookEndpoint, WebhookEndpo
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { badRequest, notFound } from "../../api/shared/ApiErrors.ts"
-import { orServiceUnavailable } from "../shared/Failures.ts"
-import { pageOf } from "../shared/Lists.ts"
-import { currentTeamAsAdmin as adminTeamOf } from "../shared/SessionTeam.ts"
+import { badRequest, notFound } from "../../api/shared/index.ts"
+import { currentTeamAsAdmin as adminTeamOf, orServiceUnavailable, pageOf } from "../shared/index.ts"
 
 const endpointResponse = (e: WebhookEndpoint) => ({
   id: e.id,

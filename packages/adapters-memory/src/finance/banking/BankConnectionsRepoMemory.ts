@@ -1,6 +1,6 @@
 import { type BankConnection, BankConnectionsRepo } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
-import { MemoryStore } from "../../shared/MemoryStore.ts"
+import { MemoryStore } from "../../shared/index.ts"
 
 const keyOf = (provider: string, externalId: string) => `${provider}\u0000${externalId}`
 

@@ -1,6 +1,6 @@
 import { type InboxItem, InboxItemsRepo, newestFirst } from "@svc/domain"
 import { Effect, Layer, Ref } from "effect"
-import { MemoryStore } from "../../shared/MemoryStore.ts"
+import { MemoryStore } from "../../shared/index.ts"
 
 /** InboxItemsRepo over the in-memory store. */
 export const InboxItemsRepoMemory = Layer.effect(

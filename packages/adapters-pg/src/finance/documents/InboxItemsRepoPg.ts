@@ -1,7 +1,7 @@
 import { type InboxAttachment, type InboxItem, InboxItemsRepo, type TeamId } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../../shared/Sql.ts"
+import { iso, orUnavailable } from "../../shared/index.ts"
 
 interface Row {
   readonly id: string

@@ -1,6 +1,5 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { TeamId } from "../../shared/Ids.ts"
-import type { PersistenceUnavailable } from "../../shared/Persistence.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
 
 /** Whether a bank aggregator still reaches the team's bank. */
 export const BankConnectionStatus = Schema.Literals(["connected", "disconnected"])

@@ -1,6 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { TeamId } from "../../shared/Ids.ts"
-import type { PersistenceUnavailable } from "../../shared/Persistence.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
 
 /** An attachment of a received e-mail (metadata; the content's size in bytes). */
 export interface InboxAttachment {

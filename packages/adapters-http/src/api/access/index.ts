@@ -1,0 +1,2 @@
+export * from "./AgentKeysApi.ts"
+export * from "./ApiKeysApi.ts"

@@ -1,0 +1,2 @@
+export * from "./OAuthApi.ts"
+export * from "./WellKnownApi.ts"

@@ -1,0 +1,2 @@
+export * from "./Idempotency.ts"
+export * from "./SystemApi.ts"

@@ -1,0 +1,4 @@
+export * from "./ApiErrors.ts"
+export * from "./Schemas.ts"
+export * from "./Security.ts"
+export * from "./Validation.ts"

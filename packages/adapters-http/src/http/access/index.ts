@@ -1,0 +1,2 @@
+export * from "./AgentKeysHttp.ts"
+export * from "./ApiKeysHttp.ts"

@@ -1,0 +1,7 @@
+export * from "./Authentication.ts"
+export * from "./ErrorHandling.ts"
+export * from "./ErrorResponses.ts"
+export * from "./IdempotencyHttp.ts"
+export * from "./OAuthGuard.ts"
+export * from "./RateLimitHttp.ts"
+export * from "./SessionTokens.ts"

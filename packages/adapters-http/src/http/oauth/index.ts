@@ -1,0 +1,3 @@
+export * from "./OAuthHttp.ts"
+export * from "./OAuthResponses.ts"
+export * from "./WellKnownHttp.ts"

@@ -1,0 +1,3 @@
+export * from "./Failures.ts"
+export * from "./Lists.ts"
+export * from "./SessionTeam.ts"

@@ -1,0 +1,7 @@
+import { Layer } from "effect"
+import { InboxItemsRepoMemory } from "./InboxItemsRepoMemory.ts"
+
+export * from "./InboxItemsRepoMemory.ts"
+
+/** The documents context's ports on the in-memory store. */
+export const DocumentsPortsMemory = Layer.mergeAll(InboxItemsRepoMemory)

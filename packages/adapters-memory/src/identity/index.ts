@@ -1,0 +1,18 @@
+import { Layer } from "effect"
+import { ManagedEntitiesRepoMemory } from "./ManagedEntitiesRepoMemory.ts"
+import { TeamPlansRepoMemory } from "./TeamPlansRepoMemory.ts"
+import { TeamsRepoMemory } from "./TeamsRepoMemory.ts"
+import { UsersRepoMemory } from "./UsersRepoMemory.ts"
+
+export * from "./ManagedEntitiesRepoMemory.ts"
+export * from "./TeamPlansRepoMemory.ts"
+export * from "./TeamsRepoMemory.ts"
+export * from "./UsersRepoMemory.ts"
+
+/** The identity context's ports on the in-memory store. */
+export const IdentityPortsMemory = Layer.mergeAll(
+  ManagedEntitiesRepoMemory,
+  TeamPlansRepoMemory,
+  TeamsRepoMemory,
+  UsersRepoMemory
+)

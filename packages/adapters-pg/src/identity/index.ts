@@ -1,0 +1,13 @@
+import { Layer } from "effect"
+import { ManagedEntitiesRepoPg } from "./ManagedEntitiesRepoPg.ts"
+import { TeamPlansRepoPg } from "./TeamPlansRepoPg.ts"
+import { TeamsRepoPg } from "./TeamsRepoPg.ts"
+import { UsersRepoPg } from "./UsersRepoPg.ts"
+
+export * from "./ManagedEntitiesRepoPg.ts"
+export * from "./TeamPlansRepoPg.ts"
+export * from "./TeamsRepoPg.ts"
+export * from "./UsersRepoPg.ts"
+
+/** The identity context's ports on Postgres. */
+export const IdentityPortsPg = Layer.mergeAll(ManagedEntitiesRepoPg, TeamPlansRepoPg, TeamsRepoPg, UsersRepoPg)

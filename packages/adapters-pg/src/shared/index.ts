@@ -1,0 +1,2 @@
+export * from "./Database.ts"
+export * from "./Sql.ts"

@@ -1,0 +1,7 @@
+export * from "./InboundIntake.ts"
+export * from "./InboundProcessor.ts"
+export * from "./InboundRoutes.ts"
+export * from "./InboundRunner.ts"
+export * from "./InboundSecrets.ts"
+export * from "./Payloads.ts"
+export * from "./verify/index.ts"

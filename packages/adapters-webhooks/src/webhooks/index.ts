@@ -1,0 +1,2 @@
+export * from "./DeliveryWorker.ts"
+export * from "./StandardWebhooksSender.ts"

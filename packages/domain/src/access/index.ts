@@ -1,0 +1,5 @@
+export * from "./AgentKeys.ts"
+export * from "./ApiKeys.ts"
+export * from "./Credentials.ts"
+export * from "./Principals.ts"
+export * from "./TeamCredentialsLive.ts"

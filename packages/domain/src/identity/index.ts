@@ -1,0 +1,5 @@
+export * from "./BillingPlans.ts"
+export * from "./FileKeys.ts"
+export * from "./KycEntities.ts"
+export * from "./Teams.ts"
+export * from "./Users.ts"

@@ -1,0 +1,2 @@
+export * from "./Ledger.ts"
+export * from "./Posting.ts"

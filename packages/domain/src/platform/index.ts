@@ -1,0 +1,3 @@
+export * from "./Events.ts"
+export * from "./Idempotency.ts"
+export * from "./RateLimits.ts"

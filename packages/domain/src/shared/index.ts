@@ -1,0 +1,6 @@
+export * from "./Ids.ts"
+export * from "./internal/Encoding.ts"
+export * from "./Money.ts"
+export * from "./Pagination.ts"
+export * from "./Persistence.ts"
+export * from "./Secrets.ts"

@@ -1,0 +1,2 @@
+export * from "./SpendPolicy.ts"
+export * from "./SpendRequests.ts"

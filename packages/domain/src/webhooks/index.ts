@@ -1,0 +1,2 @@
+export * from "./Webhooks.ts"
+export * from "./WebhooksDelivery.ts"
