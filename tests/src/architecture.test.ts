@@ -169,6 +169,12 @@ const repositoryFiles = () =>
 
 const violationsIn = (file: string, source: string) => importsOf(source).flatMap((s) => checkImport(file, s))
 
+/** Sources of time and randomness the domain reads only through Clock, Random, Ids and SecureRandom. */
+const AMBIENT = /\bnew Date\(|\bDate\.now\(|\bMath\.random\(|\brandomUUID\(/u
+
+/** The lines of a domain source that read the wall clock or ambient randomness directly. */
+export const ambientReads = (source: string): Array<string> => source.split("\n").filter((line) => AMBIENT.test(line))
+
 describe("architecture", () => {
   it("every import in the repository respects the layering", () => {
     const files = repositoryFiles()
@@ -181,7 +187,28 @@ describe("architecture", () => {
     assert.deepStrictEqual(violations, [])
   })
 
+  it("the domain reads time and randomness only through services (Clock, Random, Ids, SecureRandom)", () => {
+    const domainFiles = repositoryFiles().filter((f) => f.startsWith("packages/domain/src/"))
+    const found = domainFiles.flatMap((f) =>
+      ambientReads(readFileSync(join(ROOT, f), "utf8")).map((line) => `${f}: ${line.trim()}`)
+    )
+    assert.deepStrictEqual(found, [])
+  })
+
   describe("the checker itself", () => {
+    it("finds direct reads of the clock and of ambient randomness", () => {
+      for (const line of [
+        "const t = new Date()",
+        "new Date(ms).toISOString()",
+        "Date.now()",
+        "Math.random()",
+        "crypto.randomUUID()"
+      ]) {
+        assert.deepStrictEqual(ambientReads(line), [line])
+      }
+      assert.deepStrictEqual(ambientReads("const d = yield* Clock.currentTimeMillis\nisoOfMillis(ms)"), [])
+    })
+
     it("reads static, re-export, side-effect, type-only, multi-line and dynamic imports", () => {
       const source = [
         'import { a } from "one"',

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { newId, type Team, TeamId, TeamsRepo, type UserId, UsersRepo } from "@svc/domain"
+import { type Team, TeamId, TeamsRepo, type UserId, UsersRepo } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
 
 const ROUNDS = 50
@@ -11,7 +11,7 @@ const identity = (email = "ada@example.com") => ({
 })
 
 const team = (name: string, createdAt = new Date().toISOString()): Team => ({
-  id: newId(TeamId),
+  id: TeamId.make(crypto.randomUUID()),
   name,
   baseCurrency: "USD",
   createdAt
@@ -65,7 +65,7 @@ export const usersTeamsContract = <E>(name: string, ports: Layer.Layer<UsersRepo
         const t = team("Found", "2026-01-02T03:04:05.678Z")
         yield* teams.insert(t)
         assert.deepStrictEqual(yield* teams.findById(t.id), Option.some(t))
-        assert.isTrue(Option.isNone(yield* teams.findById(newId(TeamId))))
+        assert.isTrue(Option.isNone(yield* teams.findById(TeamId.make(crypto.randomUUID()))))
       })
     )
 

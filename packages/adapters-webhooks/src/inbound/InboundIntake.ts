@@ -1,5 +1,5 @@
-import { type InboundEvent, InboundEventStore, type PersistenceUnavailable, uuidv7 } from "@svc/domain"
-import { ByteSize, Context, Effect, Layer, Option, Result, Schema, SchemaIssue } from "effect"
+import { type InboundEvent, InboundEventStore, isoOfMillis, newIdText, type PersistenceUnavailable } from "@svc/domain"
+import { ByteSize, Clock, Context, Effect, Layer, Option, Result, Schema, SchemaIssue } from "effect"
 import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InboundRunner } from "./InboundRunner.ts"
 import { InboundSecrets } from "./InboundSecrets.ts"
@@ -167,17 +167,17 @@ export class InboundIntake extends Context.Service<
           }
           const parsed = parse(endpoint, body, headers)
           if (Result.isFailure(parsed)) return parsed.failure
-          const now = Date.now()
+          const now = yield* Clock.currentTimeMillis
           const sync = SYNCHRONOUS.has(endpoint.name)
           const { event } = yield* store.record({
-            id: uuidv7(),
+            id: yield* newIdText,
             endpoint: endpoint.name,
             providerEventId: parsed.success.providerEventId,
             type: parsed.success.type,
             payload: parsed.success.payload,
             status: "pending",
             attempts: 0,
-            nextAttemptAt: new Date(sync ? now + runner.policy.leaseMs : now).toISOString(),
+            nextAttemptAt: isoOfMillis(sync ? now + runner.policy.leaseMs : now),
             lastError: null,
             receivedAt: new Date(now).toISOString(),
             processedAt: null

@@ -6,10 +6,10 @@ import {
   InboxItemsRepo,
   Ledger,
   ManagedEntitiesRepo,
+  newIdText,
   type TeamId,
   TeamPlansRepo,
-  Teams,
-  uuidv7
+  Teams
 } from "@svc/domain"
 import { Context, Effect, Layer, Schema } from "effect"
 import {
@@ -133,7 +133,7 @@ export class InboundProcessor extends Context.Service<
           return yield* permanent(`no team owns the address ${message.To}`)
         }
         yield* inbox.insert({
-          id: uuidv7(),
+          id: yield* newIdText,
           teamId: teamId as TeamId,
           messageId: message.MessageID,
           sender: message.From,

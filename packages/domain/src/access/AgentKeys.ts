@@ -1,7 +1,15 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Ledger } from "../ledger/index.ts"
 import type { AccountId, Mode, TeamId, UserId } from "../shared/index.ts"
-import { generateSecret, hashSecret, newId, type PersistenceUnavailable, Transactor } from "../shared/index.ts"
+import {
+  generateSecret,
+  hashSecret,
+  newId,
+  newIdText,
+  nowIso,
+  type PersistenceUnavailable,
+  Transactor
+} from "../shared/index.ts"
 import type { SpendPolicy } from "../spend/index.ts"
 import { AgentCredentials } from "./Credentials.ts"
 import type { AgentPrincipal } from "./Principals.ts"
@@ -144,15 +152,15 @@ export class AgentKeys extends Context.Service<
           message: `no ${input.mode} spend account ${input.accountId ?? ""} in this team`.replace(/ +/gu, " ").trim()
         })
       }
-      const secret = generateSecret(SPENDING_PREFIX[input.mode])
+      const secret = yield* generateSecret(SPENDING_PREFIX[input.mode])
       const key: SpendingKey = {
-        id: newId(SpendingKeyId),
+        id: yield* newId(SpendingKeyId),
         teamId: input.teamId,
         mode: input.mode,
         name: input.name,
         displayPrefix: displayOf(secret, SPENDING_PREFIX[input.mode]),
         createdBy: input.createdBy,
-        createdAt: new Date().toISOString(),
+        createdAt: yield* nowIso,
         revokedAt: null,
         accountId: account.id,
         policy: input.policy
@@ -168,15 +176,15 @@ export class AgentKeys extends Context.Service<
       readonly mode: Mode
       readonly scopes: ReadonlyArray<string>
     }) {
-      const secret = generateSecret(TEAM_KEY_PREFIX)
+      const secret = yield* generateSecret(TEAM_KEY_PREFIX)
       const key: TeamApiKey = {
-        id: crypto.randomUUID(),
+        id: yield* newIdText,
         teamId: input.teamId,
         mode: input.mode,
         name: input.name,
         displayPrefix: displayOf(secret, TEAM_KEY_PREFIX),
         createdBy: input.createdBy,
-        createdAt: new Date().toISOString(),
+        createdAt: yield* nowIso,
         revokedAt: null,
         scopes: [...new Set(input.scopes)]
       }
@@ -201,7 +209,7 @@ export class AgentKeys extends Context.Service<
       kind: "spending_key" | "team_key",
       id: string
     ) {
-      const done = yield* transactor.withTransaction(repo.revoke(teamId, kind, id, new Date().toISOString()))
+      const done = yield* transactor.withTransaction(repo.revoke(teamId, kind, id, yield* nowIso))
       if (!done) return yield* new KeyNotFound({ keyId: id })
     })
 

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Result, Schema } from "effect"
+import { Context, Effect, Layer, Option, Result, Schema } from "effect"
 import type { Role } from "../identity/index.ts"
 import { TeamsRepo } from "../identity/index.ts"
 import { OAUTH_SCOPES, parseScope } from "../oauth/index.ts"
@@ -8,6 +8,7 @@ import {
   generateSecret,
   hashSecret,
   newId,
+  nowIso,
   type Page,
   type PageRequest,
   type TeamId,
@@ -106,16 +107,16 @@ export class ApiKeys extends Context.Service<
         }
         scopes = Result.getOrElse(parsed, () => [])
       }
-      const secret = generateSecret(API_KEY_PREFIX)
+      const secret = yield* generateSecret(API_KEY_PREFIX)
       const key: ApiKey = {
-        id: newId(ApiKeyId),
+        id: yield* newId(ApiKeyId),
         teamId: creator.teamId,
         name: input.name,
         scopes,
         createdBy: creator.userId,
         secretHash: yield* hashSecret(secret),
         preview: `${API_KEY_PREFIX}…${secret.slice(-4)}`,
-        createdAt: new Date(yield* Clock.currentTimeMillis).toISOString(),
+        createdAt: yield* nowIso,
         revokedAt: null
       }
       yield* repo.insert(key)
@@ -135,7 +136,7 @@ export class ApiKeys extends Context.Service<
       if (actor.role === "member" && found.value.createdBy !== actor.userId) {
         return yield* new ApiKeyRevokeForbidden({ id })
       }
-      const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+      const now = yield* nowIso
       const revoked = yield* repo.revoke(actor.teamId, id, now)
       return Option.getOrElse(revoked, () => found.value)
     })

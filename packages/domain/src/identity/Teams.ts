@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Ledger } from "../ledger/index.ts"
 import type { UserId } from "../shared/index.ts"
-import { Currency, newId, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import { Currency, newId, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
 import type { SessionIdentity, User } from "./Users.ts"
 import { UsersRepo } from "./Users.ts"
 
@@ -80,10 +80,10 @@ export class Teams extends Context.Service<
 
     const create = Effect.fn("Teams.create")(function* (owner: SessionIdentity, input: CreateTeam) {
       const team: Team = {
-        id: newId(TeamId),
+        id: yield* newId(TeamId),
         name: input.name,
         baseCurrency: input.baseCurrency ?? "USD",
-        createdAt: new Date().toISOString()
+        createdAt: yield* nowIso
       }
       yield* transactor.withTransaction(
         Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
+import { isoOfMillis } from "../shared/index.ts"
 
 /** Where a stored provider event stands: waiting (or retrying), done, or parked after too many failures. */
 export const InboundEventStatus = Schema.Literals(["pending", "processed", "parked"])
@@ -89,5 +90,5 @@ export const inboundRetryAt = (
 ): string | null => {
   if (!failure.retryable || attempts >= policy.maxAttempts) return null
   const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1))
-  return new Date(nowMs + delay).toISOString()
+  return isoOfMillis(nowMs + delay)
 }

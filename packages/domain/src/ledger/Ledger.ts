@@ -6,6 +6,7 @@ import {
   LedgerTransactionId,
   Mode,
   newId,
+  nowIso,
   type PersistenceUnavailable,
   TeamId,
   Transactor
@@ -306,18 +307,20 @@ export class Ledger extends Context.Service<
         Effect.flatMap(
           Option.match({
             onSome: Effect.succeed,
-            onNone: () => {
-              const account: Account = {
-                id: newId(AccountId),
-                teamId,
-                mode,
-                kind,
-                name,
-                currency,
-                createdAt: new Date().toISOString()
-              }
-              return repo.insertAccount(account).pipe(Effect.as(account))
-            }
+            onNone: () =>
+              Effect.gen(function* () {
+                const account: Account = {
+                  id: yield* newId(AccountId),
+                  teamId,
+                  mode,
+                  kind,
+                  name,
+                  currency,
+                  createdAt: yield* nowIso
+                }
+                yield* repo.insertAccount(account)
+                return account
+              })
           })
         )
       )
@@ -333,13 +336,13 @@ export class Ledger extends Context.Service<
           yield* ensureAccount(input.teamId, input.mode, "settlement", input.currency, `Settlement ${input.currency}`)
           yield* ensureAccount(input.teamId, input.mode, "external", input.currency, `External ${input.currency}`)
           const spend: Account = {
-            id: newId(AccountId),
+            id: yield* newId(AccountId),
             teamId: input.teamId,
             mode: input.mode,
             kind: "spend",
             name: input.name,
             currency: input.currency,
-            createdAt: new Date().toISOString()
+            createdAt: yield* nowIso
           }
           yield* repo.insertAccount(spend)
           return spend
@@ -355,7 +358,7 @@ export class Ledger extends Context.Service<
       Effect.gen(function* () {
         const locked = yield* repo.lockAccounts([...new Set(entries.map((e) => e.accountId))])
         const tx = yield* Effect.fromResult(
-          planTransaction({ ...base, id: newId(LedgerTransactionId), createdAt: new Date().toISOString() }, entries, {
+          planTransaction({ ...base, id: yield* newId(LedgerTransactionId), createdAt: yield* nowIso }, entries, {
             locked,
             checkFunds
           })

@@ -5,9 +5,10 @@ import {
   constantTimeEqual,
   generateSecret,
   hashSecret,
+  isoOfMillis,
+  newIdText,
   type PersistenceUnavailable,
-  Transactor,
-  uuidv7
+  Transactor
 } from "../shared/index.ts"
 import { type OAuthError, oauthError, redirectableError } from "./OAuthError.ts"
 import {
@@ -141,7 +142,7 @@ export class OAuth extends Context.Service<
     const transactor = yield* Transactor
 
     const nowMillis = Clock.currentTimeMillis
-    const isoAt = (millis: number) => new Date(millis).toISOString()
+    const isoAt = (millis: number) => isoOfMillis(millis)
 
     const register = Effect.fn("OAuth.register")(function* (input: RegisterClient) {
       for (const [i, uri] of input.redirectUris.entries()) {
@@ -189,10 +190,10 @@ export class OAuth extends Context.Service<
           return yield* oauthError("invalid_client_metadata", `${field}: expected an http or https URL`)
         }
       }
-      const clientSecret = authMethod === "none" ? null : generateSecret(CLIENT_SECRET_PREFIX)
+      const clientSecret = authMethod === "none" ? null : yield* generateSecret(CLIENT_SECRET_PREFIX)
       const application: OAuthApplication = {
-        id: uuidv7(),
-        clientId: generateSecret(CLIENT_ID_PREFIX),
+        id: yield* newIdText,
+        clientId: yield* generateSecret(CLIENT_ID_PREFIX),
         clientSecretHash: clientSecret === null ? null : yield* hashSecret(clientSecret),
         name: input.clientName,
         description: null,
@@ -298,10 +299,10 @@ export class OAuth extends Context.Service<
         return yield* redirectableError("access_denied", "teamId: the user is not a member of that team")
       }
       const now = yield* nowMillis
-      const code = generateSecret(CODE_PREFIX)
+      const code = yield* generateSecret(CODE_PREFIX)
       const stored: AuthorizationCode = {
         codeHash: yield* hashSecret(code),
-        grantId: uuidv7(),
+        grantId: yield* newIdText,
         applicationId: app.id,
         teamId: decision.teamId,
         userId,
@@ -367,8 +368,8 @@ export class OAuth extends Context.Service<
       now: number
     ) =>
       Effect.gen(function* () {
-        const accessToken = generateSecret(ACCESS_TOKEN_PREFIX)
-        const refreshToken = generateSecret(REFRESH_TOKEN_PREFIX)
+        const accessToken = yield* generateSecret(ACCESS_TOKEN_PREFIX)
+        const refreshToken = yield* generateSecret(REFRESH_TOKEN_PREFIX)
         const base = {
           grantId: grant.grantId,
           applicationId: grant.applicationId,
@@ -380,7 +381,7 @@ export class OAuth extends Context.Service<
         }
         yield* repo.insertToken({
           ...base,
-          id: uuidv7(),
+          id: yield* newIdText,
           tokenHash: yield* hashSecret(accessToken),
           kind: "access",
           scopes: accessScopes,
@@ -388,7 +389,7 @@ export class OAuth extends Context.Service<
         })
         yield* repo.insertToken({
           ...base,
-          id: uuidv7(),
+          id: yield* newIdText,
           tokenHash: yield* hashSecret(refreshToken),
           kind: "refresh",
           scopes: refreshScopes,

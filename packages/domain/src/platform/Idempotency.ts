@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, type Option, Schedule } from "effect"
 import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
-import { sha256, toHex } from "../shared/index.ts"
+import { isoOfMillis, sha256, toHex } from "../shared/index.ts"
 
 /** Where an idempotency key lives: the same key under another team, mode, credential, method or path is another key. */
 export interface IdempotencyScope {
@@ -63,9 +63,7 @@ export const purgeExpiredResponses = (ttl: Duration.Input) =>
   Effect.gen(function* () {
     const store = yield* IdempotencyStore
     const now = yield* Clock.currentTimeMillis
-    return yield* store.purgeCreatedBefore(
-      new Date(now - Duration.toMillis(Duration.fromInputUnsafe(ttl))).toISOString()
-    )
+    return yield* store.purgeCreatedBefore(isoOfMillis(now - Duration.toMillis(Duration.fromInputUnsafe(ttl))))
   })
 
 /** A background job that purges expired idempotency responses every `interval` for as long as the layer lives. */

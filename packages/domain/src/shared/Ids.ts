@@ -1,4 +1,6 @@
-import { Schema } from "effect"
+import { Clock, Context, Effect, Schema } from "effect"
+import { toHex } from "./internal/Encoding.ts"
+import { randomBytes } from "./Random.ts"
 
 const Uuid = Schema.String.check(Schema.isUUID())
 
@@ -18,23 +20,52 @@ export type AccountId = typeof AccountId.Type
 export const LedgerTransactionId = Uuid.pipe(Schema.brand("LedgerTransactionId"))
 export type LedgerTransactionId = typeof LedgerTransactionId.Type
 
-let lastMillis = 0
-let sequence = 0
+const SEQUENCE_MAX = 0xfff
 
-/** A time-ordered UUID (version 7): ids created later in this process sort after earlier ones. */
-export const uuidv7 = (): string => {
-  const now = Date.now()
-  sequence = now === lastMillis ? sequence + 1 : 0
-  lastMillis = now
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  const time = BigInt(now)
+/**
+ * A UUID version 7 from its parts: 48 bits of epoch milliseconds, a 12-bit sequence within that millisecond, and at
+ * least 8 random bytes for the rest.
+ */
+export const uuidv7Of = (millis: number, sequence: number, random: Uint8Array): string => {
+  const bytes = new Uint8Array(16)
+  const time = BigInt(millis)
   for (let i = 0; i < 6; i++) bytes[i] = Number((time >> BigInt(8 * (5 - i))) & 0xffn)
   bytes[6] = 0x70 | ((sequence >> 8) & 0x0f)
   bytes[7] = sequence & 0xff
+  for (let i = 8; i < 16; i++) bytes[i] = random[i - 8] ?? 0
   bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f)
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+  const hex = toHex(bytes)
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
-/** A fresh time-ordered id for any id schema. */
-export const newId = <A>(schema: { readonly make: (s: string) => A }): A => schema.make(uuidv7())
+/**
+ * Time-ordered UUIDv7 ids from the `Clock` and `SecureRandom` in context: each id sorts after every id this
+ * generator made before it, even within one millisecond or when the clock stands still or steps back.
+ */
+export const uuidv7Generator = (): Effect.Effect<string> => {
+  let lastMillis = -1
+  let sequence = 0
+  return Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    if (now > lastMillis) {
+      lastMillis = now
+      sequence = 0
+    } else if (sequence < SEQUENCE_MAX) {
+      sequence++
+    } else {
+      lastMillis++
+      sequence = 0
+    }
+    return uuidv7Of(lastMillis, sequence, yield* randomBytes(8))
+  })
+}
+
+/** Where new ids come from: time-ordered UUIDv7 by default; a test may provide a deterministic source. */
+export const Ids = Context.Reference<Effect.Effect<string>>("@svc/domain/Ids", { defaultValue: uuidv7Generator })
+
+/** A fresh id (time-ordered by default) for any id schema. */
+export const newId = <A>(schema: { readonly make: (s: string) => A }): Effect.Effect<A> =>
+  Effect.map(Effect.flatten(Ids), (id) => schema.make(id))
+
+/** A fresh id as plain text (events, rows without a branded id). */
+export const newIdText: Effect.Effect<string> = Effect.flatten(Ids)

@@ -1,5 +1,6 @@
 import { Context, Effect } from "effect"
 import { toBase64Url, toHex, utf8 } from "./internal/Encoding.ts"
+import { randomBytes } from "./Random.ts"
 
 /**
  * SHA-256 of bytes. The default is WebCrypto, which runs anywhere but answers through a promise and a worker-thread
@@ -21,8 +22,8 @@ export const sha256 = (data: Uint8Array): Effect.Effect<Uint8Array> =>
   })
 
 /** A new high-entropy secret: the prefix followed by 32 random bytes in base64url. */
-export const generateSecret = (prefix: string): string =>
-  `${prefix}${toBase64Url(crypto.getRandomValues(new Uint8Array(32)))}`
+export const generateSecret = (prefix: string): Effect.Effect<string> =>
+  Effect.map(randomBytes(32), (bytes) => `${prefix}${toBase64Url(bytes)}`)
 
 /** The SHA-256 hex digest under which a secret is stored; the raw value is never kept. */
 export const hashSecret = (raw: string): Effect.Effect<string> => Effect.map(sha256(utf8(raw)), toHex)

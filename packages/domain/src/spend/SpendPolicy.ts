@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { DateTime, Schema } from "effect"
 import { AmountMinor } from "../shared/index.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
@@ -187,12 +187,10 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
 
 const MILLIS_PER_DAY = 86_400_000
 
-const utcMonthStartOffset = (epochMillis: number, monthOffset: number): number => {
-  const date = new Date(epochMillis)
-  const start = new Date(0)
-  start.setUTCFullYear(date.getUTCFullYear(), date.getUTCMonth() + monthOffset, 1)
-  return start.getTime()
-}
+const utcMonthStartOffset = (epochMillis: number, monthOffset: number): number =>
+  DateTime.toEpochMillis(
+    DateTime.add(DateTime.startOf(DateTime.makeUnsafe(epochMillis), "month"), { months: monthOffset })
+  )
 
 /** Epoch millis of 00:00:00.000 UTC on the day containing `epochMillis`. */
 export const utcDayStart = (epochMillis: number): number =>

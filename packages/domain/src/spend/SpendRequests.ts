@@ -14,8 +14,11 @@ import { type DomainEvent, EventOutbox } from "../platform/index.ts"
 import type { Mode, PageRequest } from "../shared/index.ts"
 import {
   type AccountId,
+  isoOfMillis,
   LedgerTransactionId,
   newId,
+  newIdText,
+  nowIso,
   type PersistenceUnavailable,
   type TeamId,
   Transactor
@@ -103,9 +106,11 @@ export const spendEvents = (
   sr: SpendRequest,
   types: ReadonlyArray<string>,
   createdAt: string
-): ReadonlyArray<DomainEvent> => {
+): Effect.Effect<ReadonlyArray<DomainEvent>> => {
   const data = spendRequestJson(sr)
-  return types.map((type) => ({ id: crypto.randomUUID(), teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
+  return Effect.forEach(types, (type) =>
+    Effect.map(newIdText, (id): DomainEvent => ({ id, teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
+  )
 }
 
 /** The request does not exist for this team and mode. */
@@ -155,8 +160,8 @@ export interface UsageWindows {
 
 /** The budget windows of a moment (epoch millis). */
 export const usageWindows = (millis: number): UsageWindows => ({
-  day: new Date(utcDayStart(millis)).toISOString(),
-  month: new Date(utcMonthStart(millis)).toISOString()
+  day: isoOfMillis(utcDayStart(millis)),
+  month: isoOfMillis(utcMonthStart(millis))
 })
 
 /** The locked state a spend decision reads (see `SpendRequestsRepo.lockForDecision`). */
@@ -289,10 +294,10 @@ export class SpendRequests extends Context.Service<
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
 
-    const nowIso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
-
     const publish = (sr: SpendRequest, type: string) =>
-      Effect.flatMap(nowIso, (createdAt) => outbox.publish(...spendEvents(sr, [type], createdAt)))
+      Effect.flatMap(nowIso, (createdAt) => spendEvents(sr, [type], createdAt)).pipe(
+        Effect.flatMap((events) => outbox.publish(...events))
+      )
 
     const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
       return yield* transactor
@@ -335,8 +340,8 @@ export class SpendRequests extends Context.Service<
               spentThisMonth: inputs.spentThisMonth,
               available: balanceOf(spend.counters).available
             })
-            const id = newId(SpendRequestId)
-            const createdAt = new Date(now).toISOString()
+            const id = yield* newId(SpendRequestId)
+            const createdAt = isoOfMillis(now)
             const posting = movementPosting(
               {
                 teamId: agent.teamId,
@@ -353,10 +358,14 @@ export class SpendRequests extends Context.Service<
               decision.outcome === "denied"
                 ? null
                 : yield* Effect.fromResult(
-                    planTransaction({ ...posting.base, id: newId(LedgerTransactionId), createdAt }, posting.entries, {
-                      locked: [spend, settlement],
-                      checkFunds: true
-                    })
+                    planTransaction(
+                      { ...posting.base, id: yield* newId(LedgerTransactionId), createdAt },
+                      posting.entries,
+                      {
+                        locked: [spend, settlement],
+                        checkFunds: true
+                      }
+                    )
                   )
             const sr: SpendRequest = {
               id,
@@ -378,9 +387,9 @@ export class SpendRequests extends Context.Service<
               approval:
                 decision.outcome === "pending_approval"
                   ? {
-                      id: crypto.randomUUID(),
+                      id: yield* newIdText,
                       status: "pending",
-                      expiresAt: new Date(approvalExpiresAt(now, policy)).toISOString(),
+                      expiresAt: isoOfMillis(approvalExpiresAt(now, policy)),
                       decidedAt: null,
                       decidedBy: null,
                       note: null
@@ -395,7 +404,7 @@ export class SpendRequests extends Context.Service<
               request: sr,
               ledgerTransaction: moved,
               usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
-              events: spendEvents(
+              events: yield* spendEvents(
                 sr,
                 [
                   "spend_request.created",

@@ -1,7 +1,7 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import type { DomainEvent } from "../platform/index.ts"
 import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
-import { type TeamId, utf8, uuidv7 } from "../shared/index.ts"
+import { isoOfMillis, newIdText, nowIso, randomBytes, type TeamId, utf8 } from "../shared/index.ts"
 
 /** A team's registered receiver of outbound events. Its signing secret is derived, never stored (see `endpointSecret`). */
 export interface WebhookEndpoint {
@@ -200,7 +200,7 @@ export const endpointSecret = (serverKey: string, salt: string): Effect.Effect<s
     return `${WHSEC}${base64(new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(`webhook-endpoint:${salt}`))))}`
   })
 
-const newSalt = () => base64(crypto.getRandomValues(new Uint8Array(24)))
+const newSalt = Effect.map(randomBytes(24), base64)
 
 /** How long the previous secret keeps signing after a rotation. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000
@@ -296,15 +296,15 @@ export class WebhookEndpoints extends Context.Service<
 
     const register = Effect.fn("WebhookEndpoints.register")(function* (teamId: TeamId, input: RegisterEndpoint) {
       yield* validate(input)
-      const now = new Date().toISOString()
+      const now = yield* nowIso
       const endpoint: WebhookEndpoint = {
-        id: uuidv7(),
+        id: yield* newIdText,
         teamId,
         url: input.url,
         eventTypes: [...new Set(input.eventTypes)],
         enabled: true,
         disabledReason: null,
-        secretSalt: newSalt(),
+        secretSalt: yield* newSalt,
         previousSecretSalt: null,
         previousSecretExpiresAt: null,
         createdAt: now,
@@ -324,7 +324,7 @@ export class WebhookEndpoints extends Context.Service<
         eventTypes: patch.eventTypes === undefined ? current.eventTypes : [...new Set(patch.eventTypes)],
         enabled,
         disabledReason: enabled ? null : patch.enabled === false ? "disabled_by_user" : current.disabledReason,
-        updatedAt: new Date().toISOString()
+        updatedAt: yield* nowIso
       }
       yield* repo.update(next)
       return next
@@ -332,20 +332,20 @@ export class WebhookEndpoints extends Context.Service<
 
     const disable = Effect.fn("WebhookEndpoints.disable")(function* (teamId: TeamId, id: string, reason: string) {
       const current = yield* get(teamId, id)
-      const next = { ...current, enabled: false, disabledReason: reason, updatedAt: new Date().toISOString() }
+      const next = { ...current, enabled: false, disabledReason: reason, updatedAt: yield* nowIso }
       yield* repo.update(next)
       return next
     })
 
     const rotateSecret = Effect.fn("WebhookEndpoints.rotateSecret")(function* (teamId: TeamId, id: string) {
       const current = yield* get(teamId, id)
-      const now = Date.now()
+      const now = yield* Clock.currentTimeMillis
       const next: WebhookEndpoint = {
         ...current,
-        secretSalt: newSalt(),
+        secretSalt: yield* newSalt,
         previousSecretSalt: current.secretSalt,
-        previousSecretExpiresAt: new Date(now + ROTATION_GRACE_MS).toISOString(),
-        updatedAt: new Date(now).toISOString()
+        previousSecretExpiresAt: isoOfMillis(now + ROTATION_GRACE_MS),
+        updatedAt: isoOfMillis(now)
       }
       yield* repo.update(next)
       return { endpoint: next, secret: yield* endpointSecret(serverKey, next.secretSalt) }
@@ -378,10 +378,10 @@ export class WebhookEndpoints extends Context.Service<
       yield* get(teamId, id)
       const found = yield* deliveriesRepo.find(teamId, id, deliveryId)
       if (Option.isNone(found)) return yield* new WebhookDeliveryNotFound({ deliveryId })
-      const now = new Date().toISOString()
+      const now = yield* nowIso
       const copy: WebhookDelivery = {
         ...found.value,
-        id: uuidv7(),
+        id: yield* newIdText,
         status: "pending",
         attempts: 0,
         nextAttemptAt: now,

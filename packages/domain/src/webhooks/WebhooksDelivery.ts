@@ -1,6 +1,6 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Random, Schema } from "effect"
 import type { DomainEvent } from "../platform/index.ts"
-import { type PersistenceUnavailable, Transactor, uuidv7 } from "../shared/index.ts"
+import { isoOfMillis, newIdText, nowIso, type PersistenceUnavailable, Transactor } from "../shared/index.ts"
 import {
   type DeliveryAttemptResult,
   subscribesTo,
@@ -86,7 +86,7 @@ export const attemptOutcome = (
   nowMs: number,
   random: number
 ): AttemptOutcome => {
-  const now = new Date(nowMs).toISOString()
+  const now = isoOfMillis(nowMs)
   const base = { attempts, updatedAt: now, nextAttemptAt: now, deliveredAt: null }
   if (response instanceof WebhookSendFailed || RETRYABLE_STATUS(response.status)) {
     const statusCode = response instanceof WebhookSendFailed ? null : response.status
@@ -108,7 +108,7 @@ export const attemptOutcome = (
       result: {
         ...base,
         status: "pending",
-        nextAttemptAt: new Date(nowMs + delay).toISOString(),
+        nextAttemptAt: isoOfMillis(nowMs + delay),
         lastStatusCode: statusCode,
         lastError
       },
@@ -167,30 +167,32 @@ export class WebhookDispatcher extends Context.Service<
           const events = yield* deliveries.lockUndispatchedEvents(policy.batchSize)
           if (events.length === 0) return 0
           const endpoints = yield* endpointsRepo.listEnabled([...new Set(events.map((e) => e.teamId))])
-          const now = new Date().toISOString()
+          const now = yield* nowIso
+          const pairs = events.flatMap((event) =>
+            endpoints
+              .filter((endpoint) => endpoint.teamId === event.teamId && subscribesTo(endpoint, event.type))
+              .map((endpoint) => ({ event, endpoint }))
+          )
+          const ids = yield* Effect.forEach(pairs, () => newIdText)
           yield* deliveries.insert(
-            ...events.flatMap((event) =>
-              endpoints
-                .filter((endpoint) => endpoint.teamId === event.teamId && subscribesTo(endpoint, event.type))
-                .map(
-                  (endpoint): WebhookDelivery => ({
-                    id: uuidv7(),
-                    teamId: event.teamId,
-                    endpointId: endpoint.id,
-                    eventId: event.id,
-                    eventType: event.type,
-                    body: eventBody(event),
-                    status: "pending",
-                    attempts: 0,
-                    nextAttemptAt: now,
-                    lastStatusCode: null,
-                    lastError: null,
-                    redeliveryOf: null,
-                    createdAt: now,
-                    updatedAt: now,
-                    deliveredAt: null
-                  })
-                )
+            ...pairs.map(
+              ({ event, endpoint }, i): WebhookDelivery => ({
+                id: ids[i]!,
+                teamId: event.teamId,
+                endpointId: endpoint.id,
+                eventId: event.id,
+                eventType: event.type,
+                body: eventBody(event),
+                status: "pending",
+                attempts: 0,
+                nextAttemptAt: now,
+                lastStatusCode: null,
+                lastError: null,
+                redeliveryOf: null,
+                createdAt: now,
+                updatedAt: now,
+                deliveredAt: null
+              })
             )
           )
           yield* deliveries.markDispatched(
@@ -205,10 +207,10 @@ export class WebhookDispatcher extends Context.Service<
     const attempt = (policy: DeliveryPolicy, delivery: WebhookDelivery) =>
       Effect.gen(function* () {
         const endpoint = yield* endpointsRepo.find(delivery.teamId, delivery.endpointId)
-        const nowMs = Date.now()
+        const nowMs = yield* Clock.currentTimeMillis
         const attempts = delivery.attempts + 1
         if (Option.isNone(endpoint) || !endpoint.value.enabled) {
-          const now = new Date(nowMs).toISOString()
+          const now = isoOfMillis(nowMs)
           return yield* deliveries.recordAttempt(delivery.id, {
             status: "failed",
             attempts: delivery.attempts,
@@ -229,7 +231,7 @@ export class WebhookDispatcher extends Context.Service<
             timeoutMs: policy.timeoutMs
           })
           .pipe(Effect.catchTag("WebhookSendFailed", Effect.succeed))
-        const outcome = attemptOutcome(policy, attempts, response, Date.now(), Math.random())
+        const outcome = attemptOutcome(policy, attempts, response, yield* Clock.currentTimeMillis, yield* Random.next)
         yield* deliveries.recordAttempt(delivery.id, outcome.result)
         if (outcome.disableEndpoint) {
           yield* endpoints
@@ -240,10 +242,10 @@ export class WebhookDispatcher extends Context.Service<
 
     const deliverDue = Effect.gen(function* () {
       const policy = yield* DeliveryConfig
-      const nowMs = Date.now()
+      const nowMs = yield* Clock.currentTimeMillis
       const due = yield* deliveries.claimDue({
-        now: new Date(nowMs).toISOString(),
-        leaseUntil: new Date(nowMs + policy.leaseMs + policy.timeoutMs).toISOString(),
+        now: isoOfMillis(nowMs),
+        leaseUntil: isoOfMillis(nowMs + policy.leaseMs + policy.timeoutMs),
         limit: policy.batchSize
       })
       yield* Effect.forEach(due, (delivery) => attempt(policy, delivery), { concurrency: 8, discard: true })
