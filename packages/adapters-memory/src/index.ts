@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { AccessPortsMemory } from "./access/index.ts"
+import { ApprovalsPortsMemory } from "./approvals/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
@@ -12,6 +13,7 @@ import { SpendPortsMemory } from "./spend/index.ts"
 import { WebhooksPortsMemory } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
+export * from "./approvals/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"
@@ -27,6 +29,7 @@ export * from "./webhooks/index.ts"
 export const PortsMemory = Layer.mergeAll(
   TransactorMemory,
   AccessPortsMemory,
+  ApprovalsPortsMemory,
   BankingPortsMemory,
   DocumentsPortsMemory,
   IdentityPortsMemory,

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { AccessPortsPg } from "./access/index.ts"
+import { ApprovalsPortsPg } from "./approvals/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
@@ -12,12 +13,13 @@ import { SpendPortsPg } from "./spend/index.ts"
 import { WebhooksPortsPg } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
+export * from "./approvals/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
-export { Migrations, migrations } from "./migrations/index.ts"
+export { Migrations, migrations, migrationsBefore, runMigrations } from "./migrations/index.ts"
 export * from "./oauth/index.ts"
 export * from "./platform/index.ts"
 export { clientForUrl, DatabaseInfo, DatabaseLive, embeddedServer, TransactorPg } from "./shared/index.ts"
@@ -28,6 +30,7 @@ export * from "./webhooks/index.ts"
 export const PortsPg = Layer.mergeAll(
   TransactorPg,
   AccessPortsPg,
+  ApprovalsPortsPg,
   BankingPortsPg,
   DocumentsPortsPg,
   IdentityPortsPg,

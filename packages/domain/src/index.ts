@@ -1,4 +1,5 @@
 export * from "./access/index.ts"
+export * from "./approvals/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"

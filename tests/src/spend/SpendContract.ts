@@ -4,6 +4,7 @@ import {
   AgentKeys,
   type AgentKeysRepo,
   type AgentPrincipal,
+  type ApprovalsRepo,
   type EventOutbox,
   Ledger,
   type LedgerRepo,
@@ -24,7 +25,15 @@ import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { assertLedgerInvariants } from "../ledger/LedgerContract.ts"
 
-type Ports = Transactor | UsersRepo | TeamsRepo | LedgerRepo | EventOutbox | AgentKeysRepo | SpendRequestsRepo
+type Ports =
+  | Transactor
+  | UsersRepo
+  | TeamsRepo
+  | LedgerRepo
+  | EventOutbox
+  | AgentKeysRepo
+  | ApprovalsRepo
+  | SpendRequestsRepo
 
 const domainOver = <E>(ports: Layer.Layer<Ports, E>) =>
   Layer.mergeAll(Users.layer, Teams.layer, SpendRequests.layer).pipe(

@@ -1,5 +1,8 @@
 import {
   AgentKeysRepo,
+  type ApprovalId,
+  ApprovalsRepo,
+  approvalSummary,
   EventOutbox,
   isAfter,
   LedgerRepo,
@@ -12,9 +15,15 @@ import {
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { AgentKeysRepoMemory } from "../access/index.ts"
+import { ApprovalsRepoMemory } from "../approvals/index.ts"
 import { LedgerRepoMemory } from "../ledger/index.ts"
 import { EventOutboxMemory } from "../platform/index.ts"
 import { MemoryStore } from "../shared/index.ts"
+
+/** A stored request refers to its approval, which the approvals port keeps. */
+interface StoredRequest extends Omit<SpendRequest, "approval"> {
+  readonly approvalId: ApprovalId | null
+}
 
 const usageKeys = (keyId: string, windows: UsageWindows) =>
   [`${keyId}|day|${windows.day}`, `${keyId}|month|${windows.month}`] as const
@@ -30,9 +39,15 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const ledger = yield* LedgerRepo
     const keys = yield* AgentKeysRepo
     const outbox = yield* EventOutbox
-    const requests = yield* store.table(HashMap.empty<SpendRequestId, SpendRequest>())
+    const approvals = yield* ApprovalsRepo
+    const requests = yield* store.table(HashMap.empty<SpendRequestId, StoredRequest>())
     const usage = yield* store.table(HashMap.empty<string, number>())
-    const all = Ref.get(requests).pipe(Effect.map((map) => Array.from(HashMap.values(map))))
+    const withApproval = ({ approvalId, ...stored }: StoredRequest) =>
+      Effect.map(
+        approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
+        (approval): SpendRequest => ({ ...stored, approval: Option.getOrNull(Option.map(approval, approvalSummary)) })
+      )
+    const all = Ref.get(requests).pipe(Effect.flatMap((map) => Effect.forEach(HashMap.values(map), withApproval)))
     const addUsage = (keyId: string, windows: UsageWindows, delta: number) =>
       store.atomically(
         Ref.update(usage, (map) =>
@@ -73,20 +88,16 @@ export const SpendRequestsRepoMemory = Layer.effect(
                 .insertTransaction(ledgerTransaction)
                 .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
             }
-            yield* Ref.update(requests, HashMap.set(request.id, request))
+            const { approval, ...stored } = request
+            yield* Ref.update(requests, HashMap.set(request.id, { ...stored, approvalId: approval?.id ?? null }))
             if (spent.amount !== 0) yield* addUsage(request.spendingKeyId, spent.windows, spent.amount)
             yield* outbox.publish(...events)
           })
         ),
       find: (teamId, id) =>
         Ref.get(requests).pipe(
-          Effect.map((map) => HashMap.get(map, id).pipe(Option.filter((sr) => sr.teamId === teamId)))
-        ),
-      findByApprovalId: (teamId, approvalId) =>
-        all.pipe(
-          Effect.map((rows) =>
-            Option.fromNullishOr(rows.find((sr) => sr.teamId === teamId && sr.approval?.id === approvalId))
-          )
+          Effect.map((map) => HashMap.get(map, id).pipe(Option.filter((sr) => sr.teamId === teamId))),
+          Effect.flatMap((row) => Effect.transposeOption(Option.map(row, withApproval)))
         ),
       list: (teamId, query, page) =>
         all.pipe(
@@ -111,21 +122,24 @@ export const SpendRequestsRepoMemory = Layer.effect(
           Ref.modify(requests, (map) => {
             const row = HashMap.get(map, id)
             if (Option.isNone(row) || row.value.teamId !== teamId || row.value.status !== "pending_approval") {
-              return [Option.none<SpendRequest>(), map] as const
+              return [Option.none<StoredRequest>(), map] as const
             }
-            const next: SpendRequest = { ...row.value, ...transition, holdTransactionId: row.value.holdTransactionId }
+            const next: StoredRequest = { ...row.value, ...transition }
             return [Option.some(next), HashMap.set(map, id, next)] as const
-          })
+          }).pipe(Effect.flatMap((row) => Effect.transposeOption(Option.map(row, withApproval))))
         ),
       dueForExpiry: (now, limit) =>
         all.pipe(
           Effect.map((rows) =>
             rows
-              .filter((sr) => sr.status === "pending_approval" && sr.approval !== null && sr.approval.expiresAt <= now)
-              .toSorted((a, b) => (a.createdAt < b.createdAt ? -1 : 1))
+              .filter(
+                (sr) =>
+                  sr.status === "pending_approval" && sr.approval?.status === "pending" && sr.approval.expiresAt <= now
+              )
+              .toSorted((a, b) => (a.approval!.expiresAt < b.approval!.expiresAt ? -1 : 1))
               .slice(0, limit)
           )
         )
     })
   })
-).pipe(Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory]))
+).pipe(Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory, ApprovalsRepoMemory]))

@@ -8,6 +8,7 @@ import oauthApiKeys from "./0005_oauth_api_keys.ts"
 import webhooks from "./0006_webhooks.ts"
 import spendUsage from "./0007_spend_usage.ts"
 import lockSpendDecision from "./0008_lock_spend_decision.ts"
+import approvals from "./0010_approvals.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -18,10 +19,18 @@ export const migrations = Migrator.fromRecord({
   "0005_oauth_api_keys": oauthApiKeys,
   "0006_webhooks": webhooks,
   "0007_spend_usage": spendUsage,
-  "0008_lock_spend_decision": lockSpendDecision
+  "0008_lock_spend_decision": lockSpendDecision,
+  "0010_approvals": approvals
 })
+
+/** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */
+export const migrationsBefore = (id: number): Migrator.Loader =>
+  Effect.map(migrations, (all) => all.filter(([migrationId]) => migrationId < id))
 
 const run = Migrator.make({})
 
-/** Runs pending migrations (a second run is a no-op; concurrent runs serialise on the migrations table lock). */
-export const Migrations = Layer.effectDiscard(Effect.asVoid(run({ loader: migrations })))
+/** Runs the loader's pending migrations (a second run is a no-op; concurrent runs serialise on the migrations table lock). */
+export const runMigrations = (loader: Migrator.Loader = migrations) => Effect.asVoid(run({ loader }))
+
+/** Runs every pending migration. */
+export const Migrations = Layer.effectDiscard(runMigrations())

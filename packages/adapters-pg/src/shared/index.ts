@@ -1,2 +1,3 @@
 export * from "./Database.ts"
+export * from "./Rows.ts"
 export * from "./Sql.ts"

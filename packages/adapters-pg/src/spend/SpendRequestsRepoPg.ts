@@ -1,6 +1,7 @@
 import {
   type AccountId,
-  type Approval,
+  type ApprovalId,
+  type ApprovalStatus,
   type LedgerTransactionId,
   type Merchant,
   type SpendDecision,
@@ -30,7 +31,12 @@ interface Row {
   readonly spendingKeyId: string
   readonly metadata: Record<string, string>
   readonly decision: SpendDecision
-  readonly approval: Approval | null
+  readonly approvalId: string | null
+  readonly approvalStatus: ApprovalStatus | null
+  readonly approvalExpiresAt: Date | null
+  readonly approvalDecidedAt: Date | null
+  readonly approvalDecidedBy: string | null
+  readonly approvalNote: string | null
   readonly ledgerTransactionId: string | null
   readonly holdTransactionId: string | null
   readonly createdAt: Date
@@ -38,8 +44,10 @@ interface Row {
 }
 
 const COLUMNS =
-  "id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id, metadata, decision, approval, " +
-  "ledger_transaction_id, hold_transaction_id, created_at, updated_at"
+  "r.id, r.team_id, r.mode, r.status, r.amount, r.currency, r.merchant, r.purpose, r.account_id, r.spending_key_id, " +
+  "r.metadata, r.decision, r.ledger_transaction_id, r.hold_transaction_id, r.created_at, r.updated_at, " +
+  "a.id AS approval_id, a.status AS approval_status, a.expires_at AS approval_expires_at, " +
+  "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note"
 
 /**
  * A row of `lock_spend_decision` (migration 0008): the locked spend or settlement account, each with the team policy
@@ -64,7 +72,17 @@ const toSpendRequest = (row: Row): SpendRequest => ({
   spendingKeyId: row.spendingKeyId,
   metadata: row.metadata,
   decision: row.decision,
-  approval: row.approval,
+  approval:
+    row.approvalId === null
+      ? null
+      : {
+          id: row.approvalId as ApprovalId,
+          status: row.approvalStatus!,
+          expiresAt: iso(row.approvalExpiresAt!),
+          decidedAt: row.approvalDecidedAt === null ? null : iso(row.approvalDecidedAt),
+          decidedBy: row.approvalDecidedBy,
+          note: row.approvalNote
+        },
   ledgerTransactionId: row.ledgerTransactionId as LedgerTransactionId | null,
   holdTransactionId: row.holdTransactionId as LedgerTransactionId | null,
   createdAt: iso(row.createdAt),
@@ -77,6 +95,8 @@ export const SpendRequestsRepoPg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
+    /** Requests (as `r`) with their approvals (as `a`). */
+    const withApprovals = sql.unsafe("spend_requests r LEFT JOIN approvals a ON a.id = r.approval_id")
     /** Adds `delta` to a credential's totals in both windows; the rows stay locked until the transaction ends. */
     const usageUpsert = (keyId: string, windows: UsageWindows, delta: number) => sql`
       INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
@@ -110,10 +130,10 @@ export const SpendRequestsRepoPg = Layer.effect(
             ...(ledgerTransaction === null ? [] : [postingCtes(sql, ledgerTransaction)]),
             sql`spend_request AS (
               INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id,
-                metadata, decision, approval_id, approval, approval_expires_at, ledger_transaction_id, hold_transaction_id, created_at, updated_at)
+                metadata, decision, approval_id, ledger_transaction_id, hold_transaction_id, created_at, updated_at)
               VALUES (${sr.id}, ${sr.teamId}, ${sr.mode}, ${sr.status}, ${sr.amount}, ${sr.currency}, ${JSON.stringify(sr.merchant)}::jsonb,
                 ${sr.purpose}, ${sr.accountId}, ${sr.spendingKeyId}, ${JSON.stringify(sr.metadata)}::jsonb, ${JSON.stringify(sr.decision)}::jsonb,
-                ${sr.approval?.id ?? null}, ${sr.approval === null ? null : JSON.stringify(sr.approval)}::jsonb, ${sr.approval?.expiresAt ?? null},
+                ${sr.approval?.id ?? null},
                 ${sr.ledgerTransactionId}, ${sr.holdTransactionId}, ${sr.createdAt}, ${sr.updatedAt})
             )`,
             ...(usage.amount === 0
@@ -124,27 +144,22 @@ export const SpendRequestsRepoPg = Layer.effect(
           return sql`WITH ${sql.csv(writes)} SELECT 1`
         }).pipe(Effect.asVoid, orUnavailable("spendRequests.insertDecided")),
       find: (teamId, id) =>
-        sql<Row>`SELECT ${columns} FROM spend_requests WHERE id = ${id} AND team_id = ${teamId}`.pipe(
+        sql<Row>`SELECT ${columns} FROM ${withApprovals} WHERE r.id = ${id} AND r.team_id = ${teamId}`.pipe(
           Effect.map(one),
           orUnavailable("spendRequests.find")
         ),
-      findByApprovalId: (teamId, approvalId) =>
-        sql<Row>`SELECT ${columns} FROM spend_requests WHERE approval_id = ${approvalId} AND team_id = ${teamId}`.pipe(
-          Effect.map(one),
-          orUnavailable("spendRequests.findByApprovalId")
-        ),
       list: (teamId, query, page) =>
-        sql<Row>`SELECT ${columns} FROM spend_requests WHERE ${sql.and([
-          sql`team_id = ${teamId}`,
-          ...(query.mode === undefined ? [] : [sql`mode = ${query.mode}`]),
-          ...(query.status === undefined ? [] : [sql`status = ${query.status}`]),
-          ...(query.approvalStatus === undefined ? [] : [sql`approval->>'status' = ${query.approvalStatus}`]),
-          ...(query.withApproval === true ? [sql`approval_id IS NOT NULL`] : []),
+        sql<Row>`SELECT ${columns} FROM ${withApprovals} WHERE ${sql.and([
+          sql`r.team_id = ${teamId}`,
+          ...(query.mode === undefined ? [] : [sql`r.mode = ${query.mode}`]),
+          ...(query.status === undefined ? [] : [sql`r.status = ${query.status}`]),
+          ...(query.approvalStatus === undefined ? [] : [sql`a.status = ${query.approvalStatus}`]),
+          ...(query.withApproval === true ? [sql`r.approval_id IS NOT NULL`] : []),
           ...Option.match(page.after, {
             onNone: () => [],
-            onSome: (p) => [sql`(created_at, id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]
+            onSome: (p) => [sql`(r.created_at, r.id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]
           })
-        ])} ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
+        ])} ORDER BY r.created_at DESC, r.id DESC LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => rows.map(toSpendRequest)),
           orUnavailable("spendRequests.list")
         ),
@@ -156,15 +171,20 @@ export const SpendRequestsRepoPg = Layer.effect(
           orUnavailable("spendRequests.releaseUsage")
         ),
       transition: (teamId, id, t) =>
-        sql<Row>`UPDATE spend_requests
-                 SET status = ${t.status}, approval = ${JSON.stringify(t.approval)}::jsonb,
-                     ledger_transaction_id = ${t.ledgerTransactionId}, updated_at = ${t.updatedAt}
-                 WHERE id = ${id} AND team_id = ${teamId} AND status = 'pending_approval'
-                 RETURNING ${columns}`.pipe(Effect.map(one), orUnavailable("spendRequests.transition")),
+        sql<Row>`WITH r AS (
+                   UPDATE spend_requests
+                   SET status = ${t.status}, ledger_transaction_id = ${t.ledgerTransactionId}, updated_at = ${t.updatedAt}
+                   WHERE id = ${id} AND team_id = ${teamId} AND status = 'pending_approval'
+                   RETURNING *
+                 )
+                 SELECT ${columns} FROM r LEFT JOIN approvals a ON a.id = r.approval_id`.pipe(
+          Effect.map(one),
+          orUnavailable("spendRequests.transition")
+        ),
       dueForExpiry: (now, limit) =>
-        sql<Row>`SELECT ${columns} FROM spend_requests
-                 WHERE status = 'pending_approval' AND approval_expires_at <= ${now}
-                 ORDER BY approval_expires_at LIMIT ${limit}`.pipe(
+        sql<Row>`SELECT ${columns} FROM spend_requests r JOIN approvals a ON a.id = r.approval_id
+                 WHERE a.status = 'pending' AND a.expires_at <= ${now} AND r.status = 'pending_approval'
+                 ORDER BY a.expires_at LIMIT ${limit}`.pipe(
           Effect.map((rows) => rows.map(toSpendRequest)),
           orUnavailable("spendRequests.dueForExpiry")
         )

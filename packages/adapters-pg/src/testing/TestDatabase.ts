@@ -1,6 +1,6 @@
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
-import { Migrations } from "../migrations/index.ts"
+import { type Migrator, SqlClient } from "effect/sql"
+import { migrations, migrationsBefore, runMigrations } from "../migrations/index.ts"
 import { clientForUrl, embeddedServer } from "../shared/index.ts"
 
 /** The URL of the database a test layer created, for tests that start other processes against it. */
@@ -39,19 +39,26 @@ const freshDatabaseOn = (serverUrl: string) =>
   )
 
 /**
- * A migrated database of its own for one test file: a fresh database on the `DATABASE_URL` server (dropped
- * afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset.
+ * A database of its own for one test file, migrated by `loader`: a fresh database on the `DATABASE_URL` server
+ * (dropped afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset.
  */
-export const TestDatabase = Layer.unwrap(
-  Effect.gen(function* () {
-    const serverUrl = yield* Config.option(Config.String("DATABASE_URL"))
-    const target = yield* Option.match(serverUrl, {
-      onNone: () => Effect.map(embeddedServer(undefined), ({ url }) => ({ url, embedded: true, pool: 1 })),
-      onSome: (server) => Effect.map(freshDatabaseOn(server), ({ url }) => ({ url, embedded: false, pool: 8 }))
+const testDatabase = (loader: Migrator.Loader) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const serverUrl = yield* Config.option(Config.String("DATABASE_URL"))
+      const target = yield* Option.match(serverUrl, {
+        onNone: () => Effect.map(embeddedServer(undefined), ({ url }) => ({ url, embedded: true, pool: 1 })),
+        onSome: (server) => Effect.map(freshDatabaseOn(server), ({ url }) => ({ url, embedded: false, pool: 8 }))
+      })
+      return Layer.effectDiscard(runMigrations(loader)).pipe(
+        Layer.provideMerge(clientForUrl(Redacted.make(target.url), target.pool)),
+        Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
+      )
     })
-    return Migrations.pipe(
-      Layer.provideMerge(clientForUrl(Redacted.make(target.url), target.pool)),
-      Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
-    )
-  })
-).pipe(Layer.orDie)
+  ).pipe(Layer.orDie)
+
+/** A fully migrated database of its own for one test file. */
+export const TestDatabase = testDatabase(migrations)
+
+/** A database migrated up to, not including, migration `id`: run `runMigrations()` to apply the rest. */
+export const TestDatabaseBefore = (id: number) => testDatabase(migrationsBefore(id))

@@ -1,6 +1,17 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
+  type Approval,
+  ApprovalId,
+  type ApprovalStatus,
+  type ApprovalSummary,
+  ApprovalsRepo,
+  ApproverNotAllowed,
+  approvalSummary,
+  isApprovalDue,
+  mayDecideApprovals
+} from "../approvals/index.ts"
+import {
   AccountNotFound,
   balanceOf,
   type InsufficientFunds,
@@ -16,6 +27,7 @@ import {
   type AccountId,
   isoOfMillis,
   LedgerTransactionId,
+  millisOfIso,
   newId,
   newIdText,
   nowIso,
@@ -41,16 +53,6 @@ export type SpendRequestId = typeof SpendRequestId.Type
 export const SpendRequestStatus = Schema.Literals(["approved", "denied", "pending_approval", "expired", "canceled"])
 export type SpendRequestStatus = typeof SpendRequestStatus.Type
 
-/** The human approval of a request that crossed the approval threshold. */
-export interface Approval {
-  readonly id: string
-  readonly status: "pending" | "approved" | "denied" | "expired" | "canceled"
-  readonly expiresAt: string
-  readonly decidedAt: string | null
-  readonly decidedBy: string | null
-  readonly note: string | null
-}
-
 /** Who a merchant is. */
 export interface Merchant {
   readonly name: string
@@ -72,7 +74,8 @@ export interface SpendRequest {
   readonly spendingKeyId: string
   readonly metadata: Readonly<Record<string, string>>
   readonly decision: SpendDecision
-  readonly approval: Approval | null
+  /** The human approval of a request that crossed the approval threshold (stored in the approvals context). */
+  readonly approval: ApprovalSummary | null
   /** The ledger transaction that posted the spend; null until money has moved. */
   readonly ledgerTransactionId: LedgerTransactionId | null
   /** The hold reserving the amount while approval is pending (internal). */
@@ -130,24 +133,18 @@ export class SpendRequestInvalid extends Schema.TaggedError<SpendRequestInvalid>
   message: Schema.String
 }) {}
 
-/** Only team owners and admins decide approvals. */
-export class ApproverNotAllowed extends Schema.TaggedError<ApproverNotAllowed>()("ApproverNotAllowed", {
-  message: Schema.String
-}) {}
-
 /** Filter of a spend-request list. */
 export interface SpendRequestQuery {
   readonly mode?: Mode | undefined
   readonly status?: SpendRequestStatus | undefined
-  readonly approvalStatus?: Approval["status"] | undefined
+  readonly approvalStatus?: ApprovalStatus | undefined
   /** Only requests that were routed to a human. */
   readonly withApproval?: boolean | undefined
 }
 
-/** The fields a transition out of `pending_approval` sets. */
+/** The fields a transition out of `pending_approval` sets (its approval is decided in the approvals context). */
 export interface Transition {
   readonly status: Exclude<SpendRequestStatus, "pending_approval">
-  readonly approval: Approval
   readonly ledgerTransactionId: LedgerTransactionId | null
   readonly updatedAt: string
 }
@@ -194,10 +191,6 @@ export class SpendRequestsRepo extends Context.Service<
       teamId: TeamId,
       id: SpendRequestId
     ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
-    readonly findByApprovalId: (
-      teamId: TeamId,
-      approvalId: string
-    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
     readonly list: (
       teamId: TeamId,
       query: SpendRequestQuery,
@@ -216,7 +209,7 @@ export class SpendRequestsRepo extends Context.Service<
       readonly spendingKeyId: string
       readonly windows: UsageWindows
     }) => Effect.Effect<DecisionInputs, PersistenceUnavailable>
-    /** Stores a decided request together with its ledger transaction, its budget usage and its events, atomically. */
+    /** Stores a decided request (its approval, if any, already stored) together with its ledger transaction, its budget usage and its events, atomically. */
     readonly insertDecided: (decided: DecidedSpend) => Effect.Effect<void, PersistenceUnavailable>
     /** Takes a released hold's amount off its credential's running totals in the windows it was counted in. */
     readonly releaseUsage: (
@@ -230,7 +223,7 @@ export class SpendRequestsRepo extends Context.Service<
       id: SpendRequestId,
       transition: Transition
     ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
-    /** Pending requests whose approval expired at or before `now`, oldest first. */
+    /** Pending requests whose approval expired at or before `now`, soonest expiry first. */
     readonly dueForExpiry: (
       now: string,
       limit: number
@@ -292,6 +285,7 @@ export class SpendRequests extends Context.Service<
     const repo = yield* SpendRequestsRepo
     const ledger = yield* Ledger
     const outbox = yield* EventOutbox
+    const approvals = yield* ApprovalsRepo
     const transactor = yield* Transactor
 
     const publish = (sr: SpendRequest, type: string) =>
@@ -367,6 +361,24 @@ export class SpendRequests extends Context.Service<
                       }
                     )
                   )
+            const approval: Approval | null =
+              decision.outcome === "pending_approval"
+                ? {
+                    id: yield* newId(ApprovalId),
+                    teamId: agent.teamId,
+                    mode: agent.mode,
+                    subjectType: "spend_request",
+                    subjectId: id,
+                    status: "pending",
+                    expiresAt: isoOfMillis(approvalExpiresAt(now, policy)),
+                    decidedAt: null,
+                    decidedBy: null,
+                    note: null,
+                    createdAt,
+                    updatedAt: createdAt
+                  }
+                : null
+            if (approval !== null) yield* approvals.insert(approval)
             const sr: SpendRequest = {
               id,
               teamId: agent.teamId,
@@ -384,17 +396,7 @@ export class SpendRequests extends Context.Service<
               spendingKeyId: agent.keyId,
               metadata: input.metadata ?? {},
               decision,
-              approval:
-                decision.outcome === "pending_approval"
-                  ? {
-                      id: yield* newIdText,
-                      status: "pending",
-                      expiresAt: isoOfMillis(approvalExpiresAt(now, policy)),
-                      decidedAt: null,
-                      decidedBy: null,
-                      note: null
-                    }
-                  : null,
+              approval: approval === null ? null : approvalSummary(approval),
               ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
               holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
               createdAt,
@@ -438,6 +440,14 @@ export class SpendRequests extends Context.Service<
         .withTransaction(
           Effect.gen(function* () {
             const now = yield* nowIso
+            if (sr.approval === null) return yield* new SpendRequestNotPending({ id: sr.id, status: sr.status })
+            const decided = yield* approvals.decide(sr.teamId, sr.approval.id, {
+              status: outcome,
+              decidedAt: now,
+              decidedBy,
+              note
+            })
+            if (Option.isNone(decided)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
             const holdId = sr.holdTransactionId
             const ledgerTx =
               holdId === null
@@ -447,19 +457,12 @@ export class SpendRequests extends Context.Service<
                   : yield* ledger.voidHold(sr.teamId, holdId)
             const updated = yield* repo.transition(sr.teamId, sr.id, {
               status: outcome,
-              approval: {
-                ...(sr.approval as Approval),
-                status: outcome,
-                decidedAt: now,
-                decidedBy,
-                note
-              },
               ledgerTransactionId: outcome === "approved" && ledgerTx !== null ? ledgerTx.id : null,
               updatedAt: now
             })
             if (Option.isNone(updated)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
             if (outcome !== "approved") {
-              yield* repo.releaseUsage(sr.spendingKeyId, usageWindows(Date.parse(sr.createdAt)), sr.amount)
+              yield* repo.releaseUsage(sr.spendingKeyId, usageWindows(millisOfIso(sr.createdAt)), sr.amount)
             }
             yield* publish(updated.value, `spend_request.${outcome}`)
             return updated.value
@@ -485,7 +488,7 @@ export class SpendRequests extends Context.Service<
         )
 
     const isExpired = (sr: SpendRequest, nowMillis: number) =>
-      sr.status === "pending_approval" && sr.approval !== null && Date.parse(sr.approval.expiresAt) <= nowMillis
+      sr.status === "pending_approval" && sr.approval !== null && isApprovalDue(sr.approval, nowMillis)
 
     /** Expires the request if it is pending past its expiry; returns the request as of now. */
     const current = (sr: SpendRequest) =>
@@ -536,10 +539,14 @@ export class SpendRequests extends Context.Service<
         note: string | null
       ) {
         if (approver.teamId === null) return yield* new SpendRequestNotFound({ id: approvalId })
-        if (approver.role !== "owner" && approver.role !== "admin") {
+        if (!mayDecideApprovals(approver.role)) {
           return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
         }
-        const sr = yield* repo.findByApprovalId(approver.teamId, approvalId)
+        const approval = yield* approvals
+          .find(approver.teamId, ApprovalId.make(approvalId))
+          .pipe(Effect.map(Option.filter((a) => a.subjectType === "spend_request")))
+        if (Option.isNone(approval)) return yield* new SpendRequestNotFound({ id: approvalId })
+        const sr = yield* repo.find(approver.teamId, SpendRequestId.make(approval.value.subjectId))
         if (Option.isNone(sr)) return yield* new SpendRequestNotFound({ id: approvalId })
         const now = yield* current(sr.value)
         if (now.status !== "pending_approval")

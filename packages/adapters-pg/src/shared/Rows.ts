@@ -1,0 +1,24 @@
+import { PersistenceUnavailable } from "@svc/domain"
+import { Effect, Schema } from "effect"
+
+const normalize = (row: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])
+  )
+
+/**
+ * Decodes result rows through a domain schema (timestamps read back as ISO 8601 text). A row that does not decode is
+ * a persistence failure, logged and answered as `PersistenceUnavailable`, never a value of the wrong shape.
+ */
+export const decodeRows =
+  <S extends Schema.Decoder<unknown>>(schema: S, operation: string) =>
+  (
+    rows: ReadonlyArray<Readonly<Record<string, unknown>>>
+  ): Effect.Effect<ReadonlyArray<S["Type"]>, PersistenceUnavailable> =>
+    Schema.decodeUnknownEffect(Schema.Array(schema))(rows.map(normalize)).pipe(
+      Effect.catch((error) =>
+        Effect.logError(`database operation ${operation} read a row that does not decode`, error).pipe(
+          Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation })))
+        )
+      )
+    )

@@ -1,0 +1,3 @@
+export * from "./Approval.ts"
+export * from "./ApprovalRules.ts"
+export * from "./ApprovalsRepo.ts"

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { approvalsContract } from "./ApprovalsContract.ts"
+
+approvalsContract("in-memory", PortsMemory)
