@@ -1,14 +1,10 @@
 import { Clock, Context, Effect, Layer, Option, Random, Schema } from "effect"
 import type { DomainEvent } from "../platform/index.ts"
 import { isoOfMillis, newIdText, nowIso, type PersistenceUnavailable, Transactor } from "../shared/index.ts"
-import {
-  type DeliveryAttemptResult,
-  subscribesTo,
-  WebhookDeliveriesRepo,
-  type WebhookDelivery,
-  WebhookEndpoints,
-  WebhookEndpointsRepo
-} from "./Webhooks.ts"
+import type { DeliveryAttemptResult, WebhookDelivery } from "./WebhookEndpoint.ts"
+import { subscribesTo } from "./WebhookRules.ts"
+import { WebhookEndpoints } from "./Webhooks.ts"
+import { WebhookDeliveriesRepo, WebhookEndpointsRepo } from "./WebhooksRepo.ts"
 
 /** A signed POST to send: Standard Webhooks headers are computed from these by the sender. */
 export interface OutboundWebhook {

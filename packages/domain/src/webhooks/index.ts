@@ -1,2 +1,4 @@
+export * from "./model.ts"
 export * from "./Webhooks.ts"
 export * from "./WebhooksDelivery.ts"
+export * from "./WebhooksRepo.ts"

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { checkWebhookUrl } from "../../src/webhooks/Webhooks.ts"
+import { checkWebhookUrl } from "../../src/webhooks/WebhookRules.ts"
 
 describe("checkWebhookUrl", () => {
   it("accepts https URLs and http on localhost", () => {

@@ -1,0 +1,3 @@
+/** The webhooks context's shapes and pure rules: no services, so clients may import them. */
+export * from "./WebhookEndpoint.ts"
+export * from "./WebhookRules.ts"
