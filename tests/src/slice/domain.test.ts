@@ -44,7 +44,7 @@ const PortsFailingOnAddMember = Layer.mergeAll(
 ).pipe(Layer.provideMerge(MemoryStore.layer))
 
 describe("Teams (domain, in-memory adapters)", () => {
-  it.effect("create makes the caller owner and current team, and opens live and test USD spend accounts", () =>
+  it.effect("create makes the caller owner and current team, and opens live and test EUR spend accounts", () =>
     Effect.gen(function* () {
       const teams = yield* Teams
       const ledger = yield* Ledger
@@ -68,8 +68,8 @@ describe("Teams (domain, in-memory adapters)", () => {
 
       const spend = yield* ledger.accounts(team.id, { kind: "spend" })
       assert.deepStrictEqual(spend.map((a) => [a.mode, a.currency]).toSorted(), [
-        ["live", "USD"],
-        ["test", "USD"]
+        ["live", "EUR"],
+        ["test", "EUR"]
       ])
       for (const account of spend) assert.deepStrictEqual(account.balance, { posted: 0, pending: 0, available: 0 })
     }).pipe(onMemory)

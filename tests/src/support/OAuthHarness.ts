@@ -4,13 +4,13 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { sessionToken } from "./Session.ts"
 
 /** The secret test sessions are signed with. */
-export const SESSION_JWT_SECRET = "oauth-tests-session-secret-0123456789"
+const SESSION_JWT_SECRET = "oauth-tests-session-secret-0123456789"
 
 /** The service's public base URL in these tests (the OAuth issuer). */
 export const BASE = "http://svc.test"
 
 /** The configuration the in-process app runs with. */
-export const config = (publicBaseUrl = BASE): ServiceConfig => ({
+const config = (publicBaseUrl = BASE): ServiceConfig => ({
   sessionJwtSecret: Redacted.make(SESSION_JWT_SECRET),
   fileKeySecret: Redacted.make("oauth-tests-file-key-secret"),
   publicBaseUrl,
@@ -76,7 +76,7 @@ export const inProcess = (oauthPerMinute?: number) => {
 }
 
 /** base64url(SHA-256(verifier)). */
-export const challengeOf = async (verifier: string) =>
+const challengeOf = async (verifier: string) =>
   Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))).toString("base64url")
 
 /** A fresh PKCE pair. */

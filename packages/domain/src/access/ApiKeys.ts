@@ -15,6 +15,7 @@ import {
   toPage,
   type UserId
 } from "../shared/index.ts"
+import { mayRevokeApiKey } from "./Authorization.ts"
 import type { TeamPrincipal } from "./Principals.ts"
 
 /** Raw value prefix of generic API keys. */
@@ -133,9 +134,7 @@ export class ApiKeys extends Context.Service<
     ) {
       const found = yield* repo.find(actor.teamId, id)
       if (Option.isNone(found)) return yield* new ApiKeyNotFound({ id })
-      if (actor.role === "member" && found.value.createdBy !== actor.userId) {
-        return yield* new ApiKeyRevokeForbidden({ id })
-      }
+      if (!mayRevokeApiKey(actor, found.value)) return yield* new ApiKeyRevokeForbidden({ id })
       const now = yield* nowIso
       const revoked = yield* repo.revoke(actor.teamId, id, now)
       return Option.getOrElse(revoked, () => found.value)

@@ -1,5 +1,6 @@
 export * from "./AgentKeys.ts"
 export * from "./ApiKeys.ts"
+export * from "./Authorization.ts"
 export * from "./Credentials.ts"
 export * from "./Principals.ts"
 export * from "./TeamCredentialsLive.ts"

@@ -58,7 +58,7 @@ const OPENING_ACCOUNTS = [
 export class Teams extends Context.Service<
   Teams,
   {
-    /** Creates the team, makes the caller its owner and current team, and opens a live and a test USD spend account. */
+    /** Creates the team with the caller as owner and current team; opens live and test spend accounts in its base currency. */
     readonly create: (owner: SessionIdentity, input: CreateTeam) => Effect.Effect<Team, PersistenceUnavailable>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
     /** The caller's membership in a team; TeamNotFound when they are not a member. */
@@ -91,7 +91,12 @@ export class Teams extends Context.Service<
           yield* repo.insert(team)
           yield* repo.addMember(team.id, owner.id, "owner")
           for (const opening of OPENING_ACCOUNTS) {
-            yield* ledger.openTeamAccounts({ teamId: team.id, mode: opening.mode, name: opening.name, currency: "USD" })
+            yield* ledger.openTeamAccounts({
+              teamId: team.id,
+              mode: opening.mode,
+              name: opening.name,
+              currency: team.baseCurrency
+            })
           }
           yield* users.setCurrentTeam(owner.id, team.id)
         })

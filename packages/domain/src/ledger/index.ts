@@ -1,2 +1,7 @@
+export * from "./Accounts.ts"
 export * from "./Ledger.ts"
+export * from "./LedgerErrors.ts"
+export * from "./LedgerRepo.ts"
+export * from "./Planning.ts"
 export * from "./Posting.ts"
+export * from "./Transactions.ts"

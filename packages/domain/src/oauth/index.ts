@@ -1,6 +1,16 @@
+export type {
+  AuthorizationDecision,
+  AuthorizationRequest,
+  AuthorizationResponse,
+  Consent
+} from "./AuthorizationCodes.ts"
+export type { ClientCredentials } from "./ClientAuthentication.ts"
+export type { RegisterClient, RegisteredClient } from "./ClientRegistration.ts"
+export * from "./OAuthCredentials.ts"
 export * from "./OAuthError.ts"
 export * from "./OAuthRepo.ts"
 export * from "./OAuthServer.ts"
 export * from "./Pkce.ts"
 export * from "./RedirectUris.ts"
 export * from "./Scopes.ts"
+export type { TokenSet } from "./TokenGrants.ts"

@@ -20,10 +20,7 @@ export const noStore = (response: HttpServerResponse.HttpServerResponse) =>
   HttpServerResponse.setHeaders(response, NO_STORE)
 
 /** A domain OAuth error as a JSON response: `invalid_client` is 401 (with a Basic challenge when Basic was used), the rest 400. */
-export const fromOAuthError = (
-  error: OAuthError,
-  options: { readonly basic?: boolean; readonly state?: string } = {}
-) =>
+const fromOAuthError = (error: OAuthError, options: { readonly basic?: boolean; readonly state?: string } = {}) =>
   oauthErrorResponse(
     error.error === "invalid_client" ? 401 : 400,
     {

@@ -1,4 +1,4 @@
-import type { Membership, Teams } from "@svc/domain"
+import { type Membership, mayManageKeys, type Teams } from "@svc/domain"
 import { Effect, Option } from "effect"
 import { CurrentUser, forbidden } from "../../api/shared/index.ts"
 import { orServiceUnavailable } from "./Failures.ts"
@@ -11,7 +11,7 @@ export const currentTeamAsAdmin = (teams: Teams["Service"]) =>
     if (Option.isNone(membership)) {
       return yield* forbidden("team_required", "create a team first (POST /teams)")
     }
-    if (membership.value.role !== "owner" && membership.value.role !== "admin") {
+    if (!mayManageKeys(membership.value.role)) {
       return yield* forbidden("forbidden", "only team owners and admins manage keys and policies")
     }
     return membership.value as Membership

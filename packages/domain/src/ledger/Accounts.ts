@@ -1,0 +1,39 @@
+import { Schema } from "effect"
+import { AccountId, Currency, Mode, TeamId } from "../shared/index.ts"
+import type { Balance, Counters } from "./Posting.ts"
+
+/** What an account is for: `spend` holds a team's money and never goes below zero; `settlement` receives spend; `external` is the outside world's side of deposits. */
+export const AccountKind = Schema.Literals(["spend", "settlement", "external"])
+export type AccountKind = typeof AccountKind.Type
+
+/** A ledger account of a team, in one mode and currency. */
+export const Account = Schema.Struct({
+  id: AccountId,
+  teamId: TeamId,
+  mode: Mode,
+  kind: AccountKind,
+  name: Schema.String,
+  currency: Currency,
+  createdAt: Schema.String
+})
+export type Account = typeof Account.Type
+
+/** An account with its balance. */
+export interface AccountWithBalance extends Account {
+  readonly balance: Balance
+}
+
+/** An account and the sums of its entries, read under a lock inside a transaction. */
+export interface LockedAccount {
+  readonly account: Account
+  readonly counters: Counters
+}
+
+/**
+ * The spend account a credential acts on among a team's accounts of one mode, listed oldest first: the account
+ * `accountId`, or the first spend account when the credential names none.
+ */
+export const pickSpendAccount = <A extends Account>(
+  accounts: ReadonlyArray<A>,
+  accountId: AccountId | null
+): A | undefined => accounts.find((a) => a.kind === "spend" && (accountId === null || a.id === accountId))

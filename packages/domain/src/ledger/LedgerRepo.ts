@@ -1,0 +1,51 @@
+import { Context, type Effect, type Option } from "effect"
+import type {
+  AccountId,
+  LedgerTransactionId,
+  Mode,
+  PageRequest,
+  PersistenceUnavailable,
+  TeamId
+} from "../shared/index.ts"
+import type { Account, AccountKind, AccountWithBalance, LockedAccount } from "./Accounts.ts"
+import type { DuplicateLedgerTransaction, HoldAlreadyResolved } from "./LedgerErrors.ts"
+import type { LedgerQuery, LedgerTransaction } from "./Transactions.ts"
+
+/** Storage of accounts and the append-only journal. Writes happen inside a Transactor transaction. */
+export class LedgerRepo extends Context.Service<
+  LedgerRepo,
+  {
+    readonly insertAccount: (account: Account) => Effect.Effect<void, PersistenceUnavailable>
+    readonly findAccount: (
+      teamId: TeamId,
+      id: AccountId
+    ) => Effect.Effect<Option.Option<AccountWithBalance>, PersistenceUnavailable>
+    readonly findAccountByKind: (
+      teamId: TeamId,
+      mode: Mode,
+      kind: AccountKind,
+      currency: string
+    ) => Effect.Effect<Option.Option<Account>, PersistenceUnavailable>
+    readonly listAccounts: (
+      teamId: TeamId,
+      filter: { readonly mode?: Mode | undefined; readonly kind?: AccountKind | undefined }
+    ) => Effect.Effect<ReadonlyArray<AccountWithBalance>, PersistenceUnavailable>
+    /** Locks the accounts (in id order) until the surrounding transaction ends and returns their entry sums. */
+    readonly lockAccounts: (
+      ids: ReadonlyArray<AccountId>
+    ) => Effect.Effect<ReadonlyArray<LockedAccount>, PersistenceUnavailable>
+    /** Appends a transaction with its entries and moves the account sums by the same amounts. */
+    readonly insertTransaction: (
+      tx: LedgerTransaction
+    ) => Effect.Effect<void, DuplicateLedgerTransaction | HoldAlreadyResolved | PersistenceUnavailable>
+    readonly findTransaction: (
+      teamId: TeamId,
+      id: LedgerTransactionId
+    ) => Effect.Effect<Option.Option<LedgerTransaction>, PersistenceUnavailable>
+    readonly listTransactions: (
+      teamId: TeamId,
+      query: LedgerQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<LedgerTransaction>, PersistenceUnavailable>
+  }
+>()("@svc/domain/LedgerRepo") {}
