@@ -151,7 +151,6 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
     })
       .annotate(HttpApi.PayloadParseOptions, lenient)
       .annotate(OpenApi.Summary, "Register a client (RFC 7591)")
-      .annotate(OpenApi.Summary, "Register an OAuth client")
       .annotate(
         OpenApi.Description,
         "Dynamic client registration, open to any client. Redirect URIs must be https, http on localhost or " +
@@ -177,7 +176,6 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
       error: OAuthBadRequest
     })
       .annotate(OpenApi.Summary, "Consent information")
-      .annotate(OpenApi.Summary, "Check an authorization request")
       .annotate(
         OpenApi.Description,
         "Checks an authorization request (RFC 6749 4.1.1 with PKCE, RFC 7636) and returns what the consent screen " +
@@ -194,7 +192,6 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
       .middleware(SessionAuth)
       .annotate(HttpApi.PayloadParseOptions, lenient)
       .annotate(OpenApi.Summary, "Record the user's decision")
-      .annotate(OpenApi.Summary, "Decide an authorization request")
       .annotate(
         OpenApi.Description,
         "Needs the user's session JWT. `allow` issues a single-use authorization code valid for 5 minutes, bound to " +
@@ -212,7 +209,6 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
     })
       .annotate(HttpApi.PayloadParseOptions, lenient)
       .annotate(OpenApi.Summary, "Exchange a code or a refresh token (RFC 6749)")
-      .annotate(OpenApi.Summary, "Exchange a code or refresh token")
       .annotate(
         OpenApi.Description,
         "JSON or application/x-www-form-urlencoded. `grant_type=authorization_code` with `code`, `redirect_uri`, " +
@@ -231,7 +227,6 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
     })
       .annotate(HttpApi.PayloadParseOptions, lenient)
       .annotate(OpenApi.Summary, "Revoke a token (RFC 7009)")
-      .annotate(OpenApi.Summary, "Revoke a token")
       .annotate(
         OpenApi.Description,
         "JSON or application/x-www-form-urlencoded `{token, token_type_hint?, client_id, client_secret?}`. Revoking " +
