@@ -11,7 +11,7 @@ import {
 } from "../shared/index.ts"
 
 /** A provider's request body: raw JSON, verified byte for byte before it is parsed. */
-export const InboundPayload = Schema.Record(Schema.String, Schema.Unknown).annotate({
+const InboundPayload = Schema.Record(Schema.String, Schema.Unknown).annotate({
   identifier: "InboundPayload",
   description:
     "The provider's event as raw JSON: an envelope with string `id` and `type` (the Standard Webhooks endpoints take " +
