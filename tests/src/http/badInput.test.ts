@@ -1,7 +1,11 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { inProcessApp, sessionToken } from "../support/InProcessApp.ts"
+import { ChatInteractionsWebhook, InboundWebhooks } from "@svc/domain"
+import { inProcessApp, sessionToken, testConfig } from "../support/InProcessApp.ts"
 
-const app = inProcessApp()
+const webhookSecrets = Object.fromEntries(
+  [...InboundWebhooks, ChatInteractionsWebhook].map((webhook) => [webhook.secretEnv, "configured-secret"])
+)
+const app = inProcessApp(testConfig, webhookSecrets)
 afterAll(() => app.dispose())
 
 interface Operation {

@@ -2,6 +2,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Readiness } from "@svc/adapters-http"
 import { PortsMemory } from "@svc/adapters-memory"
 import { appInMemory, appLayer, type ServiceConfig } from "@svc/api"
+import { ChatInteractionsWebhook, InboundWebhooks } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { configFrom, SESSION_SECRET, sessionToken, unsignedToken } from "../support/Session.ts"
@@ -233,9 +234,10 @@ describe("request errors are JSON bodies", () => {
   })
 })
 
-/** Routes that take no bearer credential: health, OAuth client endpoints (RFC 6749/7591/7009) and discovery. */
+/** Routes that take no bearer credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, and the signed inbound webhooks. */
 const isPublic = (method: string, path: string) =>
   path.startsWith("/health") ||
+  [...InboundWebhooks, ChatInteractionsWebhook].some((webhook) => webhook.path === path) ||
   path.startsWith("/.well-known/") ||
   ["/oauth/register", "/oauth/token", "/oauth/revoke"].includes(path) ||
   (path === "/oauth/authorize" && method === "get")

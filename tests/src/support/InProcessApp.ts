@@ -1,5 +1,5 @@
 import { appInMemory, type ServiceConfig } from "@svc/api"
-import { Layer, Redacted } from "effect"
+import { ConfigProvider, Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SESSION_SECRET, sessionToken as signSession } from "./Session.ts"
 
@@ -54,10 +54,13 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
   return { call }
 }
 
-/** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests. */
-export const inProcessApp = (config: ServiceConfig = testConfig) => {
+/** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests; `env` overrides the environment. */
+export const inProcessApp = (config: ServiceConfig = testConfig, env: Readonly<Record<string, string>> = {}) => {
   const { handler, dispose } = HttpRouter.toWebHandler(
-    appInMemory(config).pipe(Layer.provide(HttpServer.layerServices)),
+    appInMemory(config).pipe(
+      Layer.provide(HttpServer.layerServices),
+      Layer.provide(ConfigProvider.layerAdd(ConfigProvider.fromUnknown(env), { asPrimary: true }))
+    ),
     { disableLogger: true }
   )
   return { ...clientOf(handler), dispose }

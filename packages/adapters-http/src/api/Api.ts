@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
+import { withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
 import { OAuthApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
@@ -33,6 +34,9 @@ export class Api extends HttpApi.make("svc")
       version: "0.0.1",
       description:
         "Agents ask to spend a team's money; policy, budgets and human approvals decide; a double-entry ledger moves it. " +
-        "Errors are JSON `{error, code, message}`; validation errors add `details: [{path, message}]`."
+        "Errors are JSON `{error, code, message}`; validation errors add `details: [{path, message}]`.",
+      license: { name: "MIT", identifier: "MIT" },
+      servers: [{ url: "/", description: "This service (its PUBLIC_BASE_URL)" }],
+      transform: withInboundWebhooks
     })
   ) {}

@@ -1,6 +1,7 @@
 export * from "./Api.ts"
 export * from "./access/index.ts"
 export * from "./identity/index.ts"
+export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
 export * from "./oauth/index.ts"
 export * from "./platform/index.ts"

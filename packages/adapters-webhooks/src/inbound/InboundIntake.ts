@@ -1,4 +1,11 @@
-import { type InboundEvent, InboundEventStore, isoOfMillis, newIdText, type PersistenceUnavailable } from "@svc/domain"
+import {
+  type InboundEvent,
+  InboundEventStore,
+  isoOfMillis,
+  newIdText,
+  type PersistenceUnavailable,
+  StandardWebhooksHeaders
+} from "@svc/domain"
 import { ByteSize, Clock, Context, Effect, Layer, Option, Result, Schema, SchemaIssue } from "effect"
 import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InboundRunner } from "./InboundRunner.ts"
@@ -41,17 +48,6 @@ const parseObject = (body: Uint8Array): Record<string, unknown> | undefined => {
     return undefined
   }
 }
-
-const SUCCESS: Record<string, object> = {
-  inbox: { success: true },
-  "bank-aggregator-a": { success: true },
-  "bank-aggregator-b": { success: true },
-  "social-premium-payments": { received: true, handled: false },
-  "chat-interactions": { ok: true },
-  "card-issuing-a/auth-stream": { approve_response: "DECLINED", decline_reason: "card_issuing_unavailable" }
-}
-
-const SYNCHRONOUS = new Set(["billing-a"])
 
 /** Verifies, parses and stores inbound provider requests, answering with each endpoint's statuses and bodies. */
 export class InboundIntake extends Context.Service<
@@ -109,7 +105,7 @@ export class InboundIntake extends Context.Service<
             return Result.fail(invalidPayload(endpoint, "missing string field type"))
           }
           return Result.succeed({
-            providerEventId: headers["webhook-id"] ?? "",
+            providerEventId: headers[StandardWebhooksHeaders.id] ?? "",
             type: isAuth ? "authorization.request" : String(object.type),
             payload: object
           })
@@ -168,7 +164,7 @@ export class InboundIntake extends Context.Service<
           const parsed = parse(endpoint, body, headers)
           if (Result.isFailure(parsed)) return parsed.failure
           const now = yield* Clock.currentTimeMillis
-          const sync = SYNCHRONOUS.has(endpoint.name)
+          const sync = endpoint.processedBeforeAnswer
           const { event } = yield* store.record({
             id: yield* newIdText,
             endpoint: endpoint.name,
@@ -185,7 +181,7 @@ export class InboundIntake extends Context.Service<
           if (sync && (yield* processNow(event)) === "failed") {
             return error(500, "processing_failed", "the event could not be processed; retry later")
           }
-          return json(200, SUCCESS[endpoint.name] ?? { received: true })
+          return json(200, endpoint.acknowledgement.body)
         }).pipe(
           Effect.catchTag("PersistenceUnavailable", (_: PersistenceUnavailable) =>
             Effect.succeed(

@@ -1,1 +1,2 @@
 export * from "./InboundEvents.ts"
+export * from "./InboundWebhooks.ts"

@@ -46,26 +46,34 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       payload: Schema.Struct({ name: Name, mode: Mode, accountId: Schema.optionalKey(UuidParam), policy: SpendPolicy }),
       success: withSecret(SpendingKeyResponse),
       error: errors
-    }).annotate(
-      OpenApi.Description,
-      "Issues a spending key (`svc_` live, `svc_test_` test). The secret is returned once."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Create a spending key")
+      .annotate(
+        OpenApi.Description,
+        "Issues a spending key (`svc_` live, `svc_test_` test). The secret is returned once."
+      ),
     HttpApiEndpoint.get("listSpendingKeys", "/treasury/spending-keys", {
       query: ListQuery,
       success: ListOf(SpendingKeyResponse),
       error: errors
-    }).annotate(OpenApi.Description, "The team's spending keys, newest first (never their secrets)."),
+    })
+      .annotate(OpenApi.Summary, "List spending keys")
+      .annotate(OpenApi.Description, "The team's spending keys, newest first (never their secrets)."),
     HttpApiEndpoint.patch("updateSpendingKey", "/treasury/spending-keys/:id", {
       params: { id: UuidParam },
       payload: Schema.Struct({ policy: SpendPolicy }),
       success: SpendingKeyResponse,
       error: [...errors, NotFound]
-    }).annotate(OpenApi.Description, "Replaces a live key's policy; the next request is decided by it."),
+    })
+      .annotate(OpenApi.Summary, "Update a spending key's policy")
+      .annotate(OpenApi.Description, "Replaces a live key's policy; the next request is decided by it."),
     HttpApiEndpoint.delete("revokeSpendingKey", "/treasury/spending-keys/:id", {
       params: { id: UuidParam },
       success: Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) }),
       error: [...errors, NotFound]
-    }).annotate(OpenApi.Description, "Revokes a spending key; the next request with it gets 401."),
+    })
+      .annotate(OpenApi.Summary, "Revoke a spending key")
+      .annotate(OpenApi.Description, "Revokes a spending key; the next request with it gets 401."),
     HttpApiEndpoint.post("createTeamApiKey", "/treasury/team-api-keys", {
       payload: Schema.Struct({
         name: Name,
@@ -76,29 +84,39 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       }),
       success: withSecret(TeamApiKeyResponse),
       error: errors
-    }).annotate(
-      OpenApi.Description,
-      "Issues a team API key (`svcteam_`) with scopes for /v1. The secret is returned once."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Create a team API key")
+      .annotate(
+        OpenApi.Description,
+        "Issues a team API key (`svcteam_`) with scopes for /v1. The secret is returned once."
+      ),
     HttpApiEndpoint.get("listTeamApiKeys", "/treasury/team-api-keys", {
       query: ListQuery,
       success: ListOf(TeamApiKeyResponse),
       error: errors
-    }).annotate(OpenApi.Description, "The team's team API keys, newest first (never their secrets)."),
+    })
+      .annotate(OpenApi.Summary, "List team API keys")
+      .annotate(OpenApi.Description, "The team's team API keys, newest first (never their secrets)."),
     HttpApiEndpoint.delete("revokeTeamApiKey", "/treasury/team-api-keys/:id", {
       params: { id: UuidParam },
       success: Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) }),
       error: [...errors, NotFound]
-    }).annotate(OpenApi.Description, "Revokes a team API key; the next request with it gets 401."),
+    })
+      .annotate(OpenApi.Summary, "Revoke a team API key")
+      .annotate(OpenApi.Description, "Revokes a team API key; the next request with it gets 401."),
     HttpApiEndpoint.get("getSpendPolicy", "/treasury/spend-policy", {
       success: Schema.Struct({ policy: SpendPolicy }),
       error: errors
-    }).annotate(OpenApi.Description, "The team's default spend policy, applied where a key's policy is silent."),
+    })
+      .annotate(OpenApi.Summary, "Get the team spend policy")
+      .annotate(OpenApi.Description, "The team's default spend policy, applied where a key's policy is silent."),
     HttpApiEndpoint.put("setSpendPolicy", "/treasury/spend-policy", {
       payload: Schema.Struct({ policy: SpendPolicy }),
       success: Schema.Struct({ policy: SpendPolicy }),
       error: errors
-    }).annotate(OpenApi.Description, "Replaces the team's default spend policy.")
+    })
+      .annotate(OpenApi.Summary, "Set the team spend policy")
+      .annotate(OpenApi.Description, "Replaces the team's default spend policy.")
   )
   .middleware(SessionAuth)
   .annotate(OpenApi.Description, "Agent credentials and team policy") {}

@@ -33,28 +33,34 @@ export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
       payload: CreateApiKeyRequest,
       success: CreatedApiKeyResponse.pipe(HttpApiSchema.status(201)),
       error: [...CommonErrors, Forbidden]
-    }).annotate(
-      OpenApi.Description,
-      "Creates a generic API key for the caller's current team. It acts as the caller, on the business-finance " +
-        "routes, GET /users/me and GET /teams, limited to `scopes` when given (any OAuth-scheme scope; omitted = " +
-        "every scope). The raw key is returned once in `secret`. 403 `team_required` without a current team."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Create an API key")
+      .annotate(
+        OpenApi.Description,
+        "Creates a generic API key for the caller's current team. It acts as the caller, on the business-finance " +
+          "routes, GET /users/me and GET /teams, limited to `scopes` when given (any OAuth-scheme scope; omitted = " +
+          "every scope). The raw key is returned once in `secret`. 403 `team_required` without a current team."
+      ),
     HttpApiEndpoint.get("list", "/api-keys", {
       query: ListQuery,
       success: ListOf(ApiKeyResponse),
       error: [...CommonErrors, Forbidden]
-    }).annotate(
-      OpenApi.Description,
-      "The team's generic API keys, newest first, revoked ones included; never the secret."
-    ),
+    })
+      .annotate(OpenApi.Summary, "List API keys")
+      .annotate(
+        OpenApi.Description,
+        "The team's generic API keys, newest first, revoked ones included; never the secret."
+      ),
     HttpApiEndpoint.delete("revoke", "/api-keys/:id", {
       params: { id: UuidParam },
       success: ApiKeyResponse,
       error: [...CommonErrors, Forbidden, NotFound]
-    }).annotate(
-      OpenApi.Description,
-      "Revokes a key at once (idempotent). Members revoke their own keys; owners and admins any key of the team."
-    )
+    })
+      .annotate(OpenApi.Summary, "Revoke an API key")
+      .annotate(
+        OpenApi.Description,
+        "Revokes a key at once (idempotent). Members revoke their own keys; owners and admins any key of the team."
+      )
   )
   .middleware(SessionAuth)
   .annotate(OpenApi.Description, "Generic API keys (session only)") {}

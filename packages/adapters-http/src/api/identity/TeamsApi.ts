@@ -45,10 +45,12 @@ export class TeamsApi extends HttpApiGroup.make("teams")
       payload: CreateTeamRequest,
       success: TeamResponse.pipe(HttpApiSchema.status(201)),
       error: CommonErrors
-    }).annotate(
-      OpenApi.Description,
-      "Creates a team with the caller as owner, makes it their current team, and opens a live and a test USD spend account."
-    )
+    })
+      .annotate(OpenApi.Summary, "Create a team")
+      .annotate(
+        OpenApi.Description,
+        "Creates a team with the caller as owner, makes it their current team, and opens a live and a test USD spend account."
+      )
   )
   .middleware(SessionAuth)
   .annotate(OpenApi.Description, "Teams (workspaces)") {}
@@ -62,9 +64,11 @@ export class MeApi extends HttpApiGroup.make("me")
       error: [...CommonErrors, Forbidden]
     })
       .annotate(RequiredScope, "teams.read")
+      .annotate(OpenApi.Summary, "List my teams")
       .annotate(OpenApi.Description, "The caller's teams, newest first."),
     HttpApiEndpoint.get("me", "/users/me", { success: UserResponse, error: [...CommonErrors, Forbidden] })
       .annotate(RequiredScope, "users.read")
+      .annotate(OpenApi.Summary, "Get the signed-in user")
       .annotate(OpenApi.Description, "The signed-in user, their current team and the team file key `fileKey`.")
   )
   .middleware(PlatformAuth)

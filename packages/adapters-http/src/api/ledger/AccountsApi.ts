@@ -45,6 +45,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       error: errors
     })
       .annotate(RequiredScope, "accounts.read")
+      .annotate(OpenApi.Summary, "List spend accounts")
       .annotate(OpenApi.Description, "The spend accounts of the credential's team in the credential's mode."),
     HttpApiEndpoint.get("get", "/v1/accounts/:id", {
       params: { id: UuidParam },
@@ -52,9 +53,11 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       error: [...errors, NotFound]
     })
       .annotate(RequiredScope, "accounts.read")
+      .annotate(OpenApi.Summary, "Get a spend account")
       .annotate(OpenApi.Description, "One account of the credential's team and mode."),
     HttpApiEndpoint.get("balance", "/v1/balance", { success: BalanceResponse, error: [...errors, NotFound] })
       .annotate(RequiredScope, "accounts.read")
+      .annotate(OpenApi.Summary, "Get the balance")
       .annotate(
         OpenApi.Description,
         "The balance of the credential's account (a team API key: the team's spend account)."

@@ -34,15 +34,19 @@ export class WellKnownApi extends HttpApiGroup.make("wellKnown")
   .add(
     HttpApiEndpoint.get("authorizationServer", "/.well-known/oauth-authorization-server", {
       success: AuthorizationServerMetadata
-    }).annotate(
-      OpenApi.Description,
-      "RFC 8414 authorization server metadata; `issuer` is the configured PUBLIC_BASE_URL."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Get authorization server metadata")
+      .annotate(
+        OpenApi.Description,
+        "RFC 8414 authorization server metadata; `issuer` is the configured PUBLIC_BASE_URL."
+      ),
     HttpApiEndpoint.get("protectedResource", "/.well-known/oauth-protected-resource", {
       success: ProtectedResourceMetadata
-    }).annotate(
-      OpenApi.Description,
-      'RFC 9728 protected resource metadata, referenced from `WWW-Authenticate: Bearer resource_metadata="…"`.'
-    )
+    })
+      .annotate(OpenApi.Summary, "Get protected resource metadata")
+      .annotate(
+        OpenApi.Description,
+        'RFC 9728 protected resource metadata, referenced from `WWW-Authenticate: Bearer resource_metadata="…"`.'
+      )
   )
   .annotate(OpenApi.Description, "OAuth discovery") {}

@@ -96,6 +96,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
     })
       .annotate(RequiredScope, "spend.write")
       .annotate(IdempotencyKeyRequired, true)
+      .annotate(OpenApi.Summary, "Create a spend request")
       .annotate(
         OpenApi.Description,
         "Asks to spend. Policy decides at once (`approved` posts to the ledger, `denied` moves nothing) or routes to a human " +
@@ -107,6 +108,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "List spend requests")
       .annotate(OpenApi.Description, "The credential's team's spend requests in its mode, newest first."),
     HttpApiEndpoint.get("get", "/v1/spend-requests/:id", {
       params: { id: UuidParam },
@@ -114,6 +116,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
       error: [...errors, NotFound]
     })
       .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "Get a spend request")
       .annotate(
         OpenApi.Description,
         "One spend request. A pending request past its approval expiry reads as `expired`."
@@ -125,6 +128,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
       error: [...errors, NotFound]
     })
       .annotate(RequiredScope, "spend.write")
+      .annotate(OpenApi.Summary, "Cancel a spend request")
       .annotate(
         OpenApi.Description,
         "Cancels a `pending_approval` request and releases its hold. 409 when the request is final."
@@ -155,6 +159,7 @@ export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
       error: [...errors, NotFound]
     })
       .annotate(RequiredScope, "spend.write")
+      .annotate(OpenApi.Summary, "Deposit test funds")
       .annotate(OpenApi.Description, "Credits a test-mode spend account (default: the key's). Live keys get 404.")
   )
   .middleware(Idempotent)

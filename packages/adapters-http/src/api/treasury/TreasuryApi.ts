@@ -51,7 +51,7 @@ const Decision = Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Sc
 const errors = [...CommonErrors, Forbidden] as const
 
 /** POST /treasury/approvals/:id/{approve|deny} with `{note?}`. */
-const decision = <const Name extends "approve" | "deny">(name: Name, description: string) =>
+const decision = <const Name extends "approve" | "deny">(name: Name, summary: string, description: string) =>
   HttpApiEndpoint.post(name, `/treasury/approvals/:id/${name}`, {
     params: { id: UuidParam },
     payload: Decision,
@@ -59,6 +59,7 @@ const decision = <const Name extends "approve" | "deny">(name: Name, description
     error: [...errors, NotFound, Conflict]
   })
     .annotate(RequiredScope, "spend.write")
+    .annotate(OpenApi.Summary, summary)
     .annotate(OpenApi.Description, description)
 
 /** Team treasury: accounts, ledger and approvals, for sessions and OAuth tokens (by scope). */
@@ -70,6 +71,7 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       error: errors
     })
       .annotate(RequiredScope, "accounts.read")
+      .annotate(OpenApi.Summary, "List ledger accounts")
       .annotate(OpenApi.Description, "Every ledger account of the team (both modes) with its balance."),
     HttpApiEndpoint.get("ledger", "/treasury/ledger", {
       query: { ...ListQuery, accountId: Schema.optionalKey(UuidParam) },
@@ -77,6 +79,7 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "List ledger transactions")
       .annotate(OpenApi.Description, "The team's ledger transactions with their entries, newest first."),
     HttpApiEndpoint.get("approvals", "/treasury/approvals", {
       query: { ...ListQuery, status: Schema.optionalKey(ApprovalResponse.fields.status) },
@@ -84,12 +87,21 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "List approvals")
       .annotate(
         OpenApi.Description,
         "Approvals of the team's spend requests, newest first; `?status=pending` for the queue."
       ),
-    decision("approve", "Approves (owners and admins): posts the held amount. 409 when expired or already decided."),
-    decision("deny", "Denies (owners and admins): releases the hold. 409 when expired or already decided.")
+    decision(
+      "approve",
+      "Approve a spend request",
+      "Approves (owners and admins): posts the held amount. 409 when expired or already decided."
+    ),
+    decision(
+      "deny",
+      "Deny a spend request",
+      "Denies (owners and admins): releases the hold. 409 when expired or already decided."
+    )
   )
   .middleware(DashboardAuth)
   .annotate(OpenApi.Description, "Treasury (dashboard)") {}

@@ -49,22 +49,26 @@ export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
       payload: Schema.Struct({ url: Url, eventTypes: EventTypes }),
       success: WithSecret.pipe(HttpApiSchema.status(201)),
       error: errors
-    }).annotate(
-      OpenApi.Description,
-      "Registers an endpoint (https, or http on localhost; never a private or link-local IP literal) for event types such as `spend_request.approved` " +
-        "(`*` for all). Deliveries are signed with Standard Webhooks headers using the `whsec_` secret returned " +
-        "here once, retried with exponential backoff and jitter for about 3 days."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Create a webhook endpoint")
+      .annotate(
+        OpenApi.Description,
+        "Registers an endpoint (https, or http on localhost; never a private or link-local IP literal) for event types such as `spend_request.approved` " +
+          "(`*` for all). Deliveries are signed with Standard Webhooks headers using the `whsec_` secret returned " +
+          "here once, retried with exponential backoff and jitter for about 3 days."
+      ),
     HttpApiEndpoint.get("list", "/treasury/webhook-endpoints", {
       query: ListQuery,
       success: ListOf(WebhookEndpointResponse),
       error: errors
-    }).annotate(OpenApi.Description, "The team's webhook endpoints, newest first (never their secrets)."),
+    })
+      .annotate(OpenApi.Summary, "List webhook endpoints")
+      .annotate(OpenApi.Description, "The team's webhook endpoints, newest first (never their secrets)."),
     HttpApiEndpoint.get("get", "/treasury/webhook-endpoints/:id", {
       params: id,
       success: WebhookEndpointResponse,
       error: [...errors, NotFound]
-    }),
+    }).annotate(OpenApi.Summary, "Get a webhook endpoint"),
     HttpApiEndpoint.patch("update", "/treasury/webhook-endpoints/:id", {
       params: id,
       payload: Schema.Struct({
@@ -74,34 +78,44 @@ export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
       }),
       success: WebhookEndpointResponse,
       error: [...errors, NotFound]
-    }).annotate(OpenApi.Description, "Changes the URL, the event types, or enables/disables the endpoint."),
+    })
+      .annotate(OpenApi.Summary, "Update a webhook endpoint")
+      .annotate(OpenApi.Description, "Changes the URL, the event types, or enables/disables the endpoint."),
     HttpApiEndpoint.delete("disable", "/treasury/webhook-endpoints/:id", {
       params: id,
       success: WebhookEndpointResponse,
       error: [...errors, NotFound]
-    }).annotate(OpenApi.Description, "Disables the endpoint: no more deliveries (its log stays readable)."),
+    })
+      .annotate(OpenApi.Summary, "Disable a webhook endpoint")
+      .annotate(OpenApi.Description, "Disables the endpoint: no more deliveries (its log stays readable)."),
     HttpApiEndpoint.post("rotateSecret", "/treasury/webhook-endpoints/:id/rotate-secret", {
       params: id,
       success: WithSecret,
       error: [...errors, NotFound]
-    }).annotate(
-      OpenApi.Description,
-      "Issues a new secret (returned once). For 24 hours deliveries carry signatures with both the old and new secret."
-    ),
+    })
+      .annotate(OpenApi.Summary, "Rotate a webhook endpoint's secret")
+      .annotate(
+        OpenApi.Description,
+        "Issues a new secret (returned once). For 24 hours deliveries carry signatures with both the old and new secret."
+      ),
     HttpApiEndpoint.get("deliveries", "/treasury/webhook-endpoints/:id/deliveries", {
       params: id,
       query: ListQuery,
       success: ListOf(WebhookDeliveryResponse),
       error: [...errors, NotFound]
-    }).annotate(OpenApi.Description, "The endpoint's delivery log, newest first."),
+    })
+      .annotate(OpenApi.Summary, "List an endpoint's deliveries")
+      .annotate(OpenApi.Description, "The endpoint's delivery log, newest first."),
     HttpApiEndpoint.post("redeliver", "/treasury/webhook-endpoints/:id/deliveries/:deliveryId/redeliver", {
       params: { id: UuidParam, deliveryId: UuidParam },
       success: WebhookDeliveryResponse.pipe(HttpApiSchema.status(202)),
       error: [...errors, NotFound]
-    }).annotate(
-      OpenApi.Description,
-      "Queues the delivery's event again (same body and `webhook-id`) as a new delivery."
-    )
+    })
+      .annotate(OpenApi.Summary, "Redeliver an event")
+      .annotate(
+        OpenApi.Description,
+        "Queues the delivery's event again (same body and `webhook-id`) as a new delivery."
+      )
   )
   .middleware(SessionAuth)
   .annotate(OpenApi.Description, "Outbound webhook endpoints") {}

@@ -1,3 +1,4 @@
+import { ChatSigningHeaders } from "@svc/domain"
 import { Effect } from "effect"
 import {
   anyEqual,
@@ -14,9 +15,9 @@ import type { Verifier } from "./Verifier.ts"
 /** Verifies `x-chat-signature: v0=<hex>` = HMAC-SHA256 of `v0:<x-chat-request-timestamp>:<body>`. */
 export const chatSigning = (toleranceSeconds = 300): Verifier =>
   requiringSecrets((request, secrets, nowSeconds) => {
-    const signature = headerOf(request, "x-chat-signature")
+    const signature = headerOf(request, ChatSigningHeaders.signature)
     if (signature === undefined) return reject("missing_signature")
-    const timestampHeader = headerOf(request, "x-chat-request-timestamp")
+    const timestampHeader = headerOf(request, ChatSigningHeaders.timestamp)
     const timestamp = timestampHeader === undefined ? undefined : parseUnixSeconds(timestampHeader)
     const provided = signature.startsWith("v0=") ? signature.slice(3) : ""
     if (timestamp === undefined || !HEX.test(provided)) return reject("malformed_header")

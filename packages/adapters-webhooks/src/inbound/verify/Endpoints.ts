@@ -1,3 +1,4 @@
+import { ChatInteractionsWebhook, type InboundSignature, type InboundWebhook, InboundWebhooks } from "@svc/domain"
 import { bodyHmacSha1Base64 } from "./BodyHmacBase64.ts"
 import { bodyHmacHex } from "./BodyHmacHex.ts"
 import { chatSigning } from "./ChatSigning.ts"
@@ -11,79 +12,46 @@ import { timestampedHmac } from "./TimestampedHmac.ts"
 import type { Verifier } from "./Verifier.ts"
 import type { WebhookSignatureError } from "./WebhookSignatureError.ts"
 
-/** Where the provider's event id (the dedup key) comes from: a header, the envelope `id`, or the endpoint's own body. */
-export type EventIdSource = "webhook-id-header" | "envelope-id" | "payload"
-
-/** One inbound endpoint: where it listens, how its secret is configured and checked, and what to answer on failure. */
-export interface InboundEndpoint {
-  readonly name: string
-  readonly path: string
-  readonly secretEnv: string
+/** One inbound endpoint of the domain's table, with how its secrets are parsed and its requests verified. */
+export interface InboundEndpoint extends InboundWebhook {
   readonly parseSecrets: (raw: string | undefined) => ReadonlyArray<string>
   readonly verify: Verifier
-  readonly secretNotConfiguredStatus: 400 | 503
-  readonly invalidSignatureStatus: 400 | 401 | 403
-  readonly eventIdSource: EventIdSource
 }
 
-/** The env var holding an endpoint's secret: `WEBHOOK_SECRET_<NAME>`, upper case, `-` and `/` as `_`. */
-export const secretEnvName = (name: string): string => `WEBHOOK_SECRET_${name.toUpperCase().replace(/[-/]/g, "_")}`
+const verifierOf = (signature: InboundSignature): Verifier => {
+  switch (signature._tag) {
+    case "BodyHmacSha256Hex":
+      return bodyHmacHex(signature.header)
+    case "BodyHmacSha1Base64":
+      return bodyHmacSha1Base64(signature.header)
+    case "StandardWebhooks":
+      return standardWebhooks(signature.keyForm)
+    case "TimestampedHmac":
+      return timestampedHmac(signature.header, signature.toleranceSeconds)
+    case "SignedJwt":
+      return signedJwt(signature.header)
+    case "SharedToken":
+      return sharedToken(signature.header)
+    case "KycADigest":
+      return kycADigest
+    case "ChatSigning":
+      return chatSigning()
+    case "SourceIp":
+      return ipAllowList
+  }
+}
 
-const webhook = (name: string, verify: Verifier, overrides: Partial<InboundEndpoint> = {}): InboundEndpoint => ({
-  name,
-  path: `/webhook/${name}`,
-  secretEnv: secretEnvName(name),
-  parseSecrets: parseSecretList,
-  verify,
-  secretNotConfiguredStatus: 400,
-  invalidSignatureStatus: 400,
-  eventIdSource: "envelope-id",
-  ...overrides
+const endpointOf = (webhook: InboundWebhook): InboundEndpoint => ({
+  ...webhook,
+  parseSecrets: webhook.signature._tag === "SignedJwt" ? parseSingleSecret : parseSecretList,
+  verify: verifierOf(webhook.signature)
 })
 
-const standardWhsec = standardWebhooks("whsec")
-const paymentsSignature = timestampedHmac("payments-signature")
-
 /** The 17 provider webhook endpoints under `/webhook/`. */
-export const InboundEndpoints: ReadonlyArray<InboundEndpoint> = [
-  webhook("banking-a", bodyHmacHex("banking-a-signature"), { secretNotConfiguredStatus: 503 }),
-  webhook("banking-b", standardWhsec, { secretNotConfiguredStatus: 503, eventIdSource: "webhook-id-header" }),
-  webhook("banking-c", bodyHmacSha1Base64("x-banking-c-signature"), { secretNotConfiguredStatus: 503 }),
-  webhook("inbox", ipAllowList, {
-    secretEnv: "INBOX_ALLOWED_IPS",
-    invalidSignatureStatus: 403,
-    eventIdSource: "payload"
-  }),
-  webhook("card-issuing-a", standardWhsec, { eventIdSource: "webhook-id-header" }),
-  webhook("card-issuing-a/auth-stream", standardWhsec, { eventIdSource: "webhook-id-header" }),
-  webhook("bank-aggregator-a", signedJwt("bank-aggregator-a-verification"), {
-    secretEnv: "BANK_AGGREGATOR_A_JWKS",
-    parseSecrets: parseSingleSecret,
-    invalidSignatureStatus: 401
-  }),
-  webhook("bank-aggregator-b", timestampedHmac("bank-aggregator-b-signature", 180), { invalidSignatureStatus: 401 }),
-  webhook("billing-a", standardWebhooks("raw"), { eventIdSource: "webhook-id-header" }),
-  webhook("payments", paymentsSignature),
-  webhook("payments-identity", paymentsSignature),
-  webhook("payments-issuing", paymentsSignature),
-  webhook("social-premium-payments", sharedToken("social-premium-secret-token")),
-  webhook("kyc-a", kycADigest),
-  webhook("kyc-b", bodyHmacHex("kyc-b-hmac-signature")),
-  webhook("kyc-c", timestampedHmac("kyc-c-signature")),
-  webhook("kyc-d", bodyHmacHex("kyc-d-signature"))
-]
+export const InboundEndpoints: ReadonlyArray<InboundEndpoint> = InboundWebhooks.map(endpointOf)
 
 /** The chat platform's signed interaction callback. */
-export const ChatInteractions: InboundEndpoint = {
-  name: "chat-interactions",
-  path: "/apps/chat/interactions",
-  secretEnv: "CHAT_SIGNING_SECRET",
-  parseSecrets: parseSecretList,
-  verify: chatSigning(),
-  secretNotConfiguredStatus: 400,
-  invalidSignatureStatus: 400,
-  eventIdSource: "payload"
-}
+export const ChatInteractions: InboundEndpoint = endpointOf(ChatInteractionsWebhook)
 
 /** Finds the endpoint (webhook or chat) listening on `path`. */
 export const findEndpointByPath = (path: string): InboundEndpoint | undefined =>

@@ -1,3 +1,4 @@
+import { StandardWebhooksHeaders } from "@svc/domain"
 import { Effect } from "effect"
 import {
   anyEqual,
@@ -28,10 +29,10 @@ export const standardWebhooksKey = (secret: string, keyForm: StandardWebhooksKey
 /** Verifies Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<b64> ...`). */
 export const standardWebhooks = (keyForm: StandardWebhooksKeyForm, toleranceSeconds = 300): Verifier =>
   requiringSecrets((request, secrets, nowSeconds) => {
-    const signature = headerOf(request, "webhook-signature")
+    const signature = headerOf(request, StandardWebhooksHeaders.signature)
     if (signature === undefined) return reject("missing_signature")
-    const id = headerOf(request, "webhook-id")
-    const timestampHeader = headerOf(request, "webhook-timestamp")
+    const id = headerOf(request, StandardWebhooksHeaders.id)
+    const timestampHeader = headerOf(request, StandardWebhooksHeaders.timestamp)
     const timestamp = timestampHeader === undefined ? undefined : parseUnixSeconds(timestampHeader)
     const provided = signature
       .split(/\s+/)

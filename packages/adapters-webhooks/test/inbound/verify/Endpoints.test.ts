@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
+import { secretEnvName } from "@svc/domain"
 import { Effect } from "effect"
 import {
   ChatInteractions,
   findEndpointByPath,
   InboundEndpoints,
-  secretEnvName,
   secretsFromEnv,
   statusForSignatureError
 } from "../../../src/inbound/verify/Endpoints.ts"

@@ -1,0 +1,98 @@
+import { ChatInteractionsWebhook, type InboundWebhook, InboundWebhooks, signatureHeaders } from "@svc/domain"
+import { Array as Arr, Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import {
+  BadRequest,
+  FieldIssue,
+  Forbidden,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  Unauthorized
+} from "../shared/index.ts"
+
+/** A provider's request body: raw JSON, verified byte for byte before it is parsed. */
+const InboundPayload = Schema.Record(Schema.String, Schema.Unknown).annotate({
+  identifier: "InboundPayload",
+  description:
+    "The provider's event as raw JSON: an envelope with string `id` and `type` (the Standard Webhooks endpoints take " +
+    "the id from `webhook-id`); inbox takes the e-mail provider's message and auth-stream an authorization request."
+})
+
+const InboxInvalidPayload = Schema.Struct({
+  error: Schema.Literal("invalid_payload"),
+  errors: Schema.Array(FieldIssue)
+})
+  .annotate({ description: "The e-mail message is invalid" })
+  .pipe(HttpApiSchema.status(400))
+
+const InboxInternalError = Schema.Struct({ error: Schema.Literal("internal_error") })
+  .annotate({ description: "The event could not be stored" })
+  .pipe(HttpApiSchema.status(500))
+
+const ProcessingFailed = Schema.Struct({
+  error: Schema.Literal("processing_failed"),
+  code: Schema.Literal(500),
+  message: Schema.String
+})
+  .annotate({ description: "The event could not be processed; the provider retries" })
+  .pipe(HttpApiSchema.status(500))
+
+const INBOX = "inbox"
+
+const operationName = (name: string) => name.replace(/[-/](\w)/gu, (_, letter: string) => letter.toUpperCase())
+
+const errorsOf = (webhook: InboundWebhook) => [
+  ...(webhook.name === INBOX ? [InboxInvalidPayload, InboxInternalError] : [ServiceUnavailable]),
+  BadRequest,
+  PayloadTooLarge,
+  ...(webhook.invalidSignatureStatus === 401 ? [Unauthorized] : []),
+  ...(webhook.invalidSignatureStatus === 403 ? [Forbidden] : []),
+  ...(webhook.processedBeforeAnswer ? [ProcessingFailed] : [])
+]
+
+const descriptionOf = (webhook: InboundWebhook) =>
+  (webhook.signature._tag === "SourceIp"
+    ? `Accepted only from the source addresses in \`${webhook.secretEnv}\` (IPs or CIDRs).`
+    : `Signed with the secret in \`${webhook.secretEnv}\` (comma-separated during rotation), verified over the raw body.`) +
+  " Each event is stored once per provider event id; a repeat is acknowledged again." +
+  (webhook.processedBeforeAnswer ? " The event is processed before the answer." : "")
+
+const endpointOf = (webhook: InboundWebhook) => {
+  const headers = signatureHeaders(webhook.signature)
+  return HttpApiEndpoint.post(operationName(webhook.name), webhook.path, {
+    payload: InboundPayload,
+    success: webhook.acknowledgement.schema.annotate({ description: "Acknowledged" }),
+    error: errorsOf(webhook),
+    ...(headers.length === 0
+      ? {}
+      : {
+          headers: Schema.Struct(
+            Object.fromEntries(headers.map((h) => [h.name, Schema.String.annotate({ description: h.description })]))
+          )
+        })
+  })
+    .annotate(OpenApi.Summary, webhook.summary)
+    .annotate(OpenApi.Description, descriptionOf(webhook))
+}
+
+/** The provider webhooks and the chat callback: raw routes of the webhooks adapter, described here from the domain's table. */
+export class InboundWebhooksApi extends HttpApiGroup.make("inboundWebhooks")
+  .add(...Arr.map(Arr.append(InboundWebhooks, ChatInteractionsWebhook), endpointOf))
+  .annotate(
+    OpenApi.Description,
+    "Provider webhooks and callbacks. No bearer credential: each request is verified by its signature headers."
+  ) {}
+
+const InboundWebhooksDocument = HttpApi.make("inbound").add(InboundWebhooksApi)
+
+/** Adds the inbound webhook operations, their tag and their schemas to an OpenAPI document. */
+export const withInboundWebhooks = (document: Record<string, unknown>): Record<string, unknown> => {
+  const spec = document as unknown as OpenApi.OpenAPISpec
+  const inbound = OpenApi.fromApi(InboundWebhooksDocument)
+  return {
+    ...spec,
+    paths: { ...spec.paths, ...inbound.paths },
+    components: { ...spec.components, schemas: { ...spec.components.schemas, ...inbound.components.schemas } },
+    tags: [...spec.tags, ...inbound.tags]
+  }
+}
