@@ -92,7 +92,11 @@ layer(domainOver(PortsMemory), { timeout: "60 seconds" })("Spend requests under 
           const held = total("pending_approval")
           assert.isAtMost(spent + held, Math.min(daily, monthly, funds), label)
           const { balance } = yield* ledger.account(team.id, key.accountId)
-          assert.deepStrictEqual(balance, { posted: funds - spent, pending: held, available: funds - spent - held }, label)
+          assert.deepStrictEqual(
+            balance,
+            { posted: funds - spent, pending: held, available: funds - spent - held },
+            label
+          )
         }
         yield* assertLedgerInvariants(team.id)
       }),

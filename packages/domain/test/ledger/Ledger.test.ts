@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Result, Schema } from "effect"
+import { Result, Schema } from "effect"
 import {
   type Account,
   type AccountKind,
@@ -129,11 +129,8 @@ describe("planTransaction", () => {
       const failure = failureOf(
         plan([leg("spend", -amount, pending), leg("settlement", amount, pending)], { locked: [account, settlement] })
       )
-      assert.deepStrictEqual(
-        { ...failure },
-        { _tag: "InsufficientFunds", accountId: "spend", available, amount },
-        `pending: ${pending}`
-      )
+      assert.strictEqual(failure._tag, "InsufficientFunds", `pending: ${pending}`)
+      assert.deepInclude(failure, { accountId: "spend", available, amount }, `pending: ${pending}`)
     }
   })
 
@@ -196,7 +193,10 @@ describe("planTransaction", () => {
       const account = open("spend", "spend", funded(posted, -Math.min(held, posted)))
       const free = posted - Math.min(held, posted)
       const { base, entries } = movementPosting(movement(account, settlement, amount), false)
-      const result = planTransaction({ ...header(), ...base }, entries, { locked: [account, settlement], checkFunds: true })
+      const result = planTransaction({ ...header(), ...base }, entries, {
+        locked: [account, settlement],
+        checkFunds: true
+      })
       assert.strictEqual(Result.isSuccess(result), amount <= free)
     }
   )

@@ -127,7 +127,11 @@ describe("balanceOf and applyEntries", () => {
   })
 
   it.each([
-    { name: "a deposit", apply: [{ amount: 100, pending: false }], balance: { posted: 100, pending: 0, available: 100 } },
+    {
+      name: "a deposit",
+      apply: [{ amount: 100, pending: false }],
+      balance: { posted: 100, pending: 0, available: 100 }
+    },
     {
       name: "an outgoing hold reserves funds",
       apply: [

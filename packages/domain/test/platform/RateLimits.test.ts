@@ -117,7 +117,10 @@ describe("token bucket", () => {
         assert.isAtLeast(seconds, 1)
         assert.isTrue(takeToken(take.state, take.at + seconds * 1_000, limit).allowed, `after ${seconds} s`)
         if (seconds > 1) {
-          assert.isFalse(takeToken(take.state, take.at + (seconds - 1) * 1_000, limit).allowed, `after ${seconds - 1} s`)
+          assert.isFalse(
+            takeToken(take.state, take.at + (seconds - 1) * 1_000, limit).allowed,
+            `after ${seconds - 1} s`
+          )
         }
       }
     }

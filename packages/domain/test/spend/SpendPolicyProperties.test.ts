@@ -61,19 +61,23 @@ const limitsBroken = (input: SpendEvaluationInput): Array<DecisionReasonCode> =>
 }
 
 describe("evaluateSpend properties", () => {
-  it.prop("lists the deny rules that fired in contract order, each amount rule exactly when it is broken", Request, (r) => {
-    const input = inputOf(r)
-    const codes = evaluateSpend(input).reasons.map((reason) => reason.code)
-    const denials = codes.filter((code) => code !== "approval_threshold")
-    assert.deepStrictEqual(
-      denials,
-      CONTRACT_ORDER.filter((code) => denials.includes(code))
-    )
-    assert.deepStrictEqual(
-      denials.filter((code) => code !== "merchant_blocked" && code !== "category_blocked"),
-      limitsBroken(input)
-    )
-  })
+  it.prop(
+    "lists the deny rules that fired in contract order, each amount rule exactly when it is broken",
+    Request,
+    (r) => {
+      const input = inputOf(r)
+      const codes = evaluateSpend(input).reasons.map((reason) => reason.code)
+      const denials = codes.filter((code) => code !== "approval_threshold")
+      assert.deepStrictEqual(
+        denials,
+        CONTRACT_ORDER.filter((code) => codes.includes(code))
+      )
+      assert.deepStrictEqual(
+        denials.filter((code) => code !== "merchant_blocked" && code !== "category_blocked"),
+        limitsBroken(input)
+      )
+    }
+  )
 
   it.prop("never approves nor sends for approval an amount over any limit, budget or the funds", Request, (r) => {
     const input = inputOf(r)
