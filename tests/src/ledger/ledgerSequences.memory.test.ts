@@ -5,7 +5,7 @@ import { Effect, Schema } from "effect"
 import { assertLedgerInvariants, domainOver, newTeam } from "./LedgerContract.ts"
 
 const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
-const Amount = int(1, 5_000)
+const Amount = int(1, 60)
 const AnyAccount = int(0, 3)
 const SpendAccount = int(0, 1)
 const HoldTarget = int(2, 3)

@@ -22,6 +22,8 @@ const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetw
 const Amount = int(0, 1_000_000_000)
 const Maybe = <S extends Schema.Top>(schema: S) => Schema.UndefinedOr(schema)
 
+const Near = Maybe(int(-2, 2))
+
 const Request = {
   policy: SpendPolicy,
   amount: Amount,
@@ -29,25 +31,31 @@ const Request = {
   spentThisMonth: Amount,
   available: Amount,
   name: MerchantName,
-  category: Maybe(CategorySlug)
+  category: Maybe(CategorySlug),
+  near: Schema.Tuple([Near, Near, Near, Near])
 }
 
-const inputOf = (r: {
-  readonly policy: SpendPolicy
-  readonly amount: number
-  readonly spentToday: number
-  readonly spentThisMonth: number
-  readonly available: number
-  readonly name: string
-  readonly category: string | undefined
-}): SpendEvaluationInput => ({
-  policy: r.policy,
-  amount: r.amount,
-  merchant: { name: r.name, category: r.category },
-  spentToday: r.spentToday,
-  spentThisMonth: r.spentThisMonth,
-  available: r.available
-})
+const inputOf = (r: Schema.Struct.Type<typeof Request>): SpendEvaluationInput => {
+  const [limit, daily, monthly, funds] = r.near
+  const around = (used: number, offset: number | undefined) =>
+    offset === undefined ? undefined : Math.max(0, used + r.amount + offset)
+  const edges = {
+    perRequestLimit: around(0, limit),
+    dailyBudget: around(r.spentToday, daily),
+    monthlyBudget: around(r.spentThisMonth, monthly)
+  }
+  return {
+    policy: {
+      ...r.policy,
+      ...Object.fromEntries(Object.entries(edges).filter(([, value]) => value !== undefined))
+    },
+    amount: r.amount,
+    merchant: { name: r.name, category: r.category },
+    spentToday: r.spentToday,
+    spentThisMonth: r.spentThisMonth,
+    available: around(0, funds) ?? r.available
+  }
+}
 
 const limitsBroken = (input: SpendEvaluationInput): Array<DecisionReasonCode> => {
   const { policy, amount } = input
