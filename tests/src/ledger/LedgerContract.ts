@@ -76,11 +76,41 @@ const allTransactions = (teamId: TeamId) =>
     return out
   })
 
-/** Every invariant of a double-entry ledger for one team: transactions balance, balances equal their entries. */
+const byAccount = (entries: ReadonlyArray<{ readonly accountId: string; readonly amount: number }>) =>
+  entries.map((e) => [e.accountId, e.amount] as const).toSorted(([a], [b]) => a.localeCompare(b))
+
+/** Each hold is resolved at most once, and its resolution releases exactly what it held and posts at most that. */
+const assertHoldsResolveOnce = (txs: ReadonlyArray<LedgerTransaction>) => {
+  const holds = new Map(txs.filter((t) => t.kind === "pending").map((t) => [t.id as string, t]))
+  const resolutions = txs.filter((t) => t.pendingId !== null)
+  assert.strictEqual(new Set(resolutions.map((t) => t.pendingId)).size, resolutions.length, "a hold resolves once")
+  for (const resolution of resolutions) {
+    const hold = holds.get(resolution.pendingId!)
+    assert.isDefined(hold, `resolution ${resolution.id} resolves a hold`)
+    const held = byAccount(hold!.entries)
+    const side = (pending: boolean) => byAccount(resolution.entries.filter((e) => e.pending === pending))
+    assert.deepStrictEqual(
+      side(true),
+      byAccount(hold!.entries.map((e) => ({ accountId: e.accountId, amount: -e.amount }))),
+      `resolution ${resolution.id} releases exactly its hold`
+    )
+    assert.deepStrictEqual(
+      side(false),
+      resolution.kind === "post_pending" ? held : [],
+      `resolution ${resolution.id} posts exactly the held amounts, or nothing when voided`
+    )
+  }
+}
+
+/**
+ * Every invariant of a double-entry ledger for one team: transactions balance, balances equal their entries, holds
+ * resolve at most once and exactly, spend accounts never go negative.
+ */
 export const assertLedgerInvariants = (teamId: TeamId) =>
   Effect.gen(function* () {
     const ledger = yield* Ledger
     const txs = yield* allTransactions(teamId)
+    assertHoldsResolveOnce(txs)
     const sums = new Map<string, { posted: number; pending: number }>()
     for (const tx of txs) {
       for (const pending of [true, false]) {
@@ -107,8 +137,10 @@ export const assertLedgerInvariants = (teamId: TeamId) =>
         0 - s.pending,
         `pending balance of ${account.kind} equals its entries`
       )
-      if (account.kind === "spend")
-        assert.isAtLeast(account.balance.available, 0, "a spend account never goes negative")
+      if (account.kind === "spend") {
+        assert.isAtLeast(account.balance.posted, 0, "a spend account's posted balance never goes negative")
+        assert.isAtLeast(account.balance.available, 0, "a spend account's available balance never goes negative")
+      }
     }
   })
 

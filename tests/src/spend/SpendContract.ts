@@ -35,7 +35,8 @@ type Ports =
   | ApprovalsRepo
   | SpendRequestsRepo
 
-const domainOver = <E>(ports: Layer.Layer<Ports, E>) =>
+/** The spend services over whichever ports the caller provides. */
+export const domainOver = <E>(ports: Layer.Layer<Ports, E>) =>
   Layer.mergeAll(Users.layer, Teams.layer, SpendRequests.layer).pipe(
     Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),

@@ -46,7 +46,7 @@ export const validateEntries = (
   const fail = (message: string) => Result.fail(new UnbalancedTransaction({ message }))
   if (entries.length < 2) return fail("a ledger transaction needs at least two entries")
   if (new Set(entries.map((e) => e.accountId)).size !== entries.length) return fail("each account may appear once")
-  let sum = 0
+  let sum = 0n
   let currency: string | undefined
   for (const entry of entries) {
     if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) return fail("entry amounts are non-zero integers")
@@ -54,8 +54,8 @@ export const validateEntries = (
     if (entryCurrency === undefined) return fail(`unknown account ${entry.accountId}`)
     if (currency !== undefined && entryCurrency !== currency) return fail("all entries must share one currency")
     currency = entryCurrency
-    sum += entry.amount
+    sum += BigInt(entry.amount)
   }
-  if (sum !== 0) return fail(`entries sum to ${sum}, not zero`)
+  if (sum !== 0n) return fail(`entries sum to ${sum}, not zero`)
   return Result.succeed(currency as string)
 }

@@ -32,7 +32,7 @@ export const takeToken = (
   const refilled =
     state === undefined
       ? limit
-      : Math.min(limit, state.tokens + Math.max(0, nowMillis - state.updatedAtMillis) * ratePerMilli(limit))
+      : Math.min(limit, state.tokens + (Math.max(0, nowMillis - state.updatedAtMillis) * limit) / 60_000)
   const allowed = refilled >= 1
   return { state: { tokens: allowed ? refilled - 1 : refilled, updatedAtMillis: nowMillis }, allowed }
 }
