@@ -1,4 +1,4 @@
-import { assert, describe, it, layer } from "@effect/vitest"
+import { assert, layer } from "@effect/vitest"
 import {
   type AccountId,
   Ledger,
@@ -367,5 +367,3 @@ export const ledgerContract = <E>(
       })
     )
   })
-
-export { describe, it }

@@ -6,7 +6,7 @@ import { instanceOver, newAgent, Probe, type ProbeServices, postedOf, type Sabot
 type Handler = (request: Request) => Promise<Response>
 
 /** A response read whole: status, headers and the exact body bytes. */
-export interface Reply {
+interface Reply {
   readonly status: number
   readonly headers: Headers
   readonly bytes: Uint8Array
@@ -14,14 +14,14 @@ export interface Reply {
 }
 
 const read = (response: Response) =>
-  Effect.promise(async () => {
+  Effect.promise(async (): Promise<Reply> => {
     const bytes = new Uint8Array(await response.arrayBuffer())
     const text = new TextDecoder().decode(bytes)
     return { status: response.status, headers: response.headers, bytes, json: text === "" ? {} : JSON.parse(text) }
   })
 
 /** Sends a POST as the agent behind `token`; `key` undefined sends no Idempotency-Key. */
-export const post = (
+const post = (
   handler: Handler,
   path: string,
   body: string,

@@ -146,7 +146,7 @@ const ProbeHttp = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
 )
 
 /** The probe routes with the real Idempotent middleware and JSON error handling; needs the domain and the probe. */
-export const probeRoutes = HttpApiBuilder.layer(ProbeApi).pipe(
+const probeRoutes = HttpApiBuilder.layer(ProbeApi).pipe(
   Layer.provide(ProbeHttp),
   Layer.provide([ProbeAuth, IdempotencyLive]),
   Layer.provide(ErrorHandlingLive)

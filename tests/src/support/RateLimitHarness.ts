@@ -14,7 +14,7 @@ export const serve = <E, R>(app: Layer.Layer<never, E, R>, env: Record<string, s
   )
 
 /** The three RateLimit headers of an answer, as numbers. */
-export const limitHeaders = (answer: Answer) => ({
+const limitHeaders = (answer: Answer) => ({
   limit: Number(answer.headers.get("ratelimit-limit")),
   remaining: Number(answer.headers.get("ratelimit-remaining")),
   reset: Number(answer.headers.get("ratelimit-reset"))

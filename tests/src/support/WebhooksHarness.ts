@@ -15,7 +15,7 @@ export type WebhookPorts = Ports
 const jwtKey = await generateKeyPair("ES256", { extractable: true })
 
 /** The JWKS configured for bank-aggregator-a. */
-export const JWKS = JSON.stringify({ keys: [{ ...(await exportJWK(jwtKey.publicKey)), kid: "k1", alg: "ES256" }] })
+const JWKS = JSON.stringify({ keys: [{ ...(await exportJWK(jwtKey.publicKey)), kid: "k1", alg: "ES256" }] })
 
 const whsec = (seed: string) => `whsec_${Buffer.from(createHash("sha256").update(seed).digest()).toString("base64")}`
 

@@ -47,7 +47,7 @@ const isTooLarge = (error: HttpApiError.HttpApiSchemaError) =>
 const payloadTooLarge = () => errorResponse(413, "payload_too_large", "the request body is over 1 MiB")
 
 /** The 400 body for a request that failed schema decoding (413 / invalid_json when the body could not be read). */
-export const validationResponse = (error: HttpApiError.HttpApiSchemaError) => {
+const validationResponse = (error: HttpApiError.HttpApiSchemaError) => {
   if (isTooLarge(error)) return payloadTooLarge()
   if (isUnreadableBody(error)) {
     return invalidJson()
@@ -66,7 +66,7 @@ export const validationResponse = (error: HttpApiError.HttpApiSchemaError) => {
   )
 }
 
-export const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) =>
+const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) =>
   Effect.succeed(validationResponse(error))
 )
 
@@ -79,7 +79,7 @@ const internalError = (requestId: string) =>
  * Every failure that escapes a route becomes a JSON error body: unknown routes (404), unreadable or oversized
  * bodies (400 `invalid_json`, 413), and anything unexpected (500, logged with a request id, never shown to the client).
  */
-export const JsonErrors = HttpRouter.middleware<{ handles: unknown }>()(
+const JsonErrors = HttpRouter.middleware<{ handles: unknown }>()(
   (
     httpEffect
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
