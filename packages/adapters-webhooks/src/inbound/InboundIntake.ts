@@ -3,7 +3,7 @@ import { ByteSize, Context, Effect, Layer, Option, Result, Schema, SchemaIssue }
 import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InboundRunner } from "./InboundRunner.ts"
 import { InboundSecrets } from "./InboundSecrets.ts"
-import { InboxMessage } from "./Payloads.ts"
+import { InboxMessage } from "./mapping/index.ts"
 import { type InboundEndpoint, statusForSignatureError } from "./verify/Endpoints.ts"
 import { parseEnvelope } from "./verify/Envelope.ts"
 import type { WebhookSignatureReason } from "./verify/WebhookSignatureError.ts"
