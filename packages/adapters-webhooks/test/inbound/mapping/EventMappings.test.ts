@@ -47,10 +47,7 @@ describe("provider events map to inbound commands", () => {
   const cases: ReadonlyArray<readonly [ProviderEvent, unknown]> = [
     [event("banking-a", "deposit.received", depositData), deposit("banking-a")],
     [event("banking-b", "deposit.received", depositData), deposit("banking-b")],
-    [
-      event("banking-c", "deposit.received", { ...depositData, account_id: ACCOUNT }),
-      deposit("banking-c", ACCOUNT)
-    ],
+    [event("banking-c", "deposit.received", { ...depositData, account_id: ACCOUNT }), deposit("banking-c", ACCOUNT)],
     [event("bank-aggregator-a", "deposit.received", depositData), deposit("bank-aggregator-a")],
     [event("bank-aggregator-b", "deposit.received", depositData), deposit("bank-aggregator-b")],
     [
@@ -180,7 +177,11 @@ describe("malformed payloads of events the service acts on are refused with the 
       '["account_id"]'
     ],
     [event("bank-aggregator-a", "item.disconnected", {}), "invalid item data", '["item_id"]'],
-    [event("bank-aggregator-b", "enrollment.disconnected", { enrollment_id: "" }), "invalid enrollment data", '["enrollment_id"]'],
+    [
+      event("bank-aggregator-b", "enrollment.disconnected", { enrollment_id: "" }),
+      "invalid enrollment data",
+      '["enrollment_id"]'
+    ],
     [
       event("billing-a", "subscription.updated", { team_id: TEAM, status: "active" }),
       "invalid subscription data",
