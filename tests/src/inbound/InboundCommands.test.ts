@@ -5,7 +5,7 @@ import {
   BankConnectionChanged,
   BankConnectionsRepo,
   DepositReceived,
-  InboundCommand,
+  type InboundCommand,
   InboundCommands,
   InboxEmailReceived,
   InboxItemsRepo,
@@ -297,7 +297,6 @@ describe("InboundCommands (memory)", () => {
     assert.throws(() => depositOf(teamId, { currency: "usd" }))
     assert.throws(() => depositOf("acme" as TeamId))
     assert.throws(() => new KycDecisionReceived({ provider: "kyc-a", entityId: "x", status: "approved" }))
-    assert.isTrue(InboundCommand.guards.DepositReceived(depositOf(teamId)))
   })
 })
 

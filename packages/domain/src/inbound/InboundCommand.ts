@@ -67,5 +67,5 @@ export const InboundCommand = Schema.Union([
   SubscriptionEnded,
   BankConnectionChanged,
   InboxEmailReceived
-]).pipe(Schema.toTaggedUnion("_tag"))
+])
 export type InboundCommand = typeof InboundCommand.Type
