@@ -1,4 +1,4 @@
-import { WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
+import { InboundCommands, WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
 import { Config, Effect, Layer } from "effect"
 import {
   InboundIntake,
@@ -15,9 +15,15 @@ export * from "./inbound/index.ts"
 export * from "./shared/index.ts"
 export * from "./webhooks/index.ts"
 
+/** Inbound processing over the ports and the Ledger: the runner, the processor and the domain's inbound commands. */
+export const InboundRunnerLive = InboundRunner.layer.pipe(
+  Layer.provideMerge(InboundProcessor.layer),
+  Layer.provideMerge(InboundCommands.layer)
+)
+
 /** Webhook services over the ports and the Ledger: endpoints, the outbound dispatcher, inbound processing; configured from the environment. */
-export const WebhookServicesLive = Layer.mergeAll(WebhookDispatcher.layer, InboundRunner.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(WebhookEndpoints.layer, InboundProcessor.layer)),
+export const WebhookServicesLive = Layer.mergeAll(WebhookDispatcher.layer, InboundRunnerLive).pipe(
+  Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(StandardWebhooksSender),
   Layer.provideMerge(WebhooksConfigLive)
 )

@@ -10,7 +10,7 @@ import { ByteSize, Clock, Context, Effect, Layer, Option, Result, Schema, Schema
 import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InboundRunner } from "./InboundRunner.ts"
 import { InboundSecrets } from "./InboundSecrets.ts"
-import { InboxMessage } from "./Payloads.ts"
+import { InboxMessage } from "./mapping/index.ts"
 import { type InboundEndpoint, statusForSignatureError } from "./verify/Endpoints.ts"
 import { parseEnvelope } from "./verify/Envelope.ts"
 import type { WebhookSignatureReason } from "./verify/WebhookSignatureError.ts"
@@ -121,7 +121,10 @@ export class InboundIntake extends Context.Service<
 
       const processNow = (stored: InboundEvent) =>
         Effect.gen(function* () {
-          const claimed = yield* store.claim(stored.id, new Date(Date.now() + runner.policy.leaseMs).toISOString())
+          const claimed = yield* store.claim(
+            stored.id,
+            isoOfMillis((yield* Clock.currentTimeMillis) + runner.policy.leaseMs)
+          )
           if (Option.isNone(claimed)) return stored.status === "parked" ? "failed" : "done"
           return yield* runner.run(claimed.value).pipe(
             Effect.as("done" as const),
@@ -154,7 +157,7 @@ export class InboundIntake extends Context.Service<
             .verify(
               remoteAddress === undefined ? { body, headers } : { body, headers, remoteAddress },
               secrets.of(endpoint),
-              Math.floor(Date.now() / 1000)
+              Math.floor((yield* Clock.currentTimeMillis) / 1000)
             )
             .pipe(Effect.result)
           if (Result.isFailure(verified)) {
@@ -175,7 +178,7 @@ export class InboundIntake extends Context.Service<
             attempts: 0,
             nextAttemptAt: isoOfMillis(sync ? now + runner.policy.leaseMs : now),
             lastError: null,
-            receivedAt: new Date(now).toISOString(),
+            receivedAt: isoOfMillis(now),
             processedAt: null
           })
           if (sync && (yield* processNow(event)) === "failed") {

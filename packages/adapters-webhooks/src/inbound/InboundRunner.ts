@@ -4,18 +4,19 @@ import {
   InboundProcessingFailed,
   InboundRetryConfig,
   type InboundRetryPolicy,
-  inboundRetryAt
+  inboundRetryAt,
+  isoOfMillis
 } from "@svc/domain"
-import { Cause, Context, Effect, Layer } from "effect"
+import { Cause, Clock, Context, Effect, Layer } from "effect"
 import { InboundProcessor } from "./InboundProcessor.ts"
 
-/** Runs claimed inbound events through the processor and records the outcome (processed, retry later, or parked). */
+/** Runs claimed inbound events through the processor and records the outcome (processed, retry later, or parked); time comes from `Clock`. */
 export class InboundRunner extends Context.Service<
   InboundRunner,
   {
     /** Processes one claimed event; fails with the processing failure after recording it. */
     readonly run: (event: InboundEvent) => Effect.Effect<void, InboundProcessingFailed>
-    /** Claims and processes a batch of due events; returns how many it took. */
+    /** The worker's step: claims and processes a batch of due events; returns how many it took. */
     readonly runDue: Effect.Effect<number>
     readonly policy: InboundRetryPolicy
   }
@@ -43,11 +44,17 @@ export class InboundRunner extends Context.Service<
             )
           ),
           Effect.matchEffect({
-            onSuccess: () => store.markProcessed(event.id, new Date().toISOString()),
+            onSuccess: () =>
+              Clock.currentTimeMillis.pipe(
+                Effect.flatMap((nowMs) => store.markProcessed(event.id, isoOfMillis(nowMs)))
+              ),
             onFailure: (failure) =>
-              store
-                .markFailed(event.id, failure.message, inboundRetryAt(policy, event.attempts, failure, Date.now()))
-                .pipe(Effect.andThen(Effect.fail(failure)))
+              Clock.currentTimeMillis.pipe(
+                Effect.flatMap((nowMs) =>
+                  store.markFailed(event.id, failure.message, inboundRetryAt(policy, event.attempts, failure, nowMs))
+                ),
+                Effect.andThen(Effect.fail(failure))
+              )
           }),
           Effect.catchTag("PersistenceUnavailable", () =>
             Effect.fail(new InboundProcessingFailed({ message: "the database is unavailable", retryable: true }))
@@ -55,10 +62,10 @@ export class InboundRunner extends Context.Service<
         )
 
       const runDue = Effect.gen(function* () {
-        const nowMs = Date.now()
+        const nowMs = yield* Clock.currentTimeMillis
         const due = yield* store.claimDue({
-          now: new Date(nowMs).toISOString(),
-          leaseUntil: new Date(nowMs + policy.leaseMs).toISOString(),
+          now: isoOfMillis(nowMs),
+          leaseUntil: isoOfMillis(nowMs + policy.leaseMs),
           limit: policy.batchSize
         })
         yield* Effect.forEach(due, (event) => Effect.ignore(run(event)), { concurrency: 4, discard: true })

@@ -8,7 +8,6 @@ import {
   WebhookSendFailed
 } from "@svc/domain"
 import { Webhook } from "standardwebhooks"
-import { teamOfInboxAddress } from "../../src/inbound/InboundProcessor.ts"
 import { retryAfterSeconds, standardWebhooksSignature } from "../../src/webhooks/StandardWebhooksSender.ts"
 
 const policy = { ...DeliveryConfig.defaultValue(), scheduleMs: [1_000, 10_000], jitter: 0.2 }
@@ -122,15 +121,5 @@ describe("retryAfterSeconds", () => {
     assert.strictEqual(retryAfterSeconds(new Date(NOW + 5_000).toUTCString(), NOW), 5)
     assert.isNull(retryAfterSeconds("soon", NOW))
     assert.isNull(retryAfterSeconds(null, NOW))
-  })
-})
-
-describe("teamOfInboxAddress", () => {
-  const team = "0190f3a1-2b3c-7d4e-8f90-123456789abc"
-  it("finds the team id in the local part only", () => {
-    assert.strictEqual(teamOfInboxAddress(`${team}@inbox.example.com`), team)
-    assert.strictEqual(teamOfInboxAddress(`Invoices <bills+${team.toUpperCase()}@inbox.example.com>`), team)
-    assert.isUndefined(teamOfInboxAddress(`someone@${team}.example.com`))
-    assert.isUndefined(teamOfInboxAddress("nobody@example.com"))
   })
 })

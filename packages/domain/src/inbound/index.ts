@@ -1,2 +1,5 @@
+export * from "./InboundCommand.ts"
+export * from "./InboundCommands.ts"
 export * from "./InboundEvents.ts"
+export * from "./InboundRefusal.ts"
 export * from "./InboundWebhooks.ts"

@@ -1,1 +1,2 @@
+export * from "./InboxAddress.ts"
 export * from "./InboxItems.ts"

@@ -1,0 +1,27 @@
+import { Result } from "effect"
+import { bankAggregatorAEvents, bankAggregatorBEvents, bankingEvents } from "./Banking.ts"
+import { billingAEvents } from "./Billing.ts"
+import type { EventMapping } from "./EventMapping.ts"
+import { Ignored } from "./EventMapping.ts"
+import { inboxEvents } from "./Inbox.ts"
+import { kycAEvents, kycBEvents, kycCEvents, kycDEvents } from "./Kyc.ts"
+
+const MAPPINGS: ReadonlyMap<string, EventMapping> = new Map([
+  ["banking-a", bankingEvents],
+  ["banking-b", bankingEvents],
+  ["banking-c", bankingEvents],
+  ["bank-aggregator-a", bankAggregatorAEvents],
+  ["bank-aggregator-b", bankAggregatorBEvents],
+  ["billing-a", billingAEvents],
+  ["kyc-a", kycAEvents],
+  ["kyc-b", kycBEvents],
+  ["kyc-c", kycCEvents],
+  ["kyc-d", kycDEvents],
+  ["inbox", inboxEvents]
+])
+
+/** The command a stored event asks for, by its endpoint's mapping; an endpoint without one ignores every event. */
+export const commandOf: EventMapping = (event) => MAPPINGS.get(event.endpoint)?.(event) ?? Result.succeed(Ignored)
+
+export { Ignored } from "./EventMapping.ts"
+export { InboxMessage } from "./Inbox.ts"

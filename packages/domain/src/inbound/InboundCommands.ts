@@ -1,0 +1,144 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { BankConnectionsRepo } from "../finance/banking/index.ts"
+import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
+import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
+import { Ledger, pickSpendAccount } from "../ledger/index.ts"
+import { newIdText, nowIso, type PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type {
+  BankConnectionChanged,
+  DepositReceived,
+  InboundCommand,
+  InboxEmailReceived,
+  KycDecisionReceived
+} from "./InboundCommand.ts"
+import {
+  BankConnectionNotFound,
+  DepositAccountNotFound,
+  InboundCommandRefused,
+  type InboundRefusalReason,
+  InboxAddressUnknown,
+  ManagedEntityNotFound
+} from "./InboundRefusal.ts"
+
+const refuse = (reason: InboundRefusalReason) => Effect.fail(new InboundCommandRefused({ reason }))
+
+/** The plan a team falls back to when its subscription ends. */
+const PLAN_AFTER_SUBSCRIPTION = { plan: "free", status: "canceled" } as const
+
+/** Applies what verified provider events report to the ledger, identity, banking and documents records. */
+export class InboundCommands extends Context.Service<
+  InboundCommands,
+  {
+    /**
+     * Applies a command. Applying the same command again changes nothing more (a deposit credits once per provider
+     * and provider event id); a refusal changes nothing.
+     */
+    readonly handle: (command: InboundCommand) => Effect.Effect<void, InboundCommandRefused | PersistenceUnavailable>
+  }
+>()("@svc/domain/InboundCommands") {
+  static readonly make = Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const teams = yield* TeamsRepo
+    const entities = yield* ManagedEntitiesRepo
+    const connections = yield* BankConnectionsRepo
+    const plans = yield* TeamPlansRepo
+    const inbox = yield* InboxItemsRepo
+
+    const requireTeam = (teamId: TeamId) =>
+      teams
+        .findById(teamId)
+        .pipe(Effect.flatMap((team) => (Option.isSome(team) ? Effect.void : refuse(new TeamNotFound({ teamId })))))
+
+    const deposit = Effect.fn("InboundCommands.deposit")(function* (command: DepositReceived) {
+      yield* requireTeam(command.teamId)
+      const noAccount = new DepositAccountNotFound({
+        teamId: command.teamId,
+        currency: command.currency,
+        accountId: command.accountId
+      })
+      const accounts = yield* ledger.accounts(command.teamId, { mode: "live", kind: "spend" })
+      const account = pickSpendAccount(
+        accounts.filter((a) => a.currency === command.currency),
+        command.accountId
+      )
+      if (account === undefined) return yield* refuse(noAccount)
+      yield* ledger
+        .deposit({
+          teamId: command.teamId,
+          mode: "live",
+          accountId: account.id,
+          amount: command.amountMinor,
+          currency: command.currency,
+          reference: `${command.provider}:${command.providerEventId}`
+        })
+        .pipe(
+          Effect.catchTags({
+            DuplicateLedgerTransaction: () => Effect.void,
+            AccountNotFound: () => refuse(noAccount),
+            InsufficientFunds: Effect.die,
+            UnbalancedTransaction: Effect.die
+          })
+        )
+    })
+
+    const kycDecision = Effect.fn("InboundCommands.kycDecision")(function* (command: KycDecisionReceived) {
+      const updated = yield* entities.setKycStatus(command.entityId, command.status, command.provider, yield* nowIso)
+      if (!updated) return yield* refuse(new ManagedEntityNotFound({ entityId: command.entityId }))
+    })
+
+    const setPlan = Effect.fn("InboundCommands.setPlan")(function* (teamId: TeamId, plan: string, status: string) {
+      yield* requireTeam(teamId)
+      yield* plans.upsert({ teamId, plan, status, updatedAt: yield* nowIso })
+    })
+
+    const bankConnection = Effect.fn("InboundCommands.bankConnection")(function* (command: BankConnectionChanged) {
+      const found = yield* connections.setStatus(command.provider, command.externalId, command.status, yield* nowIso)
+      if (!found) {
+        return yield* refuse(new BankConnectionNotFound({ provider: command.provider, externalId: command.externalId }))
+      }
+    })
+
+    const inboxEmail = Effect.fn("InboundCommands.inboxEmail")(function* (command: InboxEmailReceived) {
+      const unknown = new InboxAddressUnknown({ address: command.recipient })
+      const teamId = teamOfInboxAddress(command.recipient)
+      if (teamId === undefined || !Schema.is(TeamId)(teamId)) return yield* refuse(unknown)
+      if (Option.isNone(yield* teams.findById(teamId))) return yield* refuse(unknown)
+      yield* inbox.insert({
+        id: yield* newIdText,
+        teamId,
+        messageId: command.messageId,
+        sender: command.sender,
+        recipient: command.recipient,
+        subject: command.subject,
+        textBody: command.textBody,
+        htmlBody: command.htmlBody,
+        attachments: command.attachments,
+        createdAt: yield* nowIso
+      })
+    })
+
+    const handle = (command: InboundCommand) => {
+      switch (command._tag) {
+        case "DepositReceived":
+          return deposit(command)
+        case "KycDecisionReceived":
+          return kycDecision(command)
+        case "PlanChanged":
+          return setPlan(command.teamId, command.plan, command.status)
+        case "SubscriptionEnded":
+          return setPlan(command.teamId, PLAN_AFTER_SUBSCRIPTION.plan, PLAN_AFTER_SUBSCRIPTION.status)
+        case "BankConnectionChanged":
+          return bankConnection(command)
+        case "InboxEmailReceived":
+          return inboxEmail(command)
+      }
+    }
+
+    return InboundCommands.of({
+      handle: (command) =>
+        handle(command).pipe(Effect.withSpan("InboundCommands.handle", { attributes: { command: command._tag } }))
+    })
+  })
+
+  static readonly layer = Layer.effect(InboundCommands, InboundCommands.make)
+}

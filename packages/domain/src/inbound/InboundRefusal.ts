@@ -1,0 +1,64 @@
+import { Schema } from "effect"
+import { TeamNotFound } from "../identity/index.ts"
+
+/** The team has no live spend account in the deposit's currency (or not the one the deposit names). */
+export class DepositAccountNotFound extends Schema.TaggedError<DepositAccountNotFound>()("DepositAccountNotFound", {
+  teamId: Schema.String,
+  currency: Schema.String,
+  accountId: Schema.NullOr(Schema.String)
+}) {}
+
+/** No managed entity has the id a KYC decision names. */
+export class ManagedEntityNotFound extends Schema.TaggedError<ManagedEntityNotFound>()("ManagedEntityNotFound", {
+  entityId: Schema.String
+}) {}
+
+/** The aggregator names a connection this service does not hold. */
+export class BankConnectionNotFound extends Schema.TaggedError<BankConnectionNotFound>()("BankConnectionNotFound", {
+  provider: Schema.String,
+  externalId: Schema.String
+}) {}
+
+/** No team owns the address an e-mail was sent to. */
+export class InboxAddressUnknown extends Schema.TaggedError<InboxAddressUnknown>()("InboxAddressUnknown", {
+  address: Schema.String
+}) {}
+
+/** Why an inbound command was not applied. */
+export const InboundRefusalReason = Schema.Union([
+  TeamNotFound,
+  DepositAccountNotFound,
+  ManagedEntityNotFound,
+  BankConnectionNotFound,
+  InboxAddressUnknown
+])
+export type InboundRefusalReason = typeof InboundRefusalReason.Type
+
+const describe = (reason: InboundRefusalReason): string => {
+  switch (reason._tag) {
+    case "TeamNotFound":
+      return `no team ${reason.teamId}`
+    case "DepositAccountNotFound":
+      return `no live ${reason.currency} spend account ${reason.accountId ?? ""} for team ${reason.teamId}`
+    case "ManagedEntityNotFound":
+      return `no managed entity ${reason.entityId}`
+    case "BankConnectionNotFound":
+      return `no bank connection ${reason.externalId} on ${reason.provider}`
+    case "InboxAddressUnknown":
+      return `no team owns the address ${reason.address}`
+  }
+}
+
+/** An inbound command was refused and changed nothing; `retryable` says whether the same command may succeed later. */
+export class InboundCommandRefused extends Schema.TaggedError<InboundCommandRefused>()("InboundCommandRefused", {
+  reason: InboundRefusalReason
+}) {
+  /** True when the record the command names may still be created (a provider can report on it first); false when retrying cannot help. */
+  get retryable(): boolean {
+    return this.reason._tag === "ManagedEntityNotFound" || this.reason._tag === "BankConnectionNotFound"
+  }
+
+  override get message(): string {
+    return describe(this.reason)
+  }
+}
