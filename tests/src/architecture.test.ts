@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, posix, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
@@ -124,8 +124,12 @@ export const checkImport = (file: string, specifier: string): Array<Violation> =
   if (!unit.startsWith("packages/")) return out
   const from = contextOf(file)
   const to = relativeTarget === null ? null : contextOf(relativeTarget)
-  if (!inTest && to !== null && from !== to && posix.basename(relativeTarget!) !== "index.ts") {
-    fail(`a context reaches another only through its index.ts (${to.split(":")[1]}/index.ts)`)
+  const entry = relativeTarget === null ? "" : posix.basename(relativeTarget)
+  if (!inTest && to !== null && from !== to && entry !== "index.ts" && entry !== "model.ts") {
+    fail(`a context reaches another only through its index.ts or model.ts (${to.split(":")[1]}/index.ts)`)
+  }
+  if (!inTest && to !== null && from !== to && posix.basename(file) === "model.ts" && entry !== "model.ts") {
+    fail("a context's model.ts reaches other contexts only through their model.ts (no services behind it)")
   }
   const pkg = unit.slice("packages/".length)
   const svc = svcTarget(specifier)
@@ -175,6 +179,53 @@ const AMBIENT = /\bnew Date\(|\bDate\.now\(|\bMath\.random\(|\brandomUUID\(/u
 /** The lines of a domain source that read the wall clock or ambient randomness directly. */
 export const ambientReads = (source: string): Array<string> => source.split("\n").filter((line) => AMBIENT.test(line))
 
+/** The specifiers a source imports at run time: type-only imports and re-exports are erased and left out. */
+export const runtimeImportsOf = (source: string): Array<string> => {
+  const typeOnly = new Set<string>()
+  for (const match of source.matchAll(/^\s*(?:import|export)\s+type\s[^;]*?\sfrom\s*["']([^"']+)["']/gmsu)) {
+    typeOnly.add(match[1]!)
+  }
+  const valued = new Set<string>()
+  for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s*["']([^"']+)["']/gmsu)) {
+    valued.add(match[1]!)
+  }
+  return importsOf(source).filter((s) => valued.has(s) || !typeOnly.has(s))
+}
+
+/** Where a workspace package specifier resolves, by the package's `exports` (null: not a workspace package). */
+const resolveWorkspace = (specifier: string): string | null => {
+  const match = /^@svc\/([^/]+)(\/.*)?$/u.exec(specifier)
+  if (match === null) return null
+  const dir = ["packages", "apps"]
+    .map((top) => join(top, match[1]!))
+    .find((d) => existsSync(join(ROOT, d, "package.json")))
+  if (dir === undefined) return null
+  const exports = JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")).exports as Record<string, string>
+  const target = exports[`.${match[2] ?? ""}`]
+  return target === undefined ? null : posix.join(dir, target)
+}
+
+/** Every repository source a module loads at run time, itself included. */
+export const runtimeGraphOf = (start: string, read: (file: string) => string): Set<string> => {
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const specifier of runtimeImportsOf(read(file))) {
+      const next = specifier.startsWith(".")
+        ? posix.normalize(posix.join(posix.dirname(file), specifier))
+        : resolveWorkspace(specifier)
+      if (next !== null) visit(next)
+    }
+  }
+  visit(start)
+  return seen
+}
+
+/** Whether a source defines a service, a port or a layer (code a client never needs). */
+export const definesService = (source: string): boolean =>
+  /\bContext\.Service</u.test(source) || /\bLayer\.(?:effect|succeed|unwrap|mergeAll|effectDiscard)\(/u.test(source)
+
 describe("architecture", () => {
   it("every import in the repository respects the layering", () => {
     const files = repositoryFiles()
@@ -195,7 +246,48 @@ describe("architecture", () => {
     assert.deepStrictEqual(found, [])
   })
 
+  it("the SDK loads the HTTP contract and the domain's models, never a service, a port or server code", () => {
+    const read = (file: string) => readFileSync(join(ROOT, file), "utf8")
+    const sdk = repositoryFiles().filter((f) => f.startsWith("packages/sdk/src/"))
+    const graph = new Set(sdk.flatMap((f) => [...runtimeGraphOf(f, read)]))
+    assert.isTrue(graph.has("packages/adapters-http/src/api/index.ts"), "the SDK loads the contract")
+    assert.isTrue(graph.has("packages/domain/src/model.ts"), "the contract loads the domain's models")
+    const offending = [...graph].filter(
+      (f) =>
+        f.startsWith("packages/adapters-http/src/http/") ||
+        (f.startsWith("packages/domain/src/") && definesService(read(f))) ||
+        !(
+          f.startsWith("packages/sdk/") ||
+          f.startsWith("packages/adapters-http/src/api/") ||
+          f.startsWith("packages/domain/")
+        )
+    )
+    assert.deepStrictEqual(offending, [])
+  })
+
   describe("the checker itself", () => {
+    it("follows run-time imports only, through relative paths and workspace packages", () => {
+      const sources: Record<string, string> = {
+        "packages/sdk/src/A.ts":
+          'import type { T } from "./T.ts"\nimport { b } from "./B.ts"\nexport type { U } from "./U.ts"',
+        "packages/sdk/src/B.ts": 'import { type C, d } from "@svc/domain/model"\nexport * from "./E.ts"',
+        "packages/sdk/src/E.ts": "export const e = 1",
+        "packages/domain/src/model.ts": 'export * from "./x/model.ts"',
+        "packages/domain/src/x/model.ts": "export const x = 1"
+      }
+      const graph = runtimeGraphOf("packages/sdk/src/A.ts", (f) => sources[f] ?? "")
+      assert.deepStrictEqual([...graph].sort(), [
+        "packages/domain/src/model.ts",
+        "packages/domain/src/x/model.ts",
+        "packages/sdk/src/A.ts",
+        "packages/sdk/src/B.ts",
+        "packages/sdk/src/E.ts"
+      ])
+      assert.isTrue(definesService('export class X extends Context.Service<X, {}>()("x") {}'))
+      assert.isTrue(definesService("export const L = Layer.effect(X, make)"))
+      assert.isFalse(definesService("export const S = Schema.Struct({ a: Schema.String })"))
+    })
+
     it("finds direct reads of the clock and of ambient randomness", () => {
       for (const line of [
         "const t = new Date()",
@@ -286,6 +378,15 @@ describe("architecture", () => {
       )
     })
 
+    it("reports a model.ts that reaches another context's services", () => {
+      const found = violationsIn("packages/domain/src/spend/model.ts", 'export * from "../approvals/index.ts"')
+      assert.match(found[0]!.rule, /model\.ts reaches other contexts only through their model\.ts/u)
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/spend/model.ts", 'export * from "../approvals/model.ts"'),
+        []
+      )
+    })
+
     it("reports a context that reaches into another context's modules instead of its index", () => {
       assert.strictEqual(contextOf("packages/domain/src/ledger/Ledger.ts"), "domain:ledger")
       assert.strictEqual(contextOf("packages/domain/src/finance/banking/X.ts"), "domain:finance/banking")
@@ -293,7 +394,7 @@ describe("architecture", () => {
       assert.strictEqual(contextOf("packages/domain/src/index.ts"), null)
       assert.strictEqual(contextOf("packages/adapters-http/src/api/Api.ts"), null)
       const found = violationsIn("packages/domain/src/spend/Bad.ts", 'import { Ledger } from "../ledger/Ledger.ts"')
-      assert.match(found[0]!.rule, /only through its index\.ts \(ledger\/index\.ts\)/u)
+      assert.match(found[0]!.rule, /only through its index\.ts or model\.ts \(ledger\/index\.ts\)/u)
       assert.strictEqual(
         violationsIn("packages/adapters-http/src/http/spend/Bad.ts", 'import { A } from "../../api/spend/SpendApi.ts"')
           .length,

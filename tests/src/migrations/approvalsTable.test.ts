@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { PortsPg, runMigrations } from "@svc/adapters-pg"
 import { TestDatabaseBefore } from "@svc/adapters-pg/testing"
-import { ApprovalId, type ApprovalSummary, ApprovalsRepo, SpendRequestId, SpendRequestsRepo, TeamId } from "@svc/domain"
+import { ApprovalId, ApprovalsRepo, type ApprovalView, SpendRequestId, SpendRequestsRepo, TeamId } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 
@@ -20,7 +20,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
           yield* sql`INSERT INTO teams (id, name, base_currency, created_at) VALUES (${team}, 'T', 'USD', now())`
           yield* sql`INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
                    VALUES (${account}, ${team}, 'test', 'spend', 'S', 'USD', now())`
-          const insertRequest = (status: string, approval: ApprovalSummary | null) =>
+          const insertRequest = (status: string, approval: ApprovalView | null) =>
             Effect.gen(function* () {
               const id = crypto.randomUUID()
               yield* sql`INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose,
@@ -32,7 +32,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
                          '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`
               return id
             })
-          const pending: ApprovalSummary = {
+          const pending: ApprovalView = {
             id: ApprovalId.make(crypto.randomUUID()),
             status: "pending",
             expiresAt: "2026-11-02T00:00:00.000Z",
@@ -40,7 +40,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
             decidedBy: null,
             note: null
           }
-          const approved: ApprovalSummary = {
+          const approved: ApprovalView = {
             id: ApprovalId.make(crypto.randomUUID()),
             status: "approved",
             expiresAt: "2026-11-02T00:00:00.000Z",
@@ -61,7 +61,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
           assert.deepStrictEqual((yield* read(approvedRequest)).approval, approved)
           assert.isNull((yield* read(plainRequest)).approval)
           const stored = Option.getOrThrow(
-            yield* ApprovalsRepo.use((repo) => repo.find(TeamId.make(team), approved.id))
+            yield* ApprovalsRepo.use((repo) => repo.find(TeamId.make(team), ApprovalId.make(approved.id)))
           )
           assert.strictEqual(stored.subjectType, "spend_request")
           assert.strictEqual(stored.subjectId, approvedRequest)

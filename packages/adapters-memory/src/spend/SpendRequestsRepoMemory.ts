@@ -1,8 +1,8 @@
 import {
   AgentKeysRepo,
-  type ApprovalId,
+  ApprovalId,
   ApprovalsRepo,
-  approvalSummary,
+  approvalView,
   EventOutbox,
   isAfter,
   LedgerRepo,
@@ -45,7 +45,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const withApproval = ({ approvalId, ...stored }: StoredRequest) =>
       Effect.map(
         approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
-        (approval): SpendRequest => ({ ...stored, approval: Option.getOrNull(Option.map(approval, approvalSummary)) })
+        (approval): SpendRequest => ({ ...stored, approval: Option.getOrNull(Option.map(approval, approvalView)) })
       )
     const all = Ref.get(requests).pipe(Effect.flatMap((map) => Effect.forEach(HashMap.values(map), withApproval)))
     const addUsage = (keyId: string, windows: UsageWindows, delta: number) =>
@@ -89,7 +89,13 @@ export const SpendRequestsRepoMemory = Layer.effect(
                 .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
             }
             const { approval, ...stored } = request
-            yield* Ref.update(requests, HashMap.set(request.id, { ...stored, approvalId: approval?.id ?? null }))
+            yield* Ref.update(
+              requests,
+              HashMap.set(request.id, {
+                ...stored,
+                approvalId: approval === null ? null : ApprovalId.make(approval.id)
+              })
+            )
             if (spent.amount !== 0) yield* addUsage(request.spendingKeyId, spent.windows, spent.amount)
             yield* outbox.publish(...events)
           })

@@ -1,5 +1,5 @@
 import type { Role } from "../identity/index.ts"
-import type { AccountId, Mode, TeamId, UserId } from "../shared/index.ts"
+import type { AccountId, Mode, TeamId, UserId } from "../shared/model.ts"
 import type { SpendPolicy } from "../spend/index.ts"
 
 /** Scopes a team API key may carry on /v1, and that OAuth tokens need on /treasury. */

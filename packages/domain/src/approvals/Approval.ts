@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Mode, TeamId } from "../shared/index.ts"
+import { Mode, TeamId } from "../shared/model.ts"
 
 /** An approval's id. */
 export const ApprovalId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("ApprovalId"))
@@ -31,19 +31,19 @@ export const Approval = Schema.Struct({
 })
 export type Approval = typeof Approval.Type
 
-/** The approval as its subject shows it (a spend request's `approval` field). */
-export const ApprovalSummary = Approval.mapFields(({ id, status, expiresAt, decidedAt, decidedBy, note }) => ({
-  id,
-  status,
-  expiresAt,
-  decidedAt,
-  decidedBy,
-  note
-}))
-export type ApprovalSummary = typeof ApprovalSummary.Type
+/** An approval as clients see it: inside its subject (a spend request's `approval`) and in the approvals queue. */
+export const ApprovalView = Schema.Struct({
+  id: Schema.String,
+  status: ApprovalStatus,
+  expiresAt: Schema.String,
+  decidedAt: Schema.NullOr(Schema.String),
+  decidedBy: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String)
+})
+export type ApprovalView = typeof ApprovalView.Type
 
-/** The summary of an approval. */
-export const approvalSummary = (approval: Approval): ApprovalSummary => ({
+/** The view of an approval. */
+export const approvalView = (approval: Approval): ApprovalView => ({
   id: approval.id,
   status: approval.status,
   expiresAt: approval.expiresAt,

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { Role } from "../identity/index.ts"
-import { millisOfIso } from "../shared/index.ts"
+import { millisOfIso } from "../shared/model.ts"
 import type { Approval } from "./Approval.ts"
 
 /** Only team owners and admins decide approvals. */

@@ -1,3 +1,2 @@
-export * from "./Approval.ts"
-export * from "./ApprovalRules.ts"
 export * from "./ApprovalsRepo.ts"
+export * from "./model.ts"

@@ -1,5 +1,4 @@
-import type { Effect } from "effect"
-import { Context, Schema } from "effect"
+import { Schema } from "effect"
 
 /** The store could not be reached or answered unexpectedly; the operation did not complete. */
 export class PersistenceUnavailable extends Schema.TaggedError<PersistenceUnavailable>()("PersistenceUnavailable", {
@@ -9,11 +8,3 @@ export class PersistenceUnavailable extends Schema.TaggedError<PersistenceUnavai
 /** Whether a failure is a store outage (the operation did not complete and may be retried). */
 export const isPersistenceUnavailable = (u: unknown): u is PersistenceUnavailable =>
   typeof u === "object" && u !== null && (u as { readonly _tag?: unknown })._tag === "PersistenceUnavailable"
-
-/** Runs an effect atomically: every repository call inside commits together or not at all. */
-export class Transactor extends Context.Service<
-  Transactor,
-  {
-    readonly withTransaction: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | PersistenceUnavailable, R>
-  }
->()("@svc/domain/Transactor") {}

@@ -1,5 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { AmountMinor } from "../shared/index.ts"
+import { AmountMinor } from "../shared/model.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
 export const CategorySlug = Schema.String.check(

@@ -1,13 +1,11 @@
-import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Clock, Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
   type Approval,
   ApprovalId,
-  type ApprovalStatus,
-  type ApprovalSummary,
   ApprovalsRepo,
   ApproverNotAllowed,
-  approvalSummary,
+  approvalView,
   isApprovalDue,
   mayDecideApprovals
 } from "../approvals/index.ts"
@@ -16,8 +14,6 @@ import {
   balanceOf,
   type InsufficientFunds,
   Ledger,
-  type LedgerTransaction,
-  type LockedAccount,
   movementPosting,
   planTransaction
 } from "../ledger/index.ts"
@@ -35,74 +31,19 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
+import { approvalExpiresAt, effectivePolicy, evaluateSpend } from "./SpendPolicy.ts"
 import {
-  approvalExpiresAt,
-  effectivePolicy,
-  evaluateSpend,
-  type SpendDecision,
-  type SpendPolicy,
-  utcDayStart,
-  utcMonthStart
-} from "./SpendPolicy.ts"
-
-/** A spend request's id. */
-export const SpendRequestId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendRequestId"))
-export type SpendRequestId = typeof SpendRequestId.Type
-
-/** `approved` and `denied` are decided at creation; `pending_approval` ends approved, denied, expired or canceled. */
-export const SpendRequestStatus = Schema.Literals(["approved", "denied", "pending_approval", "expired", "canceled"])
-export type SpendRequestStatus = typeof SpendRequestStatus.Type
-
-/** Who a merchant is. */
-export interface Merchant {
-  readonly name: string
-  readonly category: string | null
-  readonly url: string | null
-}
-
-/** An agent's request to spend, with the policy decision and the money it moved. */
-export interface SpendRequest {
-  readonly id: SpendRequestId
-  readonly teamId: TeamId
-  readonly mode: Mode
-  readonly status: SpendRequestStatus
-  readonly amount: number
-  readonly currency: string
-  readonly merchant: Merchant
-  readonly purpose: string
-  readonly accountId: AccountId
-  readonly spendingKeyId: string
-  readonly metadata: Readonly<Record<string, string>>
-  readonly decision: SpendDecision
-  /** The human approval of a request that crossed the approval threshold (stored in the approvals context). */
-  readonly approval: ApprovalSummary | null
-  /** The ledger transaction that posted the spend; null until money has moved. */
-  readonly ledgerTransactionId: LedgerTransactionId | null
-  /** The hold reserving the amount while approval is pending (internal). */
-  readonly holdTransactionId: LedgerTransactionId | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
-
-/** The public JSON shape of a spend request (CONTRACT.md). */
-export const spendRequestJson = (sr: SpendRequest) => ({
-  id: sr.id,
-  object: "spend_request" as const,
-  mode: sr.mode,
-  status: sr.status,
-  amount: sr.amount,
-  currency: sr.currency,
-  merchant: sr.merchant,
-  purpose: sr.purpose,
-  accountId: sr.accountId,
-  spendingKeyId: sr.spendingKeyId,
-  metadata: sr.metadata,
-  decision: sr.decision,
-  approval: sr.approval,
-  ledgerTransactionId: sr.ledgerTransactionId,
-  createdAt: sr.createdAt,
-  updatedAt: sr.updatedAt
-})
+  type SpendRequest,
+  SpendRequestId,
+  SpendRequestInvalid,
+  SpendRequestNotFound,
+  SpendRequestNotPending,
+  type SpendRequestQuery,
+  spendRequestJson,
+  type Transition,
+  usageWindows
+} from "./SpendRequest.ts"
+import { SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 
 /** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
 export const spendEvents = (
@@ -115,121 +56,6 @@ export const spendEvents = (
     Effect.map(newIdText, (id): DomainEvent => ({ id, teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
   )
 }
-
-/** The request does not exist for this team and mode. */
-export class SpendRequestNotFound extends Schema.TaggedError<SpendRequestNotFound>()("SpendRequestNotFound", {
-  id: Schema.String
-}) {}
-
-/** The request is final (or its approval expired) and cannot take this transition. */
-export class SpendRequestNotPending extends Schema.TaggedError<SpendRequestNotPending>()("SpendRequestNotPending", {
-  id: Schema.String,
-  status: Schema.String
-}) {}
-
-/** A field of the request is inconsistent with the account or credential. */
-export class SpendRequestInvalid extends Schema.TaggedError<SpendRequestInvalid>()("SpendRequestInvalid", {
-  field: Schema.String,
-  message: Schema.String
-}) {}
-
-/** Filter of a spend-request list. */
-export interface SpendRequestQuery {
-  readonly mode?: Mode | undefined
-  readonly status?: SpendRequestStatus | undefined
-  readonly approvalStatus?: ApprovalStatus | undefined
-  /** Only requests that were routed to a human. */
-  readonly withApproval?: boolean | undefined
-}
-
-/** The fields a transition out of `pending_approval` sets (its approval is decided in the approvals context). */
-export interface Transition {
-  readonly status: Exclude<SpendRequestStatus, "pending_approval">
-  readonly ledgerTransactionId: LedgerTransactionId | null
-  readonly updatedAt: string
-}
-
-/** The starts (ISO 8601) of the UTC day and month a moment falls in: the windows daily and monthly budgets count. */
-export interface UsageWindows {
-  readonly day: string
-  readonly month: string
-}
-
-/** The budget windows of a moment (epoch millis). */
-export const usageWindows = (millis: number): UsageWindows => ({
-  day: isoOfMillis(utcDayStart(millis)),
-  month: isoOfMillis(utcMonthStart(millis))
-})
-
-/** The locked state a spend decision reads (see `SpendRequestsRepo.lockForDecision`). */
-export interface DecisionInputs {
-  /** None when the team has no such spend account in this mode. */
-  readonly spendAccount: Option.Option<LockedAccount>
-  /** The settlement account in the spend account's currency. */
-  readonly settlementAccount: Option.Option<LockedAccount>
-  /** The team's default policy ({} when none is set). */
-  readonly teamPolicy: SpendPolicy
-  readonly spentToday: number
-  readonly spentThisMonth: number
-}
-
-/** Everything a decided request writes, in one unit. */
-export interface DecidedSpend {
-  readonly request: SpendRequest
-  /** The posting (approved) or hold (pending approval); null when denied. */
-  readonly ledgerTransaction: LedgerTransaction | null
-  /** What the request adds to its credential's budget totals (0 when denied). */
-  readonly usage: { readonly windows: UsageWindows; readonly amount: number }
-  readonly events: ReadonlyArray<DomainEvent>
-}
-
-/** Storage of spend requests. */
-export class SpendRequestsRepo extends Context.Service<
-  SpendRequestsRepo,
-  {
-    readonly find: (
-      teamId: TeamId,
-      id: SpendRequestId
-    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
-    readonly list: (
-      teamId: TeamId,
-      query: SpendRequestQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
-    /**
-     * Reads what a new request of a credential is decided on and locks it until the transaction ends: first the spend
-     * account (`accountId`, or the mode's first spend account when null) and the settlement account of its currency,
-     * then the credential's budget totals in both windows. Concurrent decisions on the same account or credential
-     * therefore queue, and each sees the balances and totals the previous one left.
-     */
-    readonly lockForDecision: (input: {
-      readonly teamId: TeamId
-      readonly mode: Mode
-      readonly accountId: AccountId | null
-      readonly spendingKeyId: string
-      readonly windows: UsageWindows
-    }) => Effect.Effect<DecisionInputs, PersistenceUnavailable>
-    /** Stores a decided request (its approval, if any, already stored) together with its ledger transaction, its budget usage and its events, atomically. */
-    readonly insertDecided: (decided: DecidedSpend) => Effect.Effect<void, PersistenceUnavailable>
-    /** Takes a released hold's amount off its credential's running totals in the windows it was counted in. */
-    readonly releaseUsage: (
-      spendingKeyId: string,
-      windows: UsageWindows,
-      amount: number
-    ) => Effect.Effect<void, PersistenceUnavailable>
-    /** Applies a transition only if the request is still pending; none when another transition won. */
-    readonly transition: (
-      teamId: TeamId,
-      id: SpendRequestId,
-      transition: Transition
-    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
-    /** Pending requests whose approval expired at or before `now`, soonest expiry first. */
-    readonly dueForExpiry: (
-      now: string,
-      limit: number
-    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
-  }
->()("@svc/domain/SpendRequestsRepo") {}
 
 /** What an agent asks for. */
 export interface CreateSpendRequest {
@@ -396,7 +222,7 @@ export class SpendRequests extends Context.Service<
               spendingKeyId: agent.keyId,
               metadata: input.metadata ?? {},
               decision,
-              approval: approval === null ? null : approvalSummary(approval),
+              approval: approval === null ? null : approvalView(approval),
               ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
               holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
               createdAt,
@@ -441,7 +267,7 @@ export class SpendRequests extends Context.Service<
           Effect.gen(function* () {
             const now = yield* nowIso
             if (sr.approval === null) return yield* new SpendRequestNotPending({ id: sr.id, status: sr.status })
-            const decided = yield* approvals.decide(sr.teamId, sr.approval.id, {
+            const decided = yield* approvals.decide(sr.teamId, ApprovalId.make(sr.approval.id), {
               status: outcome,
               decidedAt: now,
               decidedBy,

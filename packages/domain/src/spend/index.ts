@@ -1,2 +1,3 @@
-export * from "./SpendPolicy.ts"
+export * from "./model.ts"
 export * from "./SpendRequests.ts"
+export * from "./SpendRequestsRepo.ts"

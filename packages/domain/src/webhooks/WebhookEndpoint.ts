@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { TeamId } from "../shared/index.ts"
+import type { TeamId } from "../shared/model.ts"
 
 /** A team's registered receiver of outbound events. Its signing secret is derived, never stored (see `endpointSecret`). */
 export interface WebhookEndpoint {

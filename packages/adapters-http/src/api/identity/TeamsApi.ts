@@ -1,4 +1,4 @@
-import { Currency } from "@svc/domain"
+import { Currency } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {

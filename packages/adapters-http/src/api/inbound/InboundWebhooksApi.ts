@@ -1,4 +1,4 @@
-import { ChatInteractionsWebhook, type InboundWebhook, InboundWebhooks, signatureHeaders } from "@svc/domain"
+import { ChatInteractionsWebhook, type InboundWebhook, InboundWebhooks, signatureHeaders } from "@svc/domain/model"
 import { Array as Arr, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {

@@ -1,4 +1,4 @@
-import { DECISION_SCOPES } from "@svc/domain"
+import { DECISION_SCOPES } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SessionAuth, Unauthorized } from "../shared/index.ts"

@@ -1,4 +1,4 @@
-import { CategorySlug, Currency, PositiveAmountMinor, SpendDecision } from "@svc/domain"
+import { CategorySlug, Currency, PositiveAmountMinor, SpendRequestView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
@@ -50,38 +50,8 @@ export const CreateSpendRequestBody = Schema.Struct({
   )
 })
 
-const Approval = Schema.Struct({
-  id: Schema.String,
-  status: Schema.Literals(["pending", "approved", "denied", "expired", "canceled"]),
-  expiresAt: Schema.String,
-  decidedAt: Schema.NullOr(Schema.String),
-  decidedBy: Schema.NullOr(Schema.String),
-  note: Schema.NullOr(Schema.String)
-})
-
-/** A spend request as CONTRACT.md shapes it. */
-export const SpendRequestResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("spend_request"),
-  mode: Schema.Literals(["live", "test"]),
-  status: Schema.Literals(["approved", "denied", "pending_approval", "expired", "canceled"]),
-  amount: Schema.Int,
-  currency: Schema.String,
-  merchant: Schema.Struct({
-    name: Schema.String,
-    category: Schema.NullOr(Schema.String),
-    url: Schema.NullOr(Schema.String)
-  }),
-  purpose: Schema.String,
-  accountId: Schema.String,
-  spendingKeyId: Schema.String,
-  metadata: Schema.Record(Schema.String, Schema.String),
-  decision: SpendDecision,
-  approval: Schema.NullOr(Approval),
-  ledgerTransactionId: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-})
+/** A spend request as answered (the domain's view of it). */
+export const SpendRequestResponse = SpendRequestView
 
 const errors = [...CommonErrors, Forbidden, TooManyRequests, Conflict, Unprocessable] as const
 

@@ -1,4 +1,5 @@
-import { Schema } from "effect"
+import { ApprovalView } from "@svc/domain/model"
+import { Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { AccountResponse } from "../ledger/index.ts"
 import {
@@ -35,15 +36,11 @@ export const LedgerTransactionResponse = Schema.Struct({
   createdAt: Schema.String
 })
 
-/** A human approval of a spend request. */
+/** A human approval of a spend request, with the request as of now. */
 export const ApprovalResponse = Schema.Struct({
-  id: Schema.String,
+  id: ApprovalView.fields.id,
   object: Schema.Literal("approval"),
-  status: Schema.Literals(["pending", "approved", "denied", "expired", "canceled"]),
-  expiresAt: Schema.String,
-  decidedAt: Schema.NullOr(Schema.String),
-  decidedBy: Schema.NullOr(Schema.String),
-  note: Schema.NullOr(Schema.String),
+  ...Struct.omit(ApprovalView.fields, ["id"]),
   spendRequest: SpendRequestResponse
 })
 

@@ -1,0 +1,2 @@
+/** The inbound context's shapes and pure rules: no services, so clients may import them. */
+export * from "./InboundWebhooks.ts"

@@ -1,0 +1,131 @@
+import { Schema } from "effect"
+import { type ApprovalStatus, ApprovalView } from "../approvals/model.ts"
+import { AccountId, isoOfMillis, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
+import { SpendDecision, utcDayStart, utcMonthStart } from "./SpendPolicy.ts"
+
+/** A spend request's id. */
+export const SpendRequestId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendRequestId"))
+export type SpendRequestId = typeof SpendRequestId.Type
+
+/** `approved` and `denied` are decided at creation; `pending_approval` ends approved, denied, expired or canceled. */
+export const SpendRequestStatus = Schema.Literals(["approved", "denied", "pending_approval", "expired", "canceled"])
+export type SpendRequestStatus = typeof SpendRequestStatus.Type
+
+/** Who a merchant is. */
+export const Merchant = Schema.Struct({
+  name: Schema.String,
+  category: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String)
+})
+export type Merchant = typeof Merchant.Type
+
+/** An agent's request to spend, with the policy decision and the money it moved. */
+export const SpendRequest = Schema.Struct({
+  id: SpendRequestId,
+  teamId: TeamId,
+  mode: Mode,
+  status: SpendRequestStatus,
+  amount: Schema.Int,
+  currency: Schema.String,
+  merchant: Merchant,
+  purpose: Schema.String,
+  accountId: AccountId,
+  spendingKeyId: Schema.String,
+  metadata: Schema.Record(Schema.String, Schema.String),
+  decision: SpendDecision,
+  /** The human approval of a request that crossed the approval threshold (stored in the approvals context). */
+  approval: Schema.NullOr(ApprovalView),
+  /** The ledger transaction that posted the spend; null until money has moved. */
+  ledgerTransactionId: Schema.NullOr(LedgerTransactionId),
+  /** The hold reserving the amount while approval is pending (internal). */
+  holdTransactionId: Schema.NullOr(LedgerTransactionId),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type SpendRequest = typeof SpendRequest.Type
+
+/** A spend request as clients see it: the HTTP answers and the events' `data`. */
+export const SpendRequestView = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("spend_request"),
+  mode: Mode,
+  status: SpendRequestStatus,
+  amount: Schema.Int,
+  currency: Schema.String,
+  merchant: Merchant,
+  purpose: Schema.String,
+  accountId: Schema.String,
+  spendingKeyId: Schema.String,
+  metadata: Schema.Record(Schema.String, Schema.String),
+  decision: SpendDecision,
+  approval: Schema.NullOr(ApprovalView),
+  ledgerTransactionId: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type SpendRequestView = typeof SpendRequestView.Type
+
+/** The view of a spend request. */
+export const spendRequestJson = (sr: SpendRequest): SpendRequestView => ({
+  id: sr.id,
+  object: "spend_request" as const,
+  mode: sr.mode,
+  status: sr.status,
+  amount: sr.amount,
+  currency: sr.currency,
+  merchant: sr.merchant,
+  purpose: sr.purpose,
+  accountId: sr.accountId,
+  spendingKeyId: sr.spendingKeyId,
+  metadata: sr.metadata,
+  decision: sr.decision,
+  approval: sr.approval,
+  ledgerTransactionId: sr.ledgerTransactionId,
+  createdAt: sr.createdAt,
+  updatedAt: sr.updatedAt
+})
+
+/** The request does not exist for this team and mode. */
+export class SpendRequestNotFound extends Schema.TaggedError<SpendRequestNotFound>()("SpendRequestNotFound", {
+  id: Schema.String
+}) {}
+
+/** The request is final (or its approval expired) and cannot take this transition. */
+export class SpendRequestNotPending extends Schema.TaggedError<SpendRequestNotPending>()("SpendRequestNotPending", {
+  id: Schema.String,
+  status: Schema.String
+}) {}
+
+/** A field of the request is inconsistent with the account or credential. */
+export class SpendRequestInvalid extends Schema.TaggedError<SpendRequestInvalid>()("SpendRequestInvalid", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+/** Filter of a spend-request list. */
+export interface SpendRequestQuery {
+  readonly mode?: Mode | undefined
+  readonly status?: SpendRequestStatus | undefined
+  readonly approvalStatus?: ApprovalStatus | undefined
+  /** Only requests that were routed to a human. */
+  readonly withApproval?: boolean | undefined
+}
+
+/** The fields a transition out of `pending_approval` sets (its approval is decided in the approvals context). */
+export interface Transition {
+  readonly status: Exclude<SpendRequestStatus, "pending_approval">
+  readonly ledgerTransactionId: LedgerTransactionId | null
+  readonly updatedAt: string
+}
+
+/** The starts (ISO 8601) of the UTC day and month a moment falls in: the windows daily and monthly budgets count. */
+export interface UsageWindows {
+  readonly day: string
+  readonly month: string
+}
+
+/** The budget windows of a moment (epoch millis). */
+export const usageWindows = (millis: number): UsageWindows => ({
+  day: isoOfMillis(utcDayStart(millis)),
+  month: isoOfMillis(utcMonthStart(millis))
+})

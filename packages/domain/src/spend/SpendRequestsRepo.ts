@@ -1,0 +1,76 @@
+import { Context, type Effect, type Option } from "effect"
+import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
+import type { DomainEvent } from "../platform/index.ts"
+import type { AccountId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { SpendPolicy } from "./SpendPolicy.ts"
+import type { SpendRequest, SpendRequestId, SpendRequestQuery, Transition, UsageWindows } from "./SpendRequest.ts"
+
+/** The locked state a spend decision reads (see `SpendRequestsRepo.lockForDecision`). */
+export interface DecisionInputs {
+  /** None when the team has no such spend account in this mode. */
+  readonly spendAccount: Option.Option<LockedAccount>
+  /** The settlement account in the spend account's currency. */
+  readonly settlementAccount: Option.Option<LockedAccount>
+  /** The team's default policy ({} when none is set). */
+  readonly teamPolicy: SpendPolicy
+  readonly spentToday: number
+  readonly spentThisMonth: number
+}
+
+/** Everything a decided request writes, in one unit. */
+export interface DecidedSpend {
+  readonly request: SpendRequest
+  /** The posting (approved) or hold (pending approval); null when denied. */
+  readonly ledgerTransaction: LedgerTransaction | null
+  /** What the request adds to its credential's budget totals (0 when denied). */
+  readonly usage: { readonly windows: UsageWindows; readonly amount: number }
+  readonly events: ReadonlyArray<DomainEvent>
+}
+
+/** Storage of spend requests. */
+export class SpendRequestsRepo extends Context.Service<
+  SpendRequestsRepo,
+  {
+    readonly find: (
+      teamId: TeamId,
+      id: SpendRequestId
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    readonly list: (
+      teamId: TeamId,
+      query: SpendRequestQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+    /**
+     * Reads what a new request of a credential is decided on and locks it until the transaction ends: first the spend
+     * account (`accountId`, or the mode's first spend account when null) and the settlement account of its currency,
+     * then the credential's budget totals in both windows. Concurrent decisions on the same account or credential
+     * therefore queue, and each sees the balances and totals the previous one left.
+     */
+    readonly lockForDecision: (input: {
+      readonly teamId: TeamId
+      readonly mode: Mode
+      readonly accountId: AccountId | null
+      readonly spendingKeyId: string
+      readonly windows: UsageWindows
+    }) => Effect.Effect<DecisionInputs, PersistenceUnavailable>
+    /** Stores a decided request (its approval, if any, already stored) together with its ledger transaction, its budget usage and its events, atomically. */
+    readonly insertDecided: (decided: DecidedSpend) => Effect.Effect<void, PersistenceUnavailable>
+    /** Takes a released hold's amount off its credential's running totals in the windows it was counted in. */
+    readonly releaseUsage: (
+      spendingKeyId: string,
+      windows: UsageWindows,
+      amount: number
+    ) => Effect.Effect<void, PersistenceUnavailable>
+    /** Applies a transition only if the request is still pending; none when another transition won. */
+    readonly transition: (
+      teamId: TeamId,
+      id: SpendRequestId,
+      transition: Transition
+    ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
+    /** Pending requests whose approval expired at or before `now`, soonest expiry first. */
+    readonly dueForExpiry: (
+      now: string,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
+  }
+>()("@svc/domain/SpendRequestsRepo") {}

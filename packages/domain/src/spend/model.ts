@@ -1,0 +1,3 @@
+/** The spend context's shapes and pure rules: no services, so clients may import them. */
+export * from "./SpendPolicy.ts"
+export * from "./SpendRequest.ts"
