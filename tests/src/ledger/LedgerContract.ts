@@ -2,7 +2,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import {
   type AccountId,
   Ledger,
-  type LedgerRepo,
+  LedgerRepo,
   type LedgerTransaction,
   type LedgerTransactionId,
   pageRequest,
@@ -156,6 +156,37 @@ export const ledgerContract = <E>(
             assert.strictEqual(error._tag, "AccountNotFound")
           }
         })
+    )
+
+    it.effect("concurrent ensures of a team's settlement and external accounts give exactly one of each", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const repo = yield* LedgerRepo
+        const { team } = yield* newTeam
+        const opened = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, i) => i),
+          (i) => ledger.openTeamAccounts({ teamId: team.id, mode: "live", name: `EUR ${i}`, currency: "EUR" }),
+          { concurrency: "unbounded" }
+        )
+        const eur = (yield* ledger.accounts(team.id, { mode: "live" })).filter((a) => a.currency === "EUR")
+        assert.deepStrictEqual(eur.map((a) => a.kind).toSorted(), [
+          "external",
+          "settlement",
+          ...opened.map(() => "spend")
+        ])
+        const settlement = yield* ledger.settlementAccount(team.id, "live", "EUR")
+        const ensured = yield* Effect.forEach(
+          Array.from({ length: 8 }, () => ({
+            ...settlement,
+            id: crypto.randomUUID() as AccountId,
+            kind: "settlement" as const
+          })),
+          (account) => repo.ensureAccount(account),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(new Set(ensured.map((a) => a.id)), new Set([settlement.id]))
+        assert.strictEqual((yield* ledger.accounts(team.id, { kind: "settlement" })).length, 3)
+      })
     )
 
     it.effect("a deposit credits the spend account once per reference", () =>

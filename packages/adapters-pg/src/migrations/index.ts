@@ -8,6 +8,7 @@ import oauthApiKeys from "./0005_oauth_api_keys.ts"
 import webhooks from "./0006_webhooks.ts"
 import spendUsage from "./0007_spend_usage.ts"
 import lockSpendDecision from "./0008_lock_spend_decision.ts"
+import ledgerRules from "./0009_ledger_rules.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -18,7 +19,8 @@ export const migrations = Migrator.fromRecord({
   "0005_oauth_api_keys": oauthApiKeys,
   "0006_webhooks": webhooks,
   "0007_spend_usage": spendUsage,
-  "0008_lock_spend_decision": lockSpendDecision
+  "0008_lock_spend_decision": lockSpendDecision,
+  "0009_ledger_rules": ledgerRules
 })
 
 const run = Migrator.make({})

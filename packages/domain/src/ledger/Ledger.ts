@@ -32,6 +32,9 @@ export {
 export const AccountKind = Schema.Literals(["spend", "settlement", "external"])
 export type AccountKind = typeof AccountKind.Type
 
+/** The kinds of account a team holds exactly one of per mode and currency. */
+export type CurrencyAccountKind = Extract<AccountKind, "settlement" | "external">
+
 /** A ledger account of a team, in one mode and currency. */
 export const Account = Schema.Struct({
   id: AccountId,
@@ -116,7 +119,16 @@ export interface LedgerQuery {
 export class LedgerRepo extends Context.Service<
   LedgerRepo,
   {
-    readonly insertAccount: (account: Account) => Effect.Effect<void, PersistenceUnavailable>
+    readonly insertAccount: (
+      account: Account & { readonly kind: "spend" }
+    ) => Effect.Effect<void, PersistenceUnavailable>
+    /**
+     * The team's one account of this kind, mode and currency: the stored one, else `account` inserted. Concurrent
+     * calls for the same account all return the same single account.
+     */
+    readonly ensureAccount: (
+      account: Account & { readonly kind: CurrencyAccountKind }
+    ) => Effect.Effect<Account, PersistenceUnavailable>
     readonly findAccount: (
       teamId: TeamId,
       id: AccountId
@@ -301,26 +313,16 @@ export class Ledger extends Context.Service<
     const repo = yield* LedgerRepo
     const transactor = yield* Transactor
 
-    const ensureAccount = (teamId: TeamId, mode: Mode, kind: AccountKind, currency: string, name: string) =>
-      repo.findAccountByKind(teamId, mode, kind, currency).pipe(
-        Effect.flatMap(
-          Option.match({
-            onSome: Effect.succeed,
-            onNone: () => {
-              const account: Account = {
-                id: newId(AccountId),
-                teamId,
-                mode,
-                kind,
-                name,
-                currency,
-                createdAt: new Date().toISOString()
-              }
-              return repo.insertAccount(account).pipe(Effect.as(account))
-            }
-          })
-        )
-      )
+    const ensureAccount = (teamId: TeamId, mode: Mode, kind: CurrencyAccountKind, currency: string, name: string) =>
+      repo.ensureAccount({
+        id: newId(AccountId),
+        teamId,
+        mode,
+        kind,
+        name,
+        currency,
+        createdAt: new Date().toISOString()
+      })
 
     const openTeamAccounts = Effect.fn("Ledger.openTeamAccounts")(function* (input: {
       readonly teamId: TeamId
@@ -332,7 +334,7 @@ export class Ledger extends Context.Service<
         Effect.gen(function* () {
           yield* ensureAccount(input.teamId, input.mode, "settlement", input.currency, `Settlement ${input.currency}`)
           yield* ensureAccount(input.teamId, input.mode, "external", input.currency, `External ${input.currency}`)
-          const spend: Account = {
+          const spend: Account & { readonly kind: "spend" } = {
             id: newId(AccountId),
             teamId: input.teamId,
             mode: input.mode,
