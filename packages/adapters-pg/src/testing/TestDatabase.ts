@@ -39,19 +39,21 @@ const freshDatabaseOn = (serverUrl: string) =>
   )
 
 /**
- * A migrated database of its own for one test file: a fresh database on the `DATABASE_URL` server (dropped
- * afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset.
+ * An empty database of its own for one test file, not migrated: a fresh database on the `DATABASE_URL` server
+ * (dropped afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset. For tests of the migrations.
  */
-export const TestDatabase = Layer.unwrap(
+export const EmptyTestDatabase = Layer.unwrap(
   Effect.gen(function* () {
     const serverUrl = yield* Config.option(Config.String("DATABASE_URL"))
     const target = yield* Option.match(serverUrl, {
       onNone: () => Effect.map(embeddedServer(undefined), ({ url }) => ({ url, embedded: true, pool: 1 })),
       onSome: (server) => Effect.map(freshDatabaseOn(server), ({ url }) => ({ url, embedded: false, pool: 8 }))
     })
-    return Migrations.pipe(
-      Layer.provideMerge(clientForUrl(Redacted.make(target.url), target.pool)),
+    return clientForUrl(Redacted.make(target.url), target.pool).pipe(
       Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
     )
   })
 ).pipe(Layer.orDie)
+
+/** `EmptyTestDatabase` with every migration applied. */
+export const TestDatabase = Migrations.pipe(Layer.provideMerge(EmptyTestDatabase), Layer.orDie)
