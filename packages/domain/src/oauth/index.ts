@@ -1,4 +1,5 @@
 export * from "./OAuthError.ts"
+export * from "./OAuthPurge.ts"
 export * from "./OAuthRepo.ts"
 export * from "./OAuthServer.ts"
 export * from "./Pkce.ts"

@@ -1,2 +1,3 @@
 export * from "./Webhooks.ts"
 export * from "./WebhooksDelivery.ts"
+export * from "./WebhooksPurge.ts"
