@@ -9,12 +9,12 @@ import {
   type TeamId,
   Teams,
   type TeamsRepo,
-  type Transactor,
+  Transactor,
   type UserId,
   Users,
   type UsersRepo
 } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option } from "effect"
 
 /** The domain services over whichever ports the caller provides. */
 export const domainOver = <E, R>(ports: Layer.Layer<R, E>) =>
@@ -112,10 +112,14 @@ export const assertLedgerInvariants = (teamId: TeamId) =>
     }
   })
 
-/** The ledger's behaviour every LedgerRepo/Transactor adapter must show. */
-export const ledgerContract = <E>(
+/**
+ * The ledger's behaviour every LedgerRepo/Transactor adapter must show. `untilLockWait` returns once a statement of
+ * another connection waits on a lock (adapters that serialise writes before they start have nothing to wait for).
+ */
+export const ledgerContract = <E, R = never>(
   name: string,
-  ports: Layer.Layer<Transactor | UsersRepo | TeamsRepo | LedgerRepo, E, never>
+  ports: Layer.Layer<Transactor | UsersRepo | TeamsRepo | LedgerRepo | R, E, never>,
+  untilLockWait: Effect.Effect<void, never, R> = Effect.void as Effect.Effect<void, never, R>
 ) =>
   layer(domainOver(ports), { timeout: "60 seconds" })(`Ledger contract (${name})`, (it) => {
     it.effect("a new team opens empty live and test spend accounts plus settlement and external accounts", () =>
@@ -186,6 +190,41 @@ export const ledgerContract = <E>(
         )
         assert.deepStrictEqual(new Set(ensured.map((a) => a.id)), new Set([settlement.id]))
         assert.strictEqual((yield* ledger.accounts(team.id, { kind: "settlement" })).length, 3)
+      })
+    )
+
+    it.effect("an ensure that waits on another not yet committed gets that one's account, not an error", () =>
+      Effect.gen(function* () {
+        const repo = yield* LedgerRepo
+        const transactor = yield* Transactor
+        const { team } = yield* newTeam
+        const external = (id: string) => ({
+          id: id as AccountId,
+          teamId: team.id,
+          mode: "test" as const,
+          kind: "external" as const,
+          name: "External GBP",
+          currency: "GBP",
+          createdAt: new Date().toISOString()
+        })
+        const [firstId, secondId] = [crypto.randomUUID(), crypto.randomUUID()]
+        const inserted = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const first = yield* transactor
+          .withTransaction(
+            Effect.gen(function* () {
+              const account = yield* repo.ensureAccount(external(firstId))
+              yield* Deferred.succeed(inserted, undefined)
+              yield* Deferred.await(release)
+              return account
+            })
+          )
+          .pipe(Effect.forkChild)
+        yield* Deferred.await(inserted)
+        const second = yield* transactor.withTransaction(repo.ensureAccount(external(secondId))).pipe(Effect.forkChild)
+        yield* untilLockWait
+        yield* Deferred.succeed(release, undefined)
+        assert.deepStrictEqual([(yield* Fiber.join(first)).id, (yield* Fiber.join(second)).id], [firstId, firstId])
       })
     )
 
