@@ -10,11 +10,13 @@ import {
   IdempotencyPurgeJob,
   Ledger,
   OAuth,
+  OAuthPurgeJob,
   RateLimitPruneJob,
   SpendRequests,
   TeamCredentialsLive,
   Teams,
-  Users
+  Users,
+  WebhookPurgeJob
 } from "@svc/domain"
 import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -75,6 +77,23 @@ const v1Protection = Layer.unwrap(
   })
 )
 
+/**
+ * Data retention from the environment: expired OAuth codes and tokens are purged `OAUTH_PURGE_GRACE_HOURS` (default
+ * 24) after they expire, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
+ * delivered events they leave, every `RETENTION_PURGE_INTERVAL_SECONDS` (default 3600).
+ */
+const retention = Layer.unwrap(
+  Effect.gen(function* () {
+    const graceHours = yield* positive("OAUTH_PURGE_GRACE_HOURS", 24)
+    const retentionDays = yield* positive("WEBHOOK_DELIVERY_RETENTION_DAYS", 30)
+    const interval = Duration.seconds(yield* positive("RETENTION_PURGE_INTERVAL_SECONDS", 3600))
+    return Layer.mergeAll(
+      OAuthPurgeJob({ grace: Duration.hours(graceHours), interval }),
+      WebhookPurgeJob({ retention: Duration.days(retentionDays), interval })
+    )
+  })
+)
+
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(Users.layer, Teams.layer, AgentCredentialsFromKeys, TeamCredentialsLive).pipe(
@@ -95,6 +114,7 @@ export const appLayer = <E, R, R2>(
   Layer.mergeAll(
     ApiRoutes.pipe(Layer.provide(IdempotencyLive)),
     v1Protection,
+    retention,
     InboundWebhookRoutes,
     WebhookWorkersLive
   ).pipe(

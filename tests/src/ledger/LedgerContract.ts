@@ -2,19 +2,19 @@ import { assert, layer } from "@effect/vitest"
 import {
   type AccountId,
   Ledger,
-  type LedgerRepo,
+  LedgerRepo,
   type LedgerTransaction,
   type LedgerTransactionId,
   pageRequest,
   type TeamId,
   Teams,
   type TeamsRepo,
-  type Transactor,
+  Transactor,
   type UserId,
   Users,
   type UsersRepo
 } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option } from "effect"
 
 /** The domain services over whichever ports the caller provides. */
 export const domainOver = <E, R>(ports: Layer.Layer<R, E>) =>
@@ -144,10 +144,14 @@ export const assertLedgerInvariants = (teamId: TeamId) =>
     }
   })
 
-/** The ledger's behaviour every LedgerRepo/Transactor adapter must show. */
-export const ledgerContract = <E>(
+/**
+ * The ledger's behaviour every LedgerRepo/Transactor adapter must show. `untilLockWait` returns once a statement of
+ * another connection waits on a lock (adapters that serialise writes before they start have nothing to wait for).
+ */
+export const ledgerContract = <E, R = never>(
   name: string,
-  ports: Layer.Layer<Transactor | UsersRepo | TeamsRepo | LedgerRepo, E, never>
+  ports: Layer.Layer<Transactor | UsersRepo | TeamsRepo | LedgerRepo | R, E, never>,
+  untilLockWait: Effect.Effect<void, never, R> = Effect.void as Effect.Effect<void, never, R>
 ) =>
   layer(domainOver(ports), { timeout: "60 seconds" })(`Ledger contract (${name})`, (it) => {
     it.effect("a new team opens empty live and test spend accounts plus settlement and external accounts", () =>
@@ -188,6 +192,72 @@ export const ledgerContract = <E>(
             assert.strictEqual(error._tag, "AccountNotFound")
           }
         })
+    )
+
+    it.effect("concurrent ensures of a team's settlement and external accounts give exactly one of each", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const repo = yield* LedgerRepo
+        const { team } = yield* newTeam
+        const opened = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, i) => i),
+          (i) => ledger.openTeamAccounts({ teamId: team.id, mode: "live", name: `EUR ${i}`, currency: "EUR" }),
+          { concurrency: "unbounded" }
+        )
+        const eur = (yield* ledger.accounts(team.id, { mode: "live" })).filter((a) => a.currency === "EUR")
+        assert.deepStrictEqual(eur.map((a) => a.kind).toSorted(), [
+          "external",
+          "settlement",
+          ...opened.map(() => "spend")
+        ])
+        const settlement = yield* ledger.settlementAccount(team.id, "live", "EUR")
+        const ensured = yield* Effect.forEach(
+          Array.from({ length: 8 }, () => ({
+            ...settlement,
+            id: crypto.randomUUID() as AccountId,
+            kind: "settlement" as const
+          })),
+          (account) => repo.ensureAccount(account),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(new Set(ensured.map((a) => a.id)), new Set([settlement.id]))
+        assert.strictEqual((yield* ledger.accounts(team.id, { kind: "settlement" })).length, 3)
+      })
+    )
+
+    it.effect("an ensure that waits on another not yet committed gets that one's account, not an error", () =>
+      Effect.gen(function* () {
+        const repo = yield* LedgerRepo
+        const transactor = yield* Transactor
+        const { team } = yield* newTeam
+        const external = (id: string) => ({
+          id: id as AccountId,
+          teamId: team.id,
+          mode: "test" as const,
+          kind: "external" as const,
+          name: "External GBP",
+          currency: "GBP",
+          createdAt: new Date().toISOString()
+        })
+        const [firstId, secondId] = [crypto.randomUUID(), crypto.randomUUID()]
+        const inserted = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const first = yield* transactor
+          .withTransaction(
+            Effect.gen(function* () {
+              const account = yield* repo.ensureAccount(external(firstId))
+              yield* Deferred.succeed(inserted, undefined)
+              yield* Deferred.await(release)
+              return account
+            })
+          )
+          .pipe(Effect.forkChild)
+        yield* Deferred.await(inserted)
+        const second = yield* transactor.withTransaction(repo.ensureAccount(external(secondId))).pipe(Effect.forkChild)
+        yield* untilLockWait
+        yield* Deferred.succeed(release, undefined)
+        assert.deepStrictEqual([(yield* Fiber.join(first)).id, (yield* Fiber.join(second)).id], [firstId, firstId])
+      })
     )
 
     it.effect("a deposit credits the spend account once per reference", () =>

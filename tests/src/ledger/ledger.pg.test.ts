@@ -1,6 +1,20 @@
 import { PortsPg } from "@svc/adapters-pg"
-import { TestDatabase } from "@svc/adapters-pg/testing"
-import { Layer } from "effect"
+import { TestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { ledgerContract } from "./LedgerContract.ts"
 
-ledgerContract("Postgres", PortsPg.pipe(Layer.provideMerge(TestDatabase)))
+/** Returns once a statement of this database waits on a lock; at once on the embedded server, whose single connection serialises transactions. */
+const untilLockWait = Effect.gen(function* () {
+  const { embedded } = yield* TestDatabaseUrl
+  if (embedded) return
+  const sql = yield* SqlClient.SqlClient
+  yield* sql<{ waiting: boolean }>`
+    SELECT count(*) > 0 AS waiting FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock'`.pipe(
+    Effect.repeat({ until: (rows) => rows[0]?.waiting === true }),
+    Effect.orDie
+  )
+})
+
+ledgerContract("Postgres", PortsPg.pipe(Layer.provideMerge(TestDatabase)), untilLockWait)

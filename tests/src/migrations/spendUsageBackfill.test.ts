@@ -17,6 +17,11 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 seconds" })
         yield* sql`INSERT INTO teams (id, name, base_currency, created_at) VALUES (${team}, 'T', 'USD', now())`
         yield* sql`INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
                  VALUES (${account}, ${team}, 'test', 'spend', 'S', 'USD', now())`
+        const user = crypto.randomUUID()
+        yield* sql`INSERT INTO users (id, email) VALUES (${user}, 'owner@example.com')`
+        yield* sql`INSERT INTO agent_keys (id, kind, team_id, mode, name, display_prefix, secret_hash, account_id, policy,
+                   created_by, created_at)
+                 VALUES (${key}, 'spending_key', ${team}, 'test', 'Agent', 'sk_test_x', ${key}, ${account}, '{}', ${user}, now())`
         const requests: ReadonlyArray<readonly [string, string, number]> = [
           ["2026-10-31T23:59:59.999Z", "approved", 100],
           ["2026-11-01T00:00:00.000Z", "approved", 200],

@@ -3,13 +3,16 @@ import {
   ApiKeyId,
   ApiKeys,
   type ApiKeysRepo,
+  type AuthorizationCode,
   hashSecret,
   type LedgerRepo,
   OAuth,
   type OAuthError,
-  type OAuthRepo,
+  OAuthRepo,
+  type OAuthToken,
   type PersistenceUnavailable,
   pageRequest,
+  purgeExpiredGrants,
   s256Challenge,
   TeamCredentials,
   TeamCredentialsLive,
@@ -19,7 +22,7 @@ import {
   type UserId,
   type UsersRepo
 } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { domainOver, newTeam } from "../ledger/LedgerContract.ts"
 
@@ -298,6 +301,64 @@ export const oauthContract = <E>(
           "invalid_grant"
         )
       })
+    )
+
+    it.effect(
+      "the purge deletes codes and tokens expired longer than the grace; live and recently expired ones stay",
+      () =>
+        Effect.gen(function* () {
+          const repo = yield* OAuthRepo
+          const { team, owner } = yield* newTeam
+          const { application } = yield* registerPublic()
+          const now = yield* Clock.currentTimeMillis
+          const at = (hours: number) => new Date(now + hours * 3_600_000).toISOString()
+          const grant = {
+            grantId: crypto.randomUUID(),
+            applicationId: application.id,
+            teamId: team.id,
+            userId: owner.id
+          }
+          const code = (expiresInHours: number): AuthorizationCode => ({
+            ...grant,
+            codeHash: crypto.randomUUID(),
+            scopes: ["users.read"],
+            redirectUri: REDIRECT,
+            codeChallenge: null,
+            expiresAt: at(expiresInHours),
+            usedAt: null,
+            createdAt: at(expiresInHours - 1)
+          })
+          const token = (expiresInHours: number, kind: OAuthToken["kind"]): OAuthToken => ({
+            ...grant,
+            id: crypto.randomUUID(),
+            tokenHash: crypto.randomUUID(),
+            kind,
+            scopes: ["users.read"],
+            expiresAt: at(expiresInHours),
+            rotatedAt: null,
+            revokedAt: null,
+            createdAt: at(expiresInHours - 2)
+          })
+          const codes = { expiredLongAgo: code(-25), expiredRecently: code(-23), live: code(0.05) }
+          const tokens = {
+            expiredLongAgo: token(-48, "refresh"),
+            expiredRecently: token(-1, "access"),
+            live: token(700, "refresh")
+          }
+          for (const c of Object.values(codes)) yield* repo.insertCode(c)
+          for (const t of Object.values(tokens)) yield* repo.insertToken(t)
+          yield* TestClock.setTime(now)
+          assert.isAtLeast(yield* purgeExpiredGrants(Duration.hours(24)), 2)
+          const kept = {
+            codes: yield* Effect.forEach(Object.values(codes), (c) =>
+              Effect.map(repo.findCode(c.codeHash), Option.isSome)
+            ),
+            tokens: yield* Effect.forEach(Object.values(tokens), (t) =>
+              Effect.map(repo.findToken(t.tokenHash), Option.isSome)
+            )
+          }
+          assert.deepStrictEqual(kept, { codes: [false, true, true], tokens: [false, true, true] })
+        })
     )
 
     it.effect("revocation: an access token alone, a refresh token with its family; unknown tokens succeed", () =>

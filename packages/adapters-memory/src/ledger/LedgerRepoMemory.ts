@@ -16,6 +16,18 @@ import { MemoryStore } from "../shared/index.ts"
 
 const withBalance = (row: LockedAccount) => ({ ...row.account, balance: balanceOf(row.counters) })
 
+const findByKind = (
+  map: HashMap.HashMap<AccountId, LockedAccount>,
+  key: Pick<Account, "teamId" | "mode" | "kind" | "currency">
+): Account | undefined =>
+  Array.from(HashMap.values(map)).find(
+    (r) =>
+      r.account.teamId === key.teamId &&
+      r.account.mode === key.mode &&
+      r.account.kind === key.kind &&
+      r.account.currency === key.currency
+  )?.account
+
 /** LedgerRepo over the in-memory store. */
 export const LedgerRepoMemory = Layer.effect(
   LedgerRepo,
@@ -59,10 +71,19 @@ export const LedgerRepoMemory = Layer.effect(
         })
       )
 
+    const insertAccount = (account: Account) =>
+      Ref.update(accounts, HashMap.set(account.id, { account, counters: { postedSum: 0, pendingSum: 0 } }))
+
     return LedgerRepo.of({
-      insertAccount: (account: Account) =>
+      insertAccount: (account) => store.atomically(insertAccount(account)),
+      ensureAccount: (account) =>
         store.atomically(
-          Ref.update(accounts, HashMap.set(account.id, { account, counters: { postedSum: 0, pendingSum: 0 } }))
+          Effect.gen(function* () {
+            const existing = findByKind(yield* Ref.get(accounts), account)
+            if (existing !== undefined) return existing
+            yield* insertAccount(account)
+            return account
+          })
         ),
       findAccount: (teamId, id) =>
         Ref.get(accounts).pipe(
@@ -75,17 +96,7 @@ export const LedgerRepoMemory = Layer.effect(
         ),
       findAccountByKind: (teamId, mode, kind, currency) =>
         Ref.get(accounts).pipe(
-          Effect.map((map) =>
-            Option.fromNullishOr(
-              Array.from(HashMap.values(map)).find(
-                (r) =>
-                  r.account.teamId === teamId &&
-                  r.account.mode === mode &&
-                  r.account.kind === kind &&
-                  r.account.currency === currency
-              )?.account
-            )
-          )
+          Effect.map((map) => Option.fromNullishOr(findByKind(map, { teamId, mode, kind, currency })))
         ),
       listAccounts: (teamId, filter) =>
         Ref.get(accounts).pipe(

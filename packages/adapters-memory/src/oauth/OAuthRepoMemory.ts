@@ -64,6 +64,16 @@ export const OAuthRepoMemory = Layer.effect(
             tokens,
             HashMap.map((t) => (t.grantId === grantId && t.revokedAt === null ? { ...t, revokedAt: now } : t))
           )
+        ),
+      purgeExpiredBefore: (cutoff) =>
+        store.atomically(
+          Effect.gen(function* () {
+            const purged = <V extends { readonly expiresAt: string }>(map: HashMap.HashMap<string, V>) => {
+              const kept = HashMap.filter(map, (row) => row.expiresAt >= cutoff)
+              return [HashMap.size(map) - HashMap.size(kept), kept] as const
+            }
+            return (yield* Ref.modify(codes, purged)) + (yield* Ref.modify(tokens, purged))
+          })
         )
     })
   })

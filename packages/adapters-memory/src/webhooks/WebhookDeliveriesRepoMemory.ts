@@ -67,7 +67,27 @@ export const WebhookDeliveriesRepoMemory = Layer.effect(
               .toSorted((a, b) => newestFirst(a, b))
               .slice(0, page.limit + 1)
           )
-        )
+        ),
+      purgeFinishedBefore: (cutoff) =>
+        store.atomically(
+          Ref.modify(rows, (all) => {
+            const stays = (d: WebhookDelivery) => d.status === "pending" || d.createdAt >= cutoff
+            const kept = all.filter((d) => stays(d) || all.some((r) => r.redeliveryOf === d.id && stays(r)))
+            return [all.length - kept.length, kept] as const
+          })
+        ),
+      purgeDispatchedEvents: store.atomically(
+        Effect.gen(function* () {
+          const done = yield* Ref.get(dispatched)
+          const delivered = new Set((yield* Ref.get(rows)).map((d) => d.eventId))
+          const gone = new Set(
+            (yield* Ref.get(published)).filter((e) => done.has(e.id) && !delivered.has(e.id)).map((e) => e.id)
+          )
+          yield* Ref.update(published, (events) => events.filter((e) => !gone.has(e.id)))
+          yield* Ref.set(dispatched, new Set([...done].filter((id) => !gone.has(id))))
+          return gone.size
+        })
+      )
     })
   })
 )

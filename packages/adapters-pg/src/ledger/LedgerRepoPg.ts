@@ -89,12 +89,13 @@ export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction) => 
     ledger_tx AS (
       INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
       VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
-      RETURNING id
+      RETURNING id, team_id, mode
     ), ledger_input AS (
       SELECT * FROM jsonb_to_recordset(${entries}::jsonb) AS e(account_id uuid, amount bigint, currency text, pending boolean)
     ), ledger_inserted AS (
-      INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
-      SELECT ledger_tx.id, i.account_id, i.amount, i.currency, i.pending FROM ledger_tx, ledger_input i
+      INSERT INTO ledger_entries (transaction_id, team_id, mode, account_id, amount, currency, pending)
+      SELECT ledger_tx.id, ledger_tx.team_id, ledger_tx.mode, i.account_id, i.amount, i.currency, i.pending
+      FROM ledger_tx, ledger_input i
       RETURNING account_id
     ), ledger_sums AS (
       SELECT account_id,
@@ -138,11 +139,29 @@ export const LedgerRepoPg = Layer.effect(
         orUnavailable("ledger.insertTransaction")
       )
 
+    const insertAccount = (account: Account, onConflict = sql``) => sql`
+      INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
+      VALUES (${account.id}, ${account.teamId}, ${account.mode}, ${account.kind}, ${account.name}, ${account.currency},
+              ${account.createdAt})
+      ${onConflict} RETURNING id`
+
     return LedgerRepo.of({
-      insertAccount: (account) =>
-        sql`INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
-            VALUES (${account.id}, ${account.teamId}, ${account.mode}, ${account.kind}, ${account.name}, ${account.currency},
-                    ${account.createdAt})`.pipe(Effect.asVoid, orUnavailable("ledger.insertAccount")),
+      insertAccount: (account) => insertAccount(account).pipe(Effect.asVoid, orUnavailable("ledger.insertAccount")),
+      ensureAccount: (account) =>
+        Effect.gen(function* () {
+          const inserted = yield* insertAccount(
+            account,
+            sql`
+            ON CONFLICT (team_id, mode, kind, currency) WHERE kind IN ('settlement', 'external') DO NOTHING`
+          )
+          if (inserted.length > 0) return account
+          const [existing] = yield* sql<AccountRow>`
+            SELECT ${accountColumns} FROM ledger_accounts
+            WHERE team_id = ${account.teamId} AND mode = ${account.mode} AND kind = ${account.kind}
+              AND currency = ${account.currency}`
+          if (existing === undefined) return yield* Effect.die(new Error("an ensured account vanished"))
+          return toAccount(existing)
+        }).pipe(orUnavailable("ledger.ensureAccount")),
       findAccount: (teamId, id) =>
         sql<AccountRow>`SELECT ${accountColumns} FROM ledger_accounts WHERE id = ${id} AND team_id = ${teamId}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), withBalance)),

@@ -8,6 +8,7 @@ import oauthApiKeys from "./0005_oauth_api_keys.ts"
 import webhooks from "./0006_webhooks.ts"
 import spendUsage from "./0007_spend_usage.ts"
 import lockSpendDecision from "./0008_lock_spend_decision.ts"
+import ledgerRules from "./0009_ledger_rules.ts"
 import approvals from "./0010_approvals.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
@@ -20,6 +21,7 @@ export const migrations = Migrator.fromRecord({
   "0006_webhooks": webhooks,
   "0007_spend_usage": spendUsage,
   "0008_lock_spend_decision": lockSpendDecision,
+  "0009_ledger_rules": ledgerRules,
   "0010_approvals": approvals
 })
 

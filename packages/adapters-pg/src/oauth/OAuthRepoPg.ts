@@ -8,7 +8,7 @@ import {
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
+import { deletedCount, iso, orUnavailable } from "../shared/index.ts"
 
 interface ApplicationRow extends Omit<OAuthApplication, "createdAt" | "teamId"> {
   readonly teamId: string | null
@@ -142,6 +142,14 @@ export const OAuthRepoPg = Layer.effect(
         sql`UPDATE oauth_tokens SET revoked_at = ${now} WHERE grant_id = ${grantId} AND revoked_at IS NULL`.pipe(
           Effect.asVoid,
           orUnavailable("oauth.revokeGrant")
+        ),
+      purgeExpiredBefore: (cutoff) =>
+        Effect.all([
+          deletedCount(sql, sql`DELETE FROM oauth_authorization_codes WHERE expires_at < ${cutoff}`),
+          deletedCount(sql, sql`DELETE FROM oauth_tokens WHERE expires_at < ${cutoff}`)
+        ]).pipe(
+          Effect.map(([codes, tokens]) => codes + tokens),
+          orUnavailable("oauth.purgeExpiredBefore")
         )
     })
   })

@@ -1,7 +1,7 @@
 import { IdempotencyStore, type StoredResponse, scopeText } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
+import { deletedCount, iso, orUnavailable } from "../shared/index.ts"
 
 interface Row {
   readonly fingerprint: string
@@ -65,10 +65,7 @@ export const IdempotencyStorePg = Layer.effect(
           orUnavailable("idempotency.save")
         ),
       purgeCreatedBefore: (cutoff) =>
-        sql<{ count: number | string }>`
-          WITH gone AS (DELETE FROM idempotency_responses WHERE created_at < ${cutoff} RETURNING 1)
-          SELECT count(*) AS count FROM gone`.pipe(
-          Effect.map((rows) => Number(rows[0]?.count ?? 0)),
+        deletedCount(sql, sql`DELETE FROM idempotency_responses WHERE created_at < ${cutoff}`).pipe(
           orUnavailable("idempotency.purge")
         )
     })

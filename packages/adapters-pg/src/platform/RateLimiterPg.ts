@@ -1,7 +1,7 @@
 import { decisionOf, IDLE_BUCKET_MILLIS, RateLimiter } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { orUnavailable } from "../shared/index.ts"
+import { deletedCount, orUnavailable } from "../shared/index.ts"
 
 /**
  * RateLimiter on Postgres, shared by every process on the database: one row per key, refilled and taken in a single
@@ -30,16 +30,11 @@ export const RateLimiterPg = Layer.effect(
           Effect.map(([row]) => decisionOf(limit, Number(row?.tokens ?? 0), row?.allowed === true)),
           orUnavailable("rateLimiter.take")
         ),
-      prune: sql<{ count: number | string }>`
-        WITH gone AS (
-          DELETE FROM rate_limit_buckets
-          WHERE updated_at < clock_timestamp() - make_interval(secs => ${IDLE_BUCKET_MILLIS / 1000})
-          RETURNING 1
-        )
-        SELECT count(*) AS count FROM gone`.pipe(
-        Effect.map((rows) => Number(rows[0]?.count ?? 0)),
-        orUnavailable("rateLimiter.prune")
-      )
+      prune: deletedCount(
+        sql,
+        sql`DELETE FROM rate_limit_buckets
+            WHERE updated_at < clock_timestamp() - make_interval(secs => ${IDLE_BUCKET_MILLIS / 1000})`
+      ).pipe(orUnavailable("rateLimiter.prune"))
     })
   })
 )

@@ -1,6 +1,6 @@
 import { PersistenceUnavailable, Transactor } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
-import { SqlClient, SqlError } from "effect/sql"
+import { SqlClient, SqlError, type Statement } from "effect/sql"
 
 /** Turns any SQL failure into the domain's PersistenceUnavailable; the SQL text and cause stay in the logs. */
 export const orUnavailable =
@@ -13,6 +13,12 @@ export const orUnavailable =
         Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation })))
       )
     ) as Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R>
+
+/** Runs a `DELETE ...` statement (without RETURNING) and answers how many rows it deleted. */
+export const deletedCount = (sql: SqlClient.SqlClient, remove: Statement.Fragment) =>
+  sql<{ count: number | string }>`WITH gone AS (${remove} RETURNING 1) SELECT count(*) AS count FROM gone`.pipe(
+    Effect.map((rows) => Number(rows[0]?.count ?? 0))
+  )
 
 /** ISO 8601 UTC text for a timestamptz read back as a Date. */
 export const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString()

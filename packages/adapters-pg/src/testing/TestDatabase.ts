@@ -39,26 +39,28 @@ const freshDatabaseOn = (serverUrl: string) =>
   )
 
 /**
- * A database of its own for one test file, migrated by `loader`: a fresh database on the `DATABASE_URL` server
- * (dropped afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset.
+ * An empty database of its own for one test file, not migrated: a fresh database on the `DATABASE_URL` server
+ * (dropped afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset. For tests of the migrations.
  */
-const testDatabase = (loader: Migrator.Loader) =>
-  Layer.unwrap(
-    Effect.gen(function* () {
-      const serverUrl = yield* Config.option(Config.String("DATABASE_URL"))
-      const target = yield* Option.match(serverUrl, {
-        onNone: () => Effect.map(embeddedServer(undefined), ({ url }) => ({ url, embedded: true, pool: 1 })),
-        onSome: (server) => Effect.map(freshDatabaseOn(server), ({ url }) => ({ url, embedded: false, pool: 8 }))
-      })
-      return Layer.effectDiscard(runMigrations(loader)).pipe(
-        Layer.provideMerge(clientForUrl(Redacted.make(target.url), target.pool)),
-        Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
-      )
+export const EmptyTestDatabase = Layer.unwrap(
+  Effect.gen(function* () {
+    const serverUrl = yield* Config.option(Config.String("DATABASE_URL"))
+    const target = yield* Option.match(serverUrl, {
+      onNone: () => Effect.map(embeddedServer(undefined), ({ url }) => ({ url, embedded: true, pool: 1 })),
+      onSome: (server) => Effect.map(freshDatabaseOn(server), ({ url }) => ({ url, embedded: false, pool: 8 }))
     })
-  ).pipe(Layer.orDie)
+    return clientForUrl(Redacted.make(target.url), target.pool).pipe(
+      Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
+    )
+  })
+).pipe(Layer.orDie)
+
+/** `EmptyTestDatabase` with the loader's migrations applied. */
+const migratedBy = (loader: Migrator.Loader) =>
+  Layer.effectDiscard(runMigrations(loader)).pipe(Layer.provideMerge(EmptyTestDatabase), Layer.orDie)
 
 /** A fully migrated database of its own for one test file. */
-export const TestDatabase = testDatabase(migrations)
+export const TestDatabase = migratedBy(migrations)
 
 /** A database migrated up to, not including, migration `id`: run `runMigrations()` to apply the rest. */
-export const TestDatabaseBefore = (id: number) => testDatabase(migrationsBefore(id))
+export const TestDatabaseBefore = (id: number) => migratedBy(migrationsBefore(id))

@@ -1,7 +1,7 @@
 import { type DomainEvent, type TeamId, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
 import { Array as Arr, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
+import { deletedCount, iso, orUnavailable } from "../shared/index.ts"
 
 interface Row {
   readonly id: string
@@ -145,7 +145,22 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
           ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
           Effect.map((rows) => rows.map(toDelivery)),
           orUnavailable("webhookDeliveries.list")
-        )
+        ),
+      purgeFinishedBefore: (cutoff) =>
+        deletedCount(
+          sql,
+          sql`DELETE FROM webhook_deliveries d
+              WHERE d.status <> 'pending' AND d.created_at < ${cutoff}
+                AND NOT EXISTS (
+                  SELECT 1 FROM webhook_deliveries r
+                  WHERE r.redelivery_of = d.id AND (r.status = 'pending' OR r.created_at >= ${cutoff}))`
+        ).pipe(orUnavailable("webhookDeliveries.purgeFinishedBefore")),
+      purgeDispatchedEvents: deletedCount(
+        sql,
+        sql`DELETE FROM outbox_events e
+            WHERE e.webhooks_dispatched_at IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`
+      ).pipe(orUnavailable("webhookDeliveries.purgeDispatchedEvents"))
     })
   })
 )

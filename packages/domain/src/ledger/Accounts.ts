@@ -6,6 +6,9 @@ import type { Balance, Counters } from "./Posting.ts"
 export const AccountKind = Schema.Literals(["spend", "settlement", "external"])
 export type AccountKind = typeof AccountKind.Type
 
+/** The kinds of account a team holds exactly one of per mode and currency. */
+export type CurrencyAccountKind = Extract<AccountKind, "settlement" | "external">
+
 /** A ledger account of a team, in one mode and currency. */
 export const Account = Schema.Struct({
   id: AccountId,

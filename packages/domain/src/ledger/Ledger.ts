@@ -9,7 +9,7 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { type Account, type AccountKind, type AccountWithBalance, pickSpendAccount } from "./Accounts.ts"
+import { type Account, type AccountWithBalance, type CurrencyAccountKind, pickSpendAccount } from "./Accounts.ts"
 import {
   AccountNotFound,
   type DuplicateLedgerTransaction,
@@ -87,9 +87,9 @@ export class Ledger extends Context.Service<
     const repo = yield* LedgerRepo
     const transactor = yield* Transactor
 
-    const insertAccount = (teamId: TeamId, mode: Mode, kind: AccountKind, currency: string, name: string) =>
+    const ensureAccount = (teamId: TeamId, mode: Mode, kind: CurrencyAccountKind, currency: string, name: string) =>
       Effect.gen(function* () {
-        const account: Account = {
+        return yield* repo.ensureAccount({
           id: yield* newId(AccountId),
           teamId,
           mode,
@@ -97,27 +97,25 @@ export class Ledger extends Context.Service<
           name,
           currency,
           createdAt: yield* nowIso
-        }
-        yield* repo.insertAccount(account)
-        return account
+        })
       })
-
-    const ensureAccount = (teamId: TeamId, mode: Mode, kind: AccountKind, currency: string, name: string) =>
-      repo.findAccountByKind(teamId, mode, kind, currency).pipe(
-        Effect.flatMap(
-          Option.match({
-            onSome: Effect.succeed,
-            onNone: () => insertAccount(teamId, mode, kind, currency, name)
-          })
-        )
-      )
 
     const openTeamAccounts = Effect.fn("Ledger.openTeamAccounts")(function* (input: OpenTeamAccounts) {
       return yield* transactor.withTransaction(
         Effect.gen(function* () {
           yield* ensureAccount(input.teamId, input.mode, "settlement", input.currency, `Settlement ${input.currency}`)
           yield* ensureAccount(input.teamId, input.mode, "external", input.currency, `External ${input.currency}`)
-          return yield* insertAccount(input.teamId, input.mode, "spend", input.currency, input.name)
+          const spend: Account & { readonly kind: "spend" } = {
+            id: yield* newId(AccountId),
+            teamId: input.teamId,
+            mode: input.mode,
+            kind: "spend",
+            name: input.name,
+            currency: input.currency,
+            createdAt: yield* nowIso
+          }
+          yield* repo.insertAccount(spend)
+          return spend
         })
       )
     })

@@ -7,7 +7,7 @@ import type {
   PersistenceUnavailable,
   TeamId
 } from "../shared/index.ts"
-import type { Account, AccountKind, AccountWithBalance, LockedAccount } from "./Accounts.ts"
+import type { Account, AccountKind, AccountWithBalance, CurrencyAccountKind, LockedAccount } from "./Accounts.ts"
 import type { DuplicateLedgerTransaction, HoldAlreadyResolved } from "./LedgerErrors.ts"
 import type { LedgerQuery, LedgerTransaction } from "./Transactions.ts"
 
@@ -15,7 +15,16 @@ import type { LedgerQuery, LedgerTransaction } from "./Transactions.ts"
 export class LedgerRepo extends Context.Service<
   LedgerRepo,
   {
-    readonly insertAccount: (account: Account) => Effect.Effect<void, PersistenceUnavailable>
+    readonly insertAccount: (
+      account: Account & { readonly kind: "spend" }
+    ) => Effect.Effect<void, PersistenceUnavailable>
+    /**
+     * The team's one account of this kind, mode and currency: the stored one, else `account` inserted. Concurrent
+     * calls for the same account all return the same single account.
+     */
+    readonly ensureAccount: (
+      account: Account & { readonly kind: CurrencyAccountKind }
+    ) => Effect.Effect<Account, PersistenceUnavailable>
     readonly findAccount: (
       teamId: TeamId,
       id: AccountId

@@ -87,5 +87,7 @@ export class OAuthRepo extends Context.Service<
     readonly revokeToken: (id: string, now: string) => Effect.Effect<void, PersistenceUnavailable>
     /** Revokes every token of a grant that is not revoked yet. */
     readonly revokeGrant: (grantId: string, now: string) => Effect.Effect<void, PersistenceUnavailable>
+    /** Deletes authorization codes and tokens that expired before the cutoff (ISO timestamp); returns how many. */
+    readonly purgeExpiredBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/OAuthRepo") {}

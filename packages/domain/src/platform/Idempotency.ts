@@ -1,6 +1,6 @@
-import { Clock, Context, Duration, Effect, Layer, type Option, Schedule } from "effect"
+import { Context, type Duration, Effect, type Option } from "effect"
 import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
-import { isoOfMillis, sha256, toHex } from "../shared/index.ts"
+import { cutoffBefore, periodicJob, sha256, toHex } from "../shared/index.ts"
 
 /** Where an idempotency key lives: the same key under another team, mode, credential, method or path is another key. */
 export interface IdempotencyScope {
@@ -62,16 +62,9 @@ export class IdempotencyStore extends Context.Service<
 export const purgeExpiredResponses = (ttl: Duration.Input) =>
   Effect.gen(function* () {
     const store = yield* IdempotencyStore
-    const now = yield* Clock.currentTimeMillis
-    return yield* store.purgeCreatedBefore(isoOfMillis(now - Duration.toMillis(Duration.fromInputUnsafe(ttl))))
+    return yield* store.purgeCreatedBefore(yield* cutoffBefore(ttl))
   })
 
 /** A background job that purges expired idempotency responses every `interval` for as long as the layer lives. */
 export const IdempotencyPurgeJob = (options: { readonly ttl: Duration.Input; readonly interval: Duration.Input }) =>
-  Layer.effectDiscard(
-    purgeExpiredResponses(options.ttl).pipe(
-      Effect.catch((error) => Effect.logWarning("idempotency purge failed", error)),
-      Effect.repeat(Schedule.spaced(options.interval)),
-      Effect.forkScoped
-    )
-  )
+  periodicJob("idempotency purge", purgeExpiredResponses(options.ttl), options.interval)

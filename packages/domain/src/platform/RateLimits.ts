@@ -1,5 +1,5 @@
-import { Context, type Duration, Effect, Layer, Schedule } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
+import { Context, type Duration, type Effect } from "effect"
+import { type PersistenceUnavailable, periodicJob } from "../shared/index.ts"
 
 /** The outcome of taking one token from a bucket, with what the RateLimit headers report. */
 export interface RateLimitDecision {
@@ -62,13 +62,8 @@ export class RateLimiter extends Context.Service<
 
 /** A background job that prunes idle rate-limit buckets every `interval` for as long as the layer lives. */
 export const RateLimitPruneJob = (interval: Duration.Input) =>
-  Layer.effectDiscard(
-    Effect.gen(function* () {
-      const limiter = yield* RateLimiter
-      yield* limiter.prune.pipe(
-        Effect.catch((error) => Effect.logWarning("rate limit pruning failed", error)),
-        Effect.repeat(Schedule.spaced(interval)),
-        Effect.forkScoped
-      )
-    })
+  periodicJob(
+    "rate limit pruning",
+    RateLimiter.use((limiter) => limiter.prune),
+    interval
   )

@@ -1,2 +1,3 @@
 export * from "./model.ts"
+export * from "./PeriodicJobs.ts"
 export * from "./Transactor.ts"

@@ -53,5 +53,12 @@ export class WebhookDeliveriesRepo extends Context.Service<
       endpointId: string,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<WebhookDelivery>, PersistenceUnavailable>
+    /**
+     * Deletes finished (succeeded or failed) deliveries created before the cutoff (ISO timestamp), but never the
+     * original of a redelivery that stays; returns how many.
+     */
+    readonly purgeFinishedBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
+    /** Deletes outbox events already fanned out of which no delivery is left; returns how many. */
+    readonly purgeDispatchedEvents: Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/WebhookDeliveriesRepo") {}

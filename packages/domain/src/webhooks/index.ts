@@ -1,4 +1,5 @@
 export * from "./model.ts"
 export * from "./Webhooks.ts"
 export * from "./WebhooksDelivery.ts"
+export * from "./WebhooksPurge.ts"
 export * from "./WebhooksRepo.ts"
