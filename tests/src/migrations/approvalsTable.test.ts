@@ -16,10 +16,14 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
           const team = crypto.randomUUID()
           const account = crypto.randomUUID()
           const user = crypto.randomUUID()
+          const key = crypto.randomUUID()
           yield* sql`INSERT INTO users (id, email, created_at) VALUES (${user}, 'owner@example.com', now())`
           yield* sql`INSERT INTO teams (id, name, base_currency, created_at) VALUES (${team}, 'T', 'USD', now())`
           yield* sql`INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
                    VALUES (${account}, ${team}, 'test', 'spend', 'S', 'USD', now())`
+          yield* sql`INSERT INTO agent_keys (id, kind, team_id, mode, name, display_prefix, secret_hash, account_id, policy,
+                     created_by, created_at)
+                   VALUES (${key}, 'spending_key', ${team}, 'test', 'Agent', 'svc_test_x', ${key}, ${account}, '{}', ${user}, now())`
           const insertRequest = (status: string, approval: ApprovalView | null) =>
             Effect.gen(function* () {
               const id = crypto.randomUUID()
@@ -27,7 +31,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
                          account_id, spending_key_id, metadata, decision, approval_id, approval, approval_expires_at,
                          created_at, updated_at)
                        VALUES (${id}, ${team}, 'test', ${status}, 500, 'USD', '{}'::jsonb, 'p', ${account},
-                         ${crypto.randomUUID()}, '{}'::jsonb, '{}'::jsonb, ${approval?.id ?? null},
+                         ${key}, '{}'::jsonb, '{}'::jsonb, ${approval?.id ?? null},
                          ${approval === null ? null : JSON.stringify(approval)}::jsonb, ${approval?.expiresAt ?? null},
                          '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`
               return id

@@ -1,12 +1,11 @@
 import { assert, layer } from "@effect/vitest"
-import { migrations, PortsPg } from "@svc/adapters-pg"
+import { migrationsBefore, PortsPg, runMigrations } from "@svc/adapters-pg"
 import { EmptyTestDatabase } from "@svc/adapters-pg/testing"
 import { type AccountId, Ledger, type LedgerTransactionId, pageRequest, type TeamId } from "@svc/domain"
 import { Effect, Layer } from "effect"
-import { Migrator, SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 
-const migrate = Migrator.make({})
-const through = (last: number) => migrate({ loader: Effect.map(migrations, (all) => all.filter(([id]) => id <= last)) })
+const through = (last: number) => runMigrations(migrationsBefore(last + 1))
 
 layer(Ledger.layer.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(EmptyTestDatabase)), { timeout: "60 seconds" })(
   "migration 0009 (ledger rules)",
@@ -54,7 +53,7 @@ layer(Ledger.layer.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(EmptyTes
                      now(), now(), now())`
 
         assert.deepStrictEqual(
-          (yield* migrate({ loader: migrations })).map(([id]) => id),
+          (yield* through(9)).map(([id]) => id),
           [9]
         )
 

@@ -31,8 +31,11 @@ export const migrationsBefore = (id: number): Migrator.Loader =>
 
 const run = Migrator.make({})
 
-/** Runs the loader's pending migrations (a second run is a no-op; concurrent runs serialise on the migrations table lock). */
-export const runMigrations = (loader: Migrator.Loader = migrations) => Effect.asVoid(run({ loader }))
+/**
+ * Runs the loader's pending migrations and answers which ran (a second run runs none; concurrent runs serialise on the
+ * migrations table lock).
+ */
+export const runMigrations = (loader: Migrator.Loader = migrations) => run({ loader })
 
 /** Runs every pending migration. */
 export const Migrations = Layer.effectDiscard(runMigrations())
