@@ -15,11 +15,17 @@ export * from "./inbound/index.ts"
 export * from "./shared/index.ts"
 export * from "./webhooks/index.ts"
 
-/** Webhook services over the ports and the Ledger: endpoints, the outbound dispatcher, inbound processing; configured from the environment. */
-export const WebhookServicesLive = Layer.mergeAll(WebhookDispatcher.layer, InboundRunner.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(WebhookEndpoints.layer, InboundProcessor.layer)),
+/** Outbound webhook services over the ports: endpoints and the dispatcher sending with Standard Webhooks; configured from the environment. */
+export const OutboundWebhooksLive = WebhookDispatcher.layer.pipe(
+  Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(StandardWebhooksSender),
   Layer.provideMerge(WebhooksConfigLive)
+)
+
+/** Webhook services over the ports and the Ledger: the outbound services and inbound processing; configured from the environment. */
+export const WebhookServicesLive = Layer.mergeAll(
+  OutboundWebhooksLive,
+  InboundRunner.layer.pipe(Layer.provideMerge(InboundProcessor.layer), Layer.provideMerge(WebhooksConfigLive))
 )
 
 /** The raw inbound webhook routes, with their secrets read from the environment. */
