@@ -10,7 +10,7 @@ import { rateLimiterContract } from "./RateLimiterContract.ts"
 const database = RateLimiterPg.pipe(Layer.provideMerge(TestDatabase))
 const label = process.env.DATABASE_URL === undefined ? "embedded PGlite" : "real Postgres"
 
-rateLimiterContract(label, database, (millis) => TestClock.adjust(millis))
+rateLimiterContract(label, database)
 
 layer(database)(`RateLimiterPg (${label})`, (it) => {
   it.effect("prunes buckets idle for a minute, and only those", () =>
