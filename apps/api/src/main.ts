@@ -6,11 +6,13 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { appOnPostgres, serviceConfig } from "./App.ts"
 import { Sha256Node } from "./Sha256Node.ts"
 
+/** Logs the address once the routes are served, and the start of a shutdown before the server drains its requests. */
 const AnnounceLive = Layer.effectDiscard(
   Effect.gen(function* () {
     const server = yield* HttpServer.HttpServer
     const database = yield* DatabaseInfo
     yield* Effect.logInfo(`listening on ${HttpServer.formatAddress(server.address)} with ${database.description}`)
+    yield* Effect.addFinalizer(() => Effect.logInfo("shutting down: finishing the requests in flight"))
   })
 )
 
@@ -19,8 +21,8 @@ const ServerLive = Layer.unwrap(
     const config = yield* serviceConfig
     const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
     const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
-    return HttpRouter.serve(appOnPostgres(config), { disableListenLog: true, disableLogger: true }).pipe(
-      Layer.merge(AnnounceLive),
+    return AnnounceLive.pipe(
+      Layer.provide(HttpRouter.serve(appOnPostgres(config), { disableListenLog: true, disableLogger: true })),
       Layer.provide(NodeHttpServer.layer(createServer, { port, host, gracefulShutdownTimeout: "10 seconds" })),
       Layer.provide(DatabaseLive),
       Layer.provide(Sha256Node)

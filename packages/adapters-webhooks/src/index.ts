@@ -21,11 +21,17 @@ export const InboundRunnerLive = InboundRunner.layer.pipe(
   Layer.provideMerge(InboundCommands.layer)
 )
 
-/** Webhook services over the ports and the Ledger: endpoints, the outbound dispatcher, inbound processing; configured from the environment. */
-export const WebhookServicesLive = Layer.mergeAll(WebhookDispatcher.layer, InboundRunnerLive).pipe(
+/** Outbound webhook services over the ports: endpoints and the dispatcher sending with Standard Webhooks; configured from the environment. */
+export const OutboundWebhooksLive = WebhookDispatcher.layer.pipe(
   Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(StandardWebhooksSender),
   Layer.provideMerge(WebhooksConfigLive)
+)
+
+/** Webhook services over the ports and the Ledger: the outbound services and inbound processing; configured from the environment. */
+export const WebhookServicesLive = Layer.mergeAll(
+  OutboundWebhooksLive,
+  InboundRunnerLive.pipe(Layer.provideMerge(WebhooksConfigLive))
 )
 
 /** The raw inbound webhook routes, with their secrets read from the environment. */

@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { rateLimiterContract } from "./RateLimiterContract.ts"
 
-rateLimiterContract("in-memory", RateLimiterMemory, (millis) => TestClock.adjust(millis))
+rateLimiterContract("in-memory", RateLimiterMemory)
 
 it.effect("an idle bucket is pruned after a minute, when it would be full again (TestClock)", () =>
   Effect.gen(function* () {

@@ -4,23 +4,22 @@ import { TestDatabase } from "@svc/adapters-pg/testing"
 import { RateLimiter } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { rateLimiterContract } from "./RateLimiterContract.ts"
 
 const database = RateLimiterPg.pipe(Layer.provideMerge(TestDatabase))
 const label = process.env.DATABASE_URL === undefined ? "embedded PGlite" : "real Postgres"
 
-rateLimiterContract(label, database, (millis) =>
-  Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
-)
+rateLimiterContract(label, database)
 
 layer(database)(`RateLimiterPg (${label})`, (it) => {
-  it.effect("prunes buckets idle for a minute by the database clock, and only those", () =>
+  it.effect("prunes buckets idle for a minute, and only those", () =>
     Effect.gen(function* () {
       const limiter = yield* RateLimiter
       const sql = yield* SqlClient.SqlClient
       yield* limiter.take("idle", 5)
+      yield* TestClock.adjust("61 seconds")
       yield* limiter.take("busy", 5)
-      yield* sql`UPDATE rate_limit_buckets SET updated_at = clock_timestamp() - interval '61 seconds' WHERE key = 'idle'`
       assert.strictEqual(yield* limiter.prune, 1)
       const rows = yield* sql<{
         key: string
@@ -29,6 +28,19 @@ layer(database)(`RateLimiterPg (${label})`, (it) => {
         rows.map((r) => r.key),
         ["busy"]
       )
+    })
+  )
+
+  it.effect("a take timed before the bucket's last one refills nothing and leaves its time where it was", () =>
+    Effect.gen(function* () {
+      const limiter = yield* RateLimiter
+      yield* TestClock.setTime(600_000)
+      yield* limiter.take("skewed", 60)
+      yield* limiter.take("skewed", 60)
+      yield* TestClock.setTime(590_000)
+      assert.strictEqual((yield* limiter.take("skewed", 60)).remaining, 57)
+      yield* TestClock.setTime(600_000)
+      assert.strictEqual((yield* limiter.take("skewed", 60)).remaining, 56)
     })
   )
 })

@@ -19,6 +19,7 @@ import {
   UsersRepo
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { domainOver } from "../ledger/LedgerContract.ts"
 
 const identity = (email: string) => ({ id: crypto.randomUUID() as UserId, email, fullName: null })
@@ -82,13 +83,13 @@ describe("Teams (domain, in-memory adapters)", () => {
     }).pipe(onMemory)
   )
 
-  it.live("listForUser lists the caller's teams newest first; the latest becomes current", () =>
+  it.effect("listForUser lists the caller's teams newest first; the latest becomes current", () =>
     Effect.gen(function* () {
       const teams = yield* Teams
       const users = yield* UsersRepo
       const owner = identity("owner@example.com")
       const first = yield* teams.create(owner, { name: "First" })
-      yield* Effect.sleep("2 millis")
+      yield* TestClock.adjust("1 millis")
       const second = yield* teams.create(owner, { name: "Second" })
       yield* teams.create(identity("stranger@example.com"), { name: "Someone else's" })
       const listed = yield* teams.listForUser(owner.id)

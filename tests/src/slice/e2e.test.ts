@@ -43,6 +43,8 @@ interface Running {
   readonly baseUrl: string
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   readonly output: () => string
+  /** Resolves once the process has printed `text` (on stdout or stderr). */
+  readonly printed: (text: string) => Promise<void>
 }
 
 const start = async (env: Record<string, string>): Promise<Running> => {
@@ -54,29 +56,42 @@ const start = async (env: Record<string, string>): Promise<Running> => {
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const printed = (text: string) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!output.includes(text)) return
+        child.stdout?.off("data", check)
+        child.stderr?.off("data", check)
+        resolve()
+      }
+      child.stdout?.on("data", check)
+      child.stderr?.on("data", check)
+      check()
+    })
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal }))
   )
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000)
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes("listening on")) {
-        clearTimeout(timer)
-        resolve()
-      }
-    }
-    child.stdout?.on("data", onData)
-    child.stderr?.on("data", onData)
+    void printed("listening on").then(() => {
+      clearTimeout(timer)
+      resolve()
+    })
     void exited.then(({ code }) => reject(new Error(`server exited with ${code} before listening:\n${output}`)))
   })
-  return { child, baseUrl: `http://127.0.0.1:${port}`, exited, output: () => output }
+  return { child, baseUrl: `http://127.0.0.1:${port}`, exited, output: () => output, printed }
 }
 
-/** A POST whose body arrives in two halves, so the request is in flight while the test acts in between. */
+/**
+ * A POST sent with `Expect: 100-continue`: `started` resolves when the server's handler starts reading the body, whose
+ * first half is then sent; the second half waits for `sendRest`, so the request stays in flight while the test acts.
+ */
 const slowPost = (baseUrl: string, path: string, token: string, body: string) => {
   const url = new URL(path, baseUrl)
   let sendRest: () => void = () => undefined
+  let started: Promise<void> = Promise.resolve()
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(
       url,
@@ -85,7 +100,8 @@ const slowPost = (baseUrl: string, path: string, token: string, body: string) =>
         headers: {
           authorization: `Bearer ${token}`,
           "content-type": "application/json",
-          "content-length": Buffer.byteLength(body)
+          "content-length": Buffer.byteLength(body),
+          expect: "100-continue"
         }
       },
       (res) => {
@@ -96,10 +112,16 @@ const slowPost = (baseUrl: string, path: string, token: string, body: string) =>
     )
     req.on("error", reject)
     const half = Math.floor(body.length / 2)
-    req.write(body.slice(0, half))
+    started = new Promise<void>((continued) =>
+      req.once("continue", () => {
+        req.write(body.slice(0, half))
+        continued()
+      })
+    )
     sendRest = () => req.end(body.slice(half))
+    req.flushHeaders()
   })
-  return { response, sendRest: () => sendRest() }
+  return { response, started, sendRest: () => sendRest() }
 }
 
 describe("end to end: the real server process and the SDK", () => {
@@ -173,9 +195,9 @@ describe("end to end: the real server process and the SDK", () => {
   it("on SIGTERM finishes the request in flight, then exits 0 (a requested shutdown is not a failure)", async () => {
     const token = sessionToken()
     const inFlight = slowPost(server.baseUrl, "/teams", token, JSON.stringify({ name: "Started before SIGTERM" }))
-    await new Promise((r) => setTimeout(r, 300))
+    await inFlight.started
     server.child.kill("SIGTERM")
-    await new Promise((r) => setTimeout(r, 300))
+    await Promise.race([server.printed("shutting down"), server.exited])
     assert.strictEqual(server.child.exitCode, null, "still draining while a request is open")
     inFlight.sendRest()
     const answered = await inFlight.response

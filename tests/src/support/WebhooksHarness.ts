@@ -193,16 +193,3 @@ export const sign = async (
       return {}
   }
 }
-
-/** Waits (polling) until `check` holds, failing the test after `timeoutMs`. */
-export const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, accept: (a: A) => boolean, timeoutMs = 10_000) =>
-  Effect.gen(function* () {
-    const deadline = Date.now() + timeoutMs
-    while (true) {
-      const value = yield* check
-      if (accept(value)) return value
-      if (Date.now() > deadline)
-        return yield* Effect.die(new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`))
-      yield* Effect.sleep("25 millis")
-    }
-  })

@@ -1,10 +1,53 @@
 import { assert, layer } from "@effect/vitest"
-import { EventOutbox, Ledger, type TeamId, Transactor } from "@svc/domain"
-import { Effect, Layer } from "effect"
+import { deliverOnce, OutboundWebhooksLive } from "@svc/adapters-webhooks"
+import { EventOutbox, Ledger, type TeamId, Transactor, WebhookDispatcher } from "@svc/domain"
+import { ConfigProvider, Context, Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import { Webhook } from "standardwebhooks"
 import { sessionToken } from "../support/InProcessApp.ts"
 import { receiver, type Script } from "../support/Receiver.ts"
-import { baseEnv, call, eventually, type RunningApp, serveApp, type WebhookPorts } from "../support/WebhooksHarness.ts"
+import { baseEnv, call, type RunningApp, serveApp, type WebhookPorts } from "../support/WebhooksHarness.ts"
+
+/** Longer than any retry wait or lease `baseEnv` sets, so a step after it finds every unfinished delivery due. */
+const PAST_EVERY_WAIT = "5 seconds"
+
+/**
+ * Starts the suite's test clock at the real time, which the standardwebhooks verifier checks signature timestamps
+ * against; before the database pool is built, so its timers are not run through the years a later jump would skip.
+ */
+const ClockAtRealTime = Layer.effectDiscard(Effect.suspend(() => TestClock.setTime(Date.now())))
+
+/** A running app with no worker fibers, and the outbound dispatcher of the same set of services. */
+interface Services extends RunningApp {
+  readonly dispatcher: WebhookDispatcher["Service"]
+}
+
+/** Builds a new set of services over the suite's ports: a restart, when an earlier set has stopped. */
+const start = (env: Record<string, string>) =>
+  Effect.gen(function* () {
+    const ports = yield* Effect.context<WebhookPorts>()
+    const app = yield* serveApp(ports, { ...env, WEBHOOK_WORKERS: "off" })
+    const outbound = yield* Layer.build(
+      OutboundWebhooksLive.pipe(
+        Layer.provide(Layer.succeedContext(ports)),
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+      )
+    )
+    return { ...app, dispatcher: Context.get(outbound, WebhookDispatcher) } satisfies Services
+  })
+
+/** One step of the delivery worker (fan-out, then what is due now) on the app's dispatcher. */
+const step = (app: Services) => deliverOnce.pipe(Effect.provideService(WebhookDispatcher, app.dispatcher))
+
+/** Runs the worker's step, moving the clock past every wait after each step that found work, until one finds none. */
+const deliverAll = (app: Services) =>
+  Effect.gen(function* () {
+    for (let steps = 0; steps < 10; steps++) {
+      if ((yield* step(app)) === 0) return
+      yield* TestClock.adjust(PAST_EVERY_WAIT)
+    }
+    return yield* Effect.die(new Error("deliveries still due after 10 steps"))
+  })
 
 const newTeam = (app: RunningApp) =>
   Effect.gen(function* () {
@@ -66,24 +109,21 @@ const deliveries = (app: RunningApp, token: string, endpointId: string) =>
 
 /** The outbound webhook scenarios, over whichever ports the caller provides (memory or Postgres). */
 export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
-  layer(Ledger.layer.pipe(Layer.provideMerge(ports)), { timeout: "120 seconds", excludeTestServices: true })(
+  layer(Ledger.layer.pipe(Layer.provideMerge(ports), Layer.provide(ClockAtRealTime)), { timeout: "120 seconds" })(
     `outbound webhooks (${name})`,
     (it) => {
       const withApp = <A, E2, R>(
-        env: Record<string, string>,
         script: Script,
-        f: (app: RunningApp, hook: Effect.Success<ReturnType<typeof receiver>>) => Effect.Effect<A, E2, R>
+        f: (app: Services, hook: Effect.Success<ReturnType<typeof receiver>>) => Effect.Effect<A, E2, R>
       ) =>
         Effect.gen(function* () {
-          const context = yield* Effect.context<never>()
           const hook = yield* receiver(script)
-          const app = yield* serveApp(context, env)
+          const app = yield* start(baseEnv())
           return yield* f(app, hook)
         }).pipe(Effect.scoped)
 
       it.effect("endpoints are registered, listed without secrets, updated, rotated and disabled per team", () =>
         withApp(
-          baseEnv(),
           () => ({ status: 200 }),
           (app) =>
             Effect.gen(function* () {
@@ -147,7 +187,6 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
         "a delivery verifies with the standardwebhooks library; unsubscribed and disabled endpoints get nothing",
         () =>
           withApp(
-            baseEnv(),
             () => ({ status: 204 }),
             (app, hook) =>
               Effect.gen(function* () {
@@ -155,10 +194,8 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
                 const endpoint = yield* register(app, token, hook.url)
                 const eventId = yield* publish(teamId)
                 yield* publish(teamId, "spend_request.created")
-                yield* eventually(
-                  Effect.sync(() => hook.received.length),
-                  (n) => n >= 1
-                )
+                yield* deliverAll(app)
+                assert.strictEqual(hook.received.length, 1)
                 const got = hook.received[0]!
                 const verified = new Webhook(endpoint.secret).verify(got.body, got.headers) as {
                   id: string
@@ -170,12 +207,13 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
                 assert.deepStrictEqual(verified.data.metadata, { order_ref: "A-1" })
                 assert.strictEqual(got.headers["webhook-id"], eventId)
                 assert.throws(() => new Webhook(endpoint.secret).verify(`${got.body} `, got.headers))
-                const log = yield* eventually(deliveries(app, token, endpoint.id), (l) => l[0]?.status === "succeeded")
+                const log = yield* deliveries(app, token, endpoint.id)
                 assert.strictEqual(log.length, 1)
+                assert.strictEqual(log[0]!.status, "succeeded")
                 assert.strictEqual(log[0]!.attempts, 1)
                 yield* call(app, "DELETE", `/treasury/webhook-endpoints/${endpoint.id}`, token)
                 yield* publish(teamId)
-                yield* Effect.sleep("300 millis")
+                yield* deliverAll(app)
                 assert.strictEqual(hook.received.length, 1, "only the subscribed event, only while enabled")
               })
           )
@@ -183,7 +221,6 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
 
       it.effect("events of several teams fanned out together reach only their own team's endpoints", () =>
         withApp(
-          baseEnv(),
           () => ({ status: 204 }),
           (app, hook) =>
             Effect.gen(function* () {
@@ -194,21 +231,16 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
               const [eventA, eventB] = yield* Effect.all([publish(a.teamId), publish(b.teamId)], {
                 concurrency: "unbounded"
               })
-              const logA = yield* eventually(
-                deliveries(app, a.token, endpointA.id),
-                (l) => l[0]?.status === "succeeded"
-              )
-              const logB = yield* eventually(
-                deliveries(app, b.token, endpointB.id),
-                (l) => l[0]?.status === "succeeded"
+              yield* deliverAll(app)
+              const logA = yield* deliveries(app, a.token, endpointA.id)
+              const logB = yield* deliveries(app, b.token, endpointB.id)
+              assert.deepStrictEqual(
+                logA.map((d) => [d.eventId, d.status]),
+                [[eventA, "succeeded"]]
               )
               assert.deepStrictEqual(
-                logA.map((d) => d.eventId),
-                [eventA]
-              )
-              assert.deepStrictEqual(
-                logB.map((d) => d.eventId),
-                [eventB]
+                logB.map((d) => [d.eventId, d.status]),
+                [[eventB, "succeeded"]]
               )
               assert.strictEqual(hook.received.length, 2)
             })
@@ -219,15 +251,15 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
         "a receiver that fails twice then succeeds gets the event exactly once more; redeliver sends it again",
         () =>
           withApp(
-            baseEnv(),
             (n) => ({ status: n < 2 ? 500 : 200 }),
             (app, hook) =>
               Effect.gen(function* () {
                 const { teamId, token } = yield* newTeam(app)
                 const endpoint = yield* register(app, token, hook.url)
                 const eventId = yield* publish(teamId)
-                const log = yield* eventually(deliveries(app, token, endpoint.id), (l) => l[0]?.status === "succeeded")
-                yield* Effect.sleep("300 millis")
+                yield* deliverAll(app)
+                const log = yield* deliveries(app, token, endpoint.id)
+                assert.strictEqual(log[0]!.status, "succeeded")
                 assert.strictEqual(hook.received.length, 3)
                 assert.deepStrictEqual(new Set(hook.received.map((r) => r.headers["webhook-id"])), new Set([eventId]))
                 assert.strictEqual(log[0]!.attempts, 3)
@@ -239,10 +271,8 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
                   token
                 )
                 assert.strictEqual(again.status, 202)
-                yield* eventually(
-                  Effect.sync(() => hook.received.length),
-                  (n) => n === 4
-                )
+                yield* deliverAll(app)
+                assert.strictEqual(hook.received.length, 4)
                 assert.strictEqual(hook.received[3]!.headers["webhook-id"], eventId)
                 assert.strictEqual(hook.received[3]!.body, hook.received[0]!.body)
                 const missing = yield* call(
@@ -258,7 +288,6 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
 
       it.effect("410 disables the endpoint; a receiver that always fails is given up after the schedule", () =>
         withApp(
-          baseEnv(),
           () => ({ status: 503 }),
           (app, failing) =>
             Effect.gen(function* () {
@@ -267,9 +296,9 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
               const goneEndpoint = yield* register(app, token, gone.url)
               const failingEndpoint = yield* register(app, token, failing.url)
               yield* publish(teamId)
-              yield* eventually(deliveries(app, token, failingEndpoint.id), (l) => l[0]?.status === "failed")
-              yield* eventually(deliveries(app, token, goneEndpoint.id), (l) => l[0]?.status === "failed")
-              yield* Effect.sleep("300 millis")
+              yield* deliverAll(app)
+              assert.strictEqual((yield* deliveries(app, token, failingEndpoint.id))[0]?.status, "failed")
+              assert.strictEqual((yield* deliveries(app, token, goneEndpoint.id))[0]?.status, "failed")
               assert.strictEqual(failing.received.length, 4, "the first attempt and the three scheduled retries")
               assert.strictEqual(gone.received.length, 1)
               const endpoint = yield* call(app, "GET", `/treasury/webhook-endpoints/${goneEndpoint.id}`, token)
@@ -281,35 +310,46 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
 
       it.effect("events survive a restart mid-delivery and while no worker runs", () =>
         Effect.gen(function* () {
-          const context = yield* Effect.context<never>()
           const hook = yield* receiver((n) => (n === 0 ? "hang" : { status: 200 }))
-          const env = baseEnv({ WEBHOOK_DELIVERY_TIMEOUT_MS: "2000", WEBHOOK_DELIVERY_LEASE_MS: "100" })
-          const first = yield* serveApp(context, env)
+          const first = yield* start(baseEnv({ WEBHOOK_DELIVERY_TIMEOUT_MS: "2000", WEBHOOK_DELIVERY_LEASE_MS: "100" }))
           const { teamId, token } = yield* newTeam(first)
           const endpoint = yield* register(first, token, hook.url)
           const eventId = yield* publish(teamId)
-          yield* eventually(
-            Effect.sync(() => hook.received.length),
-            (n) => n === 1
-          )
+          const inFlight = yield* Effect.forkChild(step(first))
+          yield* hook.arrival(0)
+          yield* Fiber.interrupt(inFlight)
           yield* first.stop
-          const idle = yield* serveApp(context, baseEnv({ WEBHOOK_WORKERS: "off" }))
+          const idle = yield* start(baseEnv())
           const second = yield* publish(teamId)
-          yield* Effect.sleep("200 millis")
           assert.strictEqual(hook.received.length, 1, "nothing is sent while no worker runs")
           yield* idle.stop
-          const restarted = yield* serveApp(context, baseEnv({ WEBHOOK_DELIVERY_LEASE_MS: "100" }))
-          yield* eventually(
-            Effect.sync(() => new Set(hook.received.slice(1).map((r) => r.headers["webhook-id"]))),
-            (ids) => ids.has(eventId) && ids.has(second),
-            40_000
+          const restarted = yield* start(baseEnv({ WEBHOOK_DELIVERY_LEASE_MS: "100" }))
+          yield* TestClock.adjust(PAST_EVERY_WAIT)
+          yield* deliverAll(restarted)
+          assert.deepStrictEqual(
+            new Set(hook.received.slice(1).map((r) => r.headers["webhook-id"])),
+            new Set([eventId, second])
           )
-          const log = yield* eventually(
-            deliveries(restarted, token, endpoint.id),
-            (l) => l.length === 2 && l.every((d) => d.status === "succeeded"),
-            40_000
-          )
+          const log = yield* deliveries(restarted, token, endpoint.id)
           assert.strictEqual(log.length, 2)
+          assert.isTrue(
+            log.every((d) => d.status === "succeeded"),
+            JSON.stringify(log)
+          )
+        }).pipe(Effect.scoped)
+      )
+
+      it.effect("with WEBHOOK_WORKERS on, the worker fiber delivers without anyone calling its step", () =>
+        Effect.gen(function* () {
+          const hook = yield* receiver(() => ({ status: 204 }))
+          const setup = yield* start(baseEnv())
+          const { teamId, token } = yield* newTeam(setup)
+          yield* register(setup, token, hook.url)
+          const eventId = yield* publish(teamId)
+          yield* setup.stop
+          yield* serveApp(yield* Effect.context<WebhookPorts>(), baseEnv())
+          const delivered = yield* hook.arrival(0)
+          assert.strictEqual(delivered.headers["webhook-id"], eventId)
         }).pipe(Effect.scoped)
       )
     }

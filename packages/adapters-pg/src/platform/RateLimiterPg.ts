@@ -1,11 +1,12 @@
-import { decisionOf, IDLE_BUCKET_MILLIS, RateLimiter } from "@svc/domain"
+import { decisionOf, IDLE_BUCKET_MILLIS, nowIso, RateLimiter } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { deletedCount, orUnavailable } from "../shared/index.ts"
 
 /**
  * RateLimiter on Postgres, shared by every process on the database: one row per key, refilled and taken in a single
- * atomic upsert timed by the database clock, so processes with skewed clocks still agree.
+ * atomic upsert timed by the `Clock`, as the memory adapter is. A bucket's time never moves back, so a process whose
+ * clock lags another's refills nothing until it catches up.
  */
 export const RateLimiterPg = Layer.effect(
   RateLimiter,
@@ -13,27 +14,32 @@ export const RateLimiterPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return RateLimiter.of({
       take: (key, limit) =>
-        sql<{ tokens: number | string; allowed: boolean }>`
-          INSERT INTO rate_limit_buckets AS b (key, tokens, allowed, updated_at)
-          VALUES (${key}, ${limit}::float8 - 1, true, clock_timestamp())
-          ON CONFLICT (key) DO UPDATE SET (tokens, allowed, updated_at) = (
-            SELECT CASE WHEN r.refilled >= 1 THEN r.refilled - 1 ELSE r.refilled END, r.refilled >= 1, r.now
-            FROM (
-              SELECT least(${limit}::float8,
-                       b.tokens + greatest(0, extract(epoch FROM t.now - b.updated_at)::float8) * ${limit}::float8 / 60
-                     ) AS refilled,
-                     t.now
-              FROM (SELECT clock_timestamp() AS now) t
-            ) r
-          )
-          RETURNING tokens, allowed`.pipe(
+        Effect.flatMap(
+          nowIso,
+          (at) => sql<{ tokens: number | string; allowed: boolean }>`
+            INSERT INTO rate_limit_buckets AS b (key, tokens, allowed, updated_at)
+            VALUES (${key}, ${limit}::float8 - 1, true, ${at}::timestamptz)
+            ON CONFLICT (key) DO UPDATE SET (tokens, allowed, updated_at) = (
+              SELECT CASE WHEN r.refilled >= 1 THEN r.refilled - 1 ELSE r.refilled END, r.refilled >= 1,
+                     greatest(b.updated_at, ${at}::timestamptz)
+              FROM (
+                SELECT least(${limit}::float8,
+                         b.tokens + greatest(0, extract(epoch FROM ${at}::timestamptz - b.updated_at)::float8)
+                           * ${limit}::float8 / 60
+                       ) AS refilled
+              ) r
+            )
+            RETURNING tokens, allowed`
+        ).pipe(
           Effect.map(([row]) => decisionOf(limit, Number(row?.tokens ?? 0), row?.allowed === true)),
           orUnavailable("rateLimiter.take")
         ),
-      prune: deletedCount(
-        sql,
-        sql`DELETE FROM rate_limit_buckets
-            WHERE updated_at < clock_timestamp() - make_interval(secs => ${IDLE_BUCKET_MILLIS / 1000})`
+      prune: Effect.flatMap(nowIso, (at) =>
+        deletedCount(
+          sql,
+          sql`DELETE FROM rate_limit_buckets
+              WHERE updated_at < ${at}::timestamptz - make_interval(secs => ${IDLE_BUCKET_MILLIS / 1000})`
+        )
       ).pipe(orUnavailable("rateLimiter.prune"))
     })
   })

@@ -139,7 +139,7 @@ export const eventBody = (event: DomainEvent): string =>
     data: event.data
   })
 
-/** Turns outbox events into deliveries and sends due deliveries; safe to run in several processes at once. */
+/** Turns outbox events into deliveries and sends due deliveries, paced by the `DeliveryConfig` it was built with; safe to run in several processes at once. */
 export class WebhookDispatcher extends Context.Service<
   WebhookDispatcher,
   {
@@ -155,10 +155,10 @@ export class WebhookDispatcher extends Context.Service<
     const endpointsRepo = yield* WebhookEndpointsRepo
     const endpoints = yield* WebhookEndpoints
     const sender = yield* WebhookSender
+    const policy = yield* DeliveryConfig
 
-    const fanOut = Effect.gen(function* () {
-      const policy = yield* DeliveryConfig
-      return yield* transactor.withTransaction(
+    const fanOut = transactor
+      .withTransaction(
         Effect.gen(function* () {
           const events = yield* deliveries.lockUndispatchedEvents(policy.batchSize)
           if (events.length === 0) return 0
@@ -198,9 +198,9 @@ export class WebhookDispatcher extends Context.Service<
           return events.length
         })
       )
-    }).pipe(Effect.withSpan("WebhookDispatcher.fanOut"))
+      .pipe(Effect.withSpan("WebhookDispatcher.fanOut"))
 
-    const attempt = (policy: DeliveryPolicy, delivery: WebhookDelivery) =>
+    const attempt = (delivery: WebhookDelivery) =>
       Effect.gen(function* () {
         const endpoint = yield* endpointsRepo.find(delivery.teamId, delivery.endpointId)
         const nowMs = yield* Clock.currentTimeMillis
@@ -237,14 +237,13 @@ export class WebhookDispatcher extends Context.Service<
       })
 
     const deliverDue = Effect.gen(function* () {
-      const policy = yield* DeliveryConfig
       const nowMs = yield* Clock.currentTimeMillis
       const due = yield* deliveries.claimDue({
         now: isoOfMillis(nowMs),
         leaseUntil: isoOfMillis(nowMs + policy.leaseMs + policy.timeoutMs),
         limit: policy.batchSize
       })
-      yield* Effect.forEach(due, (delivery) => attempt(policy, delivery), { concurrency: 8, discard: true })
+      yield* Effect.forEach(due, attempt, { concurrency: 8, discard: true })
       return due.length
     }).pipe(Effect.withSpan("WebhookDispatcher.deliverDue"))
 
