@@ -198,6 +198,12 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         ]
         const results = yield* Effect.forEach(attempts, Effect.result, { concurrency: "unbounded" })
         assert.strictEqual(results.filter((r) => r._tag === "Success").length, 1)
+        const lost = results.flatMap((r) => (r._tag === "Failure" ? [r.failure._tag] : []))
+        assert.deepStrictEqual(
+          lost,
+          Array(5).fill("SpendRequestNotPending"),
+          "every lost race is a conflict, never an outage"
+        )
         const final = yield* service.get(team.id, "test", pending.id)
         assert.notStrictEqual(final.status, "pending_approval")
         const balance = (yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance
