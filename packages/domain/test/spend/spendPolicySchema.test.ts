@@ -3,8 +3,8 @@ import { Result, Schema, SchemaIssue } from "effect"
 import {
   ApprovalTtlSeconds,
   CategorySlug,
-  DecisionReasonCode,
   DEFAULT_APPROVAL_TTL_SECONDS,
+  DecisionReasonCode,
   SpendDecision,
   SpendPolicy
 } from "../../src/spend/SpendPolicy.ts"
