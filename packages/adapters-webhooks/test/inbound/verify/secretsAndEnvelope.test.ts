@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
 import { parseEnvelope } from "../../../src/inbound/verify/Envelope.ts"
 import { parseSecretList, parseSingleSecret } from "../../../src/inbound/verify/Secrets.ts"
-import { encode } from "./helpers.ts"
+import { encode } from "./VerifySetup.ts"
 
 describe("secret settings", () => {
   it("splits rotated secrets on commas and drops blanks", () => {

@@ -1,6 +1,6 @@
 import { PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
 import { Layer } from "effect"
-import { oauthContract } from "./OAuthContract.ts"
+import { apiKeysContract } from "./ApiKeysContract.ts"
 
-oauthContract("Postgres", PortsPg.pipe(Layer.provideMerge(TestDatabase)))
+apiKeysContract("Postgres", PortsPg.pipe(Layer.provideMerge(TestDatabase)))

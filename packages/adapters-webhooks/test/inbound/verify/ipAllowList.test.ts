@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { isAllowedAddress, normalizeAddress, ipAllowList as verify } from "../../../src/inbound/verify/IpAllowList.ts"
 import { parseSecretList } from "../../../src/inbound/verify/Secrets.ts"
-import { expectReason, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, makeRequest, NOW } from "./VerifySetup.ts"
 
 const allowed = parseSecretList("127.0.0.1, 10.20.0.0/16, 2001:db8::/32, fe80::1")
 const from = (remoteAddress?: string) => makeRequest("{}", {}, remoteAddress)

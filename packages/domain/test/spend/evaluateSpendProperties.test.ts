@@ -5,6 +5,7 @@ import {
   type DecisionReasonCode,
   evaluateSpend,
   MerchantName,
+  SpendDecision,
   type SpendEvaluationInput,
   SpendPolicy
 } from "../../src/spend/SpendPolicy.ts"
@@ -162,6 +163,66 @@ describe("evaluateSpend properties", () => {
         month += amount
         assert.isAtMost(today, daily)
         assert.isAtMost(month, monthly)
+      }
+    }
+  )
+
+  const PropAmount = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000_000_000 }))
+  const PropPositive = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1_000_000_000_000 }))
+
+  it.prop(
+    "never approves when amount > available",
+    {
+      policy: SpendPolicy,
+      available: PropAmount,
+      excess: PropPositive,
+      spentToday: PropAmount,
+      spentThisMonth: PropAmount,
+      name: MerchantName,
+      category: Schema.UndefinedOr(CategorySlug)
+    },
+    ({ policy, available, excess, spentToday, spentThisMonth, name, category }) => {
+      const decision = evaluateSpend({
+        policy,
+        amount: available + excess,
+        merchant: { name, category },
+        spentToday,
+        spentThisMonth,
+        available
+      })
+      assert.strictEqual(decision.outcome, "denied")
+      assert.isTrue(decision.reasons.some((r) => r.code === "insufficient_funds"))
+    }
+  )
+
+  it.prop(
+    "outcome and reasons are always consistent",
+    {
+      policy: SpendPolicy,
+      amount: PropAmount,
+      available: PropAmount,
+      spentToday: PropAmount,
+      spentThisMonth: PropAmount,
+      name: MerchantName,
+      category: Schema.UndefinedOr(CategorySlug)
+    },
+    ({ policy, amount, available, spentToday, spentThisMonth, name, category }) => {
+      const decision = evaluateSpend({
+        policy,
+        amount,
+        merchant: { name, category },
+        spentToday,
+        spentThisMonth,
+        available
+      })
+      const reasonCodes = decision.reasons.map((r) => r.code)
+      assert.isTrue(Schema.is(SpendDecision)(decision))
+      assert.strictEqual(new Set(reasonCodes).size, reasonCodes.length)
+      if (decision.outcome === "approved") assert.deepStrictEqual(reasonCodes, [])
+      if (decision.outcome === "pending_approval") assert.deepStrictEqual(reasonCodes, ["approval_threshold"])
+      if (decision.outcome === "denied") {
+        assert.isAbove(reasonCodes.length, 0)
+        assert.notInclude(reasonCodes, "approval_threshold")
       }
     }
   )

@@ -9,7 +9,7 @@ import {
   statusForSignatureError
 } from "../../../src/inbound/verify/Endpoints.ts"
 import { WebhookSignatureError } from "../../../src/inbound/verify/WebhookSignatureError.ts"
-import { expectReason, hmacOf, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, hmacOf, makeRequest, NOW } from "./VerifySetup.ts"
 
 const expected = [
   ["banking-a", "WEBHOOK_SECRET_BANKING_A", 503, 400, "envelope-id"],

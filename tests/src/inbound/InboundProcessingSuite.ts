@@ -1,5 +1,5 @@
-import { assert, layer } from "@effect/vitest"
-import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
+import { assert } from "@effect/vitest"
+import { InboundRunner } from "@svc/adapters-webhooks"
 import {
   BankConnectionsRepo,
   InboundEventStore,
@@ -10,55 +10,11 @@ import {
   type TeamId,
   TeamPlansRepo
 } from "@svc/domain"
-import { ConfigProvider, Effect, Layer, Option } from "effect"
+import { Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { sessionToken } from "../support/InProcessApp.ts"
-import type { WebhookPorts } from "../support/WebhooksHarness.ts"
-import {
-  type Answer,
-  baseEnv,
-  call,
-  post,
-  type RunningApp,
-  SECRETS,
-  serveApp,
-  sign
-} from "../support/WebhooksHarness.ts"
-
-const SUCCESS: Record<string, object> = {
-  inbox: { success: true },
-  "bank-aggregator-a": { success: true },
-  "bank-aggregator-b": { success: true },
-  "social-premium-payments": { received: true, handled: false },
-  "chat-interactions": { ok: true },
-  "card-issuing-a/auth-stream": { approve_response: "DECLINED", decline_reason: "card_issuing_unavailable" }
-}
-
-const SIGNED = Object.keys(SECRETS).concat("bank-aggregator-a")
-const TIMESTAMPED = new Set([
-  "banking-b",
-  "card-issuing-a",
-  "card-issuing-a/auth-stream",
-  "billing-a",
-  "bank-aggregator-a",
-  "bank-aggregator-b",
-  "payments",
-  "payments-identity",
-  "payments-issuing",
-  "kyc-c",
-  "chat-interactions"
-])
-const UNAUTHORIZED_401 = new Set(["bank-aggregator-a", "bank-aggregator-b"])
-const NOT_CONFIGURED_503 = new Set(["banking-a", "banking-b", "banking-c"])
-const pathOf = (name: string) => (name === "chat-interactions" ? "/apps/chat/interactions" : `/webhook/${name}`)
-
-const bodyFor = (name: string, id: string) =>
-  name === "card-issuing-a/auth-stream"
-    ? JSON.stringify({ id, card_token: "card_1", amount: 1200, currency: "USD", merchant: { name: "Shop" } })
-    : JSON.stringify({ id, type: "something.happened", data: { note: "hi" } })
-
-/** A test app's environment: its inbound worker is off, so the tests run the worker's step themselves. */
-const appEnv = (overrides: Record<string, string | undefined> = {}) => baseEnv({ WEBHOOK_WORKERS: "off", ...overrides })
+import { call, post, type RunningApp, serveApp, sign, type WebhookPorts } from "../support/WebhooksHarness.ts"
+import { appEnv, inboundOver, pathOf, withApp } from "./InboundSetup.ts"
 
 /**
  * What inbound workers do over time, without waiting: `workers` concurrent runs of the worker's step, on a test clock
@@ -77,28 +33,6 @@ const settle = (workers = 1) =>
       yield* TestClock.adjust(runner.policy.maxDelayMs)
     }
   }).pipe(Effect.provide(TestClock.layer()))
-
-const tamper = (body: string) => body.replace("hi", "ho").replace("1200", "9999")
-
-/** Stored iff recording the same (endpoint, provider id) again reports a duplicate. */
-const isStored = (endpoint: string, providerEventId: string) =>
-  Effect.gen(function* () {
-    const store = yield* InboundEventStore
-    const probe = yield* store.record({
-      id: crypto.randomUUID(),
-      endpoint,
-      providerEventId,
-      type: "probe",
-      payload: {},
-      status: "processed",
-      attempts: 0,
-      nextAttemptAt: new Date().toISOString(),
-      lastError: null,
-      receivedAt: new Date().toISOString(),
-      processedAt: null
-    })
-    return probe.duplicate
-  })
 
 const newTeam = (app: RunningApp) =>
   Effect.gen(function* () {
@@ -126,122 +60,9 @@ const deposit = (app: RunningApp, endpoint: string, eventId: string, teamId: str
     return yield* post(app, pathOf(endpoint), body, headers)
   })
 
-/** The inbound webhook scenarios, over whichever ports the caller provides (memory or Postgres). */
-export const inboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
-  layer(
-    InboundRunnerLive.pipe(
-      Layer.provideMerge(Ledger.layer.pipe(Layer.provideMerge(ports))),
-      Layer.provide(WebhooksConfigLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(appEnv())))))
-    ),
-    { timeout: "120 seconds", excludeTestServices: true }
-  )(`inbound webhooks (${name})`, (it) => {
-    const withApp = <A, E2, R>(env: Record<string, string>, f: (app: RunningApp) => Effect.Effect<A, E2, R>) =>
-      Effect.gen(function* () {
-        const context = yield* Effect.context<never>()
-        const app = yield* serveApp(context, env)
-        return yield* f(app)
-      }).pipe(Effect.scoped)
-
-    it.effect("every endpoint accepts a valid signature, stores the event and refuses forged or stale requests", () =>
-      withApp(appEnv(), (app) =>
-        Effect.gen(function* () {
-          for (const endpoint of SIGNED) {
-            const id = `evt_${crypto.randomUUID()}`
-            const body = bodyFor(endpoint, id)
-            const headers = yield* Effect.promise(() => sign(endpoint, body, { id }))
-            const ok = yield* post(app, pathOf(endpoint), body, headers)
-            assert.strictEqual(ok.status, 200, `${endpoint} accepts a valid signature: ${JSON.stringify(ok.body)}`)
-            assert.deepStrictEqual(ok.body, SUCCESS[endpoint] ?? { received: true }, endpoint)
-            assert.isTrue(yield* isStored(endpoint, id), `${endpoint} stored the event`)
-
-            const bad = UNAUTHORIZED_401.has(endpoint) ? 401 : 400
-            const check = (answer: Answer, what: string) => {
-              assert.strictEqual(answer.status, bad, `${endpoint} ${what}: ${JSON.stringify(answer.body)}`)
-              assert.isString(answer.body.error, `${endpoint} ${what} names the error`)
-            }
-            const forgedId = `evt_${crypto.randomUUID()}`
-            const forged = bodyFor(endpoint, forgedId)
-            const forgedHeaders = yield* Effect.promise(() => sign(endpoint, forged, { id: forgedId }))
-            if (endpoint !== "social-premium-payments") {
-              check(yield* post(app, pathOf(endpoint), tamper(forged), forgedHeaders), "tampered body")
-            }
-            const wrong = yield* Effect.promise(() =>
-              sign(endpoint, forged, {
-                id: forgedId,
-                secret:
-                  endpoint.startsWith("banking-b") || endpoint.startsWith("card")
-                    ? "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
-                    : "wrong-secret"
-              })
-            )
-            check(yield* post(app, pathOf(endpoint), forged, wrong), "wrong secret")
-            check(yield* post(app, pathOf(endpoint), forged, {}), "missing header")
-            if (TIMESTAMPED.has(endpoint)) {
-              const stale = yield* Effect.promise(() =>
-                sign(endpoint, forged, { id: forgedId, timestamp: Math.floor(Date.now() / 1000) - 3600 })
-              )
-              check(yield* post(app, pathOf(endpoint), forged, stale), "stale timestamp")
-            }
-            assert.isFalse(yield* isStored(endpoint, forgedId), `${endpoint} stored nothing unverified`)
-          }
-        })
-      )
-    )
-
-    it.effect("an endpoint without a configured secret answers 503 or 400 as SPEC.md says and stores nothing", () =>
-      withApp(
-        appEnv(
-          Object.fromEntries(
-            Object.keys(baseEnv())
-              .filter(
-                (k) =>
-                  k.startsWith("WEBHOOK_SECRET_") ||
-                  k === "CHAT_SIGNING_SECRET" ||
-                  k === "BANK_AGGREGATOR_A_JWKS" ||
-                  k === "INBOX_ALLOWED_IPS"
-              )
-              .map((k) => [k, undefined])
-          )
-        ),
-        (app) =>
-          Effect.gen(function* () {
-            for (const endpoint of [...SIGNED, "inbox"]) {
-              const id = `evt_${crypto.randomUUID()}`
-              const body = bodyFor(endpoint, id)
-              const headers = yield* Effect.promise(() => sign(endpoint, body, { id }))
-              const answer = yield* post(app, pathOf(endpoint), body, headers)
-              assert.strictEqual(answer.status, NOT_CONFIGURED_503.has(endpoint) ? 503 : 400, endpoint)
-              assert.strictEqual(answer.body.error, "secret_not_configured", endpoint)
-              assert.isFalse(yield* isStored(endpoint, id), endpoint)
-            }
-          })
-      )
-    )
-
-    it.effect("payloads without the envelope are 400, and bodies over 1 MiB are 413", () =>
-      withApp(appEnv(), (app) =>
-        Effect.gen(function* () {
-          for (const body of ["not json", "[]", JSON.stringify({ type: "x" }), JSON.stringify({ id: "e1" })]) {
-            const answer = yield* post(app, "/webhook/kyc-b", body, yield* Effect.promise(() => sign("kyc-b", body)))
-            assert.strictEqual(answer.status, 400, body)
-            assert.strictEqual(answer.body.error, "invalid_payload")
-          }
-          const noType = JSON.stringify({ data: {} })
-          const sw = yield* post(
-            app,
-            "/webhook/banking-b",
-            noType,
-            yield* Effect.promise(() => sign("banking-b", noType))
-          )
-          assert.strictEqual(sw.status, 400)
-          const huge = JSON.stringify({ id: "big", type: "x", data: "a".repeat(1024 * 1024) })
-          const tooBig = yield* post(app, "/webhook/kyc-b", huge, yield* Effect.promise(() => sign("kyc-b", huge)))
-          assert.strictEqual(tooBig.status, 413)
-          assert.strictEqual(tooBig.body.error, "payload_too_large")
-        })
-      )
-    )
-
+/** What stored inbound events do once processed, over whichever ports the caller provides (memory or Postgres). */
+export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
+  inboundOver(ports)(`inbound webhook processing (${name})`, (it) => {
     it.effect("a deposit credits the team's live account once, however often and concurrently it is delivered", () =>
       withApp(appEnv(), (app) =>
         Effect.gen(function* () {
@@ -477,18 +298,6 @@ export const inboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E
             invalid.body.errors.map((e: { path: string }) => e.path),
             ["MessageID", "From"]
           )
-        })
-      )
-    )
-
-    it.effect("the inbox refuses a source address outside INBOX_ALLOWED_IPS with 403", () =>
-      withApp(appEnv({ INBOX_ALLOWED_IPS: "10.0.0.0/8" }), (app) =>
-        Effect.gen(function* () {
-          const mail = JSON.stringify({ MessageID: "m-2", From: "a@b.c", To: "x@y.z" })
-          const answer = yield* post(app, "/webhook/inbox", mail)
-          assert.strictEqual(answer.status, 403)
-          assert.strictEqual(answer.body.error, "forbidden_ip")
-          assert.isFalse(yield* isStored("inbox", "m-2"))
         })
       )
     )

@@ -1,6 +1,6 @@
 import { describe, it } from "@effect/vitest"
 import { sharedToken } from "../../../src/inbound/verify/SharedToken.ts"
-import { expectReason, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, makeRequest, NOW } from "./VerifySetup.ts"
 
 const header = "social-premium-secret-token"
 const verify = sharedToken(header)

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { parseTimestampedHeader, timestampedHmac } from "../../../src/inbound/verify/TimestampedHmac.ts"
-import { expectReason, hmacOf, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, hmacOf, makeRequest, NOW } from "./VerifySetup.ts"
 
 const body = JSON.stringify({ id: "evt_9", type: "invoice.paid", data: { object: { id: "in_1" } } })
 const sign = (secret: string, t: number, payload = body) => hmacOf("sha256", secret, `${t}.${payload}`)

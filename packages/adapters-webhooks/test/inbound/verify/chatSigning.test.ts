@@ -1,6 +1,6 @@
 import { describe, it } from "@effect/vitest"
 import { chatSigning } from "../../../src/inbound/verify/ChatSigning.ts"
-import { expectReason, hmacOf, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, hmacOf, makeRequest, NOW } from "./VerifySetup.ts"
 
 const verify = chatSigning()
 const body = "payload=%7B%22type%22%3A%22block_actions%22%7D"

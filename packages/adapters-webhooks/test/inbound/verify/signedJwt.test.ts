@@ -3,7 +3,7 @@ import { describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { exportJWK, generateKeyPair, SignJWT } from "jose"
 import { signedJwt } from "../../../src/inbound/verify/SignedJwt.ts"
-import { expectReason, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, makeRequest, NOW } from "./VerifySetup.ts"
 
 const header = "bank-aggregator-a-verification"
 const verify = signedJwt(header)

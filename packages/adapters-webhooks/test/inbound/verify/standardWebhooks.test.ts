@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import { describe, it } from "@effect/vitest"
 import { Webhook } from "standardwebhooks"
 import { standardWebhooks } from "../../../src/inbound/verify/StandardWebhooks.ts"
-import { expectReason, hmacOf, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, hmacOf, makeRequest, NOW } from "./VerifySetup.ts"
 
 const body = JSON.stringify({ type: "transaction.created", data: { id: "tx_1", amount: 4200 } })
 const msgId = "msg_2x8Qm3"

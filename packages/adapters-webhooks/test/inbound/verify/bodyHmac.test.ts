@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { bodyHmacSha1Base64 } from "../../../src/inbound/verify/BodyHmacBase64.ts"
 import { bodyHmacHex } from "../../../src/inbound/verify/BodyHmacHex.ts"
-import { expectReason, hmacOf, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, hmacOf, makeRequest, NOW } from "./VerifySetup.ts"
 
 const body = JSON.stringify({ id: "evt_1", type: "transaction.updated", data: { amount: 1200 } })
 

@@ -1,6 +1,6 @@
 import { describe, it } from "@effect/vitest"
 import { kycADigest as verify } from "../../../src/inbound/verify/KycADigest.ts"
-import { expectReason, hmacOf, makeRequest, NOW } from "./helpers.ts"
+import { expectReason, hmacOf, makeRequest, NOW } from "./VerifySetup.ts"
 
 const body = JSON.stringify({ id: "evt_k1", type: "applicantReviewed", applicantId: "app_1" })
 const secret = "kyc-a-secret"

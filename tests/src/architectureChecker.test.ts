@@ -1,0 +1,187 @@
+import { assert, describe, it } from "@effect/vitest"
+import {
+  ambientReads,
+  contextOf,
+  definesService,
+  importsOf,
+  runtimeGraphOf,
+  violationsIn
+} from "./support/ArchitectureRules.ts"
+
+describe("architecture", () => {
+  describe("the checker itself", () => {
+    it("follows run-time imports only, through relative paths and workspace packages", () => {
+      const sources: Record<string, string> = {
+        "packages/sdk/src/A.ts":
+          'import type { T } from "./T.ts"\nimport { b } from "./B.ts"\nexport type { U } from "./U.ts"',
+        "packages/sdk/src/B.ts": 'import { type C, d } from "@svc/domain/model"\nexport * from "./E.ts"',
+        "packages/sdk/src/E.ts": "export const e = 1",
+        "packages/domain/src/model.ts": 'export * from "./x/model.ts"',
+        "packages/domain/src/x/model.ts": "export const x = 1"
+      }
+      const graph = runtimeGraphOf("packages/sdk/src/A.ts", (f) => sources[f] ?? "")
+      assert.deepStrictEqual([...graph].sort(), [
+        "packages/domain/src/model.ts",
+        "packages/domain/src/x/model.ts",
+        "packages/sdk/src/A.ts",
+        "packages/sdk/src/B.ts",
+        "packages/sdk/src/E.ts"
+      ])
+      assert.isTrue(definesService('export class X extends Context.Service<X, {}>()("x") {}'))
+      assert.isTrue(definesService("export const L = Layer.effect(X, make)"))
+      assert.isFalse(definesService("export const S = Schema.Struct({ a: Schema.String })"))
+    })
+
+    it("finds direct reads of the clock and of ambient randomness", () => {
+      for (const line of [
+        "const t = new Date()",
+        "new Date(ms).toISOString()",
+        "Date.now()",
+        "Math.random()",
+        "crypto.randomUUID()"
+      ]) {
+        assert.deepStrictEqual(ambientReads(line), [line])
+      }
+      assert.deepStrictEqual(ambientReads("const d = yield* Clock.currentTimeMillis\nisoOfMillis(ms)"), [])
+    })
+
+    it("reads static, re-export, side-effect, type-only, multi-line and dynamic imports", () => {
+      const source = [
+        'import { a } from "one"',
+        "import type { B } from 'two'",
+        'import "three"',
+        'export * from "./four.ts"',
+        'export { c } from "five"',
+        'import {\n  d,\n  e\n} from "six"',
+        'const m = await import("seven")',
+        "const n = await import ( 'eight' )"
+      ].join("\n")
+      assert.deepStrictEqual(importsOf(source), ["one", "two", "three", "./four.ts", "five", "six", "seven", "eight"])
+    })
+
+    it("ignores comments, strings, templates and regular expressions that only look like imports", () => {
+      const source = [
+        '// import { x } from "node:fs"',
+        '/* export * from "node:net" */',
+        'const s = "import { y } from \\"node:os\\""',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source under test holds a template literal
+        "const t = `import(\"node:http\") ${'x'}`",
+        'const r = /from "node:zlib"/u',
+        'const url = "http://example.com" // from "node:dns"',
+        'import { ok } from "effect"'
+      ].join("\n")
+      assert.deepStrictEqual(importsOf(source), ["effect"])
+    })
+
+    it("reports a domain module that imports a Node built-in, another package or an I/O module of effect", () => {
+      for (const specifier of ["node:fs", "fs", "@svc/adapters-pg", "effect/sql", "effect/http", "jose"]) {
+        const found = violationsIn("packages/domain/src/Bad.ts", `import { x } from "${specifier}"`)
+        assert.strictEqual(found.length, 1, specifier)
+        assert.match(found[0]!.rule, /domain imports only effect/u)
+      }
+      assert.deepStrictEqual(violationsIn("packages/domain/src/Good.ts", 'import { Effect } from "effect"'), [])
+      assert.deepStrictEqual(violationsIn("packages/domain/src/Good.ts", 'import * as S from "effect/Schema"'), [])
+      assert.strictEqual(violationsIn("packages/domain/src/Bad.ts", 'await import("node:crypto")').length, 1)
+      assert.strictEqual(violationsIn("packages/domain/src/Bad.ts", 'export * from "node:path"').length, 1)
+    })
+
+    it("reports a relative import that reaches into another package or an app", () => {
+      const found = violationsIn("packages/domain/src/Bad.ts", 'import { x } from "../../adapters-pg/src/Sql.ts"')
+      assert.match(found[0]!.rule, /may not leave packages\/domain/u)
+      const intoApp = violationsIn(
+        "packages/adapters-http/src/x/Bad.ts",
+        'import { y } from "../../../../apps/api/src/App.ts"'
+      )
+      assert.isTrue(intoApp.some((v) => /never import apps/u.test(v.rule)))
+      assert.deepStrictEqual(violationsIn("packages/domain/src/memory/Ok.ts", 'import { z } from "../Teams.ts"'), [])
+    })
+
+    it("reports adapters that import another adapter's internals, or http and pg importing each other", () => {
+      assert.match(
+        violationsIn("packages/adapters-http/src/http/Bad.ts", 'import { PortsPg } from "@svc/adapters-pg"')[0]!.rule,
+        /adapters talk only through domain ports/u
+      )
+      assert.match(
+        violationsIn("packages/adapters-pg/src/Bad.ts", 'import { Api } from "@svc/adapters-http/api"')[0]!.rule,
+        /adapters talk only through domain ports/u
+      )
+      assert.match(
+        violationsIn(
+          "packages/adapters-webhooks/src/Bad.ts",
+          'import { TestDatabase } from "@svc/adapters-pg/testing"'
+        )[0]!.rule,
+        /public entry/u
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/adapters-webhooks/src/Ok.ts", 'import { Api } from "@svc/adapters-http/api"'),
+        []
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/adapters-webhooks/src/Ok.ts", 'import { PortsPg } from "@svc/adapters-pg"'),
+        []
+      )
+    })
+
+    it("reports a model.ts that reaches another context's services", () => {
+      const found = violationsIn("packages/domain/src/spend/model.ts", 'export * from "../approvals/index.ts"')
+      assert.match(found[0]!.rule, /model\.ts reaches other contexts only through their model\.ts/u)
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/spend/model.ts", 'export * from "../approvals/model.ts"'),
+        []
+      )
+    })
+
+    it("reports a context that reaches into another context's modules instead of its index", () => {
+      assert.strictEqual(contextOf("packages/domain/src/ledger/Ledger.ts"), "domain:ledger")
+      assert.strictEqual(contextOf("packages/domain/src/finance/banking/X.ts"), "domain:finance/banking")
+      assert.strictEqual(contextOf("packages/adapters-http/src/http/spend/X.ts"), "adapters-http:http/spend")
+      assert.strictEqual(contextOf("packages/domain/src/index.ts"), null)
+      assert.strictEqual(contextOf("packages/adapters-http/src/api/Api.ts"), null)
+      const found = violationsIn("packages/domain/src/spend/Bad.ts", 'import { Ledger } from "../ledger/Ledger.ts"')
+      assert.match(found[0]!.rule, /only through its index\.ts or model\.ts \(ledger\/index\.ts\)/u)
+      assert.strictEqual(
+        violationsIn("packages/adapters-http/src/http/spend/Bad.ts", 'import { A } from "../../api/spend/SpendApi.ts"')
+          .length,
+        1
+      )
+      assert.strictEqual(
+        violationsIn("packages/domain/src/finance/banking/Bad.ts", 'import { B } from "../documents/Inbox.ts"').length,
+        1
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/spend/Ok.ts", 'import { L } from "../ledger/index.ts"'),
+        []
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/spend/Ok.ts", 'import { P } from "./SpendPolicy.ts"'),
+        []
+      )
+      assert.deepStrictEqual(violationsIn("packages/domain/src/index.ts", 'export * from "./ledger/index.ts"'), [])
+    })
+
+    it("reports any package importing @svc/api", () => {
+      for (const pkg of ["domain", "adapters-http", "adapters-pg", "adapters-webhooks", "sdk"]) {
+        const found = violationsIn(`packages/${pkg}/src/Bad.ts`, 'import { appInMemory } from "@svc/api"')
+        assert.isTrue(
+          found.some((v) => /never import apps/u.test(v.rule)),
+          pkg
+        )
+      }
+      assert.deepStrictEqual(violationsIn("tests/src/Ok.test.ts", 'import { appInMemory } from "@svc/api"'), [])
+    })
+
+    it("reports an SDK that imports server code, Node or anything but effect and the contract", () => {
+      for (const specifier of ["@svc/adapters-http", "@svc/domain", "node:http", "jose", "@svc/adapters-http/http"]) {
+        assert.strictEqual(
+          violationsIn("packages/sdk/src/Bad.ts", `import { x } from "${specifier}"`).length,
+          1,
+          specifier
+        )
+      }
+      assert.deepStrictEqual(
+        violationsIn("packages/sdk/src/Ok.ts", 'import { HttpApiClient } from "effect/http-api"'),
+        []
+      )
+    })
+  })
+})

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { inboundIntakeSuite } from "./InboundIntakeSuite.ts"
+
+inboundIntakeSuite("memory", PortsMemory)

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { apiKeysContract } from "./ApiKeysContract.ts"
+
+apiKeysContract("in-memory", PortsMemory)

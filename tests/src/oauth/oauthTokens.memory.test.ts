@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { oauthTokensContract } from "./OAuthTokensContract.ts"
+
+oauthTokensContract("in-memory", PortsMemory)

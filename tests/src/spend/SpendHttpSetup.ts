@@ -1,0 +1,48 @@
+import { afterAll, assert, beforeAll } from "@effect/vitest"
+import { inProcessApp, sessionToken } from "../support/InProcessApp.ts"
+
+/** A spend request body for `amount` at OpenAI (software), with `extra` fields. */
+export const spendBody = (amount: number, extra: Record<string, unknown> = {}) => ({
+  amount,
+  currency: "USD",
+  merchant: { name: "OpenAI", category: "software" },
+  purpose: "API tokens for the nightly run",
+  ...extra
+})
+
+/**
+ * The in-process app with team Acme, set up before the file's tests: its owner's session, a test spending key
+ * (approval threshold 5 000, per-request limit 50 000) funded with 20 000, and a live key. `create` posts a spend request.
+ */
+export const acmeApp = () => {
+  const app = inProcessApp()
+  afterAll(() => app.dispose())
+  const acme = { owner: "", testKey: "", liveKey: "", keyId: "" }
+
+  const create = (key: string, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
+    app.call("POST", "/v1/spend-requests", { token: key, body, headers: { "idempotency-key": idempotencyKey } })
+
+  beforeAll(async () => {
+    acme.owner = await sessionToken({ email: "owner@acme.test" })
+    assert.strictEqual((await app.call("POST", "/teams", { token: acme.owner, body: { name: "Acme" } })).status, 201)
+    const test = await app.call("POST", "/treasury/spending-keys", {
+      token: acme.owner,
+      body: { name: "agent", mode: "test", policy: { approvalThreshold: 5_000, perRequestLimit: 50_000 } }
+    })
+    assert.strictEqual(test.status, 201)
+    acme.testKey = test.body.secret
+    acme.keyId = test.body.id
+    const live = await app.call("POST", "/treasury/spending-keys", {
+      token: acme.owner,
+      body: { name: "live", mode: "live", policy: {} }
+    })
+    acme.liveKey = live.body.secret
+    const deposit = await app.call("POST", "/v1/test-helpers/deposits", {
+      token: acme.testKey,
+      body: { amount: 20_000, currency: "USD" }
+    })
+    assert.strictEqual(deposit.status, 201)
+    assert.deepStrictEqual(deposit.body.balance, { posted: 20_000, pending: 0, available: 20_000 })
+  })
+  return { app, acme, create }
+}

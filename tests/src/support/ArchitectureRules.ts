@@ -1,0 +1,229 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join, posix, relative } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
+const ADAPTERS = ["adapters-http", "adapters-memory", "adapters-pg", "adapters-webhooks"]
+const NEVER_TOGETHER = new Set([
+  "adapters-http>adapters-pg",
+  "adapters-pg>adapters-http",
+  "adapters-http>adapters-memory",
+  "adapters-memory>adapters-http",
+  "adapters-pg>adapters-memory",
+  "adapters-memory>adapters-pg"
+])
+const TEST_TOOLS = new Set(["vitest", "@effect/vitest"])
+
+/** One import that breaks the layering. */
+interface Violation {
+  readonly file: string
+  readonly specifier: string
+  readonly rule: string
+}
+
+const IMPORT_CONTEXT = /(?:\bfrom|\bimport|\bimport\s*\(|\brequire\s*\()\s*$/u
+const REGEX_CAN_START = /(?:^|[(,=:[!&|?{};+\-*%<>~^]|\breturn|\btypeof|\bcase)\s*$/u
+
+/** Every module specifier a TypeScript source imports or re-exports (static, side-effect, type-only and dynamic). */
+export const importsOf = (source: string): Array<string> => {
+  const specifiers: Array<string> = []
+  let code = ""
+  let i = 0
+  const readUntil = (close: string) => {
+    const start = i
+    while (i < source.length && source[i] !== close) i += source[i] === "\\" ? 2 : 1
+    i++
+    return source.slice(start, i - 1)
+  }
+  while (i < source.length) {
+    const c = source[i]!
+    const next = source[i + 1]
+    if (c === "/" && next === "/") {
+      while (i < source.length && source[i] !== "\n") i++
+    } else if (c === "/" && next === "*") {
+      const end = source.indexOf("*/", i + 2)
+      i = end === -1 ? source.length : end + 2
+      code += " "
+    } else if (c === '"' || c === "'") {
+      i++
+      const text = readUntil(c)
+      if (IMPORT_CONTEXT.test(code)) specifiers.push(text)
+      code += '""'
+    } else if (c === "`") {
+      i++
+      let depth = 0
+      while (i < source.length && !(source[i] === "`" && depth === 0)) {
+        if (source[i] === "\\") i++
+        else if (source[i] === "$" && source[i + 1] === "{") depth++
+        else if (source[i] === "}" && depth > 0) depth--
+        i++
+      }
+      i++
+      code += "``"
+    } else if (c === "/" && REGEX_CAN_START.test(code)) {
+      i++
+      let inClass = false
+      while (i < source.length && (inClass || source[i] !== "/") && source[i] !== "\n") {
+        if (source[i] === "\\") i++
+        else if (source[i] === "[") inClass = true
+        else if (source[i] === "]") inClass = false
+        i++
+      }
+      i++
+      code += "/r/"
+    } else {
+      code += c
+      i++
+    }
+  }
+  return specifiers
+}
+
+/** The unit a repository path belongs to: `packages/<name>`, `apps/<name>` or `tests`. */
+const unitOf = (path: string): string => {
+  const [top, name] = path.split("/")
+  return top === "packages" || top === "apps" ? `${top}/${name}` : (top ?? "")
+}
+
+/** Folders that group contexts without being one (the HTTP adapter's contract and handlers). */
+const LAYERS = new Set(["api", "http"])
+/** Folders that group nested contexts (`finance/transactions`). */
+const GROUPS = new Set(["finance"])
+
+/**
+ * The bounded context a source file belongs to: `packages/<pkg>/src/[api|http/]<context>[/<nested>]`, e.g.
+ * `domain:ledger`, `adapters-http:api/spend`, `domain:finance/banking`; null for a package's root modules.
+ */
+export const contextOf = (path: string): string | null => {
+  const parts = path.split("/")
+  if (parts[0] !== "packages" || parts[2] !== "src") return null
+  let i = 3
+  const prefix: Array<string> = []
+  if (LAYERS.has(parts[i] ?? "")) prefix.push(parts[i++]!)
+  if (i >= parts.length - 1) return null
+  prefix.push(parts[i]!)
+  if (GROUPS.has(parts[i]!) && i + 2 < parts.length) prefix.push(parts[i + 1]!)
+  return `${parts[1]}:${prefix.join("/")}`
+}
+
+const isEffect = (s: string) => s === "effect" || s.startsWith("effect/")
+const isPureEffect = (s: string) => s === "effect" || /^effect\/[A-Z]\w*$/u.test(s)
+const svcTarget = (s: string) => /^@svc\/([^/]+)(\/.*)?$/u.exec(s)
+
+/** The layering rules of docs/architecture.md, for one import of one file (paths relative to the repository root). */
+const checkImport = (file: string, specifier: string): Array<Violation> => {
+  const out: Array<Violation> = []
+  const fail = (rule: string) => out.push({ file, specifier, rule })
+  const unit = unitOf(file)
+  const inTest = file.split("/")[2] === "test"
+  const relativeTarget = specifier.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file), specifier)) : null
+  if (relativeTarget !== null && unitOf(relativeTarget) !== unit) {
+    fail(`a relative import may not leave ${unit}: import the other package by its name`)
+  }
+  if (!unit.startsWith("packages/")) return out
+  const from = contextOf(file)
+  const to = relativeTarget === null ? null : contextOf(relativeTarget)
+  const entry = relativeTarget === null ? "" : posix.basename(relativeTarget)
+  if (!inTest && to !== null && from !== to && entry !== "index.ts" && entry !== "model.ts") {
+    fail(`a context reaches another only through its index.ts or model.ts (${to.split(":")[1]}/index.ts)`)
+  }
+  if (!inTest && to !== null && from !== to && posix.basename(file) === "model.ts" && entry !== "model.ts") {
+    fail("a context's model.ts reaches other contexts only through their model.ts (no services behind it)")
+  }
+  const pkg = unit.slice("packages/".length)
+  const svc = svcTarget(specifier)
+
+  if (relativeTarget?.startsWith("apps/") || svc?.[1] === "api") fail("packages never import apps (or @svc/api)")
+
+  if (pkg === "domain" && relativeTarget === null) {
+    const allowed = isPureEffect(specifier) || (inTest && (TEST_TOOLS.has(specifier) || specifier === "effect/testing"))
+    if (!allowed) fail("packages/domain imports only effect and its own modules")
+  }
+
+  if (pkg === "sdk" && relativeTarget === null) {
+    const allowed =
+      isEffect(specifier) || specifier === "@svc/adapters-http/api" || (inTest && TEST_TOOLS.has(specifier))
+    if (!allowed) fail("packages/sdk imports only effect and the contract @svc/adapters-http/api")
+  }
+
+  if (ADAPTERS.includes(pkg) && svc !== null && ADAPTERS.includes(svc[1]!) && svc[1] !== pkg) {
+    const target = svc[1]!
+    if (NEVER_TOGETHER.has(`${pkg}>${target}`)) {
+      fail(`${pkg} may not import ${target}: adapters talk only through domain ports`)
+    } else if (svc[2] !== undefined && specifier !== "@svc/adapters-http/api") {
+      fail(`adapters import another adapter only through its public entry @svc/${target}`)
+    }
+  }
+  return out
+}
+
+const SKIP = new Set(["node_modules", ".data", "dist", ".git"])
+
+const sourceFiles = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIP.has(entry.name)) return []
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith(".ts") ? [path] : []
+  })
+
+/** Every TypeScript source under packages, apps and tests, relative to the repository root. */
+export const repositoryFiles = () =>
+  ["packages", "apps", "tests"].flatMap((top) => sourceFiles(join(ROOT, top))).map((p) => relative(ROOT, p))
+
+/** The layering rules a source breaks, one violation per offending import. */
+export const violationsIn = (file: string, source: string) => importsOf(source).flatMap((s) => checkImport(file, s))
+
+/** Sources of time and randomness the domain reads only through Clock, Random, Ids and SecureRandom. */
+const AMBIENT = /\bnew Date\(|\bDate\.now\(|\bMath\.random\(|\brandomUUID\(/u
+
+/** The lines of a domain source that read the wall clock or ambient randomness directly. */
+export const ambientReads = (source: string): Array<string> => source.split("\n").filter((line) => AMBIENT.test(line))
+
+/** The specifiers a source imports at run time: type-only imports and re-exports are erased and left out. */
+const runtimeImportsOf = (source: string): Array<string> => {
+  const typeOnly = new Set<string>()
+  for (const match of source.matchAll(/^\s*(?:import|export)\s+type\s[^;]*?\sfrom\s*["']([^"']+)["']/gmsu)) {
+    typeOnly.add(match[1]!)
+  }
+  const valued = new Set<string>()
+  for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s*["']([^"']+)["']/gmsu)) {
+    valued.add(match[1]!)
+  }
+  return importsOf(source).filter((s) => valued.has(s) || !typeOnly.has(s))
+}
+
+/** Where a workspace package specifier resolves, by the package's `exports` (null: not a workspace package). */
+const resolveWorkspace = (specifier: string): string | null => {
+  const match = /^@svc\/([^/]+)(\/.*)?$/u.exec(specifier)
+  if (match === null) return null
+  const dir = ["packages", "apps"]
+    .map((top) => join(top, match[1]!))
+    .find((d) => existsSync(join(ROOT, d, "package.json")))
+  if (dir === undefined) return null
+  const exports = JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")).exports as Record<string, string>
+  const target = exports[`.${match[2] ?? ""}`]
+  return target === undefined ? null : posix.join(dir, target)
+}
+
+/** Every repository source a module loads at run time, itself included. */
+export const runtimeGraphOf = (start: string, read: (file: string) => string): Set<string> => {
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const specifier of runtimeImportsOf(read(file))) {
+      const next = specifier.startsWith(".")
+        ? posix.normalize(posix.join(posix.dirname(file), specifier))
+        : resolveWorkspace(specifier)
+      if (next !== null) visit(next)
+    }
+  }
+  visit(start)
+  return seen
+}
+
+/** Whether a source defines a service, a port or a layer (code a client never needs). */
+export const definesService = (source: string): boolean =>
+  /\bContext\.Service</u.test(source) || /\bLayer\.(?:effect|succeed|unwrap|mergeAll|effectDiscard)\(/u.test(source)
