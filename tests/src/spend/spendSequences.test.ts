@@ -68,7 +68,7 @@ layer(domainOver(PortsMemory), { timeout: "60 seconds" })("Spend requests under 
             const candidates = withApproval()
             if (candidates.length === 0) continue
             const target = candidates[op.pick % candidates.length]!
-            const decided =
+            const decided: Effect.Effect<SpendRequest, { readonly _tag: string }> =
               op.decision === "approve"
                 ? service.approve(approver, target.sr.approval!.id, null)
                 : op.decision === "deny"

@@ -8,6 +8,11 @@ export class ApproverNotAllowed extends Schema.TaggedError<ApproverNotAllowed>()
   message: Schema.String
 }) {}
 
+/** No approval of a spend request has this id in the approver's team (or the approver acts for no team). */
+export class ApprovalNotFound extends Schema.TaggedError<ApprovalNotFound>()("ApprovalNotFound", {
+  approvalId: Schema.String
+}) {}
+
 /** Whether a member with this role (none: not a member) may approve or deny the team's approvals. */
 export const mayDecideApprovals = (role: Role | null): boolean => role === "owner" || role === "admin"
 

@@ -75,6 +75,7 @@ export class InboundCommands extends Context.Service<
           Effect.catchTags({
             DuplicateLedgerTransaction: () => Effect.void,
             AccountNotFound: () => refuse(noAccount),
+            // The command's amount is positive and the account was picked among the team's spend accounts in its currency.
             InsufficientFunds: Effect.die,
             UnbalancedTransaction: Effect.die
           })

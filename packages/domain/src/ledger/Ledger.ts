@@ -15,7 +15,9 @@ import {
   type DuplicateLedgerTransaction,
   HoldAlreadyResolved,
   HoldNotFound,
-  type InsufficientFunds
+  type InsufficientFunds,
+  NoSpendAccount,
+  SettlementAccountMissing
 } from "./LedgerErrors.ts"
 import { LedgerRepo } from "./LedgerRepo.ts"
 import { movementPosting, type PlannedEntry, planTransaction } from "./Planning.ts"
@@ -74,12 +76,12 @@ export class Ledger extends Context.Service<
       teamId: TeamId,
       mode: Mode,
       accountId: AccountId | null
-    ) => Effect.Effect<AccountWithBalance, AccountNotFound | PersistenceUnavailable>
+    ) => Effect.Effect<AccountWithBalance, AccountNotFound | NoSpendAccount | PersistenceUnavailable>
     readonly settlementAccount: (
       teamId: TeamId,
       mode: Mode,
       currency: string
-    ) => Effect.Effect<Account, AccountNotFound | PersistenceUnavailable>
+    ) => Effect.Effect<Account, SettlementAccountMissing | PersistenceUnavailable>
     readonly transactions: LedgerRepo["Service"]["listTransactions"]
   }
 >()("@svc/domain/Ledger") {
@@ -139,9 +141,10 @@ export class Ledger extends Context.Service<
 
     const move = (movement: Movement, pending: boolean) => {
       const { base, entries } = movementPosting(movement, pending)
-      return transactor
-        .withTransaction(record(base, entries, true))
-        .pipe(Effect.catchTag("HoldAlreadyResolved", Effect.die))
+      return transactor.withTransaction(record(base, entries, true)).pipe(
+        // Only a hold's resolution (a transaction with a pendingId) can be refused as already resolved; a movement has none.
+        Effect.catchTag("HoldAlreadyResolved", Effect.die)
+      )
     }
 
     const resolve = (teamId: TeamId, holdId: LedgerTransactionId, outcome: "post_pending" | "void_pending") =>
@@ -176,6 +179,7 @@ export class Ledger extends Context.Service<
         .pipe(
           Effect.catchTags({
             DuplicateLedgerTransaction: () => Effect.fail(new HoldAlreadyResolved({ holdId })),
+            // The entries mirror a recorded, balanced hold on accounts of its own team and mode, and funds are not checked.
             UnbalancedTransaction: Effect.die,
             AccountNotFound: Effect.die,
             InsufficientFunds: Effect.die
@@ -196,8 +200,8 @@ export class Ledger extends Context.Service<
       accountId: AccountId | null
     ) {
       const found = pickSpendAccount(yield* repo.listAccounts(teamId, { mode, kind: "spend" }), accountId)
-      if (found === undefined) return yield* new AccountNotFound({ accountId: accountId ?? `spend:${mode}` })
-      return found
+      if (found !== undefined) return found
+      return yield* accountId === null ? new NoSpendAccount({ teamId, mode }) : new AccountNotFound({ accountId })
     })
 
     const settlementAccount = Effect.fn("Ledger.settlementAccount")(function* (
@@ -207,7 +211,7 @@ export class Ledger extends Context.Service<
     ) {
       const found = yield* repo.findAccountByKind(teamId, mode, "settlement", currency)
       return yield* Option.match(found, {
-        onNone: () => Effect.fail(new AccountNotFound({ accountId: `settlement:${currency}` })),
+        onNone: () => Effect.fail(new SettlementAccountMissing({ teamId, mode, currency })),
         onSome: Effect.succeed
       })
     })

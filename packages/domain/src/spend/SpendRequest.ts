@@ -93,7 +93,7 @@ export class SpendRequestNotFound extends Schema.TaggedError<SpendRequestNotFoun
 /** The request is final (or its approval expired) and cannot take this transition. */
 export class SpendRequestNotPending extends Schema.TaggedError<SpendRequestNotPending>()("SpendRequestNotPending", {
   id: Schema.String,
-  status: Schema.String
+  status: SpendRequestStatus
 }) {}
 
 /** A field of the request is inconsistent with the account or credential. */

@@ -1,22 +1,16 @@
-import { Clock, Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Context, Data, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
   type Approval,
   ApprovalId,
+  ApprovalNotFound,
   ApprovalsRepo,
   ApproverNotAllowed,
   approvalView,
   isApprovalDue,
   mayDecideApprovals
 } from "../approvals/index.ts"
-import {
-  AccountNotFound,
-  balanceOf,
-  type InsufficientFunds,
-  Ledger,
-  movementPosting,
-  planTransaction
-} from "../ledger/index.ts"
+import { balanceOf, Ledger, movementPosting, planTransaction, SettlementAccountMissing } from "../ledger/index.ts"
 import { type DomainEvent, EventOutbox } from "../platform/index.ts"
 import type { Mode, PageRequest } from "../shared/index.ts"
 import {
@@ -28,6 +22,7 @@ import {
   newIdText,
   nowIso,
   type PersistenceUnavailable,
+  PositiveAmountMinor,
   type TeamId,
   Transactor
 } from "../shared/index.ts"
@@ -71,7 +66,10 @@ export interface CreateSpendRequest {
   readonly metadata?: Readonly<Record<string, string>> | undefined
 }
 
-type TransitionError = SpendRequestNotFound | SpendRequestNotPending | PersistenceUnavailable
+/** Another transition decided the request first; the caller reports the status it now has. */
+class DecidedMeanwhile extends Data.TaggedError("DecidedMeanwhile")<{}> {}
+
+type DecisionError = ApprovalNotFound | SpendRequestNotPending | ApproverNotAllowed | PersistenceUnavailable
 
 /** Governed agent spend: policy and budgets decide, humans approve above the threshold, the ledger moves the money once. */
 export class SpendRequests extends Context.Service<
@@ -80,7 +78,7 @@ export class SpendRequests extends Context.Service<
     readonly create: (
       agent: AgentPrincipal,
       input: CreateSpendRequest
-    ) => Effect.Effect<SpendRequest, SpendRequestInvalid | AccountNotFound | PersistenceUnavailable>
+    ) => Effect.Effect<SpendRequest, SpendRequestInvalid | SettlementAccountMissing | PersistenceUnavailable>
     /** A request as of now: a pending request past its expiry is expired first. */
     readonly get: (
       teamId: TeamId,
@@ -92,17 +90,20 @@ export class SpendRequests extends Context.Service<
       query: SpendRequestQuery,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
-    readonly cancel: (agent: AgentPrincipal, id: SpendRequestId) => Effect.Effect<SpendRequest, TransitionError>
+    readonly cancel: (
+      agent: AgentPrincipal,
+      id: SpendRequestId
+    ) => Effect.Effect<SpendRequest, SpendRequestNotFound | SpendRequestNotPending | PersistenceUnavailable>
     readonly approve: (
       approver: TeamPrincipal,
       approvalId: string,
       note: string | null
-    ) => Effect.Effect<SpendRequest, TransitionError | ApproverNotAllowed>
+    ) => Effect.Effect<SpendRequest, DecisionError>
     readonly deny: (
       approver: TeamPrincipal,
       approvalId: string,
       note: string | null
-    ) => Effect.Effect<SpendRequest, TransitionError | ApproverNotAllowed>
+    ) => Effect.Effect<SpendRequest, DecisionError>
     /** Expires every pending request past its approval TTL, releasing its hold; returns how many it expired. */
     readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
   }
@@ -120,160 +121,165 @@ export class SpendRequests extends Context.Service<
       )
 
     const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
-      return yield* transactor
-        .withTransaction(
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            const accountId = input.accountId ?? agent.accountId
-            const windows = usageWindows(now)
-            const inputs = yield* repo.lockForDecision({
+      yield* Schema.decodeUnknownEffect(PositiveAmountMinor)(input.amount).pipe(
+        Effect.mapError((e) => new SpendRequestInvalid({ field: "amount", message: e.message }))
+      )
+      return yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const accountId = input.accountId ?? agent.accountId
+          const windows = usageWindows(now)
+          const inputs = yield* repo.lockForDecision({
+            teamId: agent.teamId,
+            mode: agent.mode,
+            accountId,
+            spendingKeyId: agent.keyId,
+            windows
+          })
+          if (Option.isNone(inputs.spendAccount)) {
+            return yield* new SpendRequestInvalid({
+              field: "accountId",
+              message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
+            })
+          }
+          const spend = inputs.spendAccount.value
+          const account = spend.account
+          if (account.currency !== input.currency) {
+            return yield* new SpendRequestInvalid({
+              field: "currency",
+              message: `the account holds ${account.currency}, not ${input.currency}`
+            })
+          }
+          if (Option.isNone(inputs.settlementAccount)) {
+            return yield* new SettlementAccountMissing({
               teamId: agent.teamId,
               mode: agent.mode,
-              accountId,
-              spendingKeyId: agent.keyId,
-              windows
+              currency: account.currency
             })
-            if (Option.isNone(inputs.spendAccount)) {
-              return yield* new SpendRequestInvalid({
-                field: "accountId",
-                message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
-              })
-            }
-            const spend = inputs.spendAccount.value
-            const account = spend.account
-            if (account.currency !== input.currency) {
-              return yield* new SpendRequestInvalid({
-                field: "currency",
-                message: `the account holds ${account.currency}, not ${input.currency}`
-              })
-            }
-            if (Option.isNone(inputs.settlementAccount)) {
-              return yield* new AccountNotFound({ accountId: `settlement:${account.currency}` })
-            }
-            const settlement = inputs.settlementAccount.value
-            const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
-            const decision = evaluateSpend({
-              policy,
-              amount: input.amount,
-              merchant: { name: input.merchant.name, category: input.merchant.category },
-              spentToday: inputs.spentToday,
-              spentThisMonth: inputs.spentThisMonth,
-              available: balanceOf(spend.counters).available
-            })
-            const id = yield* newId(SpendRequestId)
-            const createdAt = isoOfMillis(now)
-            const posting = movementPosting(
-              {
-                teamId: agent.teamId,
-                mode: agent.mode,
-                code: "spend_request",
-                reference: id,
-                debitAccountId: account.id,
-                creditAccountId: settlement.account.id,
-                amount: input.amount
-              },
-              decision.outcome === "pending_approval"
-            )
-            const moved =
-              decision.outcome === "denied"
-                ? null
-                : yield* Effect.fromResult(
-                    planTransaction(
-                      { ...posting.base, id: yield* newId(LedgerTransactionId), createdAt },
-                      posting.entries,
-                      {
-                        locked: [spend, settlement],
-                        checkFunds: true
-                      }
-                    )
+          }
+          const settlement = inputs.settlementAccount.value
+          const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
+          const decision = evaluateSpend({
+            policy,
+            amount: input.amount,
+            merchant: { name: input.merchant.name, category: input.merchant.category },
+            spentToday: inputs.spentToday,
+            spentThisMonth: inputs.spentThisMonth,
+            available: balanceOf(spend.counters).available
+          })
+          const id = yield* newId(SpendRequestId)
+          const createdAt = isoOfMillis(now)
+          const posting = movementPosting(
+            {
+              teamId: agent.teamId,
+              mode: agent.mode,
+              code: "spend_request",
+              reference: id,
+              debitAccountId: account.id,
+              creditAccountId: settlement.account.id,
+              amount: input.amount
+            },
+            decision.outcome === "pending_approval"
+          )
+          const moved =
+            decision.outcome === "denied"
+              ? null
+              : yield* Effect.fromResult(
+                  planTransaction(
+                    { ...posting.base, id: yield* newId(LedgerTransactionId), createdAt },
+                    posting.entries,
+                    {
+                      locked: [spend, settlement],
+                      checkFunds: true
+                    }
                   )
-            const approval: Approval | null =
-              decision.outcome === "pending_approval"
-                ? {
-                    id: yield* newId(ApprovalId),
-                    teamId: agent.teamId,
-                    mode: agent.mode,
-                    subjectType: "spend_request",
-                    subjectId: id,
-                    status: "pending",
-                    expiresAt: isoOfMillis(approvalExpiresAt(now, policy)),
-                    decidedAt: null,
-                    decidedBy: null,
-                    note: null,
-                    createdAt,
-                    updatedAt: createdAt
-                  }
-                : null
-            if (approval !== null) yield* approvals.insert(approval)
-            const sr: SpendRequest = {
-              id,
-              teamId: agent.teamId,
-              mode: agent.mode,
-              status: decision.outcome,
-              amount: input.amount,
-              currency: input.currency,
-              merchant: {
-                name: input.merchant.name,
-                category: input.merchant.category ?? null,
-                url: input.merchant.url ?? null
-              },
-              purpose: input.purpose,
-              accountId: account.id,
-              spendingKeyId: agent.keyId,
-              metadata: input.metadata ?? {},
-              decision,
-              approval: approval === null ? null : approvalView(approval),
-              ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
-              holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
-              createdAt,
-              updatedAt: createdAt
-            }
-            yield* repo.insertDecided({
-              request: sr,
-              ledgerTransaction: moved,
-              usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
-              events: yield* spendEvents(
-                sr,
-                [
-                  "spend_request.created",
-                  decision.outcome === "approved"
-                    ? "spend_request.approved"
-                    : decision.outcome === "denied"
-                      ? "spend_request.denied"
-                      : "spend_request.approval_required"
-                ],
-                createdAt
-              )
-            })
-            return sr
+                ).pipe(
+                  // Two locked accounts of the team, mode and one currency, a positive amount, and the policy denied
+                  // any amount over the locked available balance: the plan cannot be refused.
+                  Effect.orDie
+                )
+          const approval: Approval | null =
+            decision.outcome === "pending_approval"
+              ? {
+                  id: yield* newId(ApprovalId),
+                  teamId: agent.teamId,
+                  mode: agent.mode,
+                  subjectType: "spend_request",
+                  subjectId: id,
+                  status: "pending",
+                  expiresAt: isoOfMillis(approvalExpiresAt(now, policy)),
+                  decidedAt: null,
+                  decidedBy: null,
+                  note: null,
+                  createdAt,
+                  updatedAt: createdAt
+                }
+              : null
+          if (approval !== null) yield* approvals.insert(approval)
+          const sr: SpendRequest = {
+            id,
+            teamId: agent.teamId,
+            mode: agent.mode,
+            status: decision.outcome,
+            amount: input.amount,
+            currency: input.currency,
+            merchant: {
+              name: input.merchant.name,
+              category: input.merchant.category ?? null,
+              url: input.merchant.url ?? null
+            },
+            purpose: input.purpose,
+            accountId: account.id,
+            spendingKeyId: agent.keyId,
+            metadata: input.metadata ?? {},
+            decision,
+            approval: approval === null ? null : approvalView(approval),
+            ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
+            holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
+            createdAt,
+            updatedAt: createdAt
+          }
+          yield* repo.insertDecided({
+            request: sr,
+            ledgerTransaction: moved,
+            usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
+            events: yield* spendEvents(
+              sr,
+              [
+                "spend_request.created",
+                decision.outcome === "approved"
+                  ? "spend_request.approved"
+                  : decision.outcome === "denied"
+                    ? "spend_request.denied"
+                    : "spend_request.approval_required"
+              ],
+              createdAt
+            )
           })
-        )
-        .pipe(
-          Effect.catchTags({
-            InsufficientFunds: (e: InsufficientFunds) => Effect.die(e),
-            UnbalancedTransaction: Effect.die
-          })
-        )
+          return sr
+        })
+      )
     })
 
-    const finish = (
+    /** Moves a pending request to `outcome` with its approval and hold, or fails if another transition came first. */
+    const transition = (
       sr: SpendRequest,
       outcome: Transition["status"],
       decidedBy: string | null,
       note: string | null
-    ): Effect.Effect<SpendRequest, TransitionError> =>
+    ): Effect.Effect<SpendRequest, DecidedMeanwhile | PersistenceUnavailable> =>
       transactor
         .withTransaction(
           Effect.gen(function* () {
             const now = yield* nowIso
-            if (sr.approval === null) return yield* new SpendRequestNotPending({ id: sr.id, status: sr.status })
+            if (sr.approval === null) return yield* new DecidedMeanwhile()
             const decided = yield* approvals.decide(sr.teamId, ApprovalId.make(sr.approval.id), {
               status: outcome,
               decidedAt: now,
               decidedBy,
               note
             })
-            if (Option.isNone(decided)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
+            if (Option.isNone(decided)) return yield* new DecidedMeanwhile()
             const holdId = sr.holdTransactionId
             const ledgerTx =
               holdId === null
@@ -286,7 +292,7 @@ export class SpendRequests extends Context.Service<
               ledgerTransactionId: outcome === "approved" && ledgerTx !== null ? ledgerTx.id : null,
               updatedAt: now
             })
-            if (Option.isNone(updated)) return yield* new SpendRequestNotPending({ id: sr.id, status: "final" })
+            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
             if (outcome !== "approved") {
               yield* repo.releaseUsage(sr.spendingKeyId, usageWindows(millisOfIso(sr.createdAt)), sr.amount)
             }
@@ -296,22 +302,32 @@ export class SpendRequests extends Context.Service<
         )
         .pipe(
           Effect.catchTags({
-            HoldAlreadyResolved: () => Effect.fail(new SpendRequestNotPending({ id: sr.id, status: "final" })),
+            HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+            // The hold is written with the request and referenced by it (a foreign key), and ledger rows are never deleted.
             HoldNotFound: Effect.die
-          }),
-          Effect.catchTag("SpendRequestNotPending", () =>
-            repo.find(sr.teamId, sr.id).pipe(
-              Effect.flatMap((current) =>
-                Effect.fail(
-                  new SpendRequestNotPending({
-                    id: sr.id,
-                    status: Option.match(current, { onNone: () => "unknown", onSome: (c) => c.status })
-                  })
-                )
-              )
-            )
+          })
+        )
+
+    /** The request as stored now. */
+    const stored = (sr: SpendRequest) =>
+      repo.find(sr.teamId, sr.id).pipe(
+        Effect.flatMap(
+          Option.match({
+            // Spend requests are never deleted, and this one was read before.
+            onNone: () => Effect.die(new SpendRequestNotFound({ id: sr.id })),
+            onSome: Effect.succeed
+          })
+        )
+      )
+
+    const finish = (sr: SpendRequest, outcome: Transition["status"], decidedBy: string | null, note: string | null) =>
+      transition(sr, outcome, decidedBy, note).pipe(
+        Effect.catchTag("DecidedMeanwhile", () =>
+          Effect.flatMap(stored(sr), (now) =>
+            Effect.fail(new SpendRequestNotPending({ id: sr.id, status: now.status }))
           )
         )
+      )
 
     const isExpired = (sr: SpendRequest, nowMillis: number) =>
       sr.status === "pending_approval" && sr.approval !== null && isApprovalDue(sr.approval, nowMillis)
@@ -320,11 +336,7 @@ export class SpendRequests extends Context.Service<
     const current = (sr: SpendRequest) =>
       Effect.gen(function* () {
         if (!isExpired(sr, yield* Clock.currentTimeMillis)) return sr
-        return yield* finish(sr, "expired", null, null).pipe(
-          Effect.catchTag("SpendRequestNotPending", () =>
-            repo.find(sr.teamId, sr.id).pipe(Effect.map(Option.getOrElse(() => sr)))
-          )
-        )
+        return yield* transition(sr, "expired", null, null).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(sr)))
       })
 
     const found = (teamId: TeamId, id: SpendRequestId, mode: Mode | undefined) =>
@@ -339,7 +351,7 @@ export class SpendRequests extends Context.Service<
         )
 
     const get = Effect.fn("SpendRequests.get")(function* (teamId: TeamId, mode: Mode | undefined, id: SpendRequestId) {
-      return yield* current(yield* found(teamId, id, mode)).pipe(Effect.catchTag("SpendRequestNotFound", Effect.fail))
+      return yield* current(yield* found(teamId, id, mode))
     })
 
     const list = Effect.fn("SpendRequests.list")(function* (
@@ -348,9 +360,7 @@ export class SpendRequests extends Context.Service<
       page: PageRequest
     ) {
       const rows = yield* repo.list(teamId, query, page)
-      const refreshed = yield* Effect.forEach(rows, (sr) =>
-        current(sr).pipe(Effect.catchTag("SpendRequestNotFound", () => Effect.succeed(sr)))
-      )
+      const refreshed = yield* Effect.forEach(rows, current)
       return refreshed.filter(
         (sr) =>
           (query.status === undefined || sr.status === query.status) &&
@@ -364,16 +374,16 @@ export class SpendRequests extends Context.Service<
         approvalId: string,
         note: string | null
       ) {
-        if (approver.teamId === null) return yield* new SpendRequestNotFound({ id: approvalId })
+        if (approver.teamId === null) return yield* new ApprovalNotFound({ approvalId })
         if (!mayDecideApprovals(approver.role)) {
           return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
         }
         const approval = yield* approvals
           .find(approver.teamId, ApprovalId.make(approvalId))
           .pipe(Effect.map(Option.filter((a) => a.subjectType === "spend_request")))
-        if (Option.isNone(approval)) return yield* new SpendRequestNotFound({ id: approvalId })
+        if (Option.isNone(approval)) return yield* new ApprovalNotFound({ approvalId })
         const sr = yield* repo.find(approver.teamId, SpendRequestId.make(approval.value.subjectId))
-        if (Option.isNone(sr)) return yield* new SpendRequestNotFound({ id: approvalId })
+        if (Option.isNone(sr)) return yield* new ApprovalNotFound({ approvalId })
         const now = yield* current(sr.value)
         if (now.status !== "pending_approval")
           return yield* new SpendRequestNotPending({ id: now.id, status: now.status })
@@ -390,12 +400,9 @@ export class SpendRequests extends Context.Service<
       const due = yield* repo.dueForExpiry(yield* nowIso, 100)
       let expired = 0
       for (const sr of due) {
-        const done = yield* finish(sr, "expired", null, null).pipe(
+        const done = yield* transition(sr, "expired", null, null).pipe(
           Effect.as(1),
-          Effect.catchTags({
-            SpendRequestNotPending: () => Effect.succeed(0),
-            SpendRequestNotFound: () => Effect.succeed(0)
-          })
+          Effect.catchTag("DecidedMeanwhile", () => Effect.succeed(0))
         )
         expired += done
       }

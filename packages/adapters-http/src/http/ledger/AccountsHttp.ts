@@ -23,13 +23,10 @@ export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
     const visibleAccount = (id: string | null) =>
       Effect.gen(function* () {
         const agent = yield* CurrentAgent
+        const missing = () => Effect.fail(notFound(id === null ? "this credential has no account" : `no account ${id}`))
         return yield* ledger
           .spendAccount(agent.teamId, agent.mode, (id ?? agent.accountId) as AccountId | null)
-          .pipe(
-            Effect.catchTag("AccountNotFound", () =>
-              Effect.fail(notFound(id === null ? "this credential has no account" : `no account ${id}`))
-            )
-          )
+          .pipe(Effect.catchTags({ AccountNotFound: missing, NoSpendAccount: missing }))
       })
 
     return handlers

@@ -43,6 +43,7 @@ const encodeDeclaredError = (error: unknown) => {
     Effect.map((body) =>
       HttpServerResponse.text(JSON.stringify(body), { status: code, contentType: "application/json" })
     ),
+    // The error was built by this very schema, so encoding it back cannot fail.
     Effect.orDie
   )
 }
@@ -155,6 +156,7 @@ export const IdempotencyLive = Layer.effect(
           return keyIssue("validation_failed", `the Idempotency-Key header must be 1..${MAX_KEY_LENGTH} characters`)
         }
         const agent = yield* CurrentAgent
+        // An unreadable body (over 1 MiB, malformed) reaches JsonErrors, which answers 413 or 400 invalid_json.
         const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
         const scope: IdempotencyScope = {
           teamId: agent.teamId,

@@ -25,7 +25,13 @@ export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (han
           Effect.catchTags({
             SpendRequestInvalid: (e) =>
               Effect.fail(badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }])),
-            AccountNotFound: (e) => Effect.fail(notFound(`no account ${e.accountId}`))
+            SettlementAccountMissing: (e) =>
+              Effect.fail(
+                conflict(
+                  "settlement_account_missing",
+                  `the team has no ${e.mode} settlement account in ${e.currency}, so it cannot spend in ${e.currency}`
+                )
+              )
           }),
           orServiceUnavailable
         )
@@ -76,13 +82,12 @@ export const TestHelpersHttp = HttpApiBuilder.group(Api, "testHelpers", (handler
         const agent = yield* CurrentAgent
         if (agent.mode !== "test") return yield* notFound("test helpers exist only for test-mode keys")
         const accountId = (payload.accountId ?? agent.accountId) as AccountId | null
-        const account = yield* ledger
-          .spendAccount(agent.teamId, "test", accountId)
-          .pipe(
-            Effect.catchTag("AccountNotFound", () =>
-              Effect.fail(notFound(`no test spend account ${accountId ?? ""}`.trim()))
-            )
-          )
+        const account = yield* ledger.spendAccount(agent.teamId, "test", accountId).pipe(
+          Effect.catchTags({
+            AccountNotFound: (e) => Effect.fail(notFound(`no test spend account ${e.accountId}`)),
+            NoSpendAccount: () => Effect.fail(notFound("no test spend account"))
+          })
+        )
         if (account.currency !== payload.currency) {
           return yield* badRequest("validation_failed", `the account holds ${account.currency}`, [
             { path: "currency", message: `the account holds ${account.currency}, not ${payload.currency}` }
@@ -108,6 +113,7 @@ export const TestHelpersHttp = HttpApiBuilder.group(Api, "testHelpers", (handler
       }).pipe(
         Effect.catchTags({
           AccountNotFound: (e) => Effect.fail(notFound(`no account ${e.accountId}`)),
+          // A positive amount into the team's own spend account, in its currency, under a fresh reference.
           InsufficientFunds: Effect.die,
           UnbalancedTransaction: Effect.die,
           DuplicateLedgerTransaction: Effect.die

@@ -55,7 +55,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
         return approval(sr)
       }).pipe(
         Effect.catchTags({
-          SpendRequestNotFound: () => Effect.fail(notFound(`no approval ${id}`)),
+          ApprovalNotFound: () => Effect.fail(notFound(`no approval ${id}`)),
           SpendRequestNotPending: (e) =>
             Effect.fail(
               conflict(
