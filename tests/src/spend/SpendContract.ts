@@ -188,7 +188,7 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         const { team, agent, approver, key } = yield* fundedAgent({ funds: 10_000, policy: { approvalThreshold: 1 } })
         const pending = yield* spend(agent, 3_000)
         const service = yield* SpendRequests
-        const attempts: ReadonlyArray<Effect.Effect<SpendRequest, unknown>> = [
+        const attempts: ReadonlyArray<Effect.Effect<SpendRequest, { readonly _tag: string }>> = [
           service.approve(approver, pending.approval!.id, null),
           service.deny(approver, pending.approval!.id, null),
           service.cancel(agent, pending.id),
