@@ -38,14 +38,16 @@ const fundedTestTeam = (funds: number) =>
     const ledger = yield* Ledger
     const created = yield* newTeam
     const settlement = yield* ledger.settlementAccount(created.team.id, "test", "USD")
-    yield* ledger.deposit({
-      teamId: created.team.id,
-      mode: "test",
-      accountId: created.test.id,
-      amount: funds,
-      currency: "USD",
-      reference: "funding"
-    })
+    if (funds > 0) {
+      yield* ledger.deposit({
+        teamId: created.team.id,
+        mode: "test",
+        accountId: created.test.id,
+        amount: funds,
+        currency: "USD",
+        reference: "funding"
+      })
+    }
     const spend = (reference: string, amount: number) => ({
       teamId: created.team.id,
       mode: "test" as const,
@@ -330,6 +332,74 @@ export const ledgerContract = <E, R = never>(
         assert.strictEqual((yield* Effect.flip(ledger.voidHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
         yield* assertLedgerInvariants(team.id)
       })
+    )
+
+    it.effect("a hold into a spend account never frees that account's funds held by its outgoing holds", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test, settlement, spend } = yield* fundedTestTeam(100)
+        const other = yield* ledger.openTeamAccounts({ teamId: team.id, mode: "test", name: "B", currency: "USD" })
+        yield* ledger.deposit({
+          teamId: team.id,
+          mode: "test",
+          accountId: other.id,
+          amount: 100,
+          currency: "USD",
+          reference: "funding-b"
+        })
+        const incoming = yield* ledger.hold({ ...spend("in", 100), debitAccountId: other.id, creditAccountId: test.id })
+        const outgoing = yield* ledger.hold(spend("out", 100))
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 100,
+          pending: 0,
+          available: 0
+        })
+        const refused = yield* Effect.flip(ledger.transfer(spend("more", 100)))
+        assert.deepInclude(refused, { _tag: "InsufficientFunds", available: 0, amount: 100 })
+        yield* ledger.voidHold(team.id, incoming.id)
+        yield* ledger.postHold(team.id, outgoing.id)
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 0,
+          pending: 0,
+          available: 0
+        })
+        assert.strictEqual((yield* ledger.account(team.id, settlement.id)).balance.posted, 100)
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect(
+      "incoming holds count only once posted: a spend account gives exactly its posted funds less its holds",
+      () =>
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const { team, test, settlement, spend } = yield* fundedTestTeam(0)
+          const fromSettlement = (reference: string) => ({
+            ...spend(reference, 1),
+            debitAccountId: settlement.id,
+            creditAccountId: test.id
+          })
+          const first = yield* ledger.hold(fromSettlement("in-1"))
+          yield* ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: test.id,
+            amount: 2_788,
+            currency: "USD",
+            reference: "funding-2"
+          })
+          yield* ledger.hold(fromSettlement("in-2"))
+          yield* ledger.postHold(team.id, first.id)
+          yield* ledger.hold(spend("out", 2_789))
+          assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+            posted: 2_789,
+            pending: 2_788,
+            available: 0
+          })
+          const refused = yield* Effect.flip(ledger.hold(spend("more", 1)))
+          assert.deepInclude(refused, { _tag: "InsufficientFunds", available: 0, amount: 1 })
+          yield* assertLedgerInvariants(team.id)
+        })
     )
 
     it.effect("a debit beyond available is refused with InsufficientFunds and records nothing", () =>

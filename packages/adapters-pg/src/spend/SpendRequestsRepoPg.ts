@@ -50,7 +50,7 @@ const COLUMNS =
   "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note"
 
 /**
- * A row of `lock_spend_decision` (migration 0008): the locked spend or settlement account, each with the team policy
+ * A row of `lock_spend_decision` (migrations 0008, 0011): the locked spend or settlement account, each with the team policy
  * and the budget totals.
  */
 interface DecisionRow extends AccountRow {
