@@ -262,6 +262,68 @@ export const ledgerContract = <E, R = never>(
       })
     )
 
+    it.effect("accounts created in the same millisecond list and are found oldest first, then by id", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const repo = yield* LedgerRepo
+        const { team } = yield* newTeam
+        const spendAccount = (createdAt: string) => ({
+          id: crypto.randomUUID() as AccountId,
+          teamId: team.id,
+          mode: "test" as const,
+          kind: "spend" as const,
+          name: "CHF",
+          currency: "CHF",
+          createdAt
+        })
+        const tied = Array.from({ length: 6 }, () => spendAccount("2026-03-01T00:00:00.000Z"))
+        const later = spendAccount("2026-03-01T00:00:00.001Z")
+        const oldest = { ...spendAccount("2026-02-28T23:59:59.999Z"), id: `ffffffff${crypto.randomUUID().slice(8)}` }
+        const inserted = [later, ...tied.toSorted((a, b) => b.id.localeCompare(a.id)), oldest as typeof later]
+        for (const account of inserted) yield* repo.insertAccount(account)
+        const expected = [oldest.id, ...tied.map((a) => a.id).toSorted(), later.id]
+        const listed = (yield* ledger.accounts(team.id, { mode: "test", kind: "spend" })).filter(
+          (a) => a.currency === "CHF"
+        )
+        assert.deepStrictEqual(
+          listed.map((a) => a.id),
+          expected
+        )
+        const found = yield* repo.findAccountByKind(team.id, "test", "spend", "CHF")
+        assert.strictEqual(Option.getOrThrow(found).id, oldest.id)
+        yield* repo.insertAccount({
+          ...spendAccount(oldest.createdAt),
+          id: `00000000${crypto.randomUUID().slice(8)}` as AccountId
+        })
+        assert.strictEqual(
+          Option.getOrThrow(yield* repo.findAccountByKind(team.id, "test", "spend", "CHF")).id.slice(0, 8),
+          "00000000"
+        )
+      })
+    )
+
+    it.effect("lockAccounts answers in id order, each account once, leaving unknown ids out", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const repo = yield* LedgerRepo
+        const transactor = yield* Transactor
+        const { team, live, test } = yield* newTeam
+        const others = (yield* ledger.accounts(team.id, {})).map((a) => a.id)
+        const unknown = crypto.randomUUID() as AccountId
+        const asked = [...others.toSorted().toReversed(), unknown, test.id, live.id]
+        const locked = yield* transactor.withTransaction(repo.lockAccounts(asked))
+        assert.deepStrictEqual(
+          locked.map((l) => l.account.id),
+          others.toSorted()
+        )
+        assert.deepStrictEqual(
+          locked.map((l) => l.counters),
+          others.map(() => ({ postedSum: 0, pendingOut: 0, pendingIn: 0 }))
+        )
+        assert.deepStrictEqual(yield* transactor.withTransaction(repo.lockAccounts([unknown])), [])
+      })
+    )
+
     it.effect("a deposit credits the spend account once per reference", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger

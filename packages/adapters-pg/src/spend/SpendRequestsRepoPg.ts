@@ -184,7 +184,7 @@ export const SpendRequestsRepoPg = Layer.effect(
       dueForExpiry: (now, limit) =>
         sql<Row>`SELECT ${columns} FROM spend_requests r JOIN approvals a ON a.id = r.approval_id
                  WHERE a.status = 'pending' AND a.expires_at <= ${now} AND r.status = 'pending_approval'
-                 ORDER BY a.expires_at LIMIT ${limit}`.pipe(
+                 ORDER BY a.expires_at, r.id LIMIT ${limit}`.pipe(
           Effect.map((rows) => rows.map(toSpendRequest)),
           orUnavailable("spendRequests.dueForExpiry")
         )
