@@ -504,6 +504,39 @@ export const ledgerContract = <E, R = never>(
       })
     )
 
+    it.effect(
+      "concurrent holds into and out of one spend account: the outgoing ones reserve at most its posted funds",
+      () =>
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const { team, test, spend } = yield* fundedTestTeam(10_000)
+          const other = yield* ledger.openTeamAccounts({ teamId: team.id, mode: "test", name: "B", currency: "USD" })
+          yield* ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: other.id,
+            amount: 20_000,
+            currency: "USD",
+            reference: "funding-b"
+          })
+          const attempts = Array.from({ length: 40 }, (_, i) =>
+            i % 2 === 0
+              ? ledger.hold(spend(`out-${i}`, 1_000))
+              : ledger.hold({ ...spend(`in-${i}`, 1_000), debitAccountId: other.id, creditAccountId: test.id })
+          )
+          const results = yield* Effect.forEach(attempts, Effect.result, { concurrency: "unbounded" })
+          const outgoing = results.filter((r, i) => i % 2 === 0 && r._tag === "Success")
+          assert.strictEqual(outgoing.length, 10)
+          assert.isTrue(results.every((r, i) => i % 2 === 0 || r._tag === "Success"))
+          assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+            posted: 10_000,
+            pending: -10_000,
+            available: 0
+          })
+          yield* assertLedgerInvariants(team.id)
+        })
+    )
+
     it.effect("concurrent post and void of one hold: exactly one wins", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
