@@ -38,14 +38,16 @@ const fundedTestTeam = (funds: number) =>
     const ledger = yield* Ledger
     const created = yield* newTeam
     const settlement = yield* ledger.settlementAccount(created.team.id, "test", "USD")
-    yield* ledger.deposit({
-      teamId: created.team.id,
-      mode: "test",
-      accountId: created.test.id,
-      amount: funds,
-      currency: "USD",
-      reference: "funding"
-    })
+    if (funds > 0) {
+      yield* ledger.deposit({
+        teamId: created.team.id,
+        mode: "test",
+        accountId: created.test.id,
+        amount: funds,
+        currency: "USD",
+        reference: "funding"
+      })
+    }
     const spend = (reference: string, amount: number) => ({
       teamId: created.team.id,
       mode: "test" as const,
@@ -260,6 +262,68 @@ export const ledgerContract = <E, R = never>(
       })
     )
 
+    it.effect("accounts created in the same millisecond list and are found oldest first, then by id", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const repo = yield* LedgerRepo
+        const { team } = yield* newTeam
+        const spendAccount = (createdAt: string) => ({
+          id: crypto.randomUUID() as AccountId,
+          teamId: team.id,
+          mode: "test" as const,
+          kind: "spend" as const,
+          name: "CHF",
+          currency: "CHF",
+          createdAt
+        })
+        const tied = Array.from({ length: 6 }, () => spendAccount("2026-03-01T00:00:00.000Z"))
+        const later = spendAccount("2026-03-01T00:00:00.001Z")
+        const oldest = { ...spendAccount("2026-02-28T23:59:59.999Z"), id: `ffffffff${crypto.randomUUID().slice(8)}` }
+        const inserted = [later, ...tied.toSorted((a, b) => b.id.localeCompare(a.id)), oldest as typeof later]
+        for (const account of inserted) yield* repo.insertAccount(account)
+        const expected = [oldest.id, ...tied.map((a) => a.id).toSorted(), later.id]
+        const listed = (yield* ledger.accounts(team.id, { mode: "test", kind: "spend" })).filter(
+          (a) => a.currency === "CHF"
+        )
+        assert.deepStrictEqual(
+          listed.map((a) => a.id),
+          expected
+        )
+        const found = yield* repo.findAccountByKind(team.id, "test", "spend", "CHF")
+        assert.strictEqual(Option.getOrThrow(found).id, oldest.id)
+        yield* repo.insertAccount({
+          ...spendAccount(oldest.createdAt),
+          id: `00000000${crypto.randomUUID().slice(8)}` as AccountId
+        })
+        assert.strictEqual(
+          Option.getOrThrow(yield* repo.findAccountByKind(team.id, "test", "spend", "CHF")).id.slice(0, 8),
+          "00000000"
+        )
+      })
+    )
+
+    it.effect("lockAccounts answers in id order, each account once, leaving unknown ids out", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const repo = yield* LedgerRepo
+        const transactor = yield* Transactor
+        const { team, live, test } = yield* newTeam
+        const others = (yield* ledger.accounts(team.id, {})).map((a) => a.id)
+        const unknown = crypto.randomUUID() as AccountId
+        const asked = [...others.toSorted().toReversed(), unknown, test.id, live.id]
+        const locked = yield* transactor.withTransaction(repo.lockAccounts(asked))
+        assert.deepStrictEqual(
+          locked.map((l) => l.account.id),
+          others.toSorted()
+        )
+        assert.deepStrictEqual(
+          locked.map((l) => l.counters),
+          others.map(() => ({ postedSum: 0, pendingOut: 0, pendingIn: 0 }))
+        )
+        assert.deepStrictEqual(yield* transactor.withTransaction(repo.lockAccounts([unknown])), [])
+      })
+    )
+
     it.effect("a deposit credits the spend account once per reference", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
@@ -332,6 +396,74 @@ export const ledgerContract = <E, R = never>(
       })
     )
 
+    it.effect("a hold into a spend account never frees that account's funds held by its outgoing holds", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test, settlement, spend } = yield* fundedTestTeam(100)
+        const other = yield* ledger.openTeamAccounts({ teamId: team.id, mode: "test", name: "B", currency: "USD" })
+        yield* ledger.deposit({
+          teamId: team.id,
+          mode: "test",
+          accountId: other.id,
+          amount: 100,
+          currency: "USD",
+          reference: "funding-b"
+        })
+        const incoming = yield* ledger.hold({ ...spend("in", 100), debitAccountId: other.id, creditAccountId: test.id })
+        const outgoing = yield* ledger.hold(spend("out", 100))
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 100,
+          pending: 0,
+          available: 0
+        })
+        const refused = yield* Effect.flip(ledger.transfer(spend("more", 100)))
+        assert.deepInclude(refused, { _tag: "InsufficientFunds", available: 0, amount: 100 })
+        yield* ledger.voidHold(team.id, incoming.id)
+        yield* ledger.postHold(team.id, outgoing.id)
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 0,
+          pending: 0,
+          available: 0
+        })
+        assert.strictEqual((yield* ledger.account(team.id, settlement.id)).balance.posted, 100)
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect(
+      "incoming holds count only once posted: a spend account gives exactly its posted funds less its holds",
+      () =>
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const { team, test, settlement, spend } = yield* fundedTestTeam(0)
+          const fromSettlement = (reference: string) => ({
+            ...spend(reference, 1),
+            debitAccountId: settlement.id,
+            creditAccountId: test.id
+          })
+          const first = yield* ledger.hold(fromSettlement("in-1"))
+          yield* ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: test.id,
+            amount: 2_788,
+            currency: "USD",
+            reference: "funding-2"
+          })
+          yield* ledger.hold(fromSettlement("in-2"))
+          yield* ledger.postHold(team.id, first.id)
+          yield* ledger.hold(spend("out", 2_789))
+          assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+            posted: 2_789,
+            pending: 2_788,
+            available: 0
+          })
+          const refused = yield* Effect.flip(ledger.hold(spend("more", 1)))
+          assert.deepInclude(refused, { _tag: "InsufficientFunds", available: 0, amount: 1 })
+          yield* assertLedgerInvariants(team.id)
+        })
+    )
+
     it.effect("a debit beyond available is refused with InsufficientFunds and records nothing", () =>
       Effect.gen(function* () {
         const ledger = yield* Ledger
@@ -370,6 +502,39 @@ export const ledgerContract = <E, R = never>(
         })
         yield* assertLedgerInvariants(team.id)
       })
+    )
+
+    it.effect(
+      "concurrent holds into and out of one spend account: the outgoing ones reserve at most its posted funds",
+      () =>
+        Effect.gen(function* () {
+          const ledger = yield* Ledger
+          const { team, test, spend } = yield* fundedTestTeam(10_000)
+          const other = yield* ledger.openTeamAccounts({ teamId: team.id, mode: "test", name: "B", currency: "USD" })
+          yield* ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: other.id,
+            amount: 20_000,
+            currency: "USD",
+            reference: "funding-b"
+          })
+          const attempts = Array.from({ length: 40 }, (_, i) =>
+            i % 2 === 0
+              ? ledger.hold(spend(`out-${i}`, 1_000))
+              : ledger.hold({ ...spend(`in-${i}`, 1_000), debitAccountId: other.id, creditAccountId: test.id })
+          )
+          const results = yield* Effect.forEach(attempts, Effect.result, { concurrency: "unbounded" })
+          const outgoing = results.filter((r, i) => i % 2 === 0 && r._tag === "Success")
+          assert.strictEqual(outgoing.length, 10)
+          assert.isTrue(results.every((r, i) => i % 2 === 0 || r._tag === "Success"))
+          assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+            posted: 10_000,
+            pending: -10_000,
+            available: 0
+          })
+          yield* assertLedgerInvariants(team.id)
+        })
     )
 
     it.effect("concurrent post and void of one hold: exactly one wins", () =>

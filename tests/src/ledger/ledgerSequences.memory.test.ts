@@ -8,13 +8,12 @@ const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetw
 const Amount = int(1, 60)
 const AnyAccount = int(0, 3)
 const SpendAccount = int(0, 1)
-const HoldTarget = int(2, 3)
 const Pick = int(0, 30)
 
 const Operation = Schema.Union([
   Schema.TaggedStruct("deposit", { to: SpendAccount, amount: Amount }),
   Schema.TaggedStruct("transfer", { from: AnyAccount, to: AnyAccount, amount: Amount }),
-  Schema.TaggedStruct("hold", { from: AnyAccount, to: HoldTarget, amount: Amount }),
+  Schema.TaggedStruct("hold", { from: AnyAccount, to: AnyAccount, amount: Amount }),
   Schema.TaggedStruct("post", { hold: Pick }),
   Schema.TaggedStruct("void", { hold: Pick })
 ])

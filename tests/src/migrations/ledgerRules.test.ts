@@ -56,6 +56,7 @@ layer(Ledger.layer.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(EmptyTes
           (yield* through(9)).map(([id]) => id),
           [9]
         )
+        yield* runMigrations()
 
         const entries = yield* sql<{ teamId: string; mode: string; currency: string; n: string }>`
           SELECT team_id, mode, currency, count(*)::text AS n FROM ledger_entries GROUP BY team_id, mode, currency`

@@ -8,11 +8,12 @@ import {
   type EventOutbox,
   Ledger,
   type LedgerRepo,
+  nowIso,
   pageRequest,
   type SpendPolicy,
   type SpendRequest,
   SpendRequests,
-  type SpendRequestsRepo,
+  SpendRequestsRepo,
   type TeamPrincipal,
   Teams,
   type TeamsRepo,
@@ -283,6 +284,35 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         assert.strictEqual((yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance.available, 10_000)
         yield* assertLedgerInvariants(team.id)
       })
+    )
+
+    it.effect(
+      "requests due at the same instant come due soonest expiry first, then by id; lists newest first, then by id",
+      () =>
+        Effect.gen(function* () {
+          const { team, agent } = yield* fundedAgent({
+            funds: 10_000,
+            policy: { approvalThreshold: 1, approvalTtlSeconds: 60 }
+          })
+          const first = yield* spend(agent, 100)
+          yield* TestClock.adjust("1 second")
+          const sameInstant = yield* Effect.forEach(Array.from({ length: 6 }), () => spend(agent, 100))
+          yield* TestClock.adjust("61 seconds")
+          const due = yield* SpendRequestsRepo.use((repo) =>
+            Effect.flatMap(nowIso, (now) => repo.dueForExpiry(now, 1_000))
+          )
+          const tied = sameInstant.map((sr) => sr.id).toSorted()
+          assert.deepStrictEqual(
+            due.filter((sr) => sr.teamId === team.id).map((sr) => sr.id),
+            [first.id, ...tied]
+          )
+          const page = yield* pageRequest(undefined, 10)
+          const listed = yield* SpendRequests.use((s) => s.list(team.id, { mode: "test" }, page))
+          assert.deepStrictEqual(
+            listed.map((sr) => sr.id),
+            [...tied.toReversed(), first.id]
+          )
+        })
     )
 
     it.effect(

@@ -1,9 +1,10 @@
 import type { AccountId } from "@svc/domain"
 import {
   type Account,
-  applyEntries,
+  applyEntry,
   balanceOf,
   DuplicateLedgerTransaction,
+  emptyCounters,
   HoldAlreadyResolved,
   isAfter,
   LedgerRepo,
@@ -16,17 +17,15 @@ import { MemoryStore } from "../shared/index.ts"
 
 const withBalance = (row: LockedAccount) => ({ ...row.account, balance: balanceOf(row.counters) })
 
+const oldestFirst = (a: Account, b: Account): number => newestFirst(b, a)
+
 const findByKind = (
   map: HashMap.HashMap<AccountId, LockedAccount>,
   key: Pick<Account, "teamId" | "mode" | "kind" | "currency">
 ): Account | undefined =>
-  Array.from(HashMap.values(map)).find(
-    (r) =>
-      r.account.teamId === key.teamId &&
-      r.account.mode === key.mode &&
-      r.account.kind === key.kind &&
-      r.account.currency === key.currency
-  )?.account
+  Array.from(HashMap.values(map), (r) => r.account)
+    .filter((a) => a.teamId === key.teamId && a.mode === key.mode && a.kind === key.kind && a.currency === key.currency)
+    .toSorted(oldestFirst)[0]
 
 /** LedgerRepo over the in-memory store. */
 export const LedgerRepoMemory = Layer.effect(
@@ -63,7 +62,7 @@ export const LedgerRepoMemory = Layer.effect(
               (acc, entry) =>
                 HashMap.modify(acc, entry.accountId, (row) => ({
                   account: row.account,
-                  counters: applyEntries(row.counters, entry.amount, entry.pending)
+                  counters: applyEntry(row.counters, entry, tx.pendingId !== null)
                 })),
               map
             )
@@ -72,7 +71,7 @@ export const LedgerRepoMemory = Layer.effect(
       )
 
     const insertAccount = (account: Account) =>
-      Ref.update(accounts, HashMap.set(account.id, { account, counters: { postedSum: 0, pendingSum: 0 } }))
+      Ref.update(accounts, HashMap.set(account.id, { account, counters: emptyCounters }))
 
     return LedgerRepo.of({
       insertAccount: (account) => store.atomically(insertAccount(account)),
@@ -109,11 +108,17 @@ export const LedgerRepoMemory = Layer.effect(
                   (filter.kind === undefined || r.account.kind === filter.kind)
               )
               .map(withBalance)
-              .toSorted((a, b) => newestFirst(b, a))
+              .toSorted(oldestFirst)
           )
         ),
       lockAccounts: (ids) =>
-        Ref.get(accounts).pipe(Effect.map((map) => ids.flatMap((id) => Option.toArray(HashMap.get(map, id))))),
+        Ref.get(accounts).pipe(
+          Effect.map((map) =>
+            Array.from(new Set(ids))
+              .toSorted()
+              .flatMap((id) => Option.toArray(HashMap.get(map, id)))
+          )
+        ),
       insertTransaction,
       findTransaction: (teamId, id) =>
         Ref.get(journal).pipe(

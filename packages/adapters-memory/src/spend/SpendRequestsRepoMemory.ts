@@ -28,6 +28,12 @@ interface StoredRequest extends Omit<SpendRequest, "approval"> {
 const usageKeys = (keyId: string, windows: UsageWindows) =>
   [`${keyId}|day|${windows.day}`, `${keyId}|month|${windows.month}`] as const
 
+const soonestExpiryFirst = (a: SpendRequest, b: SpendRequest): number => {
+  const [x, y] = [a.approval?.expiresAt ?? "", b.approval?.expiresAt ?? ""]
+  if (x !== y) return x < y ? -1 : 1
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
+
 /**
  * SpendRequestsRepo over the in-memory store. A decided request is written through the ledger and outbox ports of the
  * same store; writes are serialised by the store, so the locks of `lockForDecision` need no counterpart here.
@@ -142,7 +148,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
                 (sr) =>
                   sr.status === "pending_approval" && sr.approval?.status === "pending" && sr.approval.expiresAt <= now
               )
-              .toSorted((a, b) => (a.approval!.expiresAt < b.approval!.expiresAt ? -1 : 1))
+              .toSorted(soonestExpiryFirst)
               .slice(0, limit)
           )
         )

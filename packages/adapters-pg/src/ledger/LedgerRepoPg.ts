@@ -2,8 +2,11 @@ import {
   type Account,
   type AccountId,
   type AccountWithBalance,
+  applyEntry,
   balanceOf,
+  type Counters,
   DuplicateLedgerTransaction,
+  emptyCounters,
   HoldAlreadyResolved,
   LedgerRepo,
   type LedgerTransaction,
@@ -23,7 +26,8 @@ export interface AccountRow {
   readonly name: string
   readonly currency: string
   readonly postedSum: string | number | bigint
-  readonly pendingSum: string | number | bigint
+  readonly pendingOut: string | number | bigint
+  readonly pendingIn: string | number | bigint
   readonly createdAt: Date
 }
 
@@ -39,7 +43,7 @@ interface TransactionRow {
   readonly entries: ReadonlyArray<{ accountId: string; amount: number | string; currency: string; pending: boolean }>
 }
 
-const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_sum, created_at"
+const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_out, pending_in, created_at"
 
 export const toAccount = (row: AccountRow): Account => ({
   id: row.id as AccountId,
@@ -51,7 +55,11 @@ export const toAccount = (row: AccountRow): Account => ({
   createdAt: iso(row.createdAt)
 })
 
-export const countersOf = (row: AccountRow) => ({ postedSum: int(row.postedSum), pendingSum: int(row.pendingSum) })
+export const countersOf = (row: AccountRow): Counters => ({
+  postedSum: int(row.postedSum),
+  pendingOut: int(row.pendingOut),
+  pendingIn: int(row.pendingIn)
+})
 
 const withBalance = (row: AccountRow): AccountWithBalance => ({
   ...toAccount(row),
@@ -83,7 +91,18 @@ const toTransaction = (row: TransactionRow): LedgerTransaction => ({
 export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction) => {
   if (tx.entries.length === 0) throw new Error("a ledger transaction without entries")
   const entries = JSON.stringify(
-    tx.entries.map((e) => ({ account_id: e.accountId, amount: e.amount, currency: e.currency, pending: e.pending }))
+    tx.entries.map((e) => {
+      const moved = applyEntry(emptyCounters, e, tx.pendingId !== null)
+      return {
+        account_id: e.accountId,
+        amount: e.amount,
+        currency: e.currency,
+        pending: e.pending,
+        posted: moved.postedSum,
+        pending_out: moved.pendingOut,
+        pending_in: moved.pendingIn
+      }
+    })
   )
   return sql`
     ledger_tx AS (
@@ -91,21 +110,22 @@ export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction) => 
       VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
       RETURNING id, team_id, mode
     ), ledger_input AS (
-      SELECT * FROM jsonb_to_recordset(${entries}::jsonb) AS e(account_id uuid, amount bigint, currency text, pending boolean)
+      SELECT * FROM jsonb_to_recordset(${entries}::jsonb)
+        AS e(account_id uuid, amount bigint, currency text, pending boolean, posted bigint, pending_out bigint,
+             pending_in bigint)
     ), ledger_inserted AS (
       INSERT INTO ledger_entries (transaction_id, team_id, mode, account_id, amount, currency, pending)
       SELECT ledger_tx.id, ledger_tx.team_id, ledger_tx.mode, i.account_id, i.amount, i.currency, i.pending
       FROM ledger_tx, ledger_input i
       RETURNING account_id
     ), ledger_sums AS (
-      SELECT account_id,
-             COALESCE(SUM(amount) FILTER (WHERE NOT pending), 0) AS posted,
-             COALESCE(SUM(amount) FILTER (WHERE pending), 0) AS pending
+      SELECT account_id, SUM(posted) AS posted, SUM(pending_out) AS pending_out, SUM(pending_in) AS pending_in
       FROM ledger_input GROUP BY account_id
     ), ledger_moved AS (
       UPDATE ledger_accounts a
-      SET posted_sum = a.posted_sum + ledger_sums.posted, pending_sum = a.pending_sum + ledger_sums.pending
-      FROM ledger_sums WHERE a.id = ledger_sums.account_id AND EXISTS (SELECT 1 FROM ledger_inserted)
+      SET posted_sum = a.posted_sum + s.posted, pending_out = a.pending_out + s.pending_out,
+          pending_in = a.pending_in + s.pending_in
+      FROM ledger_sums s WHERE a.id = s.account_id AND EXISTS (SELECT 1 FROM ledger_inserted)
     )`
 }
 
@@ -171,7 +191,7 @@ export const LedgerRepoPg = Layer.effect(
         sql<AccountRow>`
           SELECT ${accountColumns} FROM ledger_accounts
           WHERE team_id = ${teamId} AND mode = ${mode} AND kind = ${kind} AND currency = ${currency}
-          ORDER BY created_at LIMIT 1`.pipe(
+          ORDER BY created_at, id LIMIT 1`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toAccount)),
           orUnavailable("ledger.findAccountByKind")
         ),

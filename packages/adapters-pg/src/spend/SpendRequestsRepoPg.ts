@@ -50,7 +50,7 @@ const COLUMNS =
   "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note"
 
 /**
- * A row of `lock_spend_decision` (migration 0008): the locked spend or settlement account, each with the team policy
+ * A row of `lock_spend_decision` (migrations 0008, 0011): the locked spend or settlement account, each with the team policy
  * and the budget totals.
  */
 interface DecisionRow extends AccountRow {
@@ -184,7 +184,7 @@ export const SpendRequestsRepoPg = Layer.effect(
       dueForExpiry: (now, limit) =>
         sql<Row>`SELECT ${columns} FROM spend_requests r JOIN approvals a ON a.id = r.approval_id
                  WHERE a.status = 'pending' AND a.expires_at <= ${now} AND r.status = 'pending_approval'
-                 ORDER BY a.expires_at LIMIT ${limit}`.pipe(
+                 ORDER BY a.expires_at, r.id LIMIT ${limit}`.pipe(
           Effect.map((rows) => rows.map(toSpendRequest)),
           orUnavailable("spendRequests.dueForExpiry")
         )

@@ -20,7 +20,7 @@ import {
   SettlementAccountMissing
 } from "./LedgerErrors.ts"
 import { LedgerRepo } from "./LedgerRepo.ts"
-import { movementPosting, type PlannedEntry, planTransaction } from "./Planning.ts"
+import { movementPosting, type PlannedEntry, planTransaction, resolutionPosting } from "./Planning.ts"
 import type { UnbalancedTransaction } from "./Posting.ts"
 import type { LedgerTransaction, Movement } from "./Transactions.ts"
 
@@ -153,27 +153,8 @@ export class Ledger extends Context.Service<
           Effect.gen(function* () {
             const hold = yield* repo.findTransaction(teamId, holdId)
             if (Option.isNone(hold) || hold.value.kind !== "pending") return yield* new HoldNotFound({ holdId })
-            const reversal = hold.value.entries.map((e) => ({
-              accountId: e.accountId,
-              amount: -e.amount,
-              pending: true
-            }))
-            const posting =
-              outcome === "post_pending"
-                ? hold.value.entries.map((e) => ({ accountId: e.accountId, amount: e.amount, pending: false }))
-                : []
-            return yield* record(
-              {
-                teamId,
-                mode: hold.value.mode,
-                kind: outcome,
-                code: hold.value.code,
-                reference: hold.value.reference,
-                pendingId: holdId
-              },
-              [...reversal, ...posting],
-              false
-            )
+            const { base, entries } = resolutionPosting(hold.value, outcome)
+            return yield* record(base, entries, false)
           })
         )
         .pipe(

@@ -29,17 +29,22 @@ export class LedgerRepo extends Context.Service<
       teamId: TeamId,
       id: AccountId
     ) => Effect.Effect<Option.Option<AccountWithBalance>, PersistenceUnavailable>
+    /** The team's oldest account of this kind, mode and currency (by creation time, then id). */
     readonly findAccountByKind: (
       teamId: TeamId,
       mode: Mode,
       kind: AccountKind,
       currency: string
     ) => Effect.Effect<Option.Option<Account>, PersistenceUnavailable>
+    /** The team's accounts, oldest first (by creation time, then id). */
     readonly listAccounts: (
       teamId: TeamId,
       filter: { readonly mode?: Mode | undefined; readonly kind?: AccountKind | undefined }
     ) => Effect.Effect<ReadonlyArray<AccountWithBalance>, PersistenceUnavailable>
-    /** Locks the accounts (in id order) until the surrounding transaction ends and returns their entry sums. */
+    /**
+     * Locks the accounts in id order until the surrounding transaction ends and returns them with their entry sums, in
+     * id order, each once; unknown ids are left out (planning then refuses them with AccountNotFound).
+     */
     readonly lockAccounts: (
       ids: ReadonlyArray<AccountId>
     ) => Effect.Effect<ReadonlyArray<LockedAccount>, PersistenceUnavailable>

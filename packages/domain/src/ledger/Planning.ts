@@ -35,6 +35,30 @@ export const movementPosting = (
   ]
 })
 
+/** What resolving a hold records: its pending entries reversed and, when it is posted, the same amounts posted. */
+export const resolutionPosting = (
+  hold: LedgerTransaction,
+  outcome: "post_pending" | "void_pending"
+): {
+  readonly base: Omit<LedgerTransaction, "id" | "entries" | "createdAt">
+  readonly entries: ReadonlyArray<PlannedEntry>
+} => ({
+  base: {
+    teamId: hold.teamId,
+    mode: hold.mode,
+    kind: outcome,
+    code: hold.code,
+    reference: hold.reference,
+    pendingId: hold.id
+  },
+  entries: [
+    ...hold.entries.map((e) => ({ accountId: e.accountId, amount: -e.amount, pending: true })),
+    ...(outcome === "post_pending"
+      ? hold.entries.map((e) => ({ accountId: e.accountId, amount: e.amount, pending: false }))
+      : [])
+  ]
+})
+
 /**
  * The ledger transaction that records `entries` over accounts read under their locks: every account belongs to the
  * transaction's team and mode, posted and pending entries each balance in one currency, and, when `checkFunds` is set,

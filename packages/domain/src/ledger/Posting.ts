@@ -7,17 +7,22 @@ export interface EntryInput {
   readonly amount: number
 }
 
-/** The running sums of an account's entries. */
+/** The running sums of an account's entries: posted, and the amounts of outstanding holds out of it and into it. */
 export interface Counters {
   readonly postedSum: number
-  readonly pendingSum: number
+  readonly pendingOut: number
+  readonly pendingIn: number
 }
+
+/** The sums of an account without entries. */
+export const emptyCounters: Counters = { postedSum: 0, pendingOut: 0, pendingIn: 0 }
 
 /** An account's balance in minor units, derived from its entries. */
 export interface Balance {
   readonly posted: number
-  /** Funds reserved by outstanding holds (negative when holds are incoming). */
+  /** Funds reserved by outstanding outgoing holds less those awaited from incoming ones (negative when incoming). */
   readonly pending: number
+  /** Posted funds less those reserved by outgoing holds; incoming holds count only once posted. */
   readonly available: number
 }
 
@@ -27,16 +32,26 @@ export class UnbalancedTransaction extends Schema.TaggedError<UnbalancedTransact
 }) {}
 
 /** The balance an account's entry sums give. */
-export const balanceOf = (counters: Counters): Balance => {
-  const pending = 0 - counters.pendingSum
-  return { posted: counters.postedSum, pending, available: counters.postedSum - Math.max(pending, 0) }
-}
+export const balanceOf = (counters: Counters): Balance => ({
+  posted: counters.postedSum,
+  pending: counters.pendingOut - counters.pendingIn,
+  available: counters.postedSum - counters.pendingOut
+})
 
-/** Counters after applying entries, posted or pending. */
-export const applyEntries = (counters: Counters, amount: number, pending: boolean): Counters =>
-  pending
-    ? { postedSum: counters.postedSum, pendingSum: counters.pendingSum + amount }
-    : { postedSum: counters.postedSum + amount, pendingSum: counters.pendingSum }
+/**
+ * Counters after one entry. A pending entry of a hold reserves its amount out of the account (a debit) or awaits it
+ * (a credit); one of a hold's resolution (`resolving`) gives back what its hold reserved or awaited.
+ */
+export const applyEntry = (
+  counters: Counters,
+  entry: { readonly amount: number; readonly pending: boolean },
+  resolving: boolean
+): Counters => {
+  if (!entry.pending) return { ...counters, postedSum: counters.postedSum + entry.amount }
+  return entry.amount < 0 !== resolving
+    ? { ...counters, pendingOut: counters.pendingOut - entry.amount }
+    : { ...counters, pendingIn: counters.pendingIn + entry.amount }
+}
 
 /** Checks that entries are non-zero safe integers on distinct accounts of one currency and sum to zero. */
 export const validateEntries = (

@@ -67,7 +67,7 @@ export class SpendRequestsRepo extends Context.Service<
       id: SpendRequestId,
       transition: Transition
     ) => Effect.Effect<Option.Option<SpendRequest>, PersistenceUnavailable>
-    /** Pending requests whose approval expired at or before `now`, soonest expiry first. */
+    /** Pending requests whose approval expired at or before `now`, soonest expiry first, then by id. */
     readonly dueForExpiry: (
       now: string,
       limit: number

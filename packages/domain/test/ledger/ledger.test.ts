@@ -3,15 +3,17 @@ import { Result, Schema } from "effect"
 import {
   type Account,
   type AccountKind,
-  applyEntries,
+  applyEntry,
   balanceOf,
   type Counters,
+  emptyCounters,
   type LedgerTransaction,
   type LockedAccount,
   type Movement,
   movementPosting,
   type PlannedEntry,
-  planTransaction
+  planTransaction,
+  resolutionPosting
 } from "../../src/ledger/index.ts"
 import type { AccountId, LedgerTransactionId, Mode, TeamId } from "../../src/shared/index.ts"
 
@@ -20,7 +22,7 @@ const team = "team-a" as TeamId
 const open = (
   id: string,
   kind: AccountKind,
-  counters: Counters = { postedSum: 0, pendingSum: 0 },
+  counters: Counters = emptyCounters,
   extra: Partial<Account> = {}
 ): LockedAccount => ({
   account: {
@@ -36,7 +38,7 @@ const open = (
   counters
 })
 
-const funded = (postedSum: number, pendingSum = 0): Counters => ({ postedSum, pendingSum })
+const funded = (postedSum: number, pendingOut = 0, pendingIn = 0): Counters => ({ postedSum, pendingOut, pendingIn })
 
 const spend = open("spend", "spend", funded(10_000))
 const settlement = open("settlement", "settlement")
@@ -121,8 +123,14 @@ describe("planTransaction", () => {
   it.each([
     { name: "more than the posted balance", counters: funded(100), amount: 101, available: 100 },
     { name: "anything from an empty account", counters: funded(0), amount: 1, available: 0 },
-    { name: "funds reserved by an outgoing hold", counters: funded(100, -60), amount: 41, available: 40 },
-    { name: "funds an incoming hold has not delivered yet", counters: funded(0, 50), amount: 1, available: 0 }
+    { name: "funds reserved by an outgoing hold", counters: funded(100, 60), amount: 41, available: 40 },
+    { name: "funds an incoming hold has not delivered yet", counters: funded(0, 0, 50), amount: 1, available: 0 },
+    {
+      name: "funds outgoing holds reserve, however much is held into it",
+      counters: funded(100, 100, 100),
+      amount: 1,
+      available: 0
+    }
   ])("refuses a spend debit of $name with InsufficientFunds", ({ counters, amount, available }) => {
     const account = open("spend", "spend", counters)
     for (const pending of [false, true]) {
@@ -143,7 +151,7 @@ describe("planTransaction", () => {
   })
 
   it("plans a hold's posting: the pending side reverses the hold, the posted side moves it", () => {
-    const held = open("spend", "spend", funded(100, -100))
+    const held = open("spend", "spend", funded(100, 100))
     const result = planTransaction(
       { ...header("post_pending"), pendingId: "hold-1" as LedgerTransactionId },
       [leg("spend", 100, true), leg("settlement", -100, true), leg("spend", -100), leg("settlement", 100)],
@@ -151,7 +159,7 @@ describe("planTransaction", () => {
     )
     assert.isTrue(Result.isSuccess(result))
     const counters = Result.getOrThrow(result).entries.reduce(
-      (c, e) => (e.accountId === "spend" ? applyEntries(c, e.amount, e.pending) : c),
+      (c, e) => (e.accountId === "spend" ? applyEntry(c, e, true) : c),
       held.counters
     )
     assert.deepStrictEqual(balanceOf(counters), { posted: 0, pending: 0, available: 0 })
@@ -190,7 +198,7 @@ describe("planTransaction", () => {
     "a spend account with posted funds and outgoing holds can give exactly what the holds leave",
     { posted: int(0, 1_000_000_000), held: int(0, 1_000_000_000), amount: int(1, 1_000_000_000) },
     ({ posted, held, amount }) => {
-      const account = open("spend", "spend", funded(posted, -Math.min(held, posted)))
+      const account = open("spend", "spend", funded(posted, Math.min(held, posted)))
       const free = posted - Math.min(held, posted)
       const { base, entries } = movementPosting(movement(account, settlement, amount), false)
       const result = planTransaction({ ...header(), ...base }, entries, {
@@ -222,7 +230,7 @@ describe("planTransaction", () => {
           continue
         }
         for (const e of result.success.entries) {
-          if (e.accountId === "spend") counters = applyEntries(counters, e.amount, e.pending)
+          if (e.accountId === "spend") counters = applyEntry(counters, e, false)
         }
         taken += step.amount
         assert.isAtLeast(balanceOf(counters).available, 0)
@@ -231,4 +239,97 @@ describe("planTransaction", () => {
       assert.strictEqual(balanceOf(counters).available, deposit - taken)
     }
   )
+})
+
+type Step =
+  | { readonly deposit: string; readonly amount: number }
+  | { readonly from: string; readonly to: string; readonly amount: number; readonly hold?: string }
+  | { readonly post: string }
+  | { readonly void: string }
+
+describe("a spend account with holds into it and out of it", () => {
+  const run = (steps: ReadonlyArray<Step>) => {
+    const accounts = new Map(
+      [open("a", "spend"), open("b", "spend"), settlement, external].map((l) => [l.account.id as string, l])
+    )
+    const holds = new Map<string, LedgerTransaction>()
+    const outcomes = steps.map((step, i) => {
+      const posting =
+        "deposit" in step
+          ? movementPosting(movement(external, accounts.get(step.deposit)!, step.amount), false)
+          : "from" in step
+            ? movementPosting(
+                movement(accounts.get(step.from)!, accounts.get(step.to)!, step.amount),
+                step.hold !== undefined
+              )
+            : resolutionPosting(
+                holds.get("post" in step ? step.post : step.void)!,
+                "post" in step ? "post_pending" : "void_pending"
+              )
+      const result = planTransaction(
+        { ...header(), ...posting.base, id: `tx-${i}` as LedgerTransactionId },
+        posting.entries,
+        { locked: [...accounts.values()], checkFunds: posting.base.pendingId === null }
+      )
+      if (Result.isFailure(result)) return result.failure._tag
+      for (const e of result.success.entries) {
+        const row = accounts.get(e.accountId)!
+        accounts.set(e.accountId, { ...row, counters: applyEntry(row.counters, e, result.success.pendingId !== null) })
+      }
+      if ("hold" in step && step.hold !== undefined) holds.set(step.hold, result.success)
+      return "ok"
+    })
+    return { outcomes, balance: balanceOf(accounts.get("a")!.counters) }
+  }
+
+  it.each([
+    {
+      name: "a hold into A does not free what A holds out, so A cannot overdraw once the incoming hold is voided",
+      steps: [
+        { deposit: "a", amount: 100 },
+        { deposit: "b", amount: 100 },
+        { from: "b", to: "a", amount: 100, hold: "in" },
+        { from: "a", to: "settlement", amount: 100, hold: "out" },
+        { from: "a", to: "settlement", amount: 100 },
+        { void: "in" },
+        { post: "out" }
+      ],
+      outcomes: ["ok", "ok", "ok", "ok", "InsufficientFunds", "ok", "ok"],
+      balance: { posted: 0, pending: 0, available: 0 }
+    },
+    {
+      name: "an incoming hold still open does not raise what A can hold out",
+      steps: [
+        { from: "settlement", to: "a", amount: 1, hold: "in-1" },
+        { deposit: "a", amount: 2_788 },
+        { from: "settlement", to: "a", amount: 1, hold: "in-2" },
+        { post: "in-1" },
+        { from: "a", to: "settlement", amount: 2_789, hold: "out" },
+        { from: "a", to: "settlement", amount: 1, hold: "more" }
+      ],
+      outcomes: ["ok", "ok", "ok", "ok", "ok", "InsufficientFunds"],
+      balance: { posted: 2_789, pending: 2_788, available: 0 }
+    },
+    {
+      name: "an incoming hold counts once posted",
+      steps: [
+        { deposit: "b", amount: 50 },
+        { from: "b", to: "a", amount: 50, hold: "in" },
+        { from: "a", to: "settlement", amount: 1 },
+        { post: "in" },
+        { from: "a", to: "settlement", amount: 50 }
+      ],
+      outcomes: ["ok", "ok", "InsufficientFunds", "ok", "ok"],
+      balance: { posted: 0, pending: 0, available: 0 }
+    }
+  ] satisfies ReadonlyArray<{
+    name: string
+    steps: ReadonlyArray<Step>
+    outcomes: ReadonlyArray<string>
+    balance: { posted: number; pending: number; available: number }
+  }>)("$name", ({ steps, outcomes, balance }) => {
+    const ran = run(steps)
+    assert.deepStrictEqual(ran.outcomes, outcomes)
+    assert.deepStrictEqual(ran.balance, balance)
+  })
 })

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Result, Schema } from "effect"
-import { applyEntries, balanceOf, type Counters, type EntryInput, validateEntries } from "../../src/ledger/index.ts"
+import { applyEntry, balanceOf, type EntryInput, emptyCounters, validateEntries } from "../../src/ledger/index.ts"
 import type { AccountId } from "../../src/shared/index.ts"
 
 const MAX = Number.MAX_SAFE_INTEGER
@@ -118,9 +118,13 @@ describe("validateEntries", () => {
   )
 })
 
-describe("balanceOf and applyEntries", () => {
-  const zero: Counters = { postedSum: 0, pendingSum: 0 }
-  const Entry = Schema.Struct({ amount: NonZero(1_000_000_000), pending: Schema.Boolean })
+describe("balanceOf and applyEntry", () => {
+  const zero = emptyCounters
+  const Hold = Schema.Struct({
+    amount: int(1, 1_000_000_000),
+    outgoing: Schema.Boolean,
+    resolution: Schema.Literals(["none", "post", "void"])
+  })
 
   it("starts empty", () => {
     assert.deepStrictEqual(balanceOf(zero), { posted: 0, pending: 0, available: 0 })
@@ -149,12 +153,21 @@ describe("balanceOf and applyEntries", () => {
       balance: { posted: 100, pending: -40, available: 100 }
     },
     {
+      name: "an incoming hold does not give back what an outgoing one reserves",
+      apply: [
+        { amount: 100, pending: false },
+        { amount: 100, pending: true },
+        { amount: -100, pending: true }
+      ],
+      balance: { posted: 100, pending: 0, available: 0 }
+    },
+    {
       name: "a posted hold leaves pending and lowers posted",
       apply: [
         { amount: 100, pending: false },
         { amount: -30, pending: true },
-        { amount: 30, pending: true },
-        { amount: -30, pending: false }
+        { amount: 30, pending: true, resolving: true },
+        { amount: -30, pending: false, resolving: true }
       ],
       balance: { posted: 70, pending: 0, available: 70 }
     },
@@ -163,26 +176,46 @@ describe("balanceOf and applyEntries", () => {
       apply: [
         { amount: 100, pending: false },
         { amount: -30, pending: true },
-        { amount: 30, pending: true }
+        { amount: 30, pending: true, resolving: true }
       ],
       balance: { posted: 100, pending: 0, available: 100 }
+    },
+    {
+      name: "a voided incoming hold leaves an outgoing one reserved",
+      apply: [
+        { amount: 100, pending: false },
+        { amount: 50, pending: true },
+        { amount: -80, pending: true },
+        { amount: -50, pending: true, resolving: true }
+      ],
+      balance: { posted: 100, pending: 80, available: 20 }
     }
   ])("$name", ({ apply, balance }) => {
-    const counters = apply.reduce((c, e) => applyEntries(c, e.amount, e.pending), zero)
+    const counters = apply.reduce((c, e) => applyEntry(c, e, "resolving" in e), zero)
     assert.deepStrictEqual(balanceOf(counters), balance)
   })
 
   it.prop(
-    "posted is the signed sum of posted entries, pending the negated sum of pending ones, and only outgoing holds lower available",
-    [Schema.Array(Entry)],
-    ([applied]) => {
-      const counters = applied.reduce((c, e) => applyEntries(c, e.amount, e.pending), zero)
+    "posted is the signed sum of posted entries, pending the negated sum of pending ones, and only outstanding outgoing holds lower available",
+    [Schema.Array(Hold)],
+    ([holds]) => {
+      const applied = holds.flatMap(({ amount, outgoing, resolution }) => {
+        const held = outgoing ? -amount : amount
+        const hold = [{ amount: held, pending: true, resolving: false }]
+        if (resolution === "none") return hold
+        const release = { amount: -held, pending: true, resolving: true }
+        return resolution === "void"
+          ? [...hold, release]
+          : [...hold, release, { amount: held, pending: false, resolving: true }]
+      })
+      const counters = applied.reduce((c, e) => applyEntry(c, e, e.resolving), zero)
       const posted = applied.filter((e) => !e.pending).reduce((s, e) => s + e.amount, 0)
       const held = applied.filter((e) => e.pending).reduce((s, e) => s - e.amount, 0)
+      const reserved = holds.filter((h) => h.outgoing && h.resolution === "none").reduce((s, h) => s + h.amount, 0)
       const balance = balanceOf(counters)
       assert.strictEqual(balance.posted, posted)
       assert.strictEqual(balance.pending, held)
-      assert.strictEqual(balance.available, held > 0 ? posted - held : posted)
+      assert.strictEqual(balance.available, posted - reserved)
       assert.isAtMost(balance.available, balance.posted)
     }
   )
