@@ -1,0 +1,173 @@
+import { Effect, Option } from "effect"
+import type { AgentPrincipal } from "../access/index.ts"
+import { type Approval, ApprovalId, approvalView } from "../approvals/index.ts"
+import { balanceOf, movementPosting, planTransaction, SettlementAccountMissing } from "../ledger/index.ts"
+import type { DomainEvent } from "../platform/index.ts"
+import { type AccountId, isoOfMillis, LedgerTransactionId, newId, newIdText } from "../shared/index.ts"
+import { approvalExpiresAt, effectivePolicy, evaluateSpend } from "./SpendPolicy.ts"
+import {
+  type SpendRequest,
+  SpendRequestId,
+  SpendRequestInvalid,
+  spendRequestJson,
+  usageWindows
+} from "./SpendRequest.ts"
+import type { DecidedSpend, DecisionInputs } from "./SpendRequestsRepo.ts"
+
+/** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
+export const spendEvents = (
+  sr: SpendRequest,
+  types: ReadonlyArray<string>,
+  createdAt: string
+): Effect.Effect<ReadonlyArray<DomainEvent>> => {
+  const data = spendRequestJson(sr)
+  return Effect.forEach(types, (type) =>
+    Effect.map(newIdText, (id): DomainEvent => ({ id, teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
+  )
+}
+
+/** What an agent asks for. */
+export interface CreateSpendRequest {
+  readonly amount: number
+  readonly currency: string
+  readonly merchant: {
+    readonly name: string
+    readonly category?: string | undefined
+    readonly url?: string | undefined
+  }
+  readonly purpose: string
+  readonly accountId?: AccountId | undefined
+  readonly metadata?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * What a new request decides from the state `SpendRequestsRepo.lockForDecision` read under its locks at `now`: the
+ * policy decision, the posting (approved) or hold (pending approval), the approval to store, the request, its budget
+ * usage and its events. Refused when the credential has no such spend account, the currency differs from the
+ * account's, or the team has no settlement account in that currency.
+ */
+export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
+  agent: AgentPrincipal,
+  input: CreateSpendRequest,
+  inputs: DecisionInputs,
+  now: number
+) {
+  const accountId = input.accountId ?? agent.accountId
+  const windows = usageWindows(now)
+  if (Option.isNone(inputs.spendAccount)) {
+    return yield* new SpendRequestInvalid({
+      field: "accountId",
+      message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
+    })
+  }
+  const spend = inputs.spendAccount.value
+  const account = spend.account
+  if (account.currency !== input.currency) {
+    return yield* new SpendRequestInvalid({
+      field: "currency",
+      message: `the account holds ${account.currency}, not ${input.currency}`
+    })
+  }
+  if (Option.isNone(inputs.settlementAccount)) {
+    return yield* new SettlementAccountMissing({
+      teamId: agent.teamId,
+      mode: agent.mode,
+      currency: account.currency
+    })
+  }
+  const settlement = inputs.settlementAccount.value
+  const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
+  const decision = evaluateSpend({
+    policy,
+    amount: input.amount,
+    merchant: { name: input.merchant.name, category: input.merchant.category },
+    spentToday: inputs.spentToday,
+    spentThisMonth: inputs.spentThisMonth,
+    available: balanceOf(spend.counters).available
+  })
+  const id = yield* newId(SpendRequestId)
+  const createdAt = isoOfMillis(now)
+  const posting = movementPosting(
+    {
+      teamId: agent.teamId,
+      mode: agent.mode,
+      code: "spend_request",
+      reference: id,
+      debitAccountId: account.id,
+      creditAccountId: settlement.account.id,
+      amount: input.amount
+    },
+    decision.outcome === "pending_approval"
+  )
+  const moved =
+    decision.outcome === "denied"
+      ? null
+      : yield* Effect.fromResult(
+          planTransaction({ ...posting.base, id: yield* newId(LedgerTransactionId), createdAt }, posting.entries, {
+            locked: [spend, settlement],
+            checkFunds: true
+          })
+        ).pipe(
+          // Two locked accounts of the team, mode and one currency, a positive amount, and the policy denied
+          // any amount over the locked available balance: the plan cannot be refused.
+          Effect.orDie
+        )
+  const approval: Approval | null =
+    decision.outcome === "pending_approval"
+      ? {
+          id: yield* newId(ApprovalId),
+          teamId: agent.teamId,
+          mode: agent.mode,
+          subjectType: "spend_request",
+          subjectId: id,
+          status: "pending",
+          expiresAt: isoOfMillis(approvalExpiresAt(now, policy)),
+          decidedAt: null,
+          decidedBy: null,
+          note: null,
+          createdAt,
+          updatedAt: createdAt
+        }
+      : null
+  const sr: SpendRequest = {
+    id,
+    teamId: agent.teamId,
+    mode: agent.mode,
+    status: decision.outcome,
+    amount: input.amount,
+    currency: input.currency,
+    merchant: {
+      name: input.merchant.name,
+      category: input.merchant.category ?? null,
+      url: input.merchant.url ?? null
+    },
+    purpose: input.purpose,
+    accountId: account.id,
+    spendingKeyId: agent.keyId,
+    metadata: input.metadata ?? {},
+    decision,
+    approval: approval === null ? null : approvalView(approval),
+    ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
+    holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
+    createdAt,
+    updatedAt: createdAt
+  }
+  const decided: DecidedSpend = {
+    request: sr,
+    ledgerTransaction: moved,
+    usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
+    events: yield* spendEvents(
+      sr,
+      [
+        "spend_request.created",
+        decision.outcome === "approved"
+          ? "spend_request.approved"
+          : decision.outcome === "denied"
+            ? "spend_request.denied"
+            : "spend_request.approval_required"
+      ],
+      createdAt
+    )
+  }
+  return { decided, approval }
+})
