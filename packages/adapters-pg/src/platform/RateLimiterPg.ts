@@ -1,7 +1,9 @@
 import { decisionOf, IDLE_BUCKET_MILLIS, RateLimiter } from "@svc/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { deletedCount, orUnavailable } from "../shared/index.ts"
+import { decodeRows, deletedCount, orUnavailable } from "../shared/index.ts"
+
+const BucketRow = Schema.Struct({ tokens: Schema.Finite, allowed: Schema.Boolean })
 
 /**
  * RateLimiter on Postgres, shared by every process on the database: one row per key, refilled and taken in a single
@@ -13,7 +15,7 @@ export const RateLimiterPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return RateLimiter.of({
       take: (key, limit) =>
-        sql<{ tokens: number | string; allowed: boolean }>`
+        sql`
           INSERT INTO rate_limit_buckets AS b (key, tokens, allowed, updated_at)
           VALUES (${key}, ${limit}::float8 - 1, true, clock_timestamp())
           ON CONFLICT (key) DO UPDATE SET (tokens, allowed, updated_at) = (
@@ -27,8 +29,9 @@ export const RateLimiterPg = Layer.effect(
             ) r
           )
           RETURNING tokens, allowed`.pipe(
-          Effect.map(([row]) => decisionOf(limit, Number(row?.tokens ?? 0), row?.allowed === true)),
-          orUnavailable("rateLimiter.take")
+          orUnavailable("rateLimiter.take"),
+          Effect.flatMap(decodeRows(BucketRow, "rateLimiter.take")),
+          Effect.map(([row]) => decisionOf(limit, row?.tokens ?? 0, row?.allowed === true))
         ),
       prune: deletedCount(
         sql,
