@@ -1,7 +1,12 @@
 import { InboundEvent, InboundEventStore } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
+
+const InboundEventRow = Schema.Struct({
+  ...InboundEvent.fields,
+  payload: Schema.fromJsonString(InboundEvent.fields.payload)
+})
 
 /** InboundEventStore on Postgres: unique per (endpoint, provider event id); claims use FOR UPDATE SKIP LOCKED. */
 export const InboundEventStorePg = Layer.effect(
@@ -9,7 +14,7 @@ export const InboundEventStorePg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(
-      "id, endpoint, provider_event_id, type, payload, status, attempts, next_attempt_at, last_error, received_at, processed_at"
+      "id, endpoint, provider_event_id, type, payload::text AS payload, status, attempts, next_attempt_at, last_error, received_at, processed_at"
     )
     return InboundEventStore.of({
       record: (e) =>
@@ -29,7 +34,7 @@ export const InboundEventStorePg = Layer.effect(
         }).pipe(
           orUnavailable("inboundEvents.record"),
           Effect.flatMap(({ rows, duplicate }) =>
-            decodeFirst(InboundEvent, "inboundEvents.record")(rows).pipe(
+            decodeFirst(InboundEventRow, "inboundEvents.record")(rows).pipe(
               Effect.flatMap(
                 Option.match({
                   onSome: (event) => Effect.succeed({ event, duplicate }),
@@ -50,7 +55,7 @@ export const InboundEventStorePg = Layer.effect(
             FOR UPDATE SKIP LOCKED)
           RETURNING ${columns}`.pipe(
           orUnavailable("inboundEvents.claimDue"),
-          Effect.flatMap(decodeRows(InboundEvent, "inboundEvents.claimDue"))
+          Effect.flatMap(decodeRows(InboundEventRow, "inboundEvents.claimDue"))
         ),
       claim: (id, leaseUntil) =>
         sql`
@@ -58,7 +63,7 @@ export const InboundEventStorePg = Layer.effect(
           WHERE id = ${id} AND status = 'pending'
           RETURNING ${columns}`.pipe(
           orUnavailable("inboundEvents.claim"),
-          Effect.flatMap(decodeFirst(InboundEvent, "inboundEvents.claim"))
+          Effect.flatMap(decodeFirst(InboundEventRow, "inboundEvents.claim"))
         ),
       markProcessed: (id, at) =>
         sql`UPDATE inbound_events SET status = 'processed', processed_at = ${at}, last_error = NULL WHERE id = ${id}`.pipe(
@@ -74,7 +79,7 @@ export const InboundEventStorePg = Layer.effect(
       find: (id) =>
         sql`SELECT ${columns} FROM inbound_events WHERE id = ${id}`.pipe(
           orUnavailable("inboundEvents.find"),
-          Effect.flatMap(decodeFirst(InboundEvent, "inboundEvents.find"))
+          Effect.flatMap(decodeFirst(InboundEventRow, "inboundEvents.find"))
         ),
       listParked: (page) =>
         sql`
@@ -86,7 +91,7 @@ export const InboundEventStorePg = Layer.effect(
           ORDER BY received_at DESC, id DESC
           LIMIT ${page.limit + 1}`.pipe(
           orUnavailable("inboundEvents.listParked"),
-          Effect.flatMap(decodeRows(InboundEvent, "inboundEvents.listParked"))
+          Effect.flatMap(decodeRows(InboundEventRow, "inboundEvents.listParked"))
         )
     })
   })

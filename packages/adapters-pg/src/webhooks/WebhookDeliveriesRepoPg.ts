@@ -1,7 +1,9 @@
 import { DomainEvent, WebhookDeliveriesRepo, WebhookDelivery } from "@svc/domain"
-import { Array as Arr, Effect, Layer, Option } from "effect"
+import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, deletedCount, orUnavailable } from "../shared/index.ts"
+
+const DomainEventRow = Schema.Struct({ ...DomainEvent.fields, data: Schema.fromJsonString(DomainEvent.fields.data) })
 
 /** WebhookDeliveriesRepo on Postgres: outbox rows and due deliveries are taken with FOR UPDATE SKIP LOCKED. */
 export const WebhookDeliveriesRepoPg = Layer.effect(
@@ -11,13 +13,13 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
     return WebhookDeliveriesRepo.of({
       lockUndispatchedEvents: (limit) =>
         sql`
-          SELECT id, team_id, mode, type, data, created_at FROM outbox_events
+          SELECT id, team_id, mode, type, data::text AS data, created_at FROM outbox_events
           WHERE webhooks_dispatched_at IS NULL
           ORDER BY created_at, id
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`.pipe(
           orUnavailable("webhookDeliveries.lockUndispatchedEvents"),
-          Effect.flatMap(decodeRows(DomainEvent, "webhookDeliveries.lockUndispatchedEvents"))
+          Effect.flatMap(decodeRows(DomainEventRow, "webhookDeliveries.lockUndispatchedEvents"))
         ),
       markDispatched: (ids, at) =>
         ids.length === 0
