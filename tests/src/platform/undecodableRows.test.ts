@@ -25,7 +25,10 @@ const storeEvent = (status: string, attempts: number) =>
 const appOnThisDatabase = Effect.gen(function* () {
   const database = yield* Effect.context<SqlClient.SqlClient>()
   const { handler, dispose } = HttpRouter.toWebHandler(
-    appOnPostgres(testConfig).pipe(Layer.provide(Layer.succeedContext(database)), Layer.provide(HttpServer.layerServices)),
+    appOnPostgres(testConfig).pipe(
+      Layer.provide(Layer.succeedContext(database)),
+      Layer.provide(HttpServer.layerServices)
+    ),
     { disableLogger: true }
   )
   yield* Effect.addFinalizer(() => Effect.promise(() => dispose()))

@@ -27,10 +27,7 @@ export const ApiKeysRepoPg = Layer.effect(
             sql`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId}
                              AND (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)
                            ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`
-        }).pipe(
-          orUnavailable("apiKeys.list"),
-          Effect.flatMap(decodeRows(ApiKey, "apiKeys.list"))
-        ),
+        }).pipe(orUnavailable("apiKeys.list"), Effect.flatMap(decodeRows(ApiKey, "apiKeys.list"))),
       find: (teamId, id) =>
         sql`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId} AND id = ${id}`.pipe(
           orUnavailable("apiKeys.find"),

@@ -34,7 +34,10 @@ export const InboundEventStorePg = Layer.effect(
         }).pipe(
           orUnavailable("inboundEvents.record"),
           Effect.flatMap(({ rows, duplicate }) =>
-            decodeFirst(InboundEventRow, "inboundEvents.record")(rows).pipe(
+            decodeFirst(
+              InboundEventRow,
+              "inboundEvents.record"
+            )(rows).pipe(
               Effect.flatMap(
                 Option.match({
                   onSome: (event) => Effect.succeed({ event, duplicate }),
