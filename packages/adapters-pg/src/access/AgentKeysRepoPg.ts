@@ -1,51 +1,22 @@
-import {
-  type AccountId,
-  AgentKeysRepo,
-  type SpendingKey,
-  type SpendPolicy,
-  type TeamApiKey,
-  type TeamId,
-  type UserId
-} from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { AgentKeysRepo, SpendingKey, SpendPolicy, TeamApiKey } from "@svc/domain"
+import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
-
-interface KeyRow {
-  readonly id: string
-  readonly kind: "spending_key" | "team_key"
-  readonly teamId: string
-  readonly mode: "live" | "test"
-  readonly name: string
-  readonly displayPrefix: string
-  readonly accountId: string | null
-  readonly policy: SpendPolicy | null
-  readonly scopes: ReadonlyArray<string> | null
-  readonly createdBy: string
-  readonly createdAt: Date
-  readonly revokedAt: Date | null
-}
+import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
 
 const COLUMNS =
   "id, kind, team_id, mode, name, display_prefix, account_id, policy, scopes, created_by, created_at, revoked_at"
 
-const base = (row: KeyRow) => ({
-  id: row.id,
-  teamId: row.teamId as TeamId,
-  mode: row.mode,
-  name: row.name,
-  displayPrefix: row.displayPrefix,
-  createdBy: row.createdBy as UserId,
-  createdAt: iso(row.createdAt),
-  revokedAt: row.revokedAt === null ? null : iso(row.revokedAt)
-})
+const KeyRow = Schema.Union([
+  Schema.Struct({ ...SpendingKey.fields, kind: Schema.Literal("spending_key") }),
+  Schema.Struct({ ...TeamApiKey.fields, kind: Schema.Literal("team_key") })
+])
 
-const toSpendingKey = (row: KeyRow): SpendingKey => ({
-  ...base(row),
-  accountId: row.accountId as AccountId,
-  policy: row.policy ?? {}
-})
-const toTeamKey = (row: KeyRow): TeamApiKey => ({ ...base(row), scopes: row.scopes ?? [] })
+const keyOfKind = (row: typeof KeyRow.Type) =>
+  row.kind === "spending_key"
+    ? { kind: row.kind, key: Struct.omit(row, ["kind"]) }
+    : { kind: row.kind, key: Struct.omit(row, ["kind"]) }
+
+const TeamPolicyRow = Schema.Struct({ policy: SpendPolicy })
 
 /** AgentKeysRepo on Postgres. */
 export const AgentKeysRepoPg = Layer.effect(
@@ -69,32 +40,27 @@ export const AgentKeysRepoPg = Layer.effect(
           orUnavailable("agentKeys.insertTeamKey")
         ),
       findBySecretHash: (hash) =>
-        sql<KeyRow>`SELECT ${columns} FROM agent_keys WHERE secret_hash = ${hash} AND revoked_at IS NULL`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullishOr(rows[0]), (row) =>
-              row.kind === "spending_key"
-                ? { kind: row.kind, key: toSpendingKey(row) }
-                : { kind: row.kind, key: toTeamKey(row) }
-            )
-          ),
-          orUnavailable("agentKeys.findBySecretHash")
+        sql`SELECT ${columns} FROM agent_keys WHERE secret_hash = ${hash} AND revoked_at IS NULL`.pipe(
+          orUnavailable("agentKeys.findBySecretHash"),
+          Effect.flatMap(decodeFirst(KeyRow, "agentKeys.findBySecretHash")),
+          Effect.map(Option.map(keyOfKind))
         ),
       listSpendingKeys: (teamId) =>
-        sql<KeyRow>`SELECT ${columns} FROM agent_keys WHERE team_id = ${teamId} AND kind = 'spending_key' ORDER BY created_at DESC, id DESC`.pipe(
-          Effect.map((rows) => rows.map(toSpendingKey)),
-          orUnavailable("agentKeys.listSpendingKeys")
+        sql`SELECT ${columns} FROM agent_keys WHERE team_id = ${teamId} AND kind = 'spending_key' ORDER BY created_at DESC, id DESC`.pipe(
+          orUnavailable("agentKeys.listSpendingKeys"),
+          Effect.flatMap(decodeRows(SpendingKey, "agentKeys.listSpendingKeys"))
         ),
       listTeamKeys: (teamId) =>
-        sql<KeyRow>`SELECT ${columns} FROM agent_keys WHERE team_id = ${teamId} AND kind = 'team_key' ORDER BY created_at DESC, id DESC`.pipe(
-          Effect.map((rows) => rows.map(toTeamKey)),
-          orUnavailable("agentKeys.listTeamKeys")
+        sql`SELECT ${columns} FROM agent_keys WHERE team_id = ${teamId} AND kind = 'team_key' ORDER BY created_at DESC, id DESC`.pipe(
+          orUnavailable("agentKeys.listTeamKeys"),
+          Effect.flatMap(decodeRows(TeamApiKey, "agentKeys.listTeamKeys"))
         ),
       updatePolicy: (teamId, id, policy) =>
-        sql<KeyRow>`UPDATE agent_keys SET policy = ${JSON.stringify(policy)}::jsonb
-                    WHERE id = ${id} AND team_id = ${teamId} AND kind = 'spending_key' AND revoked_at IS NULL
-                    RETURNING ${columns}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toSpendingKey)),
-          orUnavailable("agentKeys.updatePolicy")
+        sql`UPDATE agent_keys SET policy = ${JSON.stringify(policy)}::jsonb
+            WHERE id = ${id} AND team_id = ${teamId} AND kind = 'spending_key' AND revoked_at IS NULL
+            RETURNING ${columns}`.pipe(
+          orUnavailable("agentKeys.updatePolicy"),
+          Effect.flatMap(decodeFirst(SpendingKey, "agentKeys.updatePolicy"))
         ),
       revoke: (teamId, kind, id, at) =>
         sql`UPDATE agent_keys SET revoked_at = ${at}
@@ -103,9 +69,10 @@ export const AgentKeysRepoPg = Layer.effect(
           orUnavailable("agentKeys.revoke")
         ),
       teamPolicy: (teamId) =>
-        sql<{ policy: SpendPolicy }>`SELECT policy FROM team_spend_policies WHERE team_id = ${teamId}`.pipe(
-          Effect.map((rows) => rows[0]?.policy ?? {}),
-          orUnavailable("agentKeys.teamPolicy")
+        sql`SELECT policy FROM team_spend_policies WHERE team_id = ${teamId}`.pipe(
+          orUnavailable("agentKeys.teamPolicy"),
+          Effect.flatMap(decodeFirst(TeamPolicyRow, "agentKeys.teamPolicy")),
+          Effect.map(Option.match({ onNone: () => ({}), onSome: (row) => row.policy }))
         ),
       setTeamPolicy: (teamId, policy) =>
         sql`INSERT INTO team_spend_policies (team_id, policy) VALUES (${teamId}, ${JSON.stringify(policy)}::jsonb)

@@ -1,35 +1,9 @@
-import { type ApiKey, type ApiKeyId, ApiKeysRepo, type TeamId, type UserId } from "@svc/domain"
+import { ApiKey, ApiKeysRepo } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
-
-interface ApiKeyRow {
-  readonly id: string
-  readonly teamId: string
-  readonly name: string
-  readonly scopes: ReadonlyArray<string> | null
-  readonly createdBy: string
-  readonly secretHash: string
-  readonly preview: string
-  readonly createdAt: Date
-  readonly revokedAt: Date | null
-}
+import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
 
 const COLUMNS = "id, team_id, name, scopes, created_by, secret_hash, preview, created_at, revoked_at"
-
-const toKey = (row: ApiKeyRow): ApiKey => ({
-  id: row.id as ApiKeyId,
-  teamId: row.teamId as TeamId,
-  name: row.name,
-  scopes: row.scopes,
-  createdBy: row.createdBy as UserId,
-  secretHash: row.secretHash,
-  preview: row.preview,
-  createdAt: iso(row.createdAt),
-  revokedAt: row.revokedAt === null ? null : iso(row.revokedAt)
-})
-
-const first = (rows: ReadonlyArray<ApiKeyRow>) => Option.map(Option.fromNullishOr(rows[0]), toKey)
 
 /** ApiKeysRepo on Postgres. */
 export const ApiKeysRepoPg = Layer.effect(
@@ -47,31 +21,28 @@ export const ApiKeysRepoPg = Layer.effect(
       list: (teamId, page) =>
         Option.match(page.after, {
           onNone: () =>
-            sql<ApiKeyRow>`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId}
+            sql`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId}
                            ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`,
           onSome: (after) =>
-            sql<ApiKeyRow>`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId}
+            sql`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId}
                              AND (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)
                            ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`
-        }).pipe(
-          Effect.map((rows) => rows.map(toKey)),
-          orUnavailable("apiKeys.list")
-        ),
+        }).pipe(orUnavailable("apiKeys.list"), Effect.flatMap(decodeRows(ApiKey, "apiKeys.list"))),
       find: (teamId, id) =>
-        sql<ApiKeyRow>`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId} AND id = ${id}`.pipe(
-          Effect.map(first),
-          orUnavailable("apiKeys.find")
+        sql`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE team_id = ${teamId} AND id = ${id}`.pipe(
+          orUnavailable("apiKeys.find"),
+          Effect.flatMap(decodeFirst(ApiKey, "apiKeys.find"))
         ),
       findBySecretHash: (secretHash) =>
-        sql<ApiKeyRow>`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE secret_hash = ${secretHash}`.pipe(
-          Effect.map(first),
-          orUnavailable("apiKeys.findBySecretHash")
+        sql`SELECT ${sql.literal(COLUMNS)} FROM api_keys WHERE secret_hash = ${secretHash}`.pipe(
+          orUnavailable("apiKeys.findBySecretHash"),
+          Effect.flatMap(decodeFirst(ApiKey, "apiKeys.findBySecretHash"))
         ),
       revoke: (teamId, id, now) =>
-        sql<ApiKeyRow>`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz)
+        sql`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz)
                        WHERE team_id = ${teamId} AND id = ${id} RETURNING ${sql.literal(COLUMNS)}`.pipe(
-          Effect.map(first),
-          orUnavailable("apiKeys.revoke")
+          orUnavailable("apiKeys.revoke"),
+          Effect.flatMap(decodeFirst(ApiKey, "apiKeys.revoke"))
         )
     })
   })

@@ -1,13 +1,10 @@
 import { Approval, ApprovalsRepo } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeRows, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, orUnavailable } from "../shared/index.ts"
 
 const COLUMNS =
   "id, team_id, mode, subject_type, subject_id, status, expires_at, decided_at, decided_by, note, created_at, updated_at"
-
-const first = (operation: string) => (rows: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
-  decodeRows(Approval, operation)(rows).pipe(Effect.map((decoded) => Option.fromNullishOr(decoded[0])))
 
 /** ApprovalsRepo on Postgres; a trigger refuses any change to an approval that is no longer pending. */
 export const ApprovalsRepoPg = Layer.effect(
@@ -26,14 +23,17 @@ export const ApprovalsRepoPg = Layer.effect(
       find: (teamId, id) =>
         sql`SELECT ${columns} FROM approvals WHERE id = ${id} AND team_id = ${teamId}`.pipe(
           orUnavailable("approvals.find"),
-          Effect.flatMap(first("approvals.find"))
+          Effect.flatMap(decodeFirst(Approval, "approvals.find"))
         ),
       decide: (teamId, id, d) =>
         sql`UPDATE approvals
             SET status = ${d.status}, decided_at = ${d.decidedAt}, decided_by = ${d.decidedBy}, note = ${d.note},
                 updated_at = ${d.decidedAt}
             WHERE id = ${id} AND team_id = ${teamId} AND status = 'pending'
-            RETURNING ${columns}`.pipe(orUnavailable("approvals.decide"), Effect.flatMap(first("approvals.decide")))
+            RETURNING ${columns}`.pipe(
+          orUnavailable("approvals.decide"),
+          Effect.flatMap(decodeFirst(Approval, "approvals.decide"))
+        )
     })
   })
 )

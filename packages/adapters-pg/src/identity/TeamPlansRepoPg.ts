@@ -1,7 +1,7 @@
-import { type TeamId, TeamPlansRepo } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { TeamPlan, TeamPlansRepo } from "@svc/domain"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, orUnavailable } from "../shared/index.ts"
 
 /** TeamPlansRepo on Postgres. */
 export const TeamPlansRepoPg = Layer.effect(
@@ -18,17 +18,9 @@ export const TeamPlansRepoPg = Layer.effect(
           orUnavailable("teamPlans.upsert")
         ),
       find: (teamId) =>
-        sql<{ teamId: string; plan: string; status: string; updatedAt: Date }>`
-          SELECT * FROM team_plans WHERE team_id = ${teamId}`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullishOr(rows[0]), (r) => ({
-              teamId: r.teamId as TeamId,
-              plan: r.plan,
-              status: r.status,
-              updatedAt: iso(r.updatedAt)
-            }))
-          ),
-          orUnavailable("teamPlans.find")
+        sql`SELECT * FROM team_plans WHERE team_id = ${teamId}`.pipe(
+          orUnavailable("teamPlans.find"),
+          Effect.flatMap(decodeFirst(TeamPlan, "teamPlans.find"))
         )
     })
   })

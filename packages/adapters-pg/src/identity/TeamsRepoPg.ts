@@ -1,20 +1,11 @@
-import { type Membership, type Role, type TeamId, TeamsRepo } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { type Membership, Role, Team, TeamsRepo } from "@svc/domain"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
 
-interface MembershipRow {
-  readonly id: string
-  readonly name: string
-  readonly baseCurrency: string
-  readonly createdAt: Date
-  readonly role: Role
-}
+const MembershipRow = Schema.Struct({ ...Team.fields, role: Role })
 
-const toMembership = (row: MembershipRow): Membership => ({
-  team: { id: row.id as TeamId, name: row.name, baseCurrency: row.baseCurrency, createdAt: iso(row.createdAt) },
-  role: row.role
-})
+const toMembership = ({ role, ...team }: typeof MembershipRow.Type): Membership => ({ team, role })
 
 /** TeamsRepo on Postgres. */
 export const TeamsRepoPg = Layer.effect(
@@ -29,13 +20,9 @@ export const TeamsRepoPg = Layer.effect(
           orUnavailable("teams.insert")
         ),
       findById: (teamId) =>
-        sql<
-          Omit<MembershipRow, "role">
-        >`SELECT id, name, base_currency, created_at FROM teams WHERE id = ${teamId}`.pipe(
-          Effect.map((rows) =>
-            Option.map(Option.fromNullishOr(rows[0]), (row) => toMembership({ ...row, role: "member" }).team)
-          ),
-          orUnavailable("teams.findById")
+        sql`SELECT id, name, base_currency, created_at FROM teams WHERE id = ${teamId}`.pipe(
+          orUnavailable("teams.findById"),
+          Effect.flatMap(decodeFirst(Team, "teams.findById"))
         ),
       addMember: (teamId, userId, role) =>
         sql`INSERT INTO team_members (team_id, user_id, role) VALUES (${teamId}, ${userId}, ${role})
@@ -44,21 +31,23 @@ export const TeamsRepoPg = Layer.effect(
           orUnavailable("teams.addMember")
         ),
       listForUser: (userId) =>
-        sql<MembershipRow>`
+        sql`
           SELECT t.id, t.name, t.base_currency, t.created_at, m.role
           FROM team_members m JOIN teams t ON t.id = m.team_id
           WHERE m.user_id = ${userId}
           ORDER BY t.created_at DESC, t.id DESC`.pipe(
-          Effect.map((rows) => rows.map(toMembership)),
-          orUnavailable("teams.listForUser")
+          orUnavailable("teams.listForUser"),
+          Effect.flatMap(decodeRows(MembershipRow, "teams.listForUser")),
+          Effect.map((rows) => rows.map(toMembership))
         ),
       membership: (teamId, userId) =>
-        sql<MembershipRow>`
+        sql`
           SELECT t.id, t.name, t.base_currency, t.created_at, m.role
           FROM team_members m JOIN teams t ON t.id = m.team_id
           WHERE m.team_id = ${teamId} AND m.user_id = ${userId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toMembership)),
-          orUnavailable("teams.membership")
+          orUnavailable("teams.membership"),
+          Effect.flatMap(decodeFirst(MembershipRow, "teams.membership")),
+          Effect.map(Option.map(toMembership))
         )
     })
   })

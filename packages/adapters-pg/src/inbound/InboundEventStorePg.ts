@@ -1,34 +1,11 @@
-import { type InboundEvent, InboundEventStore } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { InboundEvent, InboundEventStore } from "@svc/domain"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
 
-interface Row {
-  readonly id: string
-  readonly endpoint: string
-  readonly providerEventId: string
-  readonly type: string
-  readonly payload: Record<string, unknown> | string
-  readonly status: InboundEvent["status"]
-  readonly attempts: number
-  readonly nextAttemptAt: Date
-  readonly lastError: string | null
-  readonly receivedAt: Date
-  readonly processedAt: Date | null
-}
-
-const toEvent = (row: Row): InboundEvent => ({
-  id: row.id,
-  endpoint: row.endpoint,
-  providerEventId: row.providerEventId,
-  type: row.type,
-  payload: typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload,
-  status: row.status,
-  attempts: Number(row.attempts),
-  nextAttemptAt: iso(row.nextAttemptAt),
-  lastError: row.lastError,
-  receivedAt: iso(row.receivedAt),
-  processedAt: row.processedAt === null ? null : iso(row.processedAt)
+const InboundEventRow = Schema.Struct({
+  ...InboundEvent.fields,
+  payload: Schema.fromJsonString(InboundEvent.fields.payload)
 })
 
 /** InboundEventStore on Postgres: unique per (endpoint, provider event id); claims use FOR UPDATE SKIP LOCKED. */
@@ -42,21 +19,36 @@ export const InboundEventStorePg = Layer.effect(
     return InboundEventStore.of({
       record: (e) =>
         Effect.gen(function* () {
-          const inserted = yield* sql<Row>`
+          const inserted = yield* sql`
             INSERT INTO inbound_events (id, endpoint, provider_event_id, type, payload, status, attempts, next_attempt_at,
                                         last_error, received_at, processed_at)
             VALUES (${e.id}, ${e.endpoint}, ${e.providerEventId}, ${e.type}, ${JSON.stringify(e.payload)}::jsonb,
                     ${e.status}, ${e.attempts}, ${e.nextAttemptAt}, ${e.lastError}, ${e.receivedAt}, ${e.processedAt})
             ON CONFLICT (endpoint, provider_event_id) DO NOTHING
             RETURNING ${columns}`
-          if (inserted[0] !== undefined) return { event: toEvent(inserted[0]), duplicate: false }
-          const existing = yield* sql<Row>`
+          if (inserted.length > 0) return { rows: inserted, duplicate: false }
+          const existing = yield* sql`
             SELECT ${columns} FROM inbound_events
             WHERE endpoint = ${e.endpoint} AND provider_event_id = ${e.providerEventId}`
-          return { event: toEvent(existing[0]!), duplicate: true }
-        }).pipe(orUnavailable("inboundEvents.record")),
+          return { rows: existing, duplicate: true }
+        }).pipe(
+          orUnavailable("inboundEvents.record"),
+          Effect.flatMap(({ rows, duplicate }) =>
+            decodeFirst(
+              InboundEventRow,
+              "inboundEvents.record"
+            )(rows).pipe(
+              Effect.flatMap(
+                Option.match({
+                  onSome: (event) => Effect.succeed({ event, duplicate }),
+                  onNone: () => Effect.die(`inbound event ${e.providerEventId} vanished after a conflicting insert`)
+                })
+              )
+            )
+          )
+        ),
       claimDue: ({ now, leaseUntil, limit }) =>
-        sql<Row>`
+        sql`
           UPDATE inbound_events SET attempts = attempts + 1, next_attempt_at = ${leaseUntil}
           WHERE id IN (
             SELECT id FROM inbound_events
@@ -65,16 +57,16 @@ export const InboundEventStorePg = Layer.effect(
             LIMIT ${limit}
             FOR UPDATE SKIP LOCKED)
           RETURNING ${columns}`.pipe(
-          Effect.map((rows) => rows.map(toEvent)),
-          orUnavailable("inboundEvents.claimDue")
+          orUnavailable("inboundEvents.claimDue"),
+          Effect.flatMap(decodeRows(InboundEventRow, "inboundEvents.claimDue"))
         ),
       claim: (id, leaseUntil) =>
-        sql<Row>`
+        sql`
           UPDATE inbound_events SET attempts = attempts + 1, next_attempt_at = ${leaseUntil}
           WHERE id = ${id} AND status = 'pending'
           RETURNING ${columns}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEvent)),
-          orUnavailable("inboundEvents.claim")
+          orUnavailable("inboundEvents.claim"),
+          Effect.flatMap(decodeFirst(InboundEventRow, "inboundEvents.claim"))
         ),
       markProcessed: (id, at) =>
         sql`UPDATE inbound_events SET status = 'processed', processed_at = ${at}, last_error = NULL WHERE id = ${id}`.pipe(
@@ -88,12 +80,12 @@ export const InboundEventStorePg = Layer.effect(
                 WHERE id = ${id} AND status = 'pending'`
         ).pipe(Effect.asVoid, orUnavailable("inboundEvents.markFailed")),
       find: (id) =>
-        sql<Row>`SELECT ${columns} FROM inbound_events WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toEvent)),
-          orUnavailable("inboundEvents.find")
+        sql`SELECT ${columns} FROM inbound_events WHERE id = ${id}`.pipe(
+          orUnavailable("inboundEvents.find"),
+          Effect.flatMap(decodeFirst(InboundEventRow, "inboundEvents.find"))
         ),
       listParked: (page) =>
-        sql<Row>`
+        sql`
           SELECT ${columns} FROM inbound_events
           WHERE status = 'parked' ${Option.match(page.after, {
             onNone: () => sql``,
@@ -101,8 +93,8 @@ export const InboundEventStorePg = Layer.effect(
           })}
           ORDER BY received_at DESC, id DESC
           LIMIT ${page.limit + 1}`.pipe(
-          Effect.map((rows) => rows.map(toEvent)),
-          orUnavailable("inboundEvents.listParked")
+          orUnavailable("inboundEvents.listParked"),
+          Effect.flatMap(decodeRows(InboundEventRow, "inboundEvents.listParked"))
         )
     })
   })

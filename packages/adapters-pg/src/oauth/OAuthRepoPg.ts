@@ -1,37 +1,7 @@
-import {
-  type AuthorizationCode,
-  type OAuthApplication,
-  OAuthRepo,
-  type OAuthToken,
-  type TeamId,
-  type UserId
-} from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { AuthorizationCode, OAuthApplication, OAuthRepo, OAuthToken } from "@svc/domain"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { deletedCount, iso, orUnavailable } from "../shared/index.ts"
-
-interface ApplicationRow extends Omit<OAuthApplication, "createdAt" | "teamId"> {
-  readonly teamId: string | null
-  readonly createdAt: Date
-}
-
-interface CodeRow extends Omit<AuthorizationCode, "teamId" | "userId" | "expiresAt" | "usedAt" | "createdAt"> {
-  readonly teamId: string
-  readonly userId: string
-  readonly expiresAt: Date
-  readonly usedAt: Date | null
-  readonly createdAt: Date
-}
-
-interface TokenRow
-  extends Omit<OAuthToken, "teamId" | "userId" | "expiresAt" | "rotatedAt" | "revokedAt" | "createdAt"> {
-  readonly teamId: string
-  readonly userId: string
-  readonly expiresAt: Date
-  readonly rotatedAt: Date | null
-  readonly revokedAt: Date | null
-  readonly createdAt: Date
-}
+import { decodeFirst, deletedCount, orUnavailable } from "../shared/index.ts"
 
 const APP_COLUMNS = `id, client_id, client_secret_hash, name, description, overview, developer_name, logo_url, website,
   install_url, screenshots, redirect_uris, scopes, grant_types, response_types, token_endpoint_auth_method, status,
@@ -41,32 +11,7 @@ const CODE_COLUMNS =
 const TOKEN_COLUMNS =
   "id, token_hash, kind, grant_id, application_id, team_id, user_id, scopes, expires_at, rotated_at, revoked_at, created_at"
 
-const orNull = (value: Date | null) => (value === null ? null : iso(value))
-
-const toApplication = (row: ApplicationRow): OAuthApplication => ({
-  ...row,
-  teamId: row.teamId as TeamId | null,
-  createdAt: iso(row.createdAt)
-})
-
-const toCode = (row: CodeRow): AuthorizationCode => ({
-  ...row,
-  teamId: row.teamId as TeamId,
-  userId: row.userId as UserId,
-  expiresAt: iso(row.expiresAt),
-  usedAt: orNull(row.usedAt),
-  createdAt: iso(row.createdAt)
-})
-
-const toToken = (row: TokenRow): OAuthToken => ({
-  ...row,
-  teamId: row.teamId as TeamId,
-  userId: row.userId as UserId,
-  expiresAt: iso(row.expiresAt),
-  rotatedAt: orNull(row.rotatedAt),
-  revokedAt: orNull(row.revokedAt),
-  createdAt: iso(row.createdAt)
-})
+const ClaimRow = Schema.Struct({ teamId: OAuthApplication.fields.teamId })
 
 const json = (value: unknown) => JSON.stringify(value)
 
@@ -75,7 +20,6 @@ export const OAuthRepoPg = Layer.effect(
   OAuthRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const firstApp = (rows: ReadonlyArray<ApplicationRow>) => Option.map(Option.fromNullishOr(rows[0]), toApplication)
     return OAuthRepo.of({
       insertApplication: (app) =>
         sql`INSERT INTO oauth_applications (${sql.literal(APP_COLUMNS)})
@@ -86,30 +30,33 @@ export const OAuthRepoPg = Layer.effect(
               ${json(app.responseTypes)}::jsonb, ${app.tokenEndpointAuthMethod}, ${app.status}, ${app.teamId},
               ${app.createdAt})`.pipe(Effect.asVoid, orUnavailable("oauth.insertApplication")),
       findApplicationByClientId: (clientId) =>
-        sql<ApplicationRow>`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_applications WHERE client_id = ${clientId}`.pipe(
-          Effect.map(firstApp),
-          orUnavailable("oauth.findApplicationByClientId")
+        sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_applications WHERE client_id = ${clientId}`.pipe(
+          orUnavailable("oauth.findApplicationByClientId"),
+          Effect.flatMap(decodeFirst(OAuthApplication, "oauth.findApplicationByClientId"))
         ),
       findApplication: (id) =>
-        sql<ApplicationRow>`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_applications WHERE id = ${id}`.pipe(
-          Effect.map(firstApp),
-          orUnavailable("oauth.findApplication")
+        sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_applications WHERE id = ${id}`.pipe(
+          orUnavailable("oauth.findApplication"),
+          Effect.flatMap(decodeFirst(OAuthApplication, "oauth.findApplication"))
         ),
       claimApplication: (id, teamId) =>
         Effect.gen(function* () {
           yield* sql`UPDATE oauth_applications SET team_id = ${teamId} WHERE id = ${id} AND team_id IS NULL`
-          const rows = yield* sql<{ teamId: string | null }>`SELECT team_id FROM oauth_applications WHERE id = ${id}`
-          return (rows[0]?.teamId ?? null) as TeamId | null
-        }).pipe(orUnavailable("oauth.claimApplication")),
+          return yield* sql`SELECT team_id FROM oauth_applications WHERE id = ${id}`
+        }).pipe(
+          orUnavailable("oauth.claimApplication"),
+          Effect.flatMap(decodeFirst(ClaimRow, "oauth.claimApplication")),
+          Effect.map(Option.match({ onNone: () => null, onSome: (row) => row.teamId }))
+        ),
       insertCode: (code) =>
         sql`INSERT INTO oauth_authorization_codes (${sql.literal(CODE_COLUMNS)})
             VALUES (${code.codeHash}, ${code.grantId}, ${code.applicationId}, ${code.teamId}, ${code.userId},
               ${json(code.scopes)}::jsonb, ${code.redirectUri}, ${code.codeChallenge}, ${code.expiresAt},
               ${code.usedAt}, ${code.createdAt})`.pipe(Effect.asVoid, orUnavailable("oauth.insertCode")),
       findCode: (codeHash) =>
-        sql<CodeRow>`SELECT ${sql.literal(CODE_COLUMNS)} FROM oauth_authorization_codes WHERE code_hash = ${codeHash}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toCode)),
-          orUnavailable("oauth.findCode")
+        sql`SELECT ${sql.literal(CODE_COLUMNS)} FROM oauth_authorization_codes WHERE code_hash = ${codeHash}`.pipe(
+          orUnavailable("oauth.findCode"),
+          Effect.flatMap(decodeFirst(AuthorizationCode, "oauth.findCode"))
         ),
       consumeCode: (codeHash, now) =>
         sql`UPDATE oauth_authorization_codes SET used_at = ${now}
@@ -123,9 +70,9 @@ export const OAuthRepoPg = Layer.effect(
               ${token.teamId}, ${token.userId}, ${json(token.scopes)}::jsonb, ${token.expiresAt}, ${token.rotatedAt},
               ${token.revokedAt}, ${token.createdAt})`.pipe(Effect.asVoid, orUnavailable("oauth.insertToken")),
       findToken: (tokenHash) =>
-        sql<TokenRow>`SELECT ${sql.literal(TOKEN_COLUMNS)} FROM oauth_tokens WHERE token_hash = ${tokenHash}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toToken)),
-          orUnavailable("oauth.findToken")
+        sql`SELECT ${sql.literal(TOKEN_COLUMNS)} FROM oauth_tokens WHERE token_hash = ${tokenHash}`.pipe(
+          orUnavailable("oauth.findToken"),
+          Effect.flatMap(decodeFirst(OAuthToken, "oauth.findToken"))
         ),
       rotateRefreshToken: (id, now) =>
         sql`UPDATE oauth_tokens SET rotated_at = ${now}

@@ -1,15 +1,9 @@
-import { IdempotencyStore, type StoredResponse, scopeText } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { IdempotencyStore, StoredResponse, scopeText } from "@svc/domain"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { deletedCount, iso, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, deletedCount, orUnavailable } from "../shared/index.ts"
 
-interface Row {
-  readonly fingerprint: string
-  readonly status: number
-  readonly headers: Record<string, string> | string
-  readonly body: string
-  readonly createdAt: Date | string
-}
+const StoredResponseRow = Schema.Struct({ ...StoredResponse.fields, body: Schema.Uint8ArrayFromBase64 })
 
 /**
  * IdempotencyStore on Postgres. The lock is `pg_try_advisory_xact_lock` on a hash of the scope, so it is shared by
@@ -33,24 +27,13 @@ export const IdempotencyStorePg = Layer.effect(
           )
           .pipe(orUnavailable("idempotency.transaction")),
       find: (scope) =>
-        sql<Row>`
+        sql`
           SELECT fingerprint, status, headers, encode(body, 'base64') AS body, created_at
           FROM idempotency_responses
           WHERE team_id = ${scope.teamId} AND mode = ${scope.mode} AND credential_id = ${scope.credentialId}
             AND method = ${scope.method} AND path = ${scope.path} AND key = ${scope.key}`.pipe(
-          Effect.map((rows) =>
-            Option.map(
-              Option.fromNullishOr(rows[0]),
-              (row): StoredResponse => ({
-                fingerprint: row.fingerprint,
-                status: Number(row.status),
-                headers: typeof row.headers === "string" ? JSON.parse(row.headers) : row.headers,
-                body: new Uint8Array(Buffer.from(row.body, "base64")),
-                createdAt: iso(row.createdAt)
-              })
-            )
-          ),
-          orUnavailable("idempotency.find")
+          orUnavailable("idempotency.find"),
+          Effect.flatMap(decodeFirst(StoredResponseRow, "idempotency.find"))
         ),
       save: (scope, response) =>
         sql`

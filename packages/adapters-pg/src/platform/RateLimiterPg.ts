@@ -1,7 +1,9 @@
 import { decisionOf, IDLE_BUCKET_MILLIS, nowIso, RateLimiter } from "@svc/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { deletedCount, orUnavailable } from "../shared/index.ts"
+import { decodeRows, deletedCount, orUnavailable } from "../shared/index.ts"
+
+const BucketRow = Schema.Struct({ tokens: Schema.Finite, allowed: Schema.Boolean })
 
 /**
  * RateLimiter on Postgres, shared by every process on the database: one row per key, refilled and taken in a single
@@ -16,7 +18,7 @@ export const RateLimiterPg = Layer.effect(
       take: (key, limit) =>
         Effect.flatMap(
           nowIso,
-          (at) => sql<{ tokens: number | string; allowed: boolean }>`
+          (at) => sql`
             INSERT INTO rate_limit_buckets AS b (key, tokens, allowed, updated_at)
             VALUES (${key}, ${limit}::float8 - 1, true, ${at}::timestamptz)
             ON CONFLICT (key) DO UPDATE SET (tokens, allowed, updated_at) = (
@@ -31,8 +33,9 @@ export const RateLimiterPg = Layer.effect(
             )
             RETURNING tokens, allowed`
         ).pipe(
-          Effect.map(([row]) => decisionOf(limit, Number(row?.tokens ?? 0), row?.allowed === true)),
-          orUnavailable("rateLimiter.take")
+          orUnavailable("rateLimiter.take"),
+          Effect.flatMap(decodeRows(BucketRow, "rateLimiter.take")),
+          Effect.map(([row]) => decisionOf(limit, row?.tokens ?? 0, row?.allowed === true))
         ),
       prune: Effect.flatMap(nowIso, (at) =>
         deletedCount(

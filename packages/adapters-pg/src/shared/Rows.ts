@@ -1,5 +1,7 @@
 import { PersistenceUnavailable } from "@svc/domain"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+
+type Rows = ReadonlyArray<Readonly<Record<string, unknown>>>
 
 const normalize = (row: Readonly<Record<string, unknown>>): Record<string, unknown> =>
   Object.fromEntries(
@@ -12,9 +14,7 @@ const normalize = (row: Readonly<Record<string, unknown>>): Record<string, unkno
  */
 export const decodeRows =
   <S extends Schema.Decoder<unknown>>(schema: S, operation: string) =>
-  (
-    rows: ReadonlyArray<Readonly<Record<string, unknown>>>
-  ): Effect.Effect<ReadonlyArray<S["Type"]>, PersistenceUnavailable> =>
+  (rows: Rows): Effect.Effect<ReadonlyArray<S["Type"]>, PersistenceUnavailable> =>
     Schema.decodeUnknownEffect(Schema.Array(schema))(rows.map(normalize)).pipe(
       Effect.catch((error) =>
         Effect.logError(`database operation ${operation} read a row that does not decode`, error).pipe(
@@ -22,3 +22,9 @@ export const decodeRows =
         )
       )
     )
+
+/** `decodeRows` for a query of at most one row: the decoded row, if any. */
+export const decodeFirst =
+  <S extends Schema.Decoder<unknown>>(schema: S, operation: string) =>
+  (rows: Rows): Effect.Effect<Option.Option<S["Type"]>, PersistenceUnavailable> =>
+    decodeRows(schema, operation)(rows).pipe(Effect.map((decoded) => Option.fromNullishOr(decoded[0])))

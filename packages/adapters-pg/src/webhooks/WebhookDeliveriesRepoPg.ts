@@ -1,52 +1,9 @@
-import { type DomainEvent, type TeamId, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
-import { Array as Arr, Effect, Layer, Option } from "effect"
+import { DomainEvent, WebhookDeliveriesRepo, WebhookDelivery } from "@svc/domain"
+import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { deletedCount, iso, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, deletedCount, orUnavailable } from "../shared/index.ts"
 
-interface Row {
-  readonly id: string
-  readonly teamId: string
-  readonly endpointId: string
-  readonly eventId: string
-  readonly eventType: string
-  readonly body: string
-  readonly status: WebhookDelivery["status"]
-  readonly attempts: number
-  readonly nextAttemptAt: Date
-  readonly lastStatusCode: number | null
-  readonly lastError: string | null
-  readonly redeliveryOf: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly deliveredAt: Date | null
-}
-
-interface EventRow {
-  readonly id: string
-  readonly teamId: string
-  readonly mode: DomainEvent["mode"]
-  readonly type: string
-  readonly data: Record<string, unknown> | string
-  readonly createdAt: Date
-}
-
-const toDelivery = (r: Row): WebhookDelivery => ({
-  id: r.id,
-  teamId: r.teamId as TeamId,
-  endpointId: r.endpointId,
-  eventId: r.eventId,
-  eventType: r.eventType,
-  body: r.body,
-  status: r.status,
-  attempts: Number(r.attempts),
-  nextAttemptAt: iso(r.nextAttemptAt),
-  lastStatusCode: r.lastStatusCode === null ? null : Number(r.lastStatusCode),
-  lastError: r.lastError,
-  redeliveryOf: r.redeliveryOf,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
-  deliveredAt: r.deliveredAt === null ? null : iso(r.deliveredAt)
-})
+const DomainEventRow = Schema.Struct({ ...DomainEvent.fields, data: Schema.fromJsonString(DomainEvent.fields.data) })
 
 /** WebhookDeliveriesRepo on Postgres: outbox rows and due deliveries are taken with FOR UPDATE SKIP LOCKED. */
 export const WebhookDeliveriesRepoPg = Layer.effect(
@@ -55,25 +12,14 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return WebhookDeliveriesRepo.of({
       lockUndispatchedEvents: (limit) =>
-        sql<EventRow>`
+        sql`
           SELECT id, team_id, mode, type, data::text AS data, created_at FROM outbox_events
           WHERE webhooks_dispatched_at IS NULL
           ORDER BY created_at, id
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`.pipe(
-          Effect.map((rows) =>
-            rows.map(
-              (r): DomainEvent => ({
-                id: r.id,
-                teamId: r.teamId as TeamId,
-                mode: r.mode,
-                type: r.type,
-                data: typeof r.data === "string" ? JSON.parse(r.data) : r.data,
-                createdAt: iso(r.createdAt)
-              })
-            )
-          ),
-          orUnavailable("webhookDeliveries.lockUndispatchedEvents")
+          orUnavailable("webhookDeliveries.lockUndispatchedEvents"),
+          Effect.flatMap(decodeRows(DomainEventRow, "webhookDeliveries.lockUndispatchedEvents"))
         ),
       markDispatched: (ids, at) =>
         ids.length === 0
@@ -111,7 +57,7 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
           : Effect.void
       },
       claimDue: ({ now, leaseUntil, limit }) =>
-        sql<Row>`
+        sql`
           WITH due AS (
             SELECT id, next_attempt_at FROM webhook_deliveries
             WHERE status = 'pending' AND next_attempt_at <= ${now}
@@ -121,8 +67,8 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
           UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}
           FROM due WHERE d.id = due.id
           RETURNING d.*`.pipe(
-          Effect.map((rows) => rows.map(toDelivery)),
-          orUnavailable("webhookDeliveries.claimDue")
+          orUnavailable("webhookDeliveries.claimDue"),
+          Effect.flatMap(decodeRows(WebhookDelivery, "webhookDeliveries.claimDue"))
         ),
       recordAttempt: (id, r) =>
         sql`UPDATE webhook_deliveries SET status = ${r.status}, attempts = ${r.attempts},
@@ -130,21 +76,21 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
               delivered_at = ${r.deliveredAt}, updated_at = ${r.updatedAt}
             WHERE id = ${id}`.pipe(Effect.asVoid, orUnavailable("webhookDeliveries.recordAttempt")),
       find: (teamId, endpointId, id) =>
-        sql<Row>`SELECT * FROM webhook_deliveries
+        sql`SELECT * FROM webhook_deliveries
                  WHERE id = ${id} AND team_id = ${teamId} AND endpoint_id = ${endpointId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toDelivery)),
-          orUnavailable("webhookDeliveries.find")
+          orUnavailable("webhookDeliveries.find"),
+          Effect.flatMap(decodeFirst(WebhookDelivery, "webhookDeliveries.find"))
         ),
       list: (teamId, endpointId, page) =>
-        sql<Row>`
+        sql`
           SELECT * FROM webhook_deliveries WHERE team_id = ${teamId} AND endpoint_id = ${endpointId}
           ${Option.match(page.after, {
             onNone: () => sql``,
             onSome: (p) => sql`AND (created_at, id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`
           })}
           ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
-          Effect.map((rows) => rows.map(toDelivery)),
-          orUnavailable("webhookDeliveries.list")
+          orUnavailable("webhookDeliveries.list"),
+          Effect.flatMap(decodeRows(WebhookDelivery, "webhookDeliveries.list"))
         ),
       purgeFinishedBefore: (cutoff) =>
         deletedCount(

@@ -1,16 +1,19 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Ledger } from "../ledger/index.ts"
-import type { AccountId, Mode, TeamId, UserId } from "../shared/index.ts"
 import {
+  AccountId,
   generateSecret,
   hashSecret,
+  Mode,
   newId,
   newIdText,
   nowIso,
   type PersistenceUnavailable,
-  Transactor
+  TeamId,
+  Transactor,
+  UserId
 } from "../shared/index.ts"
-import type { SpendPolicy } from "../spend/index.ts"
+import { SpendPolicy } from "../spend/model.ts"
 import { AgentCredentials } from "./Credentials.ts"
 import type { AgentPrincipal } from "./Principals.ts"
 
@@ -19,27 +22,24 @@ export const SpendingKeyId = Schema.String.check(Schema.isUUID()).pipe(Schema.br
 export type SpendingKeyId = typeof SpendingKeyId.Type
 
 /** What is shown of a key after creation: never the secret, only its first characters. */
-interface KeyBase {
-  readonly id: string
-  readonly teamId: TeamId
-  readonly mode: Mode
-  readonly name: string
-  readonly displayPrefix: string
-  readonly createdBy: UserId
-  readonly createdAt: string
-  readonly revokedAt: string | null
+const keyBase = {
+  id: Schema.String,
+  teamId: TeamId,
+  mode: Mode,
+  name: Schema.String,
+  displayPrefix: Schema.String,
+  createdBy: UserId,
+  createdAt: Schema.String,
+  revokedAt: Schema.NullOr(Schema.String)
 }
 
 /** A spending key: bound to a team, a mode and an account, with its own policy. */
-export interface SpendingKey extends KeyBase {
-  readonly accountId: AccountId
-  readonly policy: SpendPolicy
-}
+export const SpendingKey = Schema.Struct({ ...keyBase, accountId: AccountId, policy: SpendPolicy })
+export type SpendingKey = typeof SpendingKey.Type
 
 /** A team API key (`svcteam_`): /v1 access by scope, no account of its own. */
-export interface TeamApiKey extends KeyBase {
-  readonly scopes: ReadonlyArray<string>
-}
+export const TeamApiKey = Schema.Struct({ ...keyBase, scopes: Schema.Array(Schema.String) })
+export type TeamApiKey = typeof TeamApiKey.Type
 
 /** The key does not exist in this team, or is revoked. */
 export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound", { keyId: Schema.String }) {}

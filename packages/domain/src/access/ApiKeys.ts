@@ -11,9 +11,9 @@ import {
   nowIso,
   type Page,
   type PageRequest,
-  type TeamId,
+  TeamId,
   toPage,
-  type UserId
+  UserId
 } from "../shared/index.ts"
 import { mayRevokeApiKey } from "./Authorization.ts"
 import type { TeamPrincipal } from "./Principals.ts"
@@ -26,19 +26,20 @@ export const ApiKeyId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("
 export type ApiKeyId = typeof ApiKeyId.Type
 
 /** A team's generic API key; the raw value is never stored, only its SHA-256 hash. */
-export interface ApiKey {
-  readonly id: ApiKeyId
-  readonly teamId: TeamId
-  readonly name: string
+export const ApiKey = Schema.Struct({
+  id: ApiKeyId,
+  teamId: TeamId,
+  name: Schema.String,
   /** null grants every scope the creator has. */
-  readonly scopes: ReadonlyArray<string> | null
-  readonly createdBy: UserId
-  readonly secretHash: string
+  scopes: Schema.NullOr(Schema.Array(Schema.String)),
+  createdBy: UserId,
+  secretHash: Schema.String,
   /** A recognisable, non-secret part of the key for lists (`svcapi_…` and its last four characters). */
-  readonly preview: string
-  readonly createdAt: string
-  readonly revokedAt: string | null
-}
+  preview: Schema.String,
+  createdAt: Schema.String,
+  revokedAt: Schema.NullOr(Schema.String)
+})
+export type ApiKey = typeof ApiKey.Type
 
 /** No such key in this team. */
 export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", { id: Schema.String }) {}

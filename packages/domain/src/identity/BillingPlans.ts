@@ -1,13 +1,15 @@
-import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import { Context, type Effect, type Option, Schema } from "effect"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import { TeamId } from "../shared/index.ts"
 
 /** A team's subscription plan as the billing provider last reported it. */
-export interface TeamPlan {
-  readonly teamId: TeamId
-  readonly plan: string
-  readonly status: string
-  readonly updatedAt: string
-}
+export const TeamPlan = Schema.Struct({
+  teamId: TeamId,
+  plan: Schema.String,
+  status: Schema.String,
+  updatedAt: Schema.String
+})
+export type TeamPlan = typeof TeamPlan.Type
 
 /** Storage of team plans. */
 export class TeamPlansRepo extends Context.Service<

@@ -1,20 +1,22 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import { TeamId } from "../shared/index.ts"
 
 /** Where a managed entity's identity verification stands. */
 export const KycStatus = Schema.Literals(["not_started", "pending", "in_review", "approved", "rejected"])
 export type KycStatus = typeof KycStatus.Type
 
 /** A person or business a team manages, whose identity a KYC provider verifies. */
-export interface ManagedEntity {
-  readonly id: string
-  readonly teamId: TeamId
-  readonly name: string
-  readonly kycStatus: KycStatus
-  readonly kycProvider: string | null
-  readonly kycUpdatedAt: string | null
-  readonly createdAt: string
-}
+export const ManagedEntity = Schema.Struct({
+  id: Schema.String,
+  teamId: TeamId,
+  name: Schema.String,
+  kycStatus: KycStatus,
+  kycProvider: Schema.NullOr(Schema.String),
+  kycUpdatedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+export type ManagedEntity = typeof ManagedEntity.Type
 
 /** Storage of managed entities and their KYC status. */
 export class ManagedEntitiesRepo extends Context.Service<

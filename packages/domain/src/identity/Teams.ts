@@ -19,10 +19,8 @@ export const Team = Schema.Struct({
 export type Team = typeof Team.Type
 
 /** A team seen by one of its members. */
-export interface Membership {
-  readonly team: Team
-  readonly role: Role
-}
+export const Membership = Schema.Struct({ team: Team, role: Role })
+export type Membership = typeof Membership.Type
 
 /** The user is not a member of that team (or it does not exist). */
 export class TeamNotFound extends Schema.TaggedError<TeamNotFound>()("TeamNotFound", { teamId: Schema.String }) {}

@@ -7,19 +7,20 @@ export const InboundEventStatus = Schema.Literals(["pending", "processed", "park
 export type InboundEventStatus = typeof InboundEventStatus.Type
 
 /** A verified provider event, stored once per (endpoint, provider event id) before it is acknowledged. */
-export interface InboundEvent {
-  readonly id: string
-  readonly endpoint: string
-  readonly providerEventId: string
-  readonly type: string
-  readonly payload: Readonly<Record<string, unknown>>
-  readonly status: InboundEventStatus
-  readonly attempts: number
-  readonly nextAttemptAt: string
-  readonly lastError: string | null
-  readonly receivedAt: string
-  readonly processedAt: string | null
-}
+export const InboundEvent = Schema.Struct({
+  id: Schema.String,
+  endpoint: Schema.String,
+  providerEventId: Schema.String,
+  type: Schema.String,
+  payload: Schema.Record(Schema.String, Schema.Unknown),
+  status: InboundEventStatus,
+  attempts: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  nextAttemptAt: Schema.String,
+  lastError: Schema.NullOr(Schema.String),
+  receivedAt: Schema.String,
+  processedAt: Schema.NullOr(Schema.String)
+})
+export type InboundEvent = typeof InboundEvent.Type
 
 /** Processing a stored event failed; `retryable: false` parks it at once. */
 export class InboundProcessingFailed extends Schema.TaggedError<InboundProcessingFailed>()("InboundProcessingFailed", {

@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import { TeamId, UserId } from "../shared/index.ts"
 
 /** How a client authenticates at the token endpoint: `none` for public clients (PKCE required). */
 export const TokenEndpointAuthMethod = Schema.Literals(["none", "client_secret_post", "client_secret_basic"])
@@ -10,60 +11,63 @@ export const OAuthApplicationStatus = Schema.Literals(["draft", "pending", "appr
 export type OAuthApplicationStatus = typeof OAuthApplicationStatus.Type
 
 /** An OAuth client. `teamId` is null for a dynamically registered client until it is first authorized. */
-export interface OAuthApplication {
-  readonly id: string
-  readonly clientId: string
-  readonly clientSecretHash: string | null
-  readonly name: string
-  readonly description: string | null
-  readonly overview: string | null
-  readonly developerName: string | null
-  readonly logoUrl: string | null
-  readonly website: string | null
-  readonly installUrl: string | null
-  readonly screenshots: ReadonlyArray<string>
-  readonly redirectUris: ReadonlyArray<string>
+export const OAuthApplication = Schema.Struct({
+  id: Schema.String,
+  clientId: Schema.String,
+  clientSecretHash: Schema.NullOr(Schema.String),
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  overview: Schema.NullOr(Schema.String),
+  developerName: Schema.NullOr(Schema.String),
+  logoUrl: Schema.NullOr(Schema.String),
+  website: Schema.NullOr(Schema.String),
+  installUrl: Schema.NullOr(Schema.String),
+  screenshots: Schema.Array(Schema.String),
+  redirectUris: Schema.Array(Schema.String),
   /** The scopes the client registered for; null when it registered none (any OAuth scope may be asked for). */
-  readonly scopes: ReadonlyArray<string> | null
-  readonly grantTypes: ReadonlyArray<string>
-  readonly responseTypes: ReadonlyArray<string>
-  readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod
-  readonly status: OAuthApplicationStatus
-  readonly teamId: TeamId | null
-  readonly createdAt: string
-}
+  scopes: Schema.NullOr(Schema.Array(Schema.String)),
+  grantTypes: Schema.Array(Schema.String),
+  responseTypes: Schema.Array(Schema.String),
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod,
+  status: OAuthApplicationStatus,
+  teamId: Schema.NullOr(TeamId),
+  createdAt: Schema.String
+})
+export type OAuthApplication = typeof OAuthApplication.Type
 
 /** An authorization code, stored under its hash; single use. `grantId` names the tokens it leads to. */
-export interface AuthorizationCode {
-  readonly codeHash: string
-  readonly grantId: string
-  readonly applicationId: string
-  readonly teamId: TeamId
-  readonly userId: UserId
-  readonly scopes: ReadonlyArray<string>
-  readonly redirectUri: string
-  readonly codeChallenge: string | null
-  readonly expiresAt: string
-  readonly usedAt: string | null
-  readonly createdAt: string
-}
+export const AuthorizationCode = Schema.Struct({
+  codeHash: Schema.String,
+  grantId: Schema.String,
+  applicationId: Schema.String,
+  teamId: TeamId,
+  userId: UserId,
+  scopes: Schema.Array(Schema.String),
+  redirectUri: Schema.String,
+  codeChallenge: Schema.NullOr(Schema.String),
+  expiresAt: Schema.String,
+  usedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+export type AuthorizationCode = typeof AuthorizationCode.Type
 
 /** An access or refresh token, stored under its hash. Tokens of one grant form a family revoked together. */
-export interface OAuthToken {
-  readonly id: string
-  readonly tokenHash: string
-  readonly kind: "access" | "refresh"
-  readonly grantId: string
-  readonly applicationId: string
-  readonly teamId: TeamId
-  readonly userId: UserId
-  readonly scopes: ReadonlyArray<string>
-  readonly expiresAt: string
+export const OAuthToken = Schema.Struct({
+  id: Schema.String,
+  tokenHash: Schema.String,
+  kind: Schema.Literals(["access", "refresh"]),
+  grantId: Schema.String,
+  applicationId: Schema.String,
+  teamId: TeamId,
+  userId: UserId,
+  scopes: Schema.Array(Schema.String),
+  expiresAt: Schema.String,
   /** Set when a refresh token has been exchanged; a second exchange is reuse. */
-  readonly rotatedAt: string | null
-  readonly revokedAt: string | null
-  readonly createdAt: string
-}
+  rotatedAt: Schema.NullOr(Schema.String),
+  revokedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+export type OAuthToken = typeof OAuthToken.Type
 
 /** Storage of OAuth applications, authorization codes and tokens. */
 export class OAuthRepo extends Context.Service<

@@ -1,15 +1,17 @@
-import { Context, type Effect } from "effect"
-import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import { Context, type Effect, Schema } from "effect"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import { Mode, TeamId } from "../shared/index.ts"
 
 /** Something that happened to a team's resources, delivered to its webhook endpoints. */
-export interface DomainEvent {
-  readonly id: string
-  readonly teamId: TeamId
-  readonly mode: Mode
-  readonly type: string
-  readonly data: Readonly<Record<string, unknown>>
-  readonly createdAt: string
-}
+export const DomainEvent = Schema.Struct({
+  id: Schema.String,
+  teamId: TeamId,
+  mode: Mode,
+  type: Schema.String,
+  data: Schema.Record(Schema.String, Schema.Unknown),
+  createdAt: Schema.String
+})
+export type DomainEvent = typeof DomainEvent.Type
 
 /** The transactional outbox: publish inside the transaction that makes the change, so an event exists iff the change does. */
 export class EventOutbox extends Context.Service<

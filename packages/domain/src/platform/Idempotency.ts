@@ -1,4 +1,4 @@
-import { Context, type Duration, Effect, type Option } from "effect"
+import { Context, type Duration, Effect, type Option, Schema } from "effect"
 import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import { cutoffBefore, periodicJob, sha256, toHex } from "../shared/index.ts"
 
@@ -20,15 +20,16 @@ export const scopeText = (scope: IdempotencyScope): string =>
  * The first response to an idempotent request, replayed byte for byte to retries with the same body.
  * It must never hold card numbers, CVCs or secrets: only routes whose responses carry none may be idempotent.
  */
-export interface StoredResponse {
+export const StoredResponse = Schema.Struct({
   /** SHA-256 hex of the request body bytes. */
-  readonly fingerprint: string
-  readonly status: number
+  fingerprint: Schema.String,
+  status: Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 599 })),
   /** Response headers worth replaying (content-type), lower-case names. */
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: Uint8Array
-  readonly createdAt: string
-}
+  headers: Schema.Record(Schema.String, Schema.String),
+  body: Schema.Uint8Array,
+  createdAt: Schema.String
+})
+export type StoredResponse = typeof StoredResponse.Type
 
 /** The SHA-256 hex fingerprint of a request body. */
 export const fingerprintBody = (body: Uint8Array): Effect.Effect<string> => Effect.map(sha256(body), toHex)

@@ -1,43 +1,45 @@
 import { Schema } from "effect"
-import type { TeamId } from "../shared/model.ts"
+import { TeamId } from "../shared/model.ts"
 
 /** A team's registered receiver of outbound events. Its signing secret is derived, never stored (see `endpointSecret`). */
-export interface WebhookEndpoint {
-  readonly id: string
-  readonly teamId: TeamId
-  readonly url: string
-  readonly eventTypes: ReadonlyArray<string>
-  readonly enabled: boolean
-  readonly disabledReason: string | null
-  readonly secretSalt: string
-  readonly previousSecretSalt: string | null
-  readonly previousSecretExpiresAt: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+export const WebhookEndpoint = Schema.Struct({
+  id: Schema.String,
+  teamId: TeamId,
+  url: Schema.String,
+  eventTypes: Schema.Array(Schema.String),
+  enabled: Schema.Boolean,
+  disabledReason: Schema.NullOr(Schema.String),
+  secretSalt: Schema.String,
+  previousSecretSalt: Schema.NullOr(Schema.String),
+  previousSecretExpiresAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type WebhookEndpoint = typeof WebhookEndpoint.Type
 
 /** Where one delivery of an event to an endpoint stands. */
 export const WebhookDeliveryStatus = Schema.Literals(["pending", "succeeded", "failed"])
 export type WebhookDeliveryStatus = typeof WebhookDeliveryStatus.Type
 
 /** One event sent (or to be sent) to one endpoint; the body is fixed when the delivery is created. */
-export interface WebhookDelivery {
-  readonly id: string
-  readonly teamId: TeamId
-  readonly endpointId: string
-  readonly eventId: string
-  readonly eventType: string
-  readonly body: string
-  readonly status: WebhookDeliveryStatus
-  readonly attempts: number
-  readonly nextAttemptAt: string
-  readonly lastStatusCode: number | null
-  readonly lastError: string | null
-  readonly redeliveryOf: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-  readonly deliveredAt: string | null
-}
+export const WebhookDelivery = Schema.Struct({
+  id: Schema.String,
+  teamId: TeamId,
+  endpointId: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  body: Schema.String,
+  status: WebhookDeliveryStatus,
+  attempts: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  nextAttemptAt: Schema.String,
+  lastStatusCode: Schema.NullOr(Schema.Int),
+  lastError: Schema.NullOr(Schema.String),
+  redeliveryOf: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  deliveredAt: Schema.NullOr(Schema.String)
+})
+export type WebhookDelivery = typeof WebhookDelivery.Type
 
 /** The result of an attempt, written back to the delivery. */
 export interface DeliveryAttemptResult {

@@ -1,17 +1,7 @@
-import { type BankConnection, BankConnectionsRepo, type TeamId } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { BankConnection, BankConnectionsRepo } from "@svc/domain"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../../shared/index.ts"
-
-interface Row {
-  readonly id: string
-  readonly teamId: string
-  readonly provider: string
-  readonly externalId: string
-  readonly status: BankConnection["status"]
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+import { decodeFirst, orUnavailable } from "../../shared/index.ts"
 
 /** BankConnectionsRepo on Postgres. */
 export const BankConnectionsRepoPg = Layer.effect(
@@ -26,25 +16,12 @@ export const BankConnectionsRepoPg = Layer.effect(
           orUnavailable("bankConnections.insert")
         ),
       findByExternalId: (provider, externalId) =>
-        sql<Row>`SELECT * FROM bank_connections WHERE provider = ${provider} AND external_id = ${externalId}`.pipe(
-          Effect.map((rows) =>
-            Option.map(
-              Option.fromNullishOr(rows[0]),
-              (r): BankConnection => ({
-                id: r.id,
-                teamId: r.teamId as TeamId,
-                provider: r.provider,
-                externalId: r.externalId,
-                status: r.status,
-                createdAt: iso(r.createdAt),
-                updatedAt: iso(r.updatedAt)
-              })
-            )
-          ),
-          orUnavailable("bankConnections.findByExternalId")
+        sql`SELECT * FROM bank_connections WHERE provider = ${provider} AND external_id = ${externalId}`.pipe(
+          orUnavailable("bankConnections.findByExternalId"),
+          Effect.flatMap(decodeFirst(BankConnection, "bankConnections.findByExternalId"))
         ),
       setStatus: (provider, externalId, status, at) =>
-        sql<{ id: string }>`
+        sql`
           UPDATE bank_connections SET status = ${status}, updated_at = ${at}
           WHERE provider = ${provider} AND external_id = ${externalId} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),

@@ -1,20 +1,7 @@
-import { type InboxAttachment, type InboxItem, InboxItemsRepo, type TeamId } from "@svc/domain"
+import { InboxItem, InboxItemsRepo } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { iso, orUnavailable } from "../../shared/index.ts"
-
-interface Row {
-  readonly id: string
-  readonly teamId: string
-  readonly messageId: string
-  readonly sender: string
-  readonly recipient: string
-  readonly subject: string
-  readonly textBody: string
-  readonly htmlBody: string
-  readonly attachments: ReadonlyArray<InboxAttachment> | string
-  readonly createdAt: Date
-}
+import { decodeRows, orUnavailable } from "../../shared/index.ts"
 
 /** InboxItemsRepo on Postgres. */
 export const InboxItemsRepoPg = Layer.effect(
@@ -23,7 +10,7 @@ export const InboxItemsRepoPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return InboxItemsRepo.of({
       insert: (i) =>
-        sql<{ id: string }>`
+        sql`
           INSERT INTO inbox_items (id, team_id, message_id, sender, recipient, subject, text_body, html_body,
                                    attachments, created_at)
           VALUES (${i.id}, ${i.teamId}, ${i.messageId}, ${i.sender}, ${i.recipient}, ${i.subject}, ${i.textBody},
@@ -33,24 +20,9 @@ export const InboxItemsRepoPg = Layer.effect(
           orUnavailable("inboxItems.insert")
         ),
       list: (teamId) =>
-        sql<Row>`SELECT * FROM inbox_items WHERE team_id = ${teamId} ORDER BY created_at DESC, id DESC`.pipe(
-          Effect.map((rows) =>
-            rows.map(
-              (r): InboxItem => ({
-                id: r.id,
-                teamId: r.teamId as TeamId,
-                messageId: r.messageId,
-                sender: r.sender,
-                recipient: r.recipient,
-                subject: r.subject,
-                textBody: r.textBody,
-                htmlBody: r.htmlBody,
-                attachments: typeof r.attachments === "string" ? JSON.parse(r.attachments) : r.attachments,
-                createdAt: iso(r.createdAt)
-              })
-            )
-          ),
-          orUnavailable("inboxItems.list")
+        sql`SELECT * FROM inbox_items WHERE team_id = ${teamId} ORDER BY created_at DESC, id DESC`.pipe(
+          orUnavailable("inboxItems.list"),
+          Effect.flatMap(decodeRows(InboxItem, "inboxItems.list"))
         )
     })
   })

@@ -1,26 +1,29 @@
-import { Context, type Effect } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import { Context, type Effect, Schema } from "effect"
+import type { PersistenceUnavailable } from "../../shared/index.ts"
+import { TeamId } from "../../shared/index.ts"
 
 /** An attachment of a received e-mail (metadata; the content's size in bytes). */
-export interface InboxAttachment {
-  readonly filename: string
-  readonly contentType: string
-  readonly size: number
-}
+export const InboxAttachment = Schema.Struct({
+  filename: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+})
+export type InboxAttachment = typeof InboxAttachment.Type
 
 /** An e-mail received on a team's inbox address. */
-export interface InboxItem {
-  readonly id: string
-  readonly teamId: TeamId
-  readonly messageId: string
-  readonly sender: string
-  readonly recipient: string
-  readonly subject: string
-  readonly textBody: string
-  readonly htmlBody: string
-  readonly attachments: ReadonlyArray<InboxAttachment>
-  readonly createdAt: string
-}
+export const InboxItem = Schema.Struct({
+  id: Schema.String,
+  teamId: TeamId,
+  messageId: Schema.String,
+  sender: Schema.String,
+  recipient: Schema.String,
+  subject: Schema.String,
+  textBody: Schema.String,
+  htmlBody: Schema.String,
+  attachments: Schema.Array(InboxAttachment),
+  createdAt: Schema.String
+})
+export type InboxItem = typeof InboxItem.Type
 
 /** Storage of inbox items, one per (team, message id). */
 export class InboxItemsRepo extends Context.Service<
