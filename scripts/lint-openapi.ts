@@ -1,16 +1,28 @@
+import { readFileSync, writeFileSync } from "node:fs"
 import { createConfig, lintFromString } from "@redocly/openapi-core"
 import { Api } from "@svc/adapters-http/api"
 import { OpenApi } from "effect/http-api"
 
-const problems = await lintFromString({
-  source: JSON.stringify(OpenApi.fromApi(Api), null, 2),
-  absoluteRef: "openapi.json",
-  config: await createConfig({ extends: ["recommended"] })
-})
-for (const problem of problems) {
-  const where = problem.location.map((location) => location.pointer).join(", ")
-  console.log(`${problem.severity} ${problem.ruleId}: ${problem.message} (${where})`)
+const REFERENCE = new URL("../docs/openapi.json", import.meta.url)
+const served = `${JSON.stringify(OpenApi.fromApi(Api), null, 2)}\n`
+
+if (process.argv.includes("--write")) {
+  writeFileSync(REFERENCE, served)
+  console.log("docs/openapi.json written")
+} else {
+  const problems = await lintFromString({
+    source: served,
+    absoluteRef: "openapi.json",
+    config: await createConfig({ extends: ["recommended"] })
+  })
+  for (const problem of problems) {
+    const where = problem.location.map((location) => location.pointer).join(", ")
+    console.log(`${problem.severity} ${problem.ruleId}: ${problem.message} (${where})`)
+  }
+  const errors = problems.filter((problem) => problem.severity === "error").length
+  console.log(`OpenAPI document: ${errors} errors, ${problems.length - errors} warnings (Redocly recommended)`)
+  const current = readFileSync(REFERENCE, "utf8") === served
+  if (!current)
+    console.log("docs/openapi.json differs from the served document: review the change, then `npm run openapi`")
+  process.exitCode = errors === 0 && current ? 0 : 1
 }
-const errors = problems.filter((problem) => problem.severity === "error").length
-console.log(`OpenAPI document: ${errors} errors, ${problems.length - errors} warnings (Redocly recommended)`)
-process.exitCode = errors === 0 ? 0 : 1
