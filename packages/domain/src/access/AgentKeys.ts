@@ -15,31 +15,8 @@ import {
 } from "../shared/index.ts"
 import { SpendPolicy } from "../spend/model.ts"
 import { AgentCredentials } from "./Credentials.ts"
+import { type SpendingKey, SpendingKeyId, type TeamApiKey } from "./AgentKey.ts"
 import type { AgentPrincipal } from "./Principals.ts"
-
-/** A spending key's id. */
-export const SpendingKeyId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendingKeyId"))
-export type SpendingKeyId = typeof SpendingKeyId.Type
-
-/** What is shown of a key after creation: never the secret, only its first characters. */
-const keyBase = {
-  id: Schema.String,
-  teamId: TeamId,
-  mode: Mode,
-  name: Schema.String,
-  displayPrefix: Schema.String,
-  createdBy: UserId,
-  createdAt: Schema.String,
-  revokedAt: Schema.NullOr(Schema.String)
-}
-
-/** A spending key: bound to a team, a mode and an account, with its own policy. */
-export const SpendingKey = Schema.Struct({ ...keyBase, accountId: AccountId, policy: SpendPolicy })
-export type SpendingKey = typeof SpendingKey.Type
-
-/** A team API key (`svcteam_`): /v1 access by scope, no account of its own. */
-export const TeamApiKey = Schema.Struct({ ...keyBase, scopes: Schema.Array(Schema.String) })
-export type TeamApiKey = typeof TeamApiKey.Type
 
 /** The key does not exist in this team, or is revoked. */
 export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound", { keyId: Schema.String }) {}

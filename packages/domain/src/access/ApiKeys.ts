@@ -15,31 +15,9 @@ import {
   toPage,
   UserId
 } from "../shared/index.ts"
+import { API_KEY_PREFIX, type ApiKey, ApiKeyId } from "./ApiKey.ts"
 import { mayRevokeApiKey } from "./Authorization.ts"
 import type { TeamPrincipal } from "./Principals.ts"
-
-/** Raw value prefix of generic API keys. */
-export const API_KEY_PREFIX = "svcapi_"
-
-/** A generic API key id. */
-export const ApiKeyId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("ApiKeyId"))
-export type ApiKeyId = typeof ApiKeyId.Type
-
-/** A team's generic API key; the raw value is never stored, only its SHA-256 hash. */
-export const ApiKey = Schema.Struct({
-  id: ApiKeyId,
-  teamId: TeamId,
-  name: Schema.String,
-  /** null grants every scope the creator has. */
-  scopes: Schema.NullOr(Schema.Array(Schema.String)),
-  createdBy: UserId,
-  secretHash: Schema.String,
-  /** A recognisable, non-secret part of the key for lists (`svcapi_…` and its last four characters). */
-  preview: Schema.String,
-  createdAt: Schema.String,
-  revokedAt: Schema.NullOr(Schema.String)
-})
-export type ApiKey = typeof ApiKey.Type
 
 /** No such key in this team. */
 export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", { id: Schema.String }) {}

@@ -1,7 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import { TeamsRepo } from "../identity/index.ts"
 import { ACCESS_TOKEN_PREFIX, OAuth } from "../oauth/index.ts"
-import { API_KEY_PREFIX, ApiKeys } from "./ApiKeys.ts"
+import { API_KEY_PREFIX } from "./ApiKey.ts"
+import { ApiKeys } from "./ApiKeys.ts"
 import { TeamCredentials } from "./Credentials.ts"
 import type { TeamPrincipal } from "./Principals.ts"
 

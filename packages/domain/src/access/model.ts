@@ -1,2 +1,4 @@
 /** The access context's shapes and pure rules: no services, so clients may import them. */
+export * from "./AgentKey.ts"
+export * from "./ApiKey.ts"
 export * from "./Principals.ts"

@@ -1,26 +1,10 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Ledger } from "../ledger/index.ts"
 import type { UserId } from "../shared/index.ts"
-import { Currency, newId, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
-import type { SessionIdentity, User } from "./Users.ts"
-import { UsersRepo } from "./Users.ts"
-
-/** A member's role in a team. */
-export const Role = Schema.Literals(["owner", "admin", "member"])
-export type Role = typeof Role.Type
-
-/** A team (workspace): it owns every other resource. */
-export const Team = Schema.Struct({
-  id: TeamId,
-  name: Schema.String,
-  baseCurrency: Currency,
-  createdAt: Schema.String
-})
-export type Team = typeof Team.Type
-
-/** A team seen by one of its members. */
-export const Membership = Schema.Struct({ team: Team, role: Role })
-export type Membership = typeof Membership.Type
+import { newId, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import type { Membership, Role, Team } from "./Team.ts"
+import type { User } from "./User.ts"
+import { type SessionIdentity, UsersRepo } from "./Users.ts"
 
 /** The user is not a member of that team (or it does not exist). */
 export class TeamNotFound extends Schema.TaggedError<TeamNotFound>()("TeamNotFound", { teamId: Schema.String }) {}

@@ -1,16 +1,6 @@
-import { Context, Effect, Layer, type Option, Schema } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
-import { TeamId, UserId } from "../shared/index.ts"
-
-/** A person who signs in with a session; provisioned on first use. */
-export const User = Schema.Struct({
-  id: UserId,
-  email: Schema.String,
-  fullName: Schema.NullOr(Schema.String),
-  currentTeamId: Schema.NullOr(TeamId),
-  createdAt: Schema.String
-})
-export type User = typeof User.Type
+import { Context, Effect, Layer, type Option } from "effect"
+import type { PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
+import type { User } from "./User.ts"
 
 /** The verified identity a session token carries. */
 export interface SessionIdentity {

@@ -1,5 +1,6 @@
 export * from "./BillingPlans.ts"
 export * from "./FileKeys.ts"
 export * from "./KycEntities.ts"
+export * from "./model.ts"
 export * from "./Teams.ts"
 export * from "./Users.ts"

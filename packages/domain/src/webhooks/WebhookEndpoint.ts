@@ -41,6 +41,66 @@ export const WebhookDelivery = Schema.Struct({
 })
 export type WebhookDelivery = typeof WebhookDelivery.Type
 
+/** A webhook endpoint as its team sees it: never its secret. */
+export const WebhookEndpointView = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("webhook_endpoint"),
+  url: Schema.String,
+  eventTypes: Schema.Array(Schema.String),
+  enabled: Schema.Boolean,
+  disabledReason: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type WebhookEndpointView = typeof WebhookEndpointView.Type
+
+/** The view of a webhook endpoint. */
+export const webhookEndpointView = (endpoint: WebhookEndpoint): WebhookEndpointView => ({
+  id: endpoint.id,
+  object: "webhook_endpoint",
+  url: endpoint.url,
+  eventTypes: endpoint.eventTypes,
+  enabled: endpoint.enabled,
+  disabledReason: endpoint.disabledReason,
+  createdAt: endpoint.createdAt,
+  updatedAt: endpoint.updatedAt
+})
+
+/** One delivery of an event to an endpoint as its team sees it: the next attempt only while one is due. */
+export const WebhookDeliveryView = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("webhook_delivery"),
+  endpointId: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  status: WebhookDeliveryStatus,
+  attempts: Schema.Int,
+  nextAttemptAt: Schema.NullOr(Schema.String),
+  lastStatusCode: Schema.NullOr(Schema.Int),
+  lastError: Schema.NullOr(Schema.String),
+  redeliveryOf: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  deliveredAt: Schema.NullOr(Schema.String)
+})
+export type WebhookDeliveryView = typeof WebhookDeliveryView.Type
+
+/** The view of a delivery. */
+export const webhookDeliveryView = (delivery: WebhookDelivery): WebhookDeliveryView => ({
+  id: delivery.id,
+  object: "webhook_delivery",
+  endpointId: delivery.endpointId,
+  eventId: delivery.eventId,
+  eventType: delivery.eventType,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  nextAttemptAt: delivery.status === "pending" ? delivery.nextAttemptAt : null,
+  lastStatusCode: delivery.lastStatusCode,
+  lastError: delivery.lastError,
+  redeliveryOf: delivery.redeliveryOf,
+  createdAt: delivery.createdAt,
+  deliveredAt: delivery.deliveredAt
+})
+
 /** The result of an attempt, written back to the delivery. */
 export interface DeliveryAttemptResult {
   readonly status: WebhookDeliveryStatus

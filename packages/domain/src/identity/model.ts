@@ -1,0 +1,3 @@
+/** The identity context's shapes: no services, so clients may import them. */
+export * from "./Team.ts"
+export * from "./User.ts"

@@ -1,0 +1,85 @@
+import { Schema } from "effect"
+import { Mode } from "../shared/model.ts"
+import type { AccountKind, AccountWithBalance } from "./Accounts.ts"
+import { type LedgerTransaction, LedgerTransactionKind } from "./Transactions.ts"
+
+/** A balance in minor units: posted, reserved by pending holds, and available to spend. */
+export const BalanceAmounts = Schema.Struct({ posted: Schema.Int, pending: Schema.Int, available: Schema.Int })
+
+/** A spend account as agents see it. */
+export const AccountView = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("account"),
+  name: Schema.String,
+  currency: Schema.String,
+  mode: Mode,
+  balance: BalanceAmounts
+})
+export type AccountView = typeof AccountView.Type
+
+/** The view of an account. */
+export const accountView = (account: AccountWithBalance): AccountView => ({
+  id: account.id,
+  object: "account",
+  name: account.name,
+  currency: account.currency,
+  mode: account.mode,
+  balance: account.balance
+})
+
+/** Any ledger account of a team: the account view plus what the account is for. */
+export const LedgerAccountView = Schema.Struct({
+  ...AccountView.fields,
+  kind: Schema.Literals(["spend", "settlement", "external"] satisfies ReadonlyArray<AccountKind>)
+})
+export type LedgerAccountView = typeof LedgerAccountView.Type
+
+/** The view of an account with its kind. */
+export const ledgerAccountView = (account: AccountWithBalance): LedgerAccountView => ({
+  ...accountView(account),
+  kind: account.kind
+})
+
+/** The balance of one account. */
+export const AccountBalanceView = Schema.Struct({
+  accountId: Schema.String,
+  currency: Schema.String,
+  ...BalanceAmounts.fields
+})
+export type AccountBalanceView = typeof AccountBalanceView.Type
+
+/** The view of an account's balance. */
+export const accountBalanceView = (account: AccountWithBalance): AccountBalanceView => ({
+  accountId: account.id,
+  currency: account.currency,
+  ...account.balance
+})
+
+/** A ledger transaction with its entries (credit positive, minor units). */
+export const LedgerTransactionView = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("ledger_transaction"),
+  mode: Mode,
+  kind: LedgerTransactionKind,
+  code: Schema.String,
+  reference: Schema.String,
+  pendingId: Schema.NullOr(Schema.String),
+  entries: Schema.Array(
+    Schema.Struct({ accountId: Schema.String, amount: Schema.Int, currency: Schema.String, pending: Schema.Boolean })
+  ),
+  createdAt: Schema.String
+})
+export type LedgerTransactionView = typeof LedgerTransactionView.Type
+
+/** The view of a ledger transaction. */
+export const ledgerTransactionView = (tx: LedgerTransaction): LedgerTransactionView => ({
+  id: tx.id,
+  object: "ledger_transaction",
+  mode: tx.mode,
+  kind: tx.kind,
+  code: tx.code,
+  reference: tx.reference,
+  pendingId: tx.pendingId,
+  entries: tx.entries,
+  createdAt: tx.createdAt
+})
