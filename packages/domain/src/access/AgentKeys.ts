@@ -1,21 +1,21 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Ledger } from "../ledger/index.ts"
 import {
-  AccountId,
+  type AccountId,
   generateSecret,
   hashSecret,
-  Mode,
+  type Mode,
   newId,
   newIdText,
   nowIso,
   type PersistenceUnavailable,
-  TeamId,
+  type TeamId,
   Transactor,
-  UserId
+  type UserId
 } from "../shared/index.ts"
-import { SpendPolicy } from "../spend/model.ts"
-import { AgentCredentials } from "./Credentials.ts"
+import type { SpendPolicy } from "../spend/model.ts"
 import { type SpendingKey, SpendingKeyId, type TeamApiKey } from "./AgentKey.ts"
+import { AgentCredentials } from "./Credentials.ts"
 import type { AgentPrincipal } from "./Principals.ts"
 
 /** The key does not exist in this team, or is revoked. */

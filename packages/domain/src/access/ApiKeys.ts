@@ -11,9 +11,9 @@ import {
   nowIso,
   type Page,
   type PageRequest,
-  TeamId,
+  type TeamId,
   toPage,
-  UserId
+  type UserId
 } from "../shared/index.ts"
 import { API_KEY_PREFIX, type ApiKey, ApiKeyId } from "./ApiKey.ts"
 import { mayRevokeApiKey } from "./Authorization.ts"

@@ -1,41 +1,27 @@
-import { SPEND_SCOPES, SpendPolicy } from "@svc/domain/model"
+import { Mode, SPEND_SCOPES, SpendingKeyView, SpendPolicy, TeamApiKeyView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CommonErrors, Forbidden, ListOf, ListQuery, NotFound, SessionAuth, UuidParam } from "../shared/index.ts"
+import {
+  CommonErrors,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  NotFound,
+  SessionAuth,
+  UuidParam,
+  WithSecret
+} from "../shared/index.ts"
 
 const Name = Schema.String.check(
   Schema.isBetweenLength(1, 100),
   Schema.isPattern(/\S/u, { message: "must not be blank" })
 )
-const Mode = Schema.Literals(["live", "test"])
 
 /** A spending key as listed: never its secret. */
-export const SpendingKeyResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("spending_key"),
-  name: Schema.String,
-  mode: Mode,
-  accountId: Schema.String,
-  policy: SpendPolicy,
-  prefix: Schema.String,
-  createdAt: Schema.String,
-  revokedAt: Schema.NullOr(Schema.String)
-})
+export const SpendingKeyResponse = SpendingKeyView
 
 /** A team API key as listed: never its secret. */
-export const TeamApiKeyResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("team_api_key"),
-  name: Schema.String,
-  mode: Mode,
-  scopes: Schema.Array(Schema.String),
-  prefix: Schema.String,
-  createdAt: Schema.String,
-  revokedAt: Schema.NullOr(Schema.String)
-})
-
-const withSecret = <S extends Schema.Struct<Schema.Struct.Fields>>(schema: S) =>
-  Schema.Struct({ ...schema.fields, secret: Schema.String }).pipe(HttpApiSchema.status(201))
+export const TeamApiKeyResponse = TeamApiKeyView
 
 const errors = [...CommonErrors, Forbidden] as const
 
@@ -44,7 +30,7 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
   .add(
     HttpApiEndpoint.post("createSpendingKey", "/treasury/spending-keys", {
       payload: Schema.Struct({ name: Name, mode: Mode, accountId: Schema.optionalKey(UuidParam), policy: SpendPolicy }),
-      success: withSecret(SpendingKeyResponse),
+      success: WithSecret(SpendingKeyResponse).pipe(HttpApiSchema.status(201)),
       error: errors
     })
       .annotate(OpenApi.Summary, "Create a spending key")
@@ -82,7 +68,7 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
           Schema.isMinLength(1, { message: "at least one scope" })
         )
       }),
-      success: withSecret(TeamApiKeyResponse),
+      success: WithSecret(TeamApiKeyResponse).pipe(HttpApiSchema.status(201)),
       error: errors
     })
       .annotate(OpenApi.Summary, "Create a team API key")

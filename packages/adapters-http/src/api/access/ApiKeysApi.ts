@@ -1,22 +1,22 @@
-import { OAUTH_SCOPES } from "@svc/domain/model"
+import { ApiKeyView, OAUTH_SCOPES } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CommonErrors, Forbidden, ListOf, ListQuery, NotFound, SessionAuth, UuidParam } from "../shared/index.ts"
+import {
+  CommonErrors,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  NotFound,
+  SessionAuth,
+  UuidParam,
+  WithSecret
+} from "../shared/index.ts"
 
 /** A generic API key as lists show it: never the secret. */
-export const ApiKeyResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("api_key"),
-  name: Schema.String,
-  scopes: Schema.NullOr(Schema.Array(Schema.String)),
-  preview: Schema.String,
-  createdBy: Schema.String,
-  createdAt: Schema.String,
-  revokedAt: Schema.NullOr(Schema.String)
-})
+export const ApiKeyResponse = ApiKeyView
 
 /** A key just created: the raw value is in `secret`, shown this once. */
-export const CreatedApiKeyResponse = Schema.Struct({ ...ApiKeyResponse.fields, secret: Schema.String })
+export const CreatedApiKeyResponse = WithSecret(ApiKeyResponse)
 
 export const CreateApiKeyRequest = Schema.Struct({
   name: Schema.String.check(

@@ -1,4 +1,4 @@
-import { Currency } from "@svc/domain/model"
+import { Currency, TeamView, UserView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -12,23 +12,10 @@ import {
 } from "../shared/index.ts"
 
 /** A team as its member sees it. */
-export const TeamResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("team"),
-  name: Schema.String,
-  baseCurrency: Schema.String,
-  role: Schema.Literals(["owner", "admin", "member"]),
-  createdAt: Schema.String
-})
+export const TeamResponse = TeamView
 
 /** The signed-in user, with the team file key of SPEC.md's File access section. */
-export const UserResponse = Schema.Struct({
-  id: Schema.String,
-  email: Schema.String,
-  fullName: Schema.NullOr(Schema.String),
-  teamId: Schema.NullOr(Schema.String),
-  fileKey: Schema.NullOr(Schema.String)
-})
+export const UserResponse = UserView
 
 export const CreateTeamRequest = Schema.Struct({
   name: Schema.String.check(

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { AccountBalanceView, AccountView } from "@svc/domain/model"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   AgentAuth,
@@ -12,27 +12,11 @@ import {
   UuidParam
 } from "../shared/index.ts"
 
-/** A balance in minor units: posted, reserved by pending holds, and available to spend. */
-export const BalanceAmounts = Schema.Struct({ posted: Schema.Int, pending: Schema.Int, available: Schema.Int })
-
 /** A spend account seen through /v1. */
-export const AccountResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("account"),
-  name: Schema.String,
-  currency: Schema.String,
-  mode: Schema.Literals(["live", "test"]),
-  balance: BalanceAmounts
-})
+export const AccountResponse = AccountView
 
 /** The balance of the credential's account. */
-export const BalanceResponse = Schema.Struct({
-  accountId: Schema.String,
-  currency: Schema.String,
-  posted: Schema.Int,
-  pending: Schema.Int,
-  available: Schema.Int
-})
+export const BalanceResponse = AccountBalanceView
 
 const errors = [...CommonErrors, Forbidden, TooManyRequests] as const
 

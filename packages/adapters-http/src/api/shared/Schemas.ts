@@ -22,5 +22,9 @@ export const ListOf = <S extends Schema.Top>(item: S) =>
     })
   })
 
+/** A resource's view with its one-time `secret`, as answered when the secret is issued. */
+export const WithSecret = <Fields extends Schema.Struct.Fields>(view: Schema.Struct<Fields>) =>
+  Schema.Struct({ ...view.fields, secret: Schema.String })
+
 /** A UUID path parameter. */
 export const UuidParam = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))

@@ -1,7 +1,6 @@
-import { ApprovalView } from "@svc/domain/model"
+import { ApprovalView, LedgerAccountView, LedgerTransactionView } from "@svc/domain/model"
 import { Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { AccountResponse } from "../ledger/index.ts"
 import {
   CommonErrors,
   Conflict,
@@ -16,25 +15,10 @@ import {
 import { SpendRequestResponse } from "../spend/index.ts"
 
 /** Any ledger account of the team: the /v1 account shape plus what the account is for. */
-export const TreasuryAccount = Schema.Struct({
-  ...AccountResponse.fields,
-  kind: Schema.Literals(["spend", "settlement", "external"])
-})
+export const TreasuryAccount = LedgerAccountView
 
 /** A ledger transaction with its entries (credit positive, minor units). */
-export const LedgerTransactionResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("ledger_transaction"),
-  mode: Schema.Literals(["live", "test"]),
-  kind: Schema.Literals(["posted", "pending", "post_pending", "void_pending"]),
-  code: Schema.String,
-  reference: Schema.String,
-  pendingId: Schema.NullOr(Schema.String),
-  entries: Schema.Array(
-    Schema.Struct({ accountId: Schema.String, amount: Schema.Int, currency: Schema.String, pending: Schema.Boolean })
-  ),
-  createdAt: Schema.String
-})
+export const LedgerTransactionResponse = LedgerTransactionView
 
 /** A human approval of a spend request, with the request as of now. */
 export const ApprovalResponse = Schema.Struct({

@@ -1,7 +1,16 @@
-import { checkEventTypes, checkWebhookUrl } from "@svc/domain/model"
+import { checkEventTypes, checkWebhookUrl, WebhookDeliveryView, WebhookEndpointView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { CommonErrors, Forbidden, ListOf, ListQuery, NotFound, SessionAuth, UuidParam } from "../shared/index.ts"
+import {
+  CommonErrors,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  NotFound,
+  SessionAuth,
+  UuidParam,
+  WithSecret
+} from "../shared/index.ts"
 
 const Url = Schema.String.check(Schema.makeFilter((url: string) => checkWebhookUrl(url) ?? true))
 
@@ -10,35 +19,12 @@ const EventTypes = Schema.Array(Schema.String).check(
 )
 
 /** A webhook endpoint as listed: never its secret. */
-export const WebhookEndpointResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("webhook_endpoint"),
-  url: Schema.String,
-  eventTypes: Schema.Array(Schema.String),
-  enabled: Schema.Boolean,
-  disabledReason: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-})
+export const WebhookEndpointResponse = WebhookEndpointView
 
 /** One delivery of an event to an endpoint. */
-export const WebhookDeliveryResponse = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("webhook_delivery"),
-  endpointId: Schema.String,
-  eventId: Schema.String,
-  eventType: Schema.String,
-  status: Schema.Literals(["pending", "succeeded", "failed"]),
-  attempts: Schema.Int,
-  nextAttemptAt: Schema.NullOr(Schema.String),
-  lastStatusCode: Schema.NullOr(Schema.Int),
-  lastError: Schema.NullOr(Schema.String),
-  redeliveryOf: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  deliveredAt: Schema.NullOr(Schema.String)
-})
+export const WebhookDeliveryResponse = WebhookDeliveryView
 
-const WithSecret = Schema.Struct({ ...WebhookEndpointResponse.fields, secret: Schema.String })
+const EndpointWithSecret = WithSecret(WebhookEndpointResponse)
 const errors = [...CommonErrors, Forbidden] as const
 const id = { id: UuidParam }
 
@@ -47,7 +33,7 @@ export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
   .add(
     HttpApiEndpoint.post("create", "/treasury/webhook-endpoints", {
       payload: Schema.Struct({ url: Url, eventTypes: EventTypes }),
-      success: WithSecret.pipe(HttpApiSchema.status(201)),
+      success: EndpointWithSecret.pipe(HttpApiSchema.status(201)),
       error: errors
     })
       .annotate(OpenApi.Summary, "Create a webhook endpoint")
@@ -90,7 +76,7 @@ export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
       .annotate(OpenApi.Description, "Disables the endpoint: no more deliveries (its log stays readable)."),
     HttpApiEndpoint.post("rotateSecret", "/treasury/webhook-endpoints/:id/rotate-secret", {
       params: id,
-      success: WithSecret,
+      success: EndpointWithSecret,
       error: [...errors, NotFound]
     })
       .annotate(OpenApi.Summary, "Rotate a webhook endpoint's secret")

@@ -1,32 +1,9 @@
-import { type AccountId, AgentKeys, type SpendingKey, type TeamApiKey, Teams } from "@svc/domain"
+import { type AccountId, AgentKeys, spendingKeyView, Teams, teamApiKeyView } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentUser, notFound } from "../../api/shared/index.ts"
 import { currentTeamAsAdmin as adminTeamOf, orServiceUnavailable, pageOfList } from "../shared/index.ts"
-
-const spendingKey = (k: SpendingKey) => ({
-  id: k.id,
-  object: "spending_key" as const,
-  name: k.name,
-  mode: k.mode,
-  accountId: k.accountId,
-  policy: k.policy,
-  prefix: k.displayPrefix,
-  createdAt: k.createdAt,
-  revokedAt: k.revokedAt
-})
-
-const teamKey = (k: TeamApiKey) => ({
-  id: k.id,
-  object: "team_api_key" as const,
-  name: k.name,
-  mode: k.mode,
-  scopes: k.scopes,
-  prefix: k.displayPrefix,
-  createdAt: k.createdAt,
-  revokedAt: k.revokedAt
-})
 
 export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =>
   Effect.gen(function* () {
@@ -55,7 +32,7 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
             accountId: payload.accountId as AccountId | undefined,
             policy: payload.policy
           })
-          return { ...spendingKey(key), secret }
+          return { ...spendingKeyView(key), secret }
         }).pipe(
           Effect.catchTag("KeyAccountInvalid", (e) =>
             Effect.fail(badRequest("validation_failed", e.message, [{ path: "accountId", message: e.message }]))
@@ -66,13 +43,13 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
       .handle("listSpendingKeys", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return yield* pageOfList(query, yield* keys.listSpendingKeys(team.id), spendingKey)
+          return yield* pageOfList(query, yield* keys.listSpendingKeys(team.id), spendingKeyView)
         }).pipe(orServiceUnavailable)
       )
       .handle("updateSpendingKey", ({ params, payload }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return spendingKey(yield* keys.updatePolicy(team.id, params.id, payload.policy))
+          return spendingKeyView(yield* keys.updatePolicy(team.id, params.id, payload.policy))
         }).pipe(
           Effect.catchTag("KeyNotFound", () => Effect.fail(notFound(`no live spending key ${params.id}`))),
           orServiceUnavailable
@@ -90,13 +67,13 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
             mode: payload.mode,
             scopes: payload.scopes
           })
-          return { ...teamKey(key), secret }
+          return { ...teamApiKeyView(key), secret }
         }).pipe(orServiceUnavailable)
       )
       .handle("listTeamApiKeys", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return yield* pageOfList(query, yield* keys.listTeamKeys(team.id), teamKey)
+          return yield* pageOfList(query, yield* keys.listTeamKeys(team.id), teamApiKeyView)
         }).pipe(orServiceUnavailable)
       )
       .handle("revokeTeamApiKey", ({ params }) => revoke("team_key", params.id))

@@ -1,20 +1,9 @@
-import { type ApiKey, ApiKeyId, ApiKeys, Teams } from "@svc/domain"
+import { ApiKeyId, ApiKeys, apiKeyView, Teams } from "@svc/domain"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentUser, forbidden, notFound } from "../../api/shared/index.ts"
 import { orServiceUnavailable, pageOf } from "../shared/index.ts"
-
-const keyResponse = (key: ApiKey) => ({
-  id: key.id,
-  object: "api_key" as const,
-  name: key.name,
-  scopes: key.scopes,
-  preview: key.preview,
-  createdBy: key.createdBy,
-  createdAt: key.createdAt,
-  revokedAt: key.revokedAt
-})
 
 export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
   Effect.gen(function* () {
@@ -43,7 +32,7 @@ export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
                 )
               )
             )
-          return { ...keyResponse(created.key), secret: created.secret }
+          return { ...apiKeyView(created.key), secret: created.secret }
         }).pipe(orServiceUnavailable)
       )
       .handle("list", ({ query }) =>
@@ -51,7 +40,7 @@ export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
           const actor = yield* currentTeam
           const page = yield* pageOf(query)
           const result = yield* apiKeys.list(actor.teamId, page)
-          return { data: result.data.map(keyResponse), meta: result.meta }
+          return { data: result.data.map(apiKeyView), meta: result.meta }
         }).pipe(orServiceUnavailable)
       )
       .handle("revoke", ({ params }) =>
@@ -64,7 +53,7 @@ export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
                 Effect.fail(forbidden("forbidden", "members may revoke only their own keys; ask an owner or admin"))
             })
           )
-          return keyResponse(key)
+          return apiKeyView(key)
         }).pipe(orServiceUnavailable)
       )
   })

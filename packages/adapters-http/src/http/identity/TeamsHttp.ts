@@ -1,18 +1,9 @@
-import { FileKeys, type Membership, type TeamId, Teams, UsersRepo } from "@svc/domain"
+import { FileKeys, type TeamId, Teams, teamView, UsersRepo, userView } from "@svc/domain"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, CurrentUser, forbidden } from "../../api/shared/index.ts"
 import { orServiceUnavailable, pageOfList } from "../shared/index.ts"
-
-const teamResponse = (m: Membership) => ({
-  id: m.team.id,
-  object: "team" as const,
-  name: m.team.name,
-  baseCurrency: m.team.baseCurrency,
-  role: m.role,
-  createdAt: m.team.createdAt
-})
 
 export const TeamsHttp = HttpApiBuilder.group(Api, "teams", (handlers) =>
   Effect.gen(function* () {
@@ -24,7 +15,7 @@ export const TeamsHttp = HttpApiBuilder.group(Api, "teams", (handlers) =>
           { id: user.id, email: user.email, fullName: user.fullName },
           { name: payload.name, baseCurrency: payload.baseCurrency }
         )
-        return teamResponse({ team, role: "owner" })
+        return teamView({ team, role: "owner" })
       }).pipe(orServiceUnavailable)
     )
   })
@@ -42,7 +33,7 @@ export const MeHttp = HttpApiBuilder.group(Api, "me", (handlers) =>
           const memberships = yield* teams.listForUser(principal.userId)
           const visible =
             principal.kind === "session" ? memberships : memberships.filter((m) => m.team.id === principal.teamId)
-          return yield* pageOfList(query, visible.map(teamResponse), (team) => team)
+          return yield* pageOfList(query, visible.map(teamView), (team) => team)
         }).pipe(orServiceUnavailable)
       )
       .handle("me", () =>
@@ -52,13 +43,7 @@ export const MeHttp = HttpApiBuilder.group(Api, "me", (handlers) =>
           if (Option.isNone(user))
             return yield* forbidden("forbidden", "the user behind this credential no longer exists")
           const teamId: TeamId | null = principal.kind === "session" ? user.value.currentTeamId : principal.teamId
-          return {
-            id: user.value.id,
-            email: user.value.email,
-            fullName: user.value.fullName,
-            teamId,
-            fileKey: teamId === null ? null : yield* fileKeys.forTeam(teamId)
-          }
+          return userView(user.value, teamId, teamId === null ? null : yield* fileKeys.forTeam(teamId))
         }).pipe(orServiceUnavailable)
       )
   })

@@ -1,19 +1,10 @@
-import { type AccountId, type AccountWithBalance, Ledger } from "@svc/domain"
+import { type AccountId, Ledger } from "@svc/domain"
+import { accountBalanceView, accountView } from "@svc/domain/model"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentAgent, notFound } from "../../api/shared/index.ts"
 import { orServiceUnavailable, pageOfList } from "../shared/index.ts"
-
-/** An account as /v1 shows it. */
-export const accountResponse = (account: AccountWithBalance) => ({
-  id: account.id,
-  object: "account" as const,
-  name: account.name,
-  currency: account.currency,
-  mode: account.mode,
-  balance: account.balance
-})
 
 export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
   Effect.gen(function* () {
@@ -34,15 +25,10 @@ export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
           const accounts = yield* ledger.accounts(agent.teamId, { mode: agent.mode, kind: "spend" })
-          return yield* pageOfList(query, accounts, accountResponse)
+          return yield* pageOfList(query, accounts, accountView)
         }).pipe(orServiceUnavailable)
       )
-      .handle("get", ({ params }) => visibleAccount(params.id).pipe(Effect.map(accountResponse), orServiceUnavailable))
-      .handle("balance", () =>
-        visibleAccount(null).pipe(
-          Effect.map((account) => ({ accountId: account.id, currency: account.currency, ...account.balance })),
-          orServiceUnavailable
-        )
-      )
+      .handle("get", ({ params }) => visibleAccount(params.id).pipe(Effect.map(accountView), orServiceUnavailable))
+      .handle("balance", () => visibleAccount(null).pipe(Effect.map(accountBalanceView), orServiceUnavailable))
   })
 )

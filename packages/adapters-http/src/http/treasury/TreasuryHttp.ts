@@ -1,34 +1,18 @@
 import {
   type AccountId,
-  type AccountWithBalance,
   Ledger,
-  type LedgerTransaction,
   type SpendRequest,
   SpendRequests,
   spendRequestJson,
   type TeamId,
   toPage
 } from "@svc/domain"
+import { ledgerAccountView, ledgerTransactionView } from "@svc/domain/model"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/shared/index.ts"
-import { accountResponse } from "../ledger/index.ts"
 import { orServiceUnavailable, pageOf, pageOfList } from "../shared/index.ts"
-
-const treasuryAccount = (account: AccountWithBalance) => ({ ...accountResponse(account), kind: account.kind })
-
-const ledgerTransaction = (tx: LedgerTransaction) => ({
-  id: tx.id,
-  object: "ledger_transaction" as const,
-  mode: tx.mode,
-  kind: tx.kind,
-  code: tx.code,
-  reference: tx.reference,
-  pendingId: tx.pendingId,
-  entries: tx.entries,
-  createdAt: tx.createdAt
-})
 
 const approval = (sr: SpendRequest) => ({
   ...sr.approval!,
@@ -72,7 +56,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
       .handle("accounts", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          return yield* pageOfList(query, yield* ledger.accounts(teamId, {}), treasuryAccount)
+          return yield* pageOfList(query, yield* ledger.accounts(teamId, {}), ledgerAccountView)
         }).pipe(orServiceUnavailable)
       )
       .handle("ledger", ({ query }) =>
@@ -80,7 +64,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           const { teamId } = yield* principalTeam
           const page = yield* pageOf(query)
           const rows = yield* ledger.transactions(teamId, { accountId: query.accountId as AccountId | undefined }, page)
-          return toPage(page, rows, ledgerTransaction)
+          return toPage(page, rows, ledgerTransactionView)
         }).pipe(orServiceUnavailable)
       )
       .handle("approvals", ({ query }) =>

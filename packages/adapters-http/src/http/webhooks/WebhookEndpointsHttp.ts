@@ -1,36 +1,9 @@
-import { Teams, toPage, type WebhookDelivery, type WebhookEndpoint, WebhookEndpoints } from "@svc/domain"
+import { Teams, toPage, WebhookEndpoints, webhookDeliveryView, webhookEndpointView } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, notFound } from "../../api/shared/index.ts"
 import { currentTeamAsAdmin as adminTeamOf, orServiceUnavailable, pageOf } from "../shared/index.ts"
-
-const endpointResponse = (e: WebhookEndpoint) => ({
-  id: e.id,
-  object: "webhook_endpoint" as const,
-  url: e.url,
-  eventTypes: e.eventTypes,
-  enabled: e.enabled,
-  disabledReason: e.disabledReason,
-  createdAt: e.createdAt,
-  updatedAt: e.updatedAt
-})
-
-const deliveryResponse = (d: WebhookDelivery) => ({
-  id: d.id,
-  object: "webhook_delivery" as const,
-  endpointId: d.endpointId,
-  eventId: d.eventId,
-  eventType: d.eventType,
-  status: d.status,
-  attempts: d.attempts,
-  nextAttemptAt: d.status === "pending" ? d.nextAttemptAt : null,
-  lastStatusCode: d.lastStatusCode,
-  lastError: d.lastError,
-  redeliveryOf: d.redeliveryOf,
-  createdAt: d.createdAt,
-  deliveredAt: d.deliveredAt
-})
 
 export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints", (handlers) =>
   Effect.gen(function* () {
@@ -49,26 +22,26 @@ export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints"
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
           const { endpoint, secret } = yield* endpoints.register(team.id, payload)
-          return { ...endpointResponse(endpoint), secret }
+          return { ...webhookEndpointView(endpoint), secret }
         }).pipe(Effect.catchTag("InvalidWebhookEndpoint", invalid), orServiceUnavailable)
       )
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
           const page = yield* pageOf(query)
-          return toPage(page, yield* endpoints.list(team.id, page), endpointResponse)
+          return toPage(page, yield* endpoints.list(team.id, page), webhookEndpointView)
         }).pipe(orServiceUnavailable)
       )
       .handle("get", ({ params }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return endpointResponse(yield* endpoints.get(team.id, params.id))
+          return webhookEndpointView(yield* endpoints.get(team.id, params.id))
         }).pipe(Effect.catchTag("WebhookEndpointNotFound", missing(params.id)), orServiceUnavailable)
       )
       .handle("update", ({ params, payload }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return endpointResponse(yield* endpoints.update(team.id, params.id, payload))
+          return webhookEndpointView(yield* endpoints.update(team.id, params.id, payload))
         }).pipe(
           Effect.catchTags({ WebhookEndpointNotFound: missing(params.id), InvalidWebhookEndpoint: invalid }),
           orServiceUnavailable
@@ -77,27 +50,27 @@ export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints"
       .handle("disable", ({ params }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return endpointResponse(yield* endpoints.disable(team.id, params.id, "disabled_by_user"))
+          return webhookEndpointView(yield* endpoints.disable(team.id, params.id, "disabled_by_user"))
         }).pipe(Effect.catchTag("WebhookEndpointNotFound", missing(params.id)), orServiceUnavailable)
       )
       .handle("rotateSecret", ({ params }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
           const { endpoint, secret } = yield* endpoints.rotateSecret(team.id, params.id)
-          return { ...endpointResponse(endpoint), secret }
+          return { ...webhookEndpointView(endpoint), secret }
         }).pipe(Effect.catchTag("WebhookEndpointNotFound", missing(params.id)), orServiceUnavailable)
       )
       .handle("deliveries", ({ params, query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
           const page = yield* pageOf(query)
-          return toPage(page, yield* endpoints.deliveries(team.id, params.id, page), deliveryResponse)
+          return toPage(page, yield* endpoints.deliveries(team.id, params.id, page), webhookDeliveryView)
         }).pipe(Effect.catchTag("WebhookEndpointNotFound", missing(params.id)), orServiceUnavailable)
       )
       .handle("redeliver", ({ params }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return deliveryResponse(yield* endpoints.redeliver(team.id, params.id, params.deliveryId))
+          return webhookDeliveryView(yield* endpoints.redeliver(team.id, params.id, params.deliveryId))
         }).pipe(
           Effect.catchTags({
             WebhookEndpointNotFound: missing(params.id),
