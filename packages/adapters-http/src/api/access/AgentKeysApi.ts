@@ -23,6 +23,8 @@ export const SpendingKeyResponse = SpendingKeyView
 /** A team API key as listed: never its secret. */
 export const TeamApiKeyResponse = TeamApiKeyView
 
+const Revoked = Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) })
+const PolicyBody = Schema.Struct({ policy: SpendPolicy })
 const errors = [...CommonErrors, Forbidden] as const
 
 /** Issuing and revoking agent credentials, and the team's default spend policy: session only, owners and admins. */
@@ -47,7 +49,7 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       .annotate(OpenApi.Description, "The team's spending keys, newest first (never their secrets)."),
     HttpApiEndpoint.patch("updateSpendingKey", "/treasury/spending-keys/:id", {
       params: { id: UuidParam },
-      payload: Schema.Struct({ policy: SpendPolicy }),
+      payload: PolicyBody,
       success: SpendingKeyResponse,
       error: [...errors, NotFound]
     })
@@ -55,7 +57,7 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       .annotate(OpenApi.Description, "Replaces a live key's policy; the next request is decided by it."),
     HttpApiEndpoint.delete("revokeSpendingKey", "/treasury/spending-keys/:id", {
       params: { id: UuidParam },
-      success: Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) }),
+      success: Revoked,
       error: [...errors, NotFound]
     })
       .annotate(OpenApi.Summary, "Revoke a spending key")
@@ -85,20 +87,20 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       .annotate(OpenApi.Description, "The team's team API keys, newest first (never their secrets)."),
     HttpApiEndpoint.delete("revokeTeamApiKey", "/treasury/team-api-keys/:id", {
       params: { id: UuidParam },
-      success: Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) }),
+      success: Revoked,
       error: [...errors, NotFound]
     })
       .annotate(OpenApi.Summary, "Revoke a team API key")
       .annotate(OpenApi.Description, "Revokes a team API key; the next request with it gets 401."),
     HttpApiEndpoint.get("getSpendPolicy", "/treasury/spend-policy", {
-      success: Schema.Struct({ policy: SpendPolicy }),
+      success: PolicyBody,
       error: errors
     })
       .annotate(OpenApi.Summary, "Get the team spend policy")
       .annotate(OpenApi.Description, "The team's default spend policy, applied where a key's policy is silent."),
     HttpApiEndpoint.put("setSpendPolicy", "/treasury/spend-policy", {
-      payload: Schema.Struct({ policy: SpendPolicy }),
-      success: Schema.Struct({ policy: SpendPolicy }),
+      payload: PolicyBody,
+      success: PolicyBody,
       error: errors
     })
       .annotate(OpenApi.Summary, "Set the team spend policy")
