@@ -34,7 +34,5 @@ export const decodeFirst =
  * decode, so it is a persistence failure rather than a silently rounded amount.
  */
 export const SafeIntegerColumn = Schema.Union([Schema.BigIntFromString, Schema.BigInt])
-  .check(
-    Schema.isBetweenBigInt({ minimum: BigInt(Number.MIN_SAFE_INTEGER), maximum: BigInt(Number.MAX_SAFE_INTEGER) })
-  )
+  .check(Schema.isBetweenBigInt({ minimum: BigInt(Number.MIN_SAFE_INTEGER), maximum: BigInt(Number.MAX_SAFE_INTEGER) }))
   .pipe(Schema.decodeTo(Schema.Int, SchemaTransformation.transform({ decode: Number, encode: BigInt })))

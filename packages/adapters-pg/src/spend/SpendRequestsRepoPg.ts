@@ -1,10 +1,4 @@
-import {
-  ApprovalView,
-  SpendPolicy,
-  SpendRequest,
-  SpendRequestsRepo,
-  type UsageWindows
-} from "@svc/domain"
+import { ApprovalView, SpendPolicy, SpendRequest, SpendRequestsRepo, type UsageWindows } from "@svc/domain"
 import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountRow, lockedAccount, postingCtes } from "../ledger/index.ts"
