@@ -169,6 +169,18 @@ export const spendDecisionsContract = <E>(name: string, ports: Layer.Layer<Ports
       })
     )
 
+    it.effect("metadata reads back exactly as written, its keys untouched", () =>
+      Effect.gen(function* () {
+        const { team, agent } = yield* fundedAgent({ funds: 5_000 })
+        const metadata = { order_id: "A-1", "Run-Name": "nightly", camelCase: "kept" }
+        const created = yield* SpendRequests.use((s) =>
+          s.create(agent, { amount: 100, currency: "USD", merchant: { name: "OpenAI" }, purpose: "tokens", metadata })
+        )
+        const found = yield* SpendRequests.use((s) => s.get(team.id, "test", created.id))
+        assert.deepStrictEqual(found.metadata, metadata)
+      })
+    )
+
     it.effect(
       "a named account spends only if it is a spend account of the agent's team and mode, in its currency",
       () =>

@@ -8,6 +8,7 @@ import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../sh
 const Row = Schema.Struct({
   ...Struct.omit(SpendRequest.fields, ["approval"]),
   amount: SafeIntegerColumn,
+  metadata: Schema.fromJsonString(SpendRequest.fields.metadata),
   approvalId: Schema.NullOr(ApprovalView.fields.id),
   approvalStatus: Schema.NullOr(ApprovalView.fields.status),
   approvalExpiresAt: Schema.NullOr(ApprovalView.fields.expiresAt),
@@ -18,7 +19,7 @@ const Row = Schema.Struct({
 
 const COLUMNS =
   "r.id, r.team_id, r.mode, r.status, r.amount, r.currency, r.merchant, r.purpose, r.account_id, r.spending_key_id, " +
-  "r.metadata, r.decision, r.ledger_transaction_id, r.hold_transaction_id, r.created_at, r.updated_at, " +
+  "r.metadata::text AS metadata, r.decision, r.ledger_transaction_id, r.hold_transaction_id, r.created_at, r.updated_at, " +
   "a.id AS approval_id, a.status AS approval_status, a.expires_at AS approval_expires_at, " +
   "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note"
 
