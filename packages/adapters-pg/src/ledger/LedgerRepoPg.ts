@@ -1,5 +1,6 @@
 import {
   Account,
+  type AccountWithBalance,
   applyEntry,
   balanceOf,
   DuplicateLedgerTransaction,
@@ -7,7 +8,8 @@ import {
   HoldAlreadyResolved,
   LedgerEntry,
   LedgerRepo,
-  LedgerTransaction
+  LedgerTransaction,
+  type LockedAccount
 } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
@@ -29,12 +31,17 @@ const TransactionRow = Schema.Struct({
 const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_out, pending_in, created_at"
 
 /** An account row as the account and its counters, as read under a lock. */
-export const lockedAccount = ({ postedSum, pendingOut, pendingIn, ...account }: typeof AccountRow.Type) => ({
+export const lockedAccount = ({
+  postedSum,
+  pendingOut,
+  pendingIn,
+  ...account
+}: typeof AccountRow.Type): LockedAccount => ({
   account,
   counters: { postedSum, pendingOut, pendingIn }
 })
 
-const withBalance = (row: typeof AccountRow.Type) => {
+const withBalance = (row: typeof AccountRow.Type): AccountWithBalance => {
   const { account, counters } = lockedAccount(row)
   return { ...account, balance: balanceOf(counters) }
 }
