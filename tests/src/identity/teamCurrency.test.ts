@@ -2,7 +2,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { PortsMemory } from "@svc/adapters-memory"
 import { Ledger, Teams, type UserId } from "@svc/domain"
 import { Effect } from "effect"
-import { domainOver } from "../ledger/LedgerContract.ts"
+import { domainOver } from "../ledger/LedgerSetup.ts"
 import { inProcessApp, sessionToken } from "../support/InProcessApp.ts"
 
 const owner = () => ({ id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: null })

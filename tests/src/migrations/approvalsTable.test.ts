@@ -24,14 +24,15 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
           yield* sql`INSERT INTO agent_keys (id, kind, team_id, mode, name, display_prefix, secret_hash, account_id, policy,
                      created_by, created_at)
                    VALUES (${key}, 'spending_key', ${team}, 'test', 'Agent', 'svc_test_x', ${key}, ${account}, '{}', ${user}, now())`
+          const merchant = JSON.stringify({ name: "M", category: null, url: null })
           const insertRequest = (status: string, approval: ApprovalView | null) =>
             Effect.gen(function* () {
               const id = crypto.randomUUID()
               yield* sql`INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose,
                          account_id, spending_key_id, metadata, decision, approval_id, approval, approval_expires_at,
                          created_at, updated_at)
-                       VALUES (${id}, ${team}, 'test', ${status}, 500, 'USD', '{}'::jsonb, 'p', ${account},
-                         ${key}, '{}'::jsonb, '{}'::jsonb, ${approval?.id ?? null},
+                       VALUES (${id}, ${team}, 'test', ${status}, 500, 'USD', ${merchant}::jsonb, 'p', ${account},
+                         ${key}, '{}'::jsonb, ${JSON.stringify({ outcome: status, reasons: [] })}::jsonb, ${approval?.id ?? null},
                          ${approval === null ? null : JSON.stringify(approval)}::jsonb, ${approval?.expiresAt ?? null},
                          '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`
               return id

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { ApiKeyId, ApiKeys, hashSecret, pageRequest, type UserId } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
-import { newTeam } from "../ledger/LedgerContract.ts"
+import { newTeam } from "../ledger/LedgerSetup.ts"
 import { type OAuthPorts, principalOf, servicesOver } from "./OAuthSetup.ts"
 
 /** The generic API keys every ApiKeysRepo adapter must carry, through the ApiKeys and TeamCredentials services. */

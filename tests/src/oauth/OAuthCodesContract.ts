@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { hashSecret, OAuth, s256Challenge } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { newTeam } from "../ledger/LedgerContract.ts"
+import { newTeam } from "../ledger/LedgerSetup.ts"
 import {
   authorize,
   failureOf,

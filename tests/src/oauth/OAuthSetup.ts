@@ -17,7 +17,7 @@ import {
   type UsersRepo
 } from "@svc/domain"
 import { Effect, Layer } from "effect"
-import { domainOver, newTeam } from "../ledger/LedgerContract.ts"
+import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
 
 /** The ports the OAuth contracts run over. */
 export type OAuthPorts = Transactor | UsersRepo | TeamsRepo | LedgerRepo | OAuthRepo | ApiKeysRepo

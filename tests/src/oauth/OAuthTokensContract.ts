@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { type AuthorizationCode, OAuth, OAuthRepo, type OAuthToken, purgeExpiredGrants } from "@svc/domain"
 import { Clock, Duration, Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { newTeam } from "../ledger/LedgerContract.ts"
+import { newTeam } from "../ledger/LedgerSetup.ts"
 import {
   authorize,
   failureOf,

@@ -1,6 +1,6 @@
 import { PortsMemory } from "@svc/adapters-memory"
 import { Effect, Layer } from "effect"
-import { domainOver } from "../ledger/LedgerContract.ts"
+import { domainOver } from "../ledger/LedgerSetup.ts"
 import { Probe, ProbeAgents, type ProbeServices } from "../support/ProbeApi.ts"
 import { idempotencySuite } from "./IdempotencyHttpSuite.ts"
 

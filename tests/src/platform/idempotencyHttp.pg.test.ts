@@ -1,7 +1,7 @@
 import { clientForUrl, PortsPg } from "@svc/adapters-pg"
 import { TestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
-import { domainOver } from "../ledger/LedgerContract.ts"
+import { domainOver } from "../ledger/LedgerSetup.ts"
 import { Probe, ProbeAgents, type ProbeServices } from "../support/ProbeApi.ts"
 import { idempotencySuite } from "./IdempotencyHttpSuite.ts"
 

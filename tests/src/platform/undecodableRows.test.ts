@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
 import { appOnPostgres } from "@svc/api"
-import { InboundEventStore } from "@svc/domain"
+import { type AccountId, InboundEventStore, LedgerRepo, type TeamId } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -64,6 +64,38 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)))(`rows that do not decode (
       assert.strictEqual(error._tag, "PersistenceUnavailable")
       assert.strictEqual(error.operation, "inboundEvents.claimDue")
     })
+  )
+
+  it.effect(
+    "an account whose posted sum is beyond the safe-integer range is PersistenceUnavailable, never rounded",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const ledger = yield* LedgerRepo
+        const teamId = crypto.randomUUID() as TeamId
+        const id = crypto.randomUUID() as AccountId
+        yield* sql`INSERT INTO teams (id, name, base_currency, created_at) VALUES (${teamId}, 'Acme', 'USD', now())`
+        const createdAt = new Date().toISOString()
+        yield* ledger.insertAccount({
+          id,
+          teamId,
+          mode: "test",
+          kind: "spend",
+          name: "Main",
+          currency: "USD",
+          createdAt
+        })
+        yield* sql`UPDATE ledger_accounts SET posted_sum = ${Number.MAX_SAFE_INTEGER} WHERE id = ${id}`
+        const largest = yield* ledger.findAccount(teamId, id)
+        assert.strictEqual(Option.getOrThrow(largest).balance.posted, Number.MAX_SAFE_INTEGER)
+
+        yield* sql`UPDATE ledger_accounts SET posted_sum = posted_sum + 2 WHERE id = ${id}`
+        const error = yield* Effect.flip(ledger.findAccount(teamId, id))
+        assert.strictEqual(error._tag, "PersistenceUnavailable")
+        assert.strictEqual(error.operation, "ledger.findAccount")
+        const listed = yield* Effect.flip(ledger.listAccounts(teamId, {}))
+        assert.strictEqual(listed.operation, "ledger.listAccounts")
+      })
   )
 
   it.effect("over HTTP, a stored API key that does not decode answers 503 without internals", () =>

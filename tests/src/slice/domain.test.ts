@@ -20,7 +20,7 @@ import {
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { domainOver } from "../ledger/LedgerContract.ts"
+import { domainOver } from "../ledger/LedgerSetup.ts"
 
 const identity = (email: string) => ({ id: crypto.randomUUID() as UserId, email, fullName: null })
 

@@ -13,9 +13,7 @@ import {
   TeamsRepo
 } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
-import { domainOver, fundedAgent } from "./SpendContract.ts"
-
-type Ports = Layer.Success<Parameters<typeof domainOver>[0]>
+import { domainOver, fundedAgent, type Ports } from "./SpendSetup.ts"
 
 const spendIn = (agent: AgentPrincipal, amount: number, currency = "USD") =>
   SpendRequests.use((s) =>

@@ -3,8 +3,8 @@ import { PortsMemory } from "@svc/adapters-memory"
 import { Ledger, type SpendRequest, SpendRequests } from "@svc/domain"
 import { Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { assertLedgerInvariants } from "../ledger/LedgerContract.ts"
-import { domainOver, fundedAgent } from "./SpendContract.ts"
+import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
+import { domainOver, fundedAgent } from "./SpendSetup.ts"
 
 const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 const Pick = int(0, 30)

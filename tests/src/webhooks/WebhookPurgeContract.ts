@@ -11,7 +11,7 @@ import {
   WebhookEndpointsRepo
 } from "@svc/domain"
 import { Clock, Duration, Effect, type Layer, Option } from "effect"
-import { domainOver, newTeam } from "../ledger/LedgerContract.ts"
+import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
 
 const DAY = 86_400_000
 

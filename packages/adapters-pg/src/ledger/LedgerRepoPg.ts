@@ -1,87 +1,50 @@
 import {
-  type Account,
-  type AccountId,
+  Account,
   type AccountWithBalance,
   applyEntry,
   balanceOf,
-  type Counters,
   DuplicateLedgerTransaction,
   emptyCounters,
   HoldAlreadyResolved,
+  LedgerEntry,
   LedgerRepo,
-  type LedgerTransaction,
-  type LedgerTransactionId,
-  type TeamId
+  LedgerTransaction,
+  type LockedAccount
 } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
-import { int, iso, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 
-/** A `ledger_accounts` row as read with ACCOUNT_COLUMNS. */
-export interface AccountRow {
-  readonly id: string
-  readonly teamId: string
-  readonly mode: Account["mode"]
-  readonly kind: Account["kind"]
-  readonly name: string
-  readonly currency: string
-  readonly postedSum: string | number | bigint
-  readonly pendingOut: string | number | bigint
-  readonly pendingIn: string | number | bigint
-  readonly createdAt: Date
-}
+/** A `ledger_accounts` row as read with ACCOUNT_COLUMNS: the account and the sums of its entries. */
+export const AccountRow = Schema.Struct({
+  ...Account.fields,
+  postedSum: SafeIntegerColumn,
+  pendingOut: SafeIntegerColumn,
+  pendingIn: SafeIntegerColumn
+})
 
-interface TransactionRow {
-  readonly id: string
-  readonly teamId: string
-  readonly mode: LedgerTransaction["mode"]
-  readonly kind: LedgerTransaction["kind"]
-  readonly code: string
-  readonly reference: string
-  readonly pendingId: string | null
-  readonly createdAt: Date
-  readonly entries: ReadonlyArray<{ accountId: string; amount: number | string; currency: string; pending: boolean }>
-}
+const TransactionRow = Schema.Struct({
+  ...LedgerTransaction.fields,
+  entries: Schema.Array(Schema.Struct({ ...LedgerEntry.fields, amount: SafeIntegerColumn }))
+})
 
 const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_out, pending_in, created_at"
 
-export const toAccount = (row: AccountRow): Account => ({
-  id: row.id as AccountId,
-  teamId: row.teamId as TeamId,
-  mode: row.mode,
-  kind: row.kind,
-  name: row.name,
-  currency: row.currency,
-  createdAt: iso(row.createdAt)
+/** An account row as the account and its counters, as read under a lock. */
+export const lockedAccount = ({
+  postedSum,
+  pendingOut,
+  pendingIn,
+  ...account
+}: typeof AccountRow.Type): LockedAccount => ({
+  account,
+  counters: { postedSum, pendingOut, pendingIn }
 })
 
-export const countersOf = (row: AccountRow): Counters => ({
-  postedSum: int(row.postedSum),
-  pendingOut: int(row.pendingOut),
-  pendingIn: int(row.pendingIn)
-})
-
-const withBalance = (row: AccountRow): AccountWithBalance => ({
-  ...toAccount(row),
-  balance: balanceOf(countersOf(row))
-})
-
-const toTransaction = (row: TransactionRow): LedgerTransaction => ({
-  id: row.id as LedgerTransactionId,
-  teamId: row.teamId as TeamId,
-  mode: row.mode,
-  kind: row.kind,
-  code: row.code,
-  reference: row.reference,
-  pendingId: row.pendingId as LedgerTransactionId | null,
-  createdAt: iso(row.createdAt),
-  entries: row.entries.map((e) => ({
-    accountId: e.accountId as AccountId,
-    amount: int(e.amount),
-    currency: e.currency,
-    pending: e.pending
-  }))
-})
+const withBalance = (row: typeof AccountRow.Type): AccountWithBalance => {
+  const { account, counters } = lockedAccount(row)
+  return { ...account, balance: balanceOf(counters) }
+}
 
 /**
  * The common table expressions that append a ledger transaction with its entries and move the account sums by the
@@ -136,7 +99,7 @@ export const LedgerRepoPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const accountColumns = sql.unsafe(ACCOUNT_COLUMNS)
 
-    const selectTransactions = (where: ReturnType<typeof sql.and>, limit: number) => sql<TransactionRow>`
+    const selectTransactions = (where: ReturnType<typeof sql.and>, limit: number) => sql`
       SELECT t.id, t.team_id, t.mode, t.kind, t.code, t.reference, t.pending_id, t.created_at,
         (SELECT json_agg(json_build_object('accountId', e.account_id, 'amount', e.amount::text, 'currency', e.currency,
                                            'pending', e.pending) ORDER BY e.id)
@@ -175,28 +138,29 @@ export const LedgerRepoPg = Layer.effect(
             ON CONFLICT (team_id, mode, kind, currency) WHERE kind IN ('settlement', 'external') DO NOTHING`
           )
           if (inserted.length > 0) return account
-          const [existing] = yield* sql<AccountRow>`
+          const existing = yield* sql`
             SELECT ${accountColumns} FROM ledger_accounts
             WHERE team_id = ${account.teamId} AND mode = ${account.mode} AND kind = ${account.kind}
-              AND currency = ${account.currency}`
-          if (existing === undefined) return yield* Effect.die(new Error("an ensured account vanished"))
-          return toAccount(existing)
+              AND currency = ${account.currency}`.pipe(Effect.flatMap(decodeFirst(Account, "ledger.ensureAccount")))
+          if (Option.isNone(existing)) return yield* Effect.die(new Error("an ensured account vanished"))
+          return existing.value
         }).pipe(orUnavailable("ledger.ensureAccount")),
       findAccount: (teamId, id) =>
-        sql<AccountRow>`SELECT ${accountColumns} FROM ledger_accounts WHERE id = ${id} AND team_id = ${teamId}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), withBalance)),
-          orUnavailable("ledger.findAccount")
+        sql`SELECT ${accountColumns} FROM ledger_accounts WHERE id = ${id} AND team_id = ${teamId}`.pipe(
+          orUnavailable("ledger.findAccount"),
+          Effect.flatMap(decodeFirst(AccountRow, "ledger.findAccount")),
+          Effect.map(Option.map(withBalance))
         ),
       findAccountByKind: (teamId, mode, kind, currency) =>
-        sql<AccountRow>`
+        sql`
           SELECT ${accountColumns} FROM ledger_accounts
           WHERE team_id = ${teamId} AND mode = ${mode} AND kind = ${kind} AND currency = ${currency}
           ORDER BY created_at, id LIMIT 1`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toAccount)),
-          orUnavailable("ledger.findAccountByKind")
+          orUnavailable("ledger.findAccountByKind"),
+          Effect.flatMap(decodeFirst(Account, "ledger.findAccountByKind"))
         ),
       listAccounts: (teamId, filter) =>
-        sql<AccountRow>`
+        sql`
           SELECT ${accountColumns} FROM ledger_accounts
           WHERE ${sql.and([
             sql`team_id = ${teamId}`,
@@ -204,22 +168,24 @@ export const LedgerRepoPg = Layer.effect(
             ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
           ])}
           ORDER BY created_at, id`.pipe(
-          Effect.map((rows) => rows.map(withBalance)),
-          orUnavailable("ledger.listAccounts")
+          orUnavailable("ledger.listAccounts"),
+          Effect.flatMap(decodeRows(AccountRow, "ledger.listAccounts")),
+          Effect.map((rows) => rows.map(withBalance))
         ),
       lockAccounts: (ids) =>
         ids.length === 0
           ? Effect.succeed([])
-          : sql<AccountRow>`
+          : sql`
               SELECT ${accountColumns} FROM ledger_accounts WHERE ${sql.in("id", ids)} ORDER BY id FOR UPDATE`.pipe(
-              Effect.map((rows) => rows.map((row) => ({ account: toAccount(row), counters: countersOf(row) }))),
-              orUnavailable("ledger.lockAccounts")
+              orUnavailable("ledger.lockAccounts"),
+              Effect.flatMap(decodeRows(AccountRow, "ledger.lockAccounts")),
+              Effect.map((rows) => rows.map(lockedAccount))
             ),
       insertTransaction,
       findTransaction: (teamId, id) =>
         selectTransactions(sql.and([sql`t.id = ${id}`, sql`t.team_id = ${teamId}`]), 1).pipe(
-          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toTransaction)),
-          orUnavailable("ledger.findTransaction")
+          orUnavailable("ledger.findTransaction"),
+          Effect.flatMap(decodeFirst(TransactionRow, "ledger.findTransaction"))
         ),
       listTransactions: (teamId, query, page) =>
         selectTransactions(
@@ -238,8 +204,8 @@ export const LedgerRepoPg = Layer.effect(
           ]),
           page.limit + 1
         ).pipe(
-          Effect.map((rows) => rows.map(toTransaction)),
-          orUnavailable("ledger.listTransactions")
+          orUnavailable("ledger.listTransactions"),
+          Effect.flatMap(decodeRows(TransactionRow, "ledger.listTransactions"))
         )
     })
   })

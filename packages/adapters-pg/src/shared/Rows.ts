@@ -1,5 +1,5 @@
 import { PersistenceUnavailable } from "@svc/domain"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema, SchemaTransformation } from "effect"
 
 type Rows = ReadonlyArray<Readonly<Record<string, unknown>>>
 
@@ -28,3 +28,11 @@ export const decodeFirst =
   <S extends Schema.Decoder<unknown>>(schema: S, operation: string) =>
   (rows: Rows): Effect.Effect<Option.Option<S["Type"]>, PersistenceUnavailable> =>
     decodeRows(schema, operation)(rows).pipe(Effect.map((decoded) => Option.fromNullishOr(decoded[0])))
+
+/**
+ * A bigint column (text or bigint from the driver) as a safe integer. A value beyond the safe-integer range does not
+ * decode, so it is a persistence failure rather than a silently rounded amount.
+ */
+export const SafeIntegerColumn = Schema.Union([Schema.BigIntFromString, Schema.BigInt])
+  .check(Schema.isBetweenBigInt({ minimum: BigInt(Number.MIN_SAFE_INTEGER), maximum: BigInt(Number.MAX_SAFE_INTEGER) }))
+  .pipe(Schema.decodeTo(Schema.Int, SchemaTransformation.transform({ decode: Number, encode: BigInt })))

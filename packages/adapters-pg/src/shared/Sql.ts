@@ -20,12 +20,6 @@ export const deletedCount = (sql: SqlClient.SqlClient, remove: Statement.Fragmen
     Effect.map((rows) => Number(rows[0]?.count ?? 0))
   )
 
-/** ISO 8601 UTC text for a timestamptz read back as a Date. */
-export const iso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString()
-
-/** A bigint column as a JS number; amounts are kept within the safe-integer range by validation. */
-export const int = (value: bigint | number | string): number => Number(value)
-
 /**
  * The Transactor port over SQL transactions. A nested call joins the transaction already open (no savepoint), so a
  * failure anywhere rolls back the whole unit, exactly as the in-memory transactor behaves.

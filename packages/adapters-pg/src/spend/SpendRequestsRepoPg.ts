@@ -1,51 +1,25 @@
-import {
-  type AccountId,
-  type ApprovalId,
-  type ApprovalStatus,
-  type LedgerTransactionId,
-  type Merchant,
-  type SpendDecision,
-  type SpendPolicy,
-  type SpendRequest,
-  type SpendRequestId,
-  SpendRequestsRepo,
-  type TeamId,
-  type UsageWindows
-} from "@svc/domain"
-import { Array as Arr, Effect, Layer, Option } from "effect"
+import { ApprovalView, SpendPolicy, SpendRequest, SpendRequestsRepo, type UsageWindows } from "@svc/domain"
+import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
-import { type AccountRow, countersOf, postingCtes, toAccount } from "../ledger/index.ts"
+import { AccountRow, lockedAccount, postingCtes } from "../ledger/index.ts"
 import { outboxRows } from "../platform/index.ts"
-import { int, iso, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 
-interface Row {
-  readonly id: string
-  readonly teamId: string
-  readonly mode: SpendRequest["mode"]
-  readonly status: SpendRequest["status"]
-  readonly amount: string | number
-  readonly currency: string
-  readonly merchant: Merchant
-  readonly purpose: string
-  readonly accountId: string
-  readonly spendingKeyId: string
-  readonly metadata: Record<string, string>
-  readonly decision: SpendDecision
-  readonly approvalId: string | null
-  readonly approvalStatus: ApprovalStatus | null
-  readonly approvalExpiresAt: Date | null
-  readonly approvalDecidedAt: Date | null
-  readonly approvalDecidedBy: string | null
-  readonly approvalNote: string | null
-  readonly ledgerTransactionId: string | null
-  readonly holdTransactionId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+const Row = Schema.Struct({
+  ...Struct.omit(SpendRequest.fields, ["approval"]),
+  amount: SafeIntegerColumn,
+  metadata: Schema.fromJsonString(SpendRequest.fields.metadata),
+  approvalId: Schema.NullOr(ApprovalView.fields.id),
+  approvalStatus: Schema.NullOr(ApprovalView.fields.status),
+  approvalExpiresAt: Schema.NullOr(ApprovalView.fields.expiresAt),
+  approvalDecidedAt: ApprovalView.fields.decidedAt,
+  approvalDecidedBy: ApprovalView.fields.decidedBy,
+  approvalNote: ApprovalView.fields.note
+})
 
 const COLUMNS =
   "r.id, r.team_id, r.mode, r.status, r.amount, r.currency, r.merchant, r.purpose, r.account_id, r.spending_key_id, " +
-  "r.metadata, r.decision, r.ledger_transaction_id, r.hold_transaction_id, r.created_at, r.updated_at, " +
+  "r.metadata::text AS metadata, r.decision, r.ledger_transaction_id, r.hold_transaction_id, r.created_at, r.updated_at, " +
   "a.id AS approval_id, a.status AS approval_status, a.expires_at AS approval_expires_at, " +
   "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note"
 
@@ -53,40 +27,34 @@ const COLUMNS =
  * A row of `lock_spend_decision` (migrations 0008, 0011): the locked spend or settlement account, each with the team policy
  * and the budget totals.
  */
-interface DecisionRow extends AccountRow {
-  readonly teamPolicy: SpendPolicy | null
-  readonly spentToday: string | number
-  readonly spentThisMonth: string | number
-}
+const DecisionRow = Schema.Struct({
+  ...AccountRow.fields,
+  teamPolicy: Schema.NullOr(SpendPolicy),
+  spentToday: SafeIntegerColumn,
+  spentThisMonth: SafeIntegerColumn
+})
 
-const toSpendRequest = (row: Row): SpendRequest => ({
-  id: row.id as SpendRequestId,
-  teamId: row.teamId as TeamId,
-  mode: row.mode,
-  status: row.status,
-  amount: int(row.amount),
-  currency: row.currency,
-  merchant: row.merchant,
-  purpose: row.purpose,
-  accountId: row.accountId as AccountId,
-  spendingKeyId: row.spendingKeyId,
-  metadata: row.metadata,
-  decision: row.decision,
+const toSpendRequest = ({
+  approvalId,
+  approvalStatus,
+  approvalExpiresAt,
+  approvalDecidedAt,
+  approvalDecidedBy,
+  approvalNote,
+  ...request
+}: typeof Row.Type): SpendRequest => ({
+  ...request,
   approval:
-    row.approvalId === null
+    approvalId === null || approvalStatus === null || approvalExpiresAt === null
       ? null
       : {
-          id: row.approvalId as ApprovalId,
-          status: row.approvalStatus!,
-          expiresAt: iso(row.approvalExpiresAt!),
-          decidedAt: row.approvalDecidedAt === null ? null : iso(row.approvalDecidedAt),
-          decidedBy: row.approvalDecidedBy,
-          note: row.approvalNote
-        },
-  ledgerTransactionId: row.ledgerTransactionId as LedgerTransactionId | null,
-  holdTransactionId: row.holdTransactionId as LedgerTransactionId | null,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt)
+          id: approvalId,
+          status: approvalStatus,
+          expiresAt: approvalExpiresAt,
+          decidedAt: approvalDecidedAt,
+          decidedBy: approvalDecidedBy,
+          note: approvalNote
+        }
 })
 
 /** SpendRequestsRepo on Postgres; a trigger refuses any update of a request whose status is final. */
@@ -102,26 +70,25 @@ export const SpendRequestsRepoPg = Layer.effect(
       INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
       VALUES (${keyId}, 'day', ${windows.day}, ${delta}), (${keyId}, 'month', ${windows.month}, ${delta})
       ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount`
-    const one = (rows: ReadonlyArray<Row>) => Option.map(Option.fromNullishOr(rows[0]), toSpendRequest)
+    const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
+    const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
     return SpendRequestsRepo.of({
       lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
-        sql<DecisionRow>`
+        sql`
           SELECT * FROM lock_spend_decision(${teamId}, ${mode}, ${accountId}::uuid, ${spendingKeyId}, ${windows.day}, ${windows.month})`.pipe(
+          orUnavailable("spendRequests.lockForDecision"),
+          Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecision")),
           Effect.map((rows) => {
             const locked = (kind: "spend" | "settlement") =>
-              Option.map(Option.fromNullishOr(rows.find((a) => a.kind === kind)), (row) => ({
-                account: toAccount(row),
-                counters: countersOf(row)
-              }))
+              Option.map(Option.fromNullishOr(rows.find((a) => a.kind === kind)), lockedAccount)
             return {
               spendAccount: locked("spend"),
               settlementAccount: locked("settlement"),
               teamPolicy: rows[0]?.teamPolicy ?? {},
-              spentToday: int(rows[0]?.spentToday ?? 0),
-              spentThisMonth: int(rows[0]?.spentThisMonth ?? 0)
+              spentToday: rows[0]?.spentToday ?? 0,
+              spentThisMonth: rows[0]?.spentThisMonth ?? 0
             }
-          }),
-          orUnavailable("spendRequests.lockForDecision")
+          })
         ),
       insertDecided: ({ request: sr, ledgerTransaction, usage, events }) =>
         Effect.suspend(() => {
@@ -144,12 +111,12 @@ export const SpendRequestsRepoPg = Layer.effect(
           return sql`WITH ${sql.csv(writes)} SELECT 1`
         }).pipe(Effect.asVoid, orUnavailable("spendRequests.insertDecided")),
       find: (teamId, id) =>
-        sql<Row>`SELECT ${columns} FROM ${withApprovals} WHERE r.id = ${id} AND r.team_id = ${teamId}`.pipe(
-          Effect.map(one),
-          orUnavailable("spendRequests.find")
+        sql`SELECT ${columns} FROM ${withApprovals} WHERE r.id = ${id} AND r.team_id = ${teamId}`.pipe(
+          orUnavailable("spendRequests.find"),
+          Effect.flatMap(one("spendRequests.find"))
         ),
       list: (teamId, query, page) =>
-        sql<Row>`SELECT ${columns} FROM ${withApprovals} WHERE ${sql.and([
+        sql`SELECT ${columns} FROM ${withApprovals} WHERE ${sql.and([
           sql`r.team_id = ${teamId}`,
           ...(query.mode === undefined ? [] : [sql`r.mode = ${query.mode}`]),
           ...(query.status === undefined ? [] : [sql`r.status = ${query.status}`]),
@@ -160,8 +127,8 @@ export const SpendRequestsRepoPg = Layer.effect(
             onSome: (p) => [sql`(r.created_at, r.id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]
           })
         ])} ORDER BY r.created_at DESC, r.id DESC LIMIT ${page.limit + 1}`.pipe(
-          Effect.map((rows) => rows.map(toSpendRequest)),
-          orUnavailable("spendRequests.list")
+          orUnavailable("spendRequests.list"),
+          Effect.flatMap(all("spendRequests.list"))
         ),
       releaseUsage: (keyId, windows, amount) =>
         sql`UPDATE spend_usage SET amount = amount - ${amount}
@@ -171,22 +138,22 @@ export const SpendRequestsRepoPg = Layer.effect(
           orUnavailable("spendRequests.releaseUsage")
         ),
       transition: (teamId, id, t) =>
-        sql<Row>`WITH r AS (
+        sql`WITH r AS (
                    UPDATE spend_requests
                    SET status = ${t.status}, ledger_transaction_id = ${t.ledgerTransactionId}, updated_at = ${t.updatedAt}
                    WHERE id = ${id} AND team_id = ${teamId} AND status = 'pending_approval'
                    RETURNING *
                  )
                  SELECT ${columns} FROM r LEFT JOIN approvals a ON a.id = r.approval_id`.pipe(
-          Effect.map(one),
-          orUnavailable("spendRequests.transition")
+          orUnavailable("spendRequests.transition"),
+          Effect.flatMap(one("spendRequests.transition"))
         ),
       dueForExpiry: (now, limit) =>
-        sql<Row>`SELECT ${columns} FROM spend_requests r JOIN approvals a ON a.id = r.approval_id
+        sql`SELECT ${columns} FROM spend_requests r JOIN approvals a ON a.id = r.approval_id
                  WHERE a.status = 'pending' AND a.expires_at <= ${now} AND r.status = 'pending_approval'
                  ORDER BY a.expires_at, r.id LIMIT ${limit}`.pipe(
-          Effect.map((rows) => rows.map(toSpendRequest)),
-          orUnavailable("spendRequests.dueForExpiry")
+          orUnavailable("spendRequests.dueForExpiry"),
+          Effect.flatMap(all("spendRequests.dueForExpiry"))
         )
     })
   })

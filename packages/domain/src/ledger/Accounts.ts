@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { AccountId, Currency, Mode, TeamId } from "../shared/index.ts"
-import type { Balance, Counters } from "./Posting.ts"
+import { Balance, Counters } from "./Posting.ts"
 
 /** What an account is for: `spend` holds a team's money and never goes below zero; `settlement` receives spend; `external` is the outside world's side of deposits. */
 export const AccountKind = Schema.Literals(["spend", "settlement", "external"])
@@ -22,15 +22,12 @@ export const Account = Schema.Struct({
 export type Account = typeof Account.Type
 
 /** An account with its balance. */
-export interface AccountWithBalance extends Account {
-  readonly balance: Balance
-}
+export const AccountWithBalance = Schema.Struct({ ...Account.fields, balance: Balance })
+export type AccountWithBalance = typeof AccountWithBalance.Type
 
 /** An account and the sums of its entries, read under a lock inside a transaction. */
-export interface LockedAccount {
-  readonly account: Account
-  readonly counters: Counters
-}
+export const LockedAccount = Schema.Struct({ account: Account, counters: Counters })
+export type LockedAccount = typeof LockedAccount.Type
 
 /**
  * The spend account a credential acts on among a team's accounts of one mode, listed oldest first: the account

@@ -8,23 +8,25 @@ export interface EntryInput {
 }
 
 /** The running sums of an account's entries: posted, and the amounts of outstanding holds out of it and into it. */
-export interface Counters {
-  readonly postedSum: number
-  readonly pendingOut: number
-  readonly pendingIn: number
-}
+export const Counters = Schema.Struct({
+  postedSum: Schema.Int,
+  pendingOut: Schema.Int,
+  pendingIn: Schema.Int
+})
+export type Counters = typeof Counters.Type
 
 /** The sums of an account without entries. */
 export const emptyCounters: Counters = { postedSum: 0, pendingOut: 0, pendingIn: 0 }
 
 /** An account's balance in minor units, derived from its entries. */
-export interface Balance {
-  readonly posted: number
+export const Balance = Schema.Struct({
+  posted: Schema.Int,
   /** Funds reserved by outstanding outgoing holds less those awaited from incoming ones (negative when incoming). */
-  readonly pending: number
+  pending: Schema.Int,
   /** Posted funds less those reserved by outgoing holds; incoming holds count only once posted. */
-  readonly available: number
-}
+  available: Schema.Int
+})
+export type Balance = typeof Balance.Type
 
 /** The entries of a ledger transaction do not form a valid double-entry posting. */
 export class UnbalancedTransaction extends Schema.TaggedError<UnbalancedTransaction>()("UnbalancedTransaction", {

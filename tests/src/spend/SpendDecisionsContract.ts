@@ -1,93 +1,12 @@
 import { assert, layer } from "@effect/vitest"
-import {
-  type AccountId,
-  AgentKeys,
-  type AgentKeysRepo,
-  type AgentPrincipal,
-  type ApprovalsRepo,
-  type EventOutbox,
-  Ledger,
-  type LedgerRepo,
-  nowIso,
-  pageRequest,
-  type SpendPolicy,
-  type SpendRequest,
-  SpendRequests,
-  SpendRequestsRepo,
-  type TeamPrincipal,
-  Teams,
-  type TeamsRepo,
-  type Transactor,
-  type UserId,
-  Users,
-  type UsersRepo
-} from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { type AccountId, AgentKeys, Ledger, type SpendRequest, SpendRequests } from "@svc/domain"
+import { Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { assertLedgerInvariants } from "../ledger/LedgerContract.ts"
+import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
+import { domainOver, fundedAgent, type Ports, spend } from "./SpendSetup.ts"
 
-type Ports =
-  | Transactor
-  | UsersRepo
-  | TeamsRepo
-  | LedgerRepo
-  | EventOutbox
-  | AgentKeysRepo
-  | ApprovalsRepo
-  | SpendRequestsRepo
-
-/** The spend services over whichever ports the caller provides. */
-export const domainOver = <E>(ports: Layer.Layer<Ports, E>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, SpendRequests.layer).pipe(
-    Layer.provideMerge(AgentKeys.layer),
-    Layer.provideMerge(Ledger.layer),
-    Layer.provideMerge(ports)
-  )
-
-/** A funded test-mode team with one spending key carrying `policy`; returns the agent and the owner as approver. */
-export const fundedAgent = (opts: { readonly funds: number; readonly policy?: SpendPolicy }) =>
-  Effect.gen(function* () {
-    const teams = yield* Teams
-    const ledger = yield* Ledger
-    const keys = yield* AgentKeys
-    const owner = { id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }
-    const team = yield* teams.create(owner, { name: "Acme" })
-    const { key, secret } = yield* keys.issueSpendingKey({
-      teamId: team.id,
-      createdBy: owner.id,
-      name: "agent",
-      mode: "test",
-      policy: opts.policy ?? {}
-    })
-    if (opts.funds > 0) {
-      yield* ledger.deposit({
-        teamId: team.id,
-        mode: "test",
-        accountId: key.accountId,
-        amount: opts.funds,
-        currency: "USD",
-        reference: "seed"
-      })
-    }
-    const agent = Option.getOrThrow(yield* keys.authenticate(secret))
-    const approver: TeamPrincipal = {
-      kind: "session",
-      userId: owner.id,
-      teamId: team.id,
-      role: "owner",
-      scopes: null,
-      credentialId: `session:${owner.id}`
-    }
-    return { team, key, secret, agent, approver }
-  })
-
-const spend = (agent: AgentPrincipal, amount: number, merchant = "OpenAI", category = "software") =>
-  SpendRequests.use((s) =>
-    s.create(agent, { amount, currency: "USD", merchant: { name: merchant, category }, purpose: "tokens" })
-  )
-
-/** Spend-request behaviour every adapter set must show. */
-export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
+/** How every adapter set decides new spend requests: funds, budgets, policy rules, accounts and isolation. */
+export const spendDecisionsContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
   layer(domainOver(ports), { timeout: "120 seconds" })(`Spend requests (${name})`, (it) => {
     it.effect("50 concurrent requests of 10.00 against 200.00 approve exactly 20; nothing overdraws", () =>
       Effect.gen(function* () {
@@ -143,77 +62,6 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
       })
     )
 
-    it.effect("pending spend counts against budgets and funds; approval posts the held amount once", () =>
-      Effect.gen(function* () {
-        const { team, agent, approver, key } = yield* fundedAgent({
-          funds: 10_000,
-          policy: { approvalThreshold: 5_000, monthlyBudget: 12_000 }
-        })
-        const pending = yield* spend(agent, 6_000)
-        assert.strictEqual(pending.status, "pending_approval")
-        assert.deepStrictEqual(
-          pending.decision.reasons.map((r) => r.code),
-          ["approval_threshold"]
-        )
-        assert.strictEqual(pending.approval?.status, "pending")
-        const ledger = yield* Ledger
-        assert.deepStrictEqual((yield* ledger.account(team.id, key.accountId)).balance, {
-          posted: 10_000,
-          pending: 6_000,
-          available: 4_000
-        })
-        const over = yield* spend(agent, 4_500)
-        assert.deepStrictEqual(
-          over.decision.reasons.map((r) => r.code),
-          ["insufficient_funds"]
-        )
-        const withinBudget = yield* spend(agent, 4_000)
-        assert.strictEqual(withinBudget.status, "approved")
-        const overBudget = yield* spend(agent, 2_001)
-        assert.deepStrictEqual(
-          overBudget.decision.reasons.map((r) => r.code),
-          ["monthly_budget_exceeded", "insufficient_funds"]
-        )
-        const approved = yield* SpendRequests.use((s) => s.approve(approver, pending.approval!.id, "ok"))
-        assert.strictEqual(approved.status, "approved")
-        assert.strictEqual(approved.approval?.note, "ok")
-        assert.isNotNull(approved.ledgerTransactionId)
-        const again = yield* Effect.flip(SpendRequests.use((s) => s.deny(approver, pending.approval!.id, null)))
-        assert.strictEqual(again._tag, "SpendRequestNotPending")
-        yield* assertLedgerInvariants(team.id)
-      })
-    )
-
-    it.effect("concurrent approve, deny, cancel and expiry of one pending request: exactly one wins", () =>
-      Effect.gen(function* () {
-        const { team, agent, approver, key } = yield* fundedAgent({ funds: 10_000, policy: { approvalThreshold: 1 } })
-        const pending = yield* spend(agent, 3_000)
-        const service = yield* SpendRequests
-        const attempts: ReadonlyArray<Effect.Effect<SpendRequest, { readonly _tag: string }>> = [
-          service.approve(approver, pending.approval!.id, null),
-          service.deny(approver, pending.approval!.id, null),
-          service.cancel(agent, pending.id),
-          service.approve(approver, pending.approval!.id, null),
-          service.cancel(agent, pending.id),
-          service.deny(approver, pending.approval!.id, null)
-        ]
-        const results = yield* Effect.forEach(attempts, Effect.result, { concurrency: "unbounded" })
-        assert.strictEqual(results.filter((r) => r._tag === "Success").length, 1)
-        const lost = results.flatMap((r) => (r._tag === "Failure" ? [r.failure._tag] : []))
-        assert.deepStrictEqual(
-          lost,
-          Array(5).fill("SpendRequestNotPending"),
-          "every lost race is a conflict, never an outage"
-        )
-        const final = yield* service.get(team.id, "test", pending.id)
-        assert.notStrictEqual(final.status, "pending_approval")
-        const balance = (yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance
-        assert.strictEqual(balance.pending, 0)
-        assert.strictEqual(balance.posted, final.status === "approved" ? 7_000 : 10_000)
-        yield* assertLedgerInvariants(team.id)
-      })
-    )
-
     it.effect("new requests and decisions of earlier ones on one key and account, all at once, all succeed", () =>
       Effect.gen(function* () {
         const { team, agent, approver, key } = yield* fundedAgent({
@@ -242,77 +90,6 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         assert.strictEqual((yield* spend(agent, 10_000)).status, "pending_approval")
         yield* assertLedgerInvariants(team.id)
       })
-    )
-
-    it.effect(
-      "an approval expires after its TTL: reads show it expired, the hold is released, approving answers not pending",
-      () =>
-        Effect.gen(function* () {
-          const { team, agent, approver, key } = yield* fundedAgent({
-            funds: 10_000,
-            policy: { approvalThreshold: 1, approvalTtlSeconds: 600 }
-          })
-          const pending = yield* spend(agent, 2_000)
-          assert.strictEqual(Date.parse(pending.approval!.expiresAt) - Date.parse(pending.createdAt), 600_000)
-          yield* TestClock.adjust("601 seconds")
-          const read = yield* SpendRequests.use((s) => s.get(team.id, "test", pending.id))
-          assert.strictEqual(read.status, "expired")
-          assert.strictEqual(read.approval?.status, "expired")
-          assert.strictEqual((yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance.available, 10_000)
-          const late = yield* Effect.flip(SpendRequests.use((s) => s.approve(approver, pending.approval!.id, null)))
-          assert.strictEqual(late._tag, "SpendRequestNotPending")
-          yield* assertLedgerInvariants(team.id)
-        })
-    )
-
-    it.effect("the sweeper expires due approvals and releases each hold once", () =>
-      Effect.gen(function* () {
-        const { team, agent, key } = yield* fundedAgent({
-          funds: 10_000,
-          policy: { approvalThreshold: 1, approvalTtlSeconds: 60 }
-        })
-        yield* spend(agent, 1_000)
-        yield* spend(agent, 2_000)
-        const service = yield* SpendRequests
-        yield* TestClock.adjust("61 seconds")
-        const first = yield* Effect.all([service.expireDue, service.expireDue], { concurrency: "unbounded" })
-        assert.isAtLeast(first[0] + first[1], 2)
-        const statuses = (yield* service.list(team.id, { mode: "test" }, yield* pageRequest(undefined, 10))).map(
-          (s) => s.status
-        )
-        assert.deepStrictEqual(statuses, ["expired", "expired"])
-        assert.strictEqual((yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance.available, 10_000)
-        yield* assertLedgerInvariants(team.id)
-      })
-    )
-
-    it.effect(
-      "requests due at the same instant come due soonest expiry first, then by id; lists newest first, then by id",
-      () =>
-        Effect.gen(function* () {
-          const { team, agent } = yield* fundedAgent({
-            funds: 10_000,
-            policy: { approvalThreshold: 1, approvalTtlSeconds: 60 }
-          })
-          const first = yield* spend(agent, 100)
-          yield* TestClock.adjust("1 second")
-          const sameInstant = yield* Effect.forEach(Array.from({ length: 6 }), () => spend(agent, 100))
-          yield* TestClock.adjust("61 seconds")
-          const due = yield* SpendRequestsRepo.use((repo) =>
-            Effect.flatMap(nowIso, (now) => repo.dueForExpiry(now, 1_000))
-          )
-          const tied = sameInstant.map((sr) => sr.id).toSorted()
-          assert.deepStrictEqual(
-            due.filter((sr) => sr.teamId === team.id).map((sr) => sr.id),
-            [first.id, ...tied]
-          )
-          const page = yield* pageRequest(undefined, 10)
-          const listed = yield* SpendRequests.use((s) => s.list(team.id, { mode: "test" }, page))
-          assert.deepStrictEqual(
-            listed.map((sr) => sr.id),
-            [...tied.toReversed(), first.id]
-          )
-        })
     )
 
     it.effect(
@@ -392,6 +169,18 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
       })
     )
 
+    it.effect("metadata reads back exactly as written, its keys untouched", () =>
+      Effect.gen(function* () {
+        const { team, agent } = yield* fundedAgent({ funds: 5_000 })
+        const metadata = { order_id: "A-1", "Run-Name": "nightly", camelCase: "kept" }
+        const created = yield* SpendRequests.use((s) =>
+          s.create(agent, { amount: 100, currency: "USD", merchant: { name: "OpenAI" }, purpose: "tokens", metadata })
+        )
+        const found = yield* SpendRequests.use((s) => s.get(team.id, "test", created.id))
+        assert.deepStrictEqual(found.metadata, metadata)
+      })
+    )
+
     it.effect(
       "a named account spends only if it is a spend account of the agent's team and mode, in its currency",
       () =>
@@ -438,15 +227,5 @@ export const spendContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
           assert.strictEqual((yield* ledger.account(other.team.id, other.key.accountId)).balance.posted, 1_000)
           yield* assertLedgerInvariants(team.id)
         })
-    )
-
-    it.effect("a member who is not owner or admin cannot decide approvals", () =>
-      Effect.gen(function* () {
-        const { agent, approver } = yield* fundedAgent({ funds: 5_000, policy: { approvalThreshold: 1 } })
-        const pending = yield* spend(agent, 100)
-        const member = { ...approver, role: "member" as const }
-        const error = yield* Effect.flip(SpendRequests.use((s) => s.approve(member, pending.approval!.id, null)))
-        assert.strictEqual(error._tag, "ApproverNotAllowed")
-      })
     )
   })

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { PortsMemory } from "@svc/adapters-memory"
 import { type AccountId, Ledger, type LedgerTransaction, type LedgerTransactionId } from "@svc/domain"
 import { Effect, Schema } from "effect"
-import { assertLedgerInvariants, domainOver, newTeam } from "./LedgerContract.ts"
+import { assertLedgerInvariants, domainOver, newTeam } from "./LedgerSetup.ts"
 
 const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 const Amount = int(1, 60)

@@ -2,7 +2,7 @@ import { PortsPg } from "@svc/adapters-pg"
 import { TestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { ledgerContract } from "./LedgerContract.ts"
+import { ledgerAccountsContract } from "./LedgerAccountsContract.ts"
 
 /** Returns once a statement of this database waits on a lock; at once on the embedded server, whose single connection serialises transactions. */
 const untilLockWait = Effect.gen(function* () {
@@ -17,4 +17,4 @@ const untilLockWait = Effect.gen(function* () {
   )
 })
 
-ledgerContract("Postgres", PortsPg.pipe(Layer.provideMerge(TestDatabase)), untilLockWait)
+ledgerAccountsContract("Postgres", PortsPg.pipe(Layer.provideMerge(TestDatabase)), untilLockWait)

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { ledgerPostingsContract } from "./LedgerPostingsContract.ts"
+
+ledgerPostingsContract("in-memory", PortsMemory)

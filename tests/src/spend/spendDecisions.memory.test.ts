@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { spendDecisionsContract } from "./SpendDecisionsContract.ts"
+
+spendDecisionsContract("in-memory", PortsMemory)
