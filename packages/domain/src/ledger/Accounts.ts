@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { AccountId, Currency, Mode, TeamId } from "../shared/index.ts"
+import { AccountId, Currency, Mode, TeamId } from "../shared/model.ts"
 import { Balance, Counters } from "./Posting.ts"
 
 /** What an account is for: `spend` holds a team's money and never goes below zero; `settlement` receives spend; `external` is the outside world's side of deposits. */

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Mode } from "../shared/model.ts"
-import type { AccountKind, AccountWithBalance } from "./Accounts.ts"
+import { AccountKind, type AccountWithBalance } from "./Accounts.ts"
 import { type LedgerTransaction, LedgerTransactionKind } from "./Transactions.ts"
 
 /** A balance in minor units: posted, reserved by pending holds, and available to spend. */
@@ -30,7 +30,7 @@ export const accountView = (account: AccountWithBalance): AccountView => ({
 /** Any ledger account of a team: the account view plus what the account is for. */
 export const LedgerAccountView = Schema.Struct({
   ...AccountView.fields,
-  kind: Schema.Literals(["spend", "settlement", "external"] satisfies ReadonlyArray<AccountKind>)
+  kind: AccountKind
 })
 export type LedgerAccountView = typeof LedgerAccountView.Type
 

@@ -1,5 +1,5 @@
 import { Result, Schema } from "effect"
-import type { AccountId } from "../shared/index.ts"
+import type { AccountId } from "../shared/model.ts"
 
 /** One side of a movement: a signed amount in minor units, credit positive. */
 export interface EntryInput {

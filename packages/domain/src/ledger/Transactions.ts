@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { AccountId, LedgerTransactionId, Mode, TeamId } from "../shared/index.ts"
+import { AccountId, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
 
 /** Why a ledger transaction exists: posted directly, a hold, or the posting or voiding of a hold. */
 export const LedgerTransactionKind = Schema.Literals(["posted", "pending", "post_pending", "void_pending"])
