@@ -1,8 +1,9 @@
 import { Clock, Effect, Result } from "effect"
 import { generateSecret, hashSecret, isoOfMillis, newIdText } from "../shared/index.ts"
 import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from "./OAuthCredentials.ts"
+import type { OAuthApplication, TokenEndpointAuthMethod } from "./OAuthEntities.ts"
 import { type OAuthError, oauthError } from "./OAuthError.ts"
-import { type OAuthApplication, OAuthRepo, type TokenEndpointAuthMethod } from "./OAuthRepo.ts"
+import { OAuthRepo } from "./OAuthRepo.ts"
 import { checkRedirectUri } from "./RedirectUris.ts"
 import { OAUTH_SCOPES, parseScope } from "./Scopes.ts"
 

@@ -9,8 +9,8 @@ import type {
 import { makeAuthorization } from "./AuthorizationCodes.ts"
 import type { ClientCredentials } from "./ClientAuthentication.ts"
 import { makeRegister, type RegisterClient, type RegisteredClient } from "./ClientRegistration.ts"
+import type { OAuthToken } from "./OAuthEntities.ts"
 import type { OAuthError } from "./OAuthError.ts"
-import type { OAuthToken } from "./OAuthRepo.ts"
 import { makeRevoke } from "./Revocation.ts"
 import { makeTokenGrants, type TokenSet } from "./TokenGrants.ts"
 

@@ -8,8 +8,9 @@ import {
   REFRESH_TOKEN_PREFIX,
   REFRESH_TOKEN_TTL_SECONDS
 } from "./OAuthCredentials.ts"
+import type { OAuthApplication, OAuthToken } from "./OAuthEntities.ts"
 import { oauthError } from "./OAuthError.ts"
-import { type OAuthApplication, OAuthRepo, type OAuthToken } from "./OAuthRepo.ts"
+import { OAuthRepo } from "./OAuthRepo.ts"
 import { isCodeVerifier, verifyS256 } from "./Pkce.ts"
 import { DECISION_SCOPES, formatScope, isSubset, parseScope } from "./Scopes.ts"
 

@@ -1,2 +1,3 @@
 /** The OAuth context's shapes and pure rules: no services, so clients may import them. */
+export * from "./OAuthEntities.ts"
 export * from "./Scopes.ts"

@@ -1,5 +1,5 @@
-import { DECISION_SCOPES } from "@svc/domain/model"
-import { Schema } from "effect"
+import { DECISION_SCOPES, OAuthApplication } from "@svc/domain/model"
+import { Schema, Struct } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
 import { SessionAuth, Unauthorized } from "../shared/index.ts"
 
@@ -75,20 +75,22 @@ export const RegisterClientResponse = Schema.Struct({
 
 /** The consent screen's information: the application's public fields and the request being consented to. */
 export const OAuthApplicationResponse = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  overview: Schema.NullOr(Schema.String),
-  developerName: Schema.NullOr(Schema.String),
-  logoUrl: Schema.NullOr(Schema.String),
-  website: Schema.NullOr(Schema.String),
-  installUrl: Schema.NullOr(Schema.String),
-  screenshots: Schema.Array(Schema.String),
-  clientId: Schema.String,
+  ...Struct.pick(OAuthApplication.fields, [
+    "id",
+    "name",
+    "description",
+    "overview",
+    "developerName",
+    "logoUrl",
+    "website",
+    "installUrl",
+    "screenshots"
+  ]),
+  clientId: OAuthApplication.fields.clientId,
   scopes: Schema.Array(Schema.String),
   redirectUri: Schema.String,
   state: Schema.optionalKey(Schema.String),
-  status: Schema.Literals(["draft", "pending", "approved", "rejected"])
+  status: OAuthApplication.fields.status
 })
 
 /** The user's decision. */
