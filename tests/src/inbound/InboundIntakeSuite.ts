@@ -106,6 +106,52 @@ export const inboundIntakeSuite = <E>(name: string, ports: Layer.Layer<WebhookPo
       )
     )
 
+    it.effect("a signed event nested deeper than 64 levels or carrying NUL text is 400 and not stored", () =>
+      withApp(appEnv(), (app) =>
+        Effect.gen(function* () {
+          const withField = (body: string, json: string) => `${body.slice(0, -1)},"extra":${json}}`
+          const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`
+          for (const endpoint of SIGNED) {
+            const refused = [
+              ["NUL", JSON.stringify("a\u0000")],
+              ["lone surrogate", JSON.stringify({ "\ud800": 1 })],
+              ["depth 20,000", nested(20_000)]
+            ] as const
+            for (const [what, extra] of refused) {
+              const id = `evt_${crypto.randomUUID()}`
+              const body = withField(bodyFor(endpoint, id), extra)
+              const answer = yield* post(
+                app,
+                pathOf(endpoint),
+                body,
+                yield* Effect.promise(() => sign(endpoint, body, { id }))
+              )
+              assert.strictEqual(answer.status, 400, `${endpoint} ${what}: ${JSON.stringify(answer.body)}`)
+              assert.strictEqual(answer.body.error, "invalid_payload", `${endpoint} ${what}`)
+              assert.isFalse(yield* isStored(endpoint, id), `${endpoint} ${what} stored nothing`)
+            }
+            const id = `evt_${crypto.randomUUID()}`
+            const deepest = withField(bodyFor(endpoint, id), nested(63))
+            const ok = yield* post(
+              app,
+              pathOf(endpoint),
+              deepest,
+              yield* Effect.promise(() => sign(endpoint, deepest, { id }))
+            )
+            assert.strictEqual(ok.status, 200, `${endpoint} depth 64: ${JSON.stringify(ok.body)}`)
+            assert.isTrue(yield* isStored(endpoint, id), `${endpoint} depth 64 stored`)
+          }
+          const message = (yield* post(
+            app,
+            "/webhook/kyc-b",
+            withField(bodyFor("kyc-b", "e-deep"), nested(100)),
+            yield* Effect.promise(() => sign("kyc-b", withField(bodyFor("kyc-b", "e-deep"), nested(100))))
+          )).body.message
+          assert.include(String(message), "64 levels")
+        })
+      )
+    )
+
     it.effect("an endpoint without a configured secret answers 503 or 400 as SPEC.md says and stores nothing", () =>
       withApp(
         appEnv(

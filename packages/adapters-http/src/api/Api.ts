@@ -5,7 +5,7 @@ import { withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
 import { OAuthApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
-import { RequestValidation } from "./shared/index.ts"
+import { InputLimits, RequestValidation } from "./shared/index.ts"
 import { SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
 import { TreasuryApi } from "./treasury/index.ts"
 import { WebhookEndpointsApi } from "./webhooks/index.ts"
@@ -24,6 +24,7 @@ export class Api extends HttpApi.make("svc")
   .add(WellKnownApi)
   .add(ApiKeysApi)
   .add(WebhookEndpointsApi)
+  .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })

@@ -1,7 +1,10 @@
 import {
   type InboundEvent,
   InboundEventStore,
+  invalidTextMessage,
   isoOfMillis,
+  jsonInputIssue,
+  jsonTooDeepMessage,
   newIdText,
   type PersistenceUnavailable,
   StandardWebhooksHeaders
@@ -71,7 +74,7 @@ export class InboundIntake extends Context.Service<
           ? json(400, { error: "invalid_payload", errors: [{ path, message }] })
           : error(400, "invalid_payload", message)
 
-      const parse = (
+      const parseBody = (
         endpoint: InboundEndpoint,
         body: Uint8Array,
         headers: Readonly<Record<string, string | undefined>>
@@ -118,6 +121,19 @@ export class InboundIntake extends Context.Service<
           payload: envelope.success.payload
         })
       }
+
+      const parse = (
+        endpoint: InboundEndpoint,
+        body: Uint8Array,
+        headers: Readonly<Record<string, string | undefined>>
+      ): Result.Result<Parsed, HttpServerResponse.HttpServerResponse> =>
+        Result.flatMap(parseBody(endpoint, body, headers), (parsed) => {
+          const issue = jsonInputIssue(parsed.payload)
+          if (issue === undefined) return Result.succeed(parsed)
+          if (issue._tag === "TooDeep") return Result.fail(invalidPayload(endpoint, jsonTooDeepMessage))
+          const path = issue.path.join(".")
+          return Result.fail(invalidPayload(endpoint, `${path}: ${invalidTextMessage}`, path))
+        })
 
       const processNow = (stored: InboundEvent) =>
         Effect.gen(function* () {

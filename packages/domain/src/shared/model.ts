@@ -1,6 +1,7 @@
 /** The shared kernel's shapes and pure rules: no services, so clients may import them. */
 export * from "./Ids.ts"
 export * from "./internal/Encoding.ts"
+export * from "./JsonInput.ts"
 export * from "./Money.ts"
 export * from "./Pagination.ts"
 export * from "./Persistence.ts"

@@ -1,7 +1,7 @@
 import { DECISION_SCOPES, OAuthApplication } from "@svc/domain/model"
 import { Schema, Struct } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
-import { SessionAuth, Unauthorized } from "../shared/index.ts"
+import { InputLimits, SessionAuth, Unauthorized } from "../shared/index.ts"
 
 const oauthErrorFields = {
   error: Schema.String.annotate({ description: "An RFC 6749 error code, e.g. invalid_request, invalid_grant" }),
@@ -236,6 +236,7 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
           "answer 200 `{success: true}` as well. The client authenticates as at the token endpoint."
       )
   )
+  .middleware(InputLimits)
   .middleware(OAuthGuard)
   .annotate(
     OpenApi.Description,

@@ -8,3 +8,6 @@ export class RequestValidation extends HttpApiMiddleware.Service<RequestValidati
     error: BadRequest
   }
 ) {}
+
+/** Refuses a query or body nested deeper than 64 levels or carrying text Postgres cannot store, before decoding. */
+export class InputLimits extends HttpApiMiddleware.Service<InputLimits>()("@svc/adapters-http/InputLimits") {}

@@ -8,7 +8,8 @@ import {
 } from "effect/http"
 import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { RequestValidation } from "../../api/shared/index.ts"
-import { errorResponse } from "./ErrorResponses.ts"
+import { errorResponse, unreadableBodyMessage } from "./ErrorResponses.ts"
+import { InputLimitsLive } from "./InputLimits.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -34,7 +35,7 @@ const pathOf = (
     : `${slotPrefix[kind]}${joined}`
 }
 
-const invalidJson = () => errorResponse(400, "invalid_json", "the request body is not valid JSON")
+const invalidJson = (message = "the request body is not valid JSON") => errorResponse(400, "invalid_json", message)
 
 const isUnreadableBody = (error: HttpApiError.HttpApiSchemaError) =>
   (error.kind === "Payload" || error.kind === "Body") &&
@@ -49,9 +50,7 @@ const payloadTooLarge = () => errorResponse(413, "payload_too_large", "the reque
 /** The 400 body for a request that failed schema decoding (413 / invalid_json when the body could not be read). */
 const validationResponse = (error: HttpApiError.HttpApiSchemaError) => {
   if (isTooLarge(error)) return payloadTooLarge()
-  if (isUnreadableBody(error)) {
-    return invalidJson()
-  }
+  if (isUnreadableBody(error)) return invalidJson(unreadableBodyMessage(error))
   const details = formatter(error.cause.issue).issues.map((issue) => ({
     path: pathOf(error.kind, issue.path),
     message: issue.message
@@ -116,4 +115,4 @@ const JsonErrors = HttpRouter.middleware<{ handles: unknown }>()(
   { global: true }
 )
 
-export const ErrorHandlingLive = Layer.mergeAll(RequestValidationLive, JsonErrors)
+export const ErrorHandlingLive = Layer.mergeAll(RequestValidationLive, InputLimitsLive, JsonErrors)

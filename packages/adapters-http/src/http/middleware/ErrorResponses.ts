@@ -1,4 +1,6 @@
+import { jsonTooDeepMessage } from "@svc/domain"
 import { HttpServerResponse } from "effect/http"
+import type { HttpApiError } from "effect/http-api"
 import type { FieldIssue } from "../../api/shared/index.ts"
 import { STORE_UNAVAILABLE_MESSAGE } from "../../api/shared/index.ts"
 
@@ -18,3 +20,7 @@ export const errorResponse = (
 
 /** 503: the store could not be reached; the client may retry. */
 export const storeUnavailableResponse = () => errorResponse(503, "service_unavailable", STORE_UNAVAILABLE_MESSAGE)
+
+/** What to tell a client whose body could not be parsed: nested too deep, or not JSON at all. */
+export const unreadableBodyMessage = (error: HttpApiError.HttpApiSchemaError): string =>
+  error.cause.message === jsonTooDeepMessage ? jsonTooDeepMessage : "the request body is not valid JSON"

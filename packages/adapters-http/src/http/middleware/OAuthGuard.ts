@@ -4,12 +4,13 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { OAuthGuard } from "../../api/oauth/index.ts"
 import { noStore, oauthErrorResponse, temporarilyUnavailable } from "../oauth/index.ts"
+import { unreadableBodyMessage } from "./ErrorResponses.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
 const describe = (error: HttpApiError.HttpApiSchemaError): string => {
   if (/valid JSON/u.test(error.cause.message) && error.cause.issue._tag !== "Composite") {
-    return "the request body is not valid JSON"
+    return unreadableBodyMessage(error)
   }
   return formatter(error.cause.issue)
     .issues.map((issue) => {
