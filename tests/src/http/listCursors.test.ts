@@ -29,7 +29,8 @@ describe("list cursors", () => {
   })
 
   it("refuses a real cursor with one byte changed, or sent to another list", async () => {
-    for (const amount of [100, 200, 300]) assert.strictEqual((await create(acme.testKey, spendBody(amount))).status, 201)
+    for (const amount of [100, 200, 300])
+      assert.strictEqual((await create(acme.testKey, spendBody(amount))).status, 201)
     const cursor = await cursorOf("/v1/spend-requests", acme.testKey)
     const next = await app.call("GET", `/v1/spend-requests?limit=1&cursor=${cursor}`, { token: acme.testKey })
     assert.strictEqual(next.status, 200)

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { badRequest } from "../../api/shared/index.ts"
 
 /** 400 for a cursor that did not come from this list. */
-export const invalidCursor = () =>
+const invalidCursor = () =>
   badRequest("invalid_cursor", "the cursor is not valid", [
     { path: "query.cursor", message: "not a cursor of this list" }
   ])
