@@ -6,6 +6,7 @@ import {
   AgentCredentialsFromKeys,
   AgentKeys,
   ApiKeys,
+  CursorKey,
   FileKeys,
   IdempotencyPurgeJob,
   Ledger,
@@ -27,6 +28,8 @@ export { Sha256Node } from "./Sha256Node.ts"
 export interface ServiceConfig {
   readonly sessionJwtSecret: Redacted.Redacted
   readonly fileKeySecret: Redacted.Redacted
+  /** The key list cursors are signed with. */
+  readonly cursorSigningKey: Redacted.Redacted
   readonly publicBaseUrl: string
   /** How often pending approvals past their TTL are expired. */
   readonly approvalSweepIntervalSeconds: number
@@ -43,11 +46,13 @@ export const serviceConfig = Effect.gen(function* () {
   }
   const sessionJwtSecret = Option.getOrElse(configured, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
   const fileKeySecret = yield* Config.Redacted("FILE_KEY_SECRET").pipe(Config.withDefault(sessionJwtSecret))
+  const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
   const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
   const approvalSweepIntervalSeconds = yield* Config.Int("APPROVAL_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(15))
   return {
     sessionJwtSecret,
     fileKeySecret,
+    cursorSigningKey,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/u, ""),
     approvalSweepIntervalSeconds
   } satisfies ServiceConfig
@@ -123,6 +128,7 @@ export const appLayer = <E, R, R2>(
     Layer.provide([
       SessionTokens.layer(config.sessionJwtSecret),
       FileKeys.layer(Redacted.value(config.fileKeySecret)),
+      CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
       readiness
     ])

@@ -7,6 +7,7 @@ import { SESSION_SECRET, sessionToken as signSession } from "./Session.ts"
 export const testConfig: ServiceConfig = {
   sessionJwtSecret: Redacted.make(SESSION_SECRET),
   fileKeySecret: Redacted.make("test-file-key-secret"),
+  cursorSigningKey: Redacted.make("test-cursor-signing-key"),
   publicBaseUrl: "http://svc.test",
   approvalSweepIntervalSeconds: 3600
 }

@@ -13,6 +13,7 @@ export const BASE = "http://svc.test"
 const config = (publicBaseUrl = BASE): ServiceConfig => ({
   sessionJwtSecret: Redacted.make(SESSION_JWT_SECRET),
   fileKeySecret: Redacted.make("oauth-tests-file-key-secret"),
+  cursorSigningKey: Redacted.make("oauth-tests-cursor-signing-key"),
   publicBaseUrl,
   approvalSweepIntervalSeconds: 3600
 })

@@ -22,7 +22,14 @@ export interface Page<A> {
 /** The cursor is opaque to clients and could not be read. */
 export class InvalidCursor extends Schema.TaggedError<InvalidCursor>()("InvalidCursor", { cursor: Schema.String }) {}
 
-const PositionJson = Schema.fromJsonString(Schema.Struct({ createdAt: Schema.String, id: Schema.String }))
+const IsoTimestamp = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?(?:Z|[+-]\d{2}:\d{2})$/u),
+  Schema.makeFilter((text: string) => !Number.isNaN(Date.parse(text)))
+)
+
+const PositionJson = Schema.fromJsonString(
+  Schema.Struct({ createdAt: IsoTimestamp, id: Schema.String.check(Schema.isUUID()) })
+)
 
 /** Encodes a position as an opaque base64url cursor. */
 export const encodeCursor = (position: Position): string =>

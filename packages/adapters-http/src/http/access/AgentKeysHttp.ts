@@ -3,10 +3,11 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentUser, notFound } from "../../api/shared/index.ts"
-import { currentTeamAsAdmin as adminTeamOf, orServiceUnavailable, pageOfList } from "../shared/index.ts"
+import { currentTeamAsAdmin as adminTeamOf, listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =>
   Effect.gen(function* () {
+    const { pageOfList } = yield* listPaging
     const keys = yield* AgentKeys
     const currentTeamAsAdmin = adminTeamOf(yield* Teams)
     const revoke = (kind: "spending_key" | "team_key", id: string) =>
@@ -43,7 +44,12 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
       .handle("listSpendingKeys", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return yield* pageOfList(query, yield* keys.listSpendingKeys(team.id), spendingKeyView)
+          return yield* pageOfList(
+            `spending-keys:${team.id}`,
+            query,
+            yield* keys.listSpendingKeys(team.id),
+            spendingKeyView
+          )
         }).pipe(orServiceUnavailable)
       )
       .handle("updateSpendingKey", ({ params, payload }) =>
@@ -73,7 +79,7 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
       .handle("listTeamApiKeys", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return yield* pageOfList(query, yield* keys.listTeamKeys(team.id), teamApiKeyView)
+          return yield* pageOfList(`team-api-keys:${team.id}`, query, yield* keys.listTeamKeys(team.id), teamApiKeyView)
         }).pipe(orServiceUnavailable)
       )
       .handle("revokeTeamApiKey", ({ params }) => revoke("team_key", params.id))

@@ -3,10 +3,11 @@ import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentUser, forbidden, notFound } from "../../api/shared/index.ts"
-import { orServiceUnavailable, pageOf } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
   Effect.gen(function* () {
+    const { pageOf, signedPage } = yield* listPaging
     const apiKeys = yield* ApiKeys
     const teams = yield* Teams
 
@@ -38,9 +39,9 @@ export const ApiKeysHttp = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const actor = yield* currentTeam
-          const page = yield* pageOf(query)
-          const result = yield* apiKeys.list(actor.teamId, page)
-          return { data: result.data.map(apiKeyView), meta: result.meta }
+          const scope = `api-keys:${actor.teamId}`
+          const result = yield* apiKeys.list(actor.teamId, yield* pageOf(scope, query))
+          return yield* signedPage(scope, { data: result.data.map(apiKeyView), meta: result.meta })
         }).pipe(orServiceUnavailable)
       )
       .handle("revoke", ({ params }) =>

@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, CurrentUser, forbidden } from "../../api/shared/index.ts"
-import { orServiceUnavailable, pageOfList } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 export const TeamsHttp = HttpApiBuilder.group(Api, "teams", (handlers) =>
   Effect.gen(function* () {
@@ -23,6 +23,7 @@ export const TeamsHttp = HttpApiBuilder.group(Api, "teams", (handlers) =>
 
 export const MeHttp = HttpApiBuilder.group(Api, "me", (handlers) =>
   Effect.gen(function* () {
+    const { pageOfList } = yield* listPaging
     const teams = yield* Teams
     const users = yield* UsersRepo
     const fileKeys = yield* FileKeys
@@ -33,7 +34,7 @@ export const MeHttp = HttpApiBuilder.group(Api, "me", (handlers) =>
           const memberships = yield* teams.listForUser(principal.userId)
           const visible =
             principal.kind === "session" ? memberships : memberships.filter((m) => m.team.id === principal.teamId)
-          return yield* pageOfList(query, visible.map(teamView), (team) => team)
+          return yield* pageOfList(`teams:${principal.userId}`, query, visible.map(teamView), (team) => team)
         }).pipe(orServiceUnavailable)
       )
       .handle("me", () =>

@@ -4,10 +4,11 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentAgent, notFound } from "../../api/shared/index.ts"
-import { orServiceUnavailable, pageOfList } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
   Effect.gen(function* () {
+    const { pageOfList } = yield* listPaging
     const ledger = yield* Ledger
 
     /** The agent's spend account `id`, or its own (else the mode's first) when `id` is null; 404 otherwise. */
@@ -25,7 +26,7 @@ export const AccountsHttp = HttpApiBuilder.group(Api, "accounts", (handlers) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
           const accounts = yield* ledger.accounts(agent.teamId, { mode: agent.mode, kind: "spend" })
-          return yield* pageOfList(query, accounts, accountView)
+          return yield* pageOfList(`accounts:${agent.teamId}:${agent.mode}`, query, accounts, accountView)
         }).pipe(orServiceUnavailable)
       )
       .handle("get", ({ params }) => visibleAccount(params.id).pipe(Effect.map(accountView), orServiceUnavailable))

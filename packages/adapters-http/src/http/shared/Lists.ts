@@ -1,21 +1,39 @@
-import { type Page, type Position, pageOfAll, pageRequest } from "@svc/domain"
+import { CursorKey, type Page, type Position, pageOfAll, pageRequest } from "@svc/domain"
 import { Effect } from "effect"
 import { badRequest } from "../../api/shared/index.ts"
 
 /** 400 for a cursor that did not come from this list. */
-export const invalidCursor = () =>
+const invalidCursor = () =>
   badRequest("invalid_cursor", "the cursor is not valid", [
     { path: "query.cursor", message: "not a cursor of this list" }
   ])
 
-/** The page a `?cursor=&limit=` query asks for. */
-export const pageOf = (query: { readonly cursor?: string | undefined; readonly limit?: number | undefined }) =>
-  pageRequest(query.cursor, query.limit).pipe(Effect.mapError(invalidCursor))
+type ListQuery = { readonly cursor?: string | undefined; readonly limit?: number | undefined }
 
-/** The requested page of a small list held in full, in the list envelope. */
-export const pageOfList = <A extends Position, B>(
-  query: { readonly cursor?: string | undefined; readonly limit?: number | undefined },
-  rows: ReadonlyArray<A>,
-  render: (row: A) => B
-): Effect.Effect<Page<B>, ReturnType<typeof invalidCursor>> =>
-  Effect.map(pageOf(query), (page) => pageOfAll(page, rows, render))
+/** The list helpers of a handler group, bound to the server's cursor key; a `scope` names a list and its owner. */
+export const listPaging = Effect.gen(function* () {
+  const key = yield* CursorKey
+  const pageOf = (scope: string, query: ListQuery) =>
+    Effect.gen(function* () {
+      const cursor = query.cursor ? yield* key.open(scope, query.cursor) : undefined
+      return yield* pageRequest(cursor, query.limit)
+    }).pipe(Effect.mapError(invalidCursor))
+  const signedPage = <B>(scope: string, page: Page<B>) =>
+    Effect.gen(function* () {
+      const cursor = page.meta.cursor === null ? null : yield* key.seal(scope, page.meta.cursor)
+      return { ...page, meta: { ...page.meta, cursor } }
+    })
+  return {
+    /** The page a `?cursor=&limit=` query asks for, from a cursor signed for the list. */
+    pageOf,
+    /** The page with its next cursor signed for the list, as clients receive it. */
+    signedPage,
+    /** The requested page of a small list held in full, in the list envelope. */
+    pageOfList: <A extends Position, B>(
+      scope: string,
+      query: ListQuery,
+      rows: ReadonlyArray<A>,
+      render: (row: A) => B
+    ) => Effect.flatMap(pageOf(scope, query), (page) => signedPage(scope, pageOfAll(page, rows, render)))
+  }
+})

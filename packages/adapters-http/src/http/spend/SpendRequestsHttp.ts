@@ -3,10 +3,11 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentAgent, conflict, notFound } from "../../api/shared/index.ts"
-import { orServiceUnavailable, pageOf } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (handlers) =>
   Effect.gen(function* () {
+    const { pageOf, signedPage } = yield* listPaging
     const spend = yield* SpendRequests
     return handlers
       .handle("create", ({ payload }) =>
@@ -39,9 +40,10 @@ export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (han
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
-          const page = yield* pageOf(query)
+          const scope = `spend-requests:${agent.teamId}:${agent.mode}`
+          const page = yield* pageOf(scope, query)
           const rows = yield* spend.list(agent.teamId, { mode: agent.mode, status: query.status }, page)
-          return toPage(page, rows, spendRequestJson)
+          return yield* signedPage(scope, toPage(page, rows, spendRequestJson))
         }).pipe(orServiceUnavailable)
       )
       .handle("get", ({ params }) =>

@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/shared/index.ts"
-import { orServiceUnavailable, pageOf, pageOfList } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 const approval = (sr: SpendRequest) => ({
   ...sr.approval!,
@@ -29,6 +29,7 @@ const principalTeam = Effect.gen(function* () {
 
 export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
   Effect.gen(function* () {
+    const { pageOf, pageOfList, signedPage } = yield* listPaging
     const ledger = yield* Ledger
     const spend = yield* SpendRequests
 
@@ -56,27 +57,34 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
       .handle("accounts", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          return yield* pageOfList(query, yield* ledger.accounts(teamId, {}), ledgerAccountView)
+          return yield* pageOfList(
+            `treasury-accounts:${teamId}`,
+            query,
+            yield* ledger.accounts(teamId, {}),
+            ledgerAccountView
+          )
         }).pipe(orServiceUnavailable)
       )
       .handle("ledger", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          const page = yield* pageOf(query)
+          const scope = `treasury-ledger:${teamId}`
+          const page = yield* pageOf(scope, query)
           const rows = yield* ledger.transactions(teamId, { accountId: query.accountId as AccountId | undefined }, page)
-          return toPage(page, rows, ledgerTransactionView)
+          return yield* signedPage(scope, toPage(page, rows, ledgerTransactionView))
         }).pipe(orServiceUnavailable)
       )
       .handle("approvals", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          const page = yield* pageOf(query)
+          const scope = `treasury-approvals:${teamId}`
+          const page = yield* pageOf(scope, query)
           const rows = yield* spend.list(
             teamId,
             { approvalStatus: query.status ?? undefined, withApproval: true },
             page
           )
-          return toPage(page, rows, approval)
+          return yield* signedPage(scope, toPage(page, rows, approval))
         }).pipe(orServiceUnavailable)
       )
       .handle("approve", ({ params, payload }) => decide("approve", params.id, payload.note))

@@ -3,10 +3,11 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, notFound } from "../../api/shared/index.ts"
-import { currentTeamAsAdmin as adminTeamOf, orServiceUnavailable, pageOf } from "../shared/index.ts"
+import { currentTeamAsAdmin as adminTeamOf, listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints", (handlers) =>
   Effect.gen(function* () {
+    const { pageOf, signedPage } = yield* listPaging
     const endpoints = yield* WebhookEndpoints
     const currentTeamAsAdmin = adminTeamOf(yield* Teams)
     const missing = (id: string) => () => Effect.fail(notFound(`no webhook endpoint ${id}`))
@@ -28,8 +29,9 @@ export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints"
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          const page = yield* pageOf(query)
-          return toPage(page, yield* endpoints.list(team.id, page), webhookEndpointView)
+          const scope = `webhook-endpoints:${team.id}`
+          const page = yield* pageOf(scope, query)
+          return yield* signedPage(scope, toPage(page, yield* endpoints.list(team.id, page), webhookEndpointView))
         }).pipe(orServiceUnavailable)
       )
       .handle("get", ({ params }) =>
@@ -63,8 +65,10 @@ export const WebhookEndpointsHttp = HttpApiBuilder.group(Api, "webhookEndpoints"
       .handle("deliveries", ({ params, query }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          const page = yield* pageOf(query)
-          return toPage(page, yield* endpoints.deliveries(team.id, params.id, page), webhookDeliveryView)
+          const scope = `webhook-deliveries:${team.id}:${params.id}`
+          const page = yield* pageOf(scope, query)
+          const rows = yield* endpoints.deliveries(team.id, params.id, page)
+          return yield* signedPage(scope, toPage(page, rows, webhookDeliveryView))
         }).pipe(Effect.catchTag("WebhookEndpointNotFound", missing(params.id)), orServiceUnavailable)
       )
       .handle("redeliver", ({ params }) =>
