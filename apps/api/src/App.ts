@@ -71,9 +71,10 @@ const positive = (name: string, fallback: number) =>
 
 /** The in-process buckets of unknown /v1 credentials, forgotten when idle every `interval`. */
 const unknownCredentialBuckets = (interval: Duration.Duration) =>
-  Layer.merge(Layer.effect(UnknownCredentialLimiter, RateLimiter.use(Effect.succeed)), RateLimitPruneJob(interval)).pipe(
-    Layer.provide(RateLimiterMemory)
-  )
+  Layer.merge(
+    Layer.effect(UnknownCredentialLimiter, RateLimiter.use(Effect.succeed)),
+    RateLimitPruneJob(interval)
+  ).pipe(Layer.provide(RateLimiterMemory))
 
 /**
  * /v1 protection from the environment: the rate limit (`RATE_LIMIT_V1_PER_MINUTE`, default 600 per key and per client

@@ -30,7 +30,8 @@ describe("/v1 rate limit (in-memory, RATE_LIMIT_V1_PER_MINUTE=3)", () => {
   })
 
   it("gives a real key its own bucket; unknown tokens and no token share their client address's bucket", async () => {
-    for (let i = 0; i < LIMIT + 1; i++) await client.call("GET", "/v1/balance", { token: `svc_test_${crypto.randomUUID()}` })
+    for (let i = 0; i < LIMIT + 1; i++)
+      await client.call("GET", "/v1/balance", { token: `svc_test_${crypto.randomUUID()}` })
     const other = await client.call("GET", "/v1/balance", { token: `svc_test_${crypto.randomUUID()}` })
     assert.strictEqual(other.status, 429)
     assertLimited(other, LIMIT, 0)

@@ -4,10 +4,10 @@ import { PublicBaseUrl } from "./Authentication.ts"
 
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5
 
-/** The /docs page runs Scalar's inline bootstrap and its script from jsDelivr; nothing else is loaded or framed. */
+/** The /docs page runs Scalar's bundled script inline; nothing else is loaded and no page may frame it. */
 const HTML_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net",
+  "script-src 'self' 'unsafe-inline'",
   "style-src 'self' 'unsafe-inline'",
   "font-src 'self' data: https://fonts.scalar.com",
   "img-src 'self' data:",
