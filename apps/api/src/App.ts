@@ -1,5 +1,14 @@
-import { ApiRoutes, IdempotencyLive, PublicBaseUrl, RateLimitV1, Readiness, SessionTokens } from "@svc/adapters-http"
-import { PortsMemory } from "@svc/adapters-memory"
+import {
+  ApiRoutes,
+  IdempotencyLive,
+  PublicBaseUrl,
+  RateLimitV1,
+  Readiness,
+  SecurityHeaders,
+  SessionTokens,
+  UnknownCredentialLimiter
+} from "@svc/adapters-http"
+import { PortsMemory, RateLimiterMemory } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
@@ -12,6 +21,7 @@ import {
   Ledger,
   OAuth,
   OAuthPurgeJob,
+  RateLimiter,
   RateLimitPruneJob,
   SpendRequests,
   TeamCredentialsLive,
@@ -64,8 +74,16 @@ export type Ports = Layer.Success<typeof PortsPg>
 const positive = (name: string, fallback: number) =>
   Config.schema(Schema.FiniteFromString.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
 
+/** The in-process buckets of unknown /v1 credentials, forgotten when idle every `interval`. */
+const unknownCredentialBuckets = (interval: Duration.Duration) =>
+  Layer.merge(
+    Layer.effect(UnknownCredentialLimiter, RateLimiter.use(Effect.succeed)),
+    RateLimitPruneJob(interval)
+  ).pipe(Layer.provide(RateLimiterMemory))
+
 /**
- * /v1 protection from the environment: the rate limit (`RATE_LIMIT_V1_PER_MINUTE`, default 600 per credential), and
+ * /v1 protection from the environment: the rate limit (`RATE_LIMIT_V1_PER_MINUTE`, default 600 per key and per client
+ * address for unknown credentials), and
  * the jobs purging idempotency responses after `IDEMPOTENCY_TTL_HOURS` (default 24) every
  * `IDEMPOTENCY_PURGE_INTERVAL_SECONDS` (default 3600) and forgetting idle rate-limit buckets.
  */
@@ -74,10 +92,11 @@ const v1Protection = Layer.unwrap(
     const limit = Math.floor(yield* positive("RATE_LIMIT_V1_PER_MINUTE", 600))
     const ttlHours = yield* positive("IDEMPOTENCY_TTL_HOURS", 24)
     const purgeSeconds = yield* positive("IDEMPOTENCY_PURGE_INTERVAL_SECONDS", 3600)
+    const pruneInterval = Duration.seconds(Math.min(purgeSeconds, 300))
     return Layer.mergeAll(
-      RateLimitV1(Math.max(1, limit)),
+      RateLimitV1(Math.max(1, limit)).pipe(Layer.provide(unknownCredentialBuckets(pruneInterval))),
       IdempotencyPurgeJob({ ttl: Duration.hours(ttlHours), interval: Duration.seconds(purgeSeconds) }),
-      RateLimitPruneJob(Duration.seconds(Math.min(purgeSeconds, 300)))
+      RateLimitPruneJob(pruneInterval)
     )
   })
 )
@@ -118,6 +137,7 @@ export const appLayer = <E, R, R2>(
 ) =>
   Layer.mergeAll(
     ApiRoutes.pipe(Layer.provide(IdempotencyLive)),
+    SecurityHeaders,
     v1Protection,
     retention,
     InboundWebhookRoutes,

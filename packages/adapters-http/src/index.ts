@@ -7,7 +7,9 @@ export {
   PublicBaseUrl,
   RateLimitV1,
   rateLimitHeaders,
-  SessionTokens
+  SecurityHeaders,
+  SessionTokens,
+  UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
 export { Readiness } from "./http/platform/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

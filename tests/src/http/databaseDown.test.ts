@@ -21,6 +21,7 @@ describe("with the database unreachable", () => {
     const ready = await app.call("GET", "/health/ready")
     assert.strictEqual(ready.status, 503)
     assert.strictEqual(ready.body.error, "service_unavailable")
+    assert.strictEqual(ready.headers.get("retry-after"), "5")
     const session = await sessionToken()
     for (const [method, path, token, body] of [
       ["POST", "/teams", session, { name: "Acme" }],
@@ -30,6 +31,8 @@ describe("with the database unreachable", () => {
       const answer = await app.call(method, path, { token, ...(body === undefined ? {} : { body }) })
       assert.strictEqual(answer.status, 503, `${method} ${path}`)
       assert.strictEqual(answer.body.error, "service_unavailable")
+      assert.strictEqual(answer.headers.get("retry-after"), "5", `${method} ${path}`)
+      assert.strictEqual(answer.headers.get("x-content-type-options"), "nosniff")
       assert.notMatch(JSON.stringify(answer.body), /ECONNREFUSED|SqlError|127\.0\.0\.1|stack/iu)
     }
   }, 60_000)

@@ -29,16 +29,19 @@ describe("/v1 rate limit (in-memory, RATE_LIMIT_V1_PER_MINUTE=3)", () => {
     assert.isTrue(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 20, `Retry-After ${retryAfter}`)
   })
 
-  it("limits per credential: another token, and no token at all, have their own buckets", async () => {
-    const spent = `svc_test_${crypto.randomUUID()}`
-    for (let i = 0; i < LIMIT + 1; i++) await client.call("GET", "/v1/balance", { token: spent })
-    assert.strictEqual((await client.call("GET", "/v1/balance", { token: spent })).status, 429)
+  it("gives a real key its own bucket; unknown tokens and no token share their client address's bucket", async () => {
+    for (let i = 0; i < LIMIT + 1; i++)
+      await client.call("GET", "/v1/balance", { token: `svc_test_${crypto.randomUUID()}` })
     const other = await client.call("GET", "/v1/balance", { token: `svc_test_${crypto.randomUUID()}` })
-    assert.strictEqual(other.status, 401)
-    assertLimited(other, LIMIT, LIMIT - 1)
+    assert.strictEqual(other.status, 429)
+    assertLimited(other, LIMIT, 0)
     const anonymous = await client.call("GET", "/v1/balance")
-    assert.strictEqual(anonymous.status, 401)
-    assertLimited(anonymous, LIMIT, LIMIT - 1)
+    assert.strictEqual(anonymous.status, 429)
+    assertLimited(anonymous, LIMIT, 0)
+    const key = await spendingKey(client)
+    const ok = await client.call("GET", "/v1/balance", { token: key })
+    assert.strictEqual(ok.status, 200)
+    assertLimited(ok, LIMIT, LIMIT - 1)
   })
 
   it("carries the headers on 200, 400, 404 and unknown-route answers of a real credential", async () => {

@@ -1,9 +1,14 @@
-import { hashSecret, type RateLimitDecision, RateLimiter } from "@svc/domain"
-import { Effect } from "effect"
+import { AgentCredentials, hashSecret, type RateLimitDecision, RateLimiter } from "@svc/domain"
+import { Context, Effect, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 
 const PREFIX = "/v1/"
+
+/** In-process token buckets for /v1 requests whose credential is no key: one per client address, never stored. */
+export class UnknownCredentialLimiter extends Context.Service<UnknownCredentialLimiter, RateLimiter["Service"]>()(
+  "@svc/adapters-http/UnknownCredentialLimiter"
+) {}
 
 /** The three RateLimit headers every /v1 response carries. */
 export const rateLimitHeaders = (decision: RateLimitDecision): Record<string, string> => ({
@@ -12,28 +17,36 @@ export const rateLimitHeaders = (decision: RateLimitDecision): Record<string, st
   "ratelimit-reset": String(decision.resetSeconds)
 })
 
-/** The bucket of a request: the SHA-256 of its bearer token (or of the whole header), so no lookup is needed. */
-const bucketKey = (authorization: string | undefined) =>
-  authorization === undefined
-    ? Effect.succeed("v1:anonymous")
-    : hashSecret(authorization.replace(/^Bearer\s+/iu, "")).pipe(Effect.map((hash) => `v1:${hash}`))
-
 /**
- * The /v1 rate limit: a token bucket per credential (`limitPerMinute` requests a minute). Every /v1 response, errors
- * included, carries RateLimit-Limit/Remaining/Reset (added just before sending); over the limit the answer is 429
- * `rate_limited` with Retry-After. If the limiter's store is down the request gets 503.
+ * The /v1 rate limit: a token bucket of `limitPerMinute` requests a minute per agent key (in the RateLimiter store,
+ * keyed by the SHA-256 of the token) and one per client address, in memory, shared by every request whose credential
+ * is missing or resolves to no key, so unknown tokens never write. Every /v1 response, errors included, carries
+ * RateLimit-Limit/Remaining/Reset (added just before sending); over the limit the answer is 429 `rate_limited` with
+ * Retry-After. If the store is down the request gets 503.
  */
 export const RateLimitV1 = (limitPerMinute: number) =>
   HttpRouter.middleware()(
     Effect.gen(function* () {
-      const limiter = yield* RateLimiter
+      const store = yield* RateLimiter
+      const unknown = yield* UnknownCredentialLimiter
+      const agents = yield* AgentCredentials
+      const take = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.gen(function* () {
+          const token = request.headers.authorization?.replace(/^Bearer\s+/iu, "")
+          const agent = token === undefined ? Option.none() : yield* agents.authenticate(token)
+          if (token !== undefined && Option.isSome(agent)) {
+            return yield* store.take(`v1:${yield* hashSecret(token)}`, limitPerMinute)
+          }
+          const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+          return yield* unknown.take(`v1:address:${address}`, limitPerMinute)
+        })
       return (httpEffect) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           if (!request.url.startsWith(PREFIX)) return yield* httpEffect
-          const decision = yield* limiter
-            .take(yield* bucketKey(request.headers.authorization), limitPerMinute)
-            .pipe(Effect.catchTag("PersistenceUnavailable", () => Effect.succeed(undefined)))
+          const decision = yield* take(request).pipe(
+            Effect.catchTag("PersistenceUnavailable", () => Effect.succeed(undefined))
+          )
           if (decision === undefined) {
             return storeUnavailableResponse()
           }
