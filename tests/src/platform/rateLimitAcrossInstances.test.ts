@@ -3,6 +3,7 @@ import { clientForUrl } from "@svc/adapters-pg"
 import { TestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
 import { appOnPostgres } from "@svc/api"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import { clientOf, testConfig } from "../support/InProcessApp.ts"
 import { assertLimited, serve, spendingKey } from "../support/RateLimitHarness.ts"
 
@@ -14,10 +15,16 @@ const scope = Effect.runSync(Scope.make())
 const instances: Array<{ readonly dispose: () => Promise<void> }> = []
 let a: ReturnType<typeof clientOf>
 let b: ReturnType<typeof clientOf>
+let bucketRows: () => Promise<number>
 
 beforeAll(async () => {
   const database = await Effect.runPromise(Layer.build(TestDatabase).pipe(Scope.provide(scope)))
   const { url } = Context.get(database, TestDatabaseUrl)
+  const sql = Context.get(database, SqlClient.SqlClient)
+  bucketRows = () =>
+    Effect.runPromise(
+      sql<{ n: string }>`SELECT count(*)::text AS n FROM rate_limit_buckets`.pipe(Effect.map(([row]) => Number(row?.n)))
+    )
   const onDatabase = () =>
     realPostgres
       ? appOnPostgres(testConfig).pipe(Layer.provide(clientForUrl(Redacted.make(url), 2)))
@@ -61,5 +68,19 @@ describe(`/v1 rate limit shared by two app instances (${label})`, () => {
     assert.strictEqual(answers.filter((x) => x.status === 200).length, LIMIT)
     assert.strictEqual(answers.filter((x) => x.status === 429).length, 12 - LIMIT)
     for (const answer of answers) assert.strictEqual(Number(answer.headers.get("ratelimit-limit")), LIMIT)
+  })
+
+  it("unknown credentials write no bucket rows and run out per client address", async () => {
+    const before = await bucketRows()
+    const answers = []
+    for (let i = 0; i < 50; i++) {
+      answers.push(await a.call("GET", "/v1/accounts", { token: `svc_test_${crypto.randomUUID()}` }))
+    }
+    assert.strictEqual(await bucketRows(), before, "no row for a credential that resolves to no key")
+    assert.strictEqual(answers.filter((x) => x.status === 401).length, LIMIT)
+    assert.strictEqual(answers.filter((x) => x.status === 429).length, 50 - LIMIT)
+    const token = await spendingKey(a)
+    assert.strictEqual((await a.call("GET", "/v1/accounts", { token })).status, 200)
+    assert.strictEqual(await bucketRows(), before + 1, "a real key gets its own bucket")
   })
 })
