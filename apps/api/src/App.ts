@@ -37,6 +37,8 @@ export { Sha256Node } from "./Sha256Node.ts"
 /** What the service reads from its environment. */
 export interface ServiceConfig {
   readonly sessionJwtSecret: Redacted.Redacted
+  /** The longest a session token may still be valid when presented (`exp` at most this far ahead). */
+  readonly sessionMaxLifetimeSeconds: number
   readonly fileKeySecret: Redacted.Redacted
   /** The key list cursors are signed with. */
   readonly cursorSigningKey: Redacted.Redacted
@@ -55,12 +57,14 @@ export const serviceConfig = Effect.gen(function* () {
     )
   }
   const sessionJwtSecret = Option.getOrElse(configured, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
+  const sessionMaxLifetimeSeconds = yield* Config.Int("SESSION_MAX_LIFETIME_SECONDS").pipe(Config.withDefault(86_400))
   const fileKeySecret = yield* Config.Redacted("FILE_KEY_SECRET").pipe(Config.withDefault(sessionJwtSecret))
   const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
   const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
   const approvalSweepIntervalSeconds = yield* Config.Int("APPROVAL_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(15))
   return {
     sessionJwtSecret,
+    sessionMaxLifetimeSeconds,
     fileKeySecret,
     cursorSigningKey,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/u, ""),
@@ -146,7 +150,7 @@ export const appLayer = <E, R, R2>(
     Layer.provide(WebhookServicesLive),
     Layer.provide(domain(config, ports)),
     Layer.provide([
-      SessionTokens.layer(config.sessionJwtSecret),
+      SessionTokens.layer(config.sessionJwtSecret, config.sessionMaxLifetimeSeconds),
       FileKeys.layer(Redacted.value(config.fileKeySecret)),
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),

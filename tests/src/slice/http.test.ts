@@ -134,6 +134,7 @@ describe("session authentication", () => {
     ["an empty bearer token", () => ""],
     ["garbage", () => "not-a-token"],
     ["an expired token", () => sessionToken({ exp: now - 60 })],
+    ["a token valid for longer than a session may live", () => sessionToken({ exp: now + 30 * 86_400 })],
     ["a token signed with another secret", () => sessionToken({}, { secret: "another-secret-0123456789abcdef-xyz" })],
     ["alg none with an empty signature", () => unsignedToken()],
     ["alg none with a made-up signature", () => unsignedToken("c2lnbmF0dXJl")],
@@ -155,6 +156,15 @@ describe("session authentication", () => {
       assertUnauthorized(await send("GET", "/teams", t === undefined ? {} : { token: t }))
     })
   }
+
+  it("reads the session lifetime from SESSION_MAX_LIFETIME_SECONDS", async () => {
+    assert.strictEqual((await configFrom({ SESSION_MAX_LIFETIME_SECONDS: "3600" })).sessionMaxLifetimeSeconds, 3600)
+  })
+
+  it("accepts a token valid for up to the session lifetime (24 hours by default)", async () => {
+    const token = sessionToken({ exp: Math.floor(Date.now() / 1000) + 86_400 - 60 })
+    assert.strictEqual((await send("GET", "/users/me", { token })).status, 200)
+  })
 
   it("accepts only the Bearer scheme", async () => {
     const response = await app.handler(

@@ -6,6 +6,7 @@ import { SESSION_SECRET, sessionToken as signSession } from "./Session.ts"
 /** The configuration in-process apps run with. */
 export const testConfig: ServiceConfig = {
   sessionJwtSecret: Redacted.make(SESSION_SECRET),
+  sessionMaxLifetimeSeconds: 86_400,
   fileKeySecret: Redacted.make("test-file-key-secret"),
   cursorSigningKey: Redacted.make("test-cursor-signing-key"),
   publicBaseUrl: "http://svc.test",

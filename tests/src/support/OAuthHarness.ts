@@ -12,6 +12,7 @@ export const BASE = "http://svc.test"
 /** The configuration the in-process app runs with. */
 const config = (publicBaseUrl = BASE): ServiceConfig => ({
   sessionJwtSecret: Redacted.make(SESSION_JWT_SECRET),
+  sessionMaxLifetimeSeconds: 86_400,
   fileKeySecret: Redacted.make("oauth-tests-file-key-secret"),
   cursorSigningKey: Redacted.make("oauth-tests-cursor-signing-key"),
   publicBaseUrl,

@@ -1,5 +1,5 @@
 import { type SessionIdentity, UserId } from "@svc/domain"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { jwtVerify } from "jose"
 
 const Claims = Schema.Struct({
@@ -12,12 +12,15 @@ const Claims = Schema.Struct({
 /** A JWS compact serialisation: three base64url parts. */
 export const looksLikeJwt = (token: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/u.test(token)
 
-/** Verifies session JWTs (HS256 under `SESSION_JWT_SECRET`); none for anything invalid, expired or unsigned. */
+/**
+ * Verifies session JWTs (HS256 under `SESSION_JWT_SECRET`); none for anything invalid, expired, unsigned, or valid for
+ * longer than `maxLifetimeSeconds` from now (a token minted to live for months is refused, not trusted for months).
+ */
 export class SessionTokens extends Context.Service<
   SessionTokens,
   { readonly verify: (token: string) => Effect.Effect<Option.Option<SessionIdentity>> }
 >()("@svc/adapters-http/SessionTokens") {
-  static readonly layer = (secret: Redacted.Redacted) => {
+  static readonly layer = (secret: Redacted.Redacted, maxLifetimeSeconds: number) => {
     const key = new TextEncoder().encode(Redacted.value(secret))
     return Layer.succeed(
       SessionTokens,
@@ -27,6 +30,13 @@ export class SessionTokens extends Context.Service<
             jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] })
           ).pipe(
             Effect.flatMap(({ payload }) => Schema.decodeUnknownEffect(Claims)(payload)),
+            Effect.flatMap((claims) =>
+              Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                claims.exp - now / 1000 <= maxLifetimeSeconds
+                  ? Effect.succeed(claims)
+                  : Effect.fail("the token lives longer than a session may")
+              )
+            ),
             Effect.map((claims) => Option.some({ id: claims.sub, email: claims.email, fullName: claims.name ?? null })),
             Effect.orElseSucceed(() => Option.none())
           )
