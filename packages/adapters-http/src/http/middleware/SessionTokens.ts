@@ -1,5 +1,5 @@
 import { type SessionIdentity, UserId } from "@svc/domain"
-import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { jwtVerify } from "jose"
 
 const Claims = Schema.Struct({
@@ -15,6 +15,7 @@ export const looksLikeJwt = (token: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-
 /**
  * Verifies session JWTs (HS256 under `SESSION_JWT_SECRET`); none for anything invalid, expired, unsigned, or valid for
  * longer than `maxLifetimeSeconds` from now (a token minted to live for months is refused, not trusted for months).
+ * Both limits are read on the wall clock, as the JWT library reads `exp`.
  */
 export class SessionTokens extends Context.Service<
   SessionTokens,
@@ -30,12 +31,9 @@ export class SessionTokens extends Context.Service<
             jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["sub", "exp"] })
           ).pipe(
             Effect.flatMap(({ payload }) => Schema.decodeUnknownEffect(Claims)(payload)),
-            Effect.flatMap((claims) =>
-              Effect.flatMap(Clock.currentTimeMillis, (now) =>
-                claims.exp - now / 1000 <= maxLifetimeSeconds
-                  ? Effect.succeed(claims)
-                  : Effect.fail("the token lives longer than a session may")
-              )
+            Effect.filterOrFail(
+              (claims) => claims.exp - Date.now() / 1000 <= maxLifetimeSeconds,
+              () => "the token lives longer than a session may"
             ),
             Effect.map((claims) => Option.some({ id: claims.sub, email: claims.email, fullName: claims.name ?? null })),
             Effect.orElseSucceed(() => Option.none())
