@@ -1,5 +1,5 @@
 import type { TeamId, UserId } from "@svc/domain"
-import { type User, UsersRepo } from "@svc/domain"
+import { nowIso, type User, UsersRepo } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
@@ -11,21 +11,23 @@ export const UsersRepoMemory = Layer.effect(
     const users = yield* store.table(HashMap.empty<UserId, User>())
     return UsersRepo.of({
       ensure: (identity) =>
-        store.atomically(
-          Ref.modify(users, (map) =>
-            Option.match(HashMap.get(map, identity.id), {
-              onSome: (user) => [user, map] as const,
-              onNone: () => {
-                const user: User = {
-                  id: identity.id,
-                  email: identity.email,
-                  fullName: identity.fullName,
-                  currentTeamId: null,
-                  createdAt: new Date().toISOString()
+        Effect.flatMap(nowIso, (createdAt) =>
+          store.atomically(
+            Ref.modify(users, (map) =>
+              Option.match(HashMap.get(map, identity.id), {
+                onSome: (user) => [user, map] as const,
+                onNone: () => {
+                  const user: User = {
+                    id: identity.id,
+                    email: identity.email,
+                    fullName: identity.fullName,
+                    currentTeamId: null,
+                    createdAt
+                  }
+                  return [user, HashMap.set(map, user.id, user)] as const
                 }
-                return [user, HashMap.set(map, user.id, user)] as const
-              }
-            })
+              })
+            )
           )
         ),
       findById: (id) => Ref.get(users).pipe(Effect.map(HashMap.get(id))),

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto"
 import { WebhookSender, WebhookSendFailed } from "@svc/domain"
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 
 /** The Standard Webhooks signature header: `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space-separated. */
 export const standardWebhooksSignature = (
@@ -29,38 +29,40 @@ export const StandardWebhooksSender = Layer.succeed(
   WebhookSender,
   WebhookSender.of({
     send: (webhook) =>
-      Effect.tryPromise({
-        try: async (interrupted) => {
-          const response = await fetch(webhook.url, {
-            method: "POST",
-            redirect: "manual",
-            signal: AbortSignal.any([interrupted, AbortSignal.timeout(webhook.timeoutMs)]),
-            headers: {
-              "content-type": "application/json",
-              "user-agent": "svc-webhooks/1",
-              "webhook-id": webhook.webhookId,
-              "webhook-timestamp": String(webhook.timestampSeconds),
-              "webhook-signature": standardWebhooksSignature(
-                webhook.secrets,
-                webhook.webhookId,
-                webhook.timestampSeconds,
-                webhook.body
-              )
-            },
-            body: webhook.body
-          })
-          await response.body?.cancel().catch(() => undefined)
-          return {
-            status: response.status,
-            retryAfterSeconds: retryAfterSeconds(response.headers.get("retry-after"), Date.now())
+      Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
+        Effect.tryPromise({
+          try: async (interrupted) => {
+            const response = await fetch(webhook.url, {
+              method: "POST",
+              redirect: "manual",
+              signal: AbortSignal.any([interrupted, AbortSignal.timeout(webhook.timeoutMs)]),
+              headers: {
+                "content-type": "application/json",
+                "user-agent": "svc-webhooks/1",
+                "webhook-id": webhook.webhookId,
+                "webhook-timestamp": String(webhook.timestampSeconds),
+                "webhook-signature": standardWebhooksSignature(
+                  webhook.secrets,
+                  webhook.webhookId,
+                  webhook.timestampSeconds,
+                  webhook.body
+                )
+              },
+              body: webhook.body
+            })
+            await response.body?.cancel().catch(() => undefined)
+            return {
+              status: response.status,
+              retryAfterSeconds: retryAfterSeconds(response.headers.get("retry-after"), nowMs)
+            }
+          },
+          catch: (cause) => {
+            const name = cause instanceof Error ? cause.name : ""
+            return name === "TimeoutError" || name === "AbortError"
+              ? new WebhookSendFailed({ reason: "timeout", message: `no answer within ${webhook.timeoutMs} ms` })
+              : new WebhookSendFailed({ reason: "network", message: "the receiver could not be reached" })
           }
-        },
-        catch: (cause) => {
-          const name = cause instanceof Error ? cause.name : ""
-          return name === "TimeoutError" || name === "AbortError"
-            ? new WebhookSendFailed({ reason: "timeout", message: `no answer within ${webhook.timeoutMs} ms` })
-            : new WebhookSendFailed({ reason: "network", message: "the receiver could not be reached" })
-        }
-      }).pipe(Effect.withSpan("WebhookSender.send"))
+        })
+      ).pipe(Effect.withSpan("WebhookSender.send"))
   })
 )

@@ -10,7 +10,7 @@ import {
   SpendRequestId,
   SpendRequestInvalid,
   spendRequestJson,
-  usageWindows
+  type UsageWindows
 } from "./SpendRequest.ts"
 import type { DecidedSpend, DecisionInputs } from "./SpendRequestsRepo.ts"
 
@@ -41,7 +41,8 @@ export interface CreateSpendRequest {
 }
 
 /**
- * What a new request decides from the state `SpendRequestsRepo.lockForDecision` read under its locks at `now`: the
+ * What a new request decides from the state `SpendRequestsRepo.lockForDecision` read under its locks at `now` for
+ * the budget `windows` of that moment: the
  * policy decision, the posting (approved) or hold (pending approval), the approval to store, the request, its budget
  * usage and its events. Refused when the credential has no such spend account, the currency differs from the
  * account's, or the team has no settlement account in that currency.
@@ -50,10 +51,10 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
   agent: AgentPrincipal,
   input: CreateSpendRequest,
   inputs: DecisionInputs,
-  now: number
+  now: number,
+  windows: UsageWindows
 ) {
   const accountId = input.accountId ?? agent.accountId
-  const windows = usageWindows(now)
   if (Option.isNone(inputs.spendAccount)) {
     return yield* new SpendRequestInvalid({
       field: "accountId",

@@ -102,7 +102,7 @@ export class SpendRequests extends Context.Service<
             spendingKeyId: agent.keyId,
             windows
           })
-          const { decided, approval } = yield* decideSpend(agent, input, inputs, now)
+          const { decided, approval } = yield* decideSpend(agent, input, inputs, now, windows)
           if (approval !== null) yield* approvals.insert(approval)
           yield* repo.insertDecided(decided)
           return decided.request

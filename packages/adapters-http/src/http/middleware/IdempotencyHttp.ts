@@ -3,9 +3,10 @@ import {
   type IdempotencyScope,
   IdempotencyStore,
   isPersistenceUnavailable,
+  nowIso,
   type StoredResponse
 } from "@svc/domain"
-import { Cause, Clock, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
+import { Cause, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { IdempotencyKeyRequired, Idempotent } from "../../api/platform/index.ts"
@@ -136,7 +137,7 @@ export const IdempotencyLive = Layer.effect(
           status: response.status,
           headers: contentType === undefined ? {} : { "content-type": contentType },
           body,
-          createdAt: new Date(yield* Clock.currentTimeMillis).toISOString()
+          createdAt: yield* nowIso
         })
         if (!saved) return yield* new AnsweredMeanwhile()
         return response
