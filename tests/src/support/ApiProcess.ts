@@ -12,9 +12,9 @@ import { SESSION_SECRET } from "./Session.ts"
  * The real API process for tests that need one (`apps/api/src/main.ts` on Node 24): a free port, a database of its
  * own, and the output it prints.
  */
-export const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 
-export const freePort = () =>
+const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createServer()
     probe.once("error", reject)
