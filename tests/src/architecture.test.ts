@@ -8,6 +8,7 @@ import {
   ROOT,
   repositoryFiles,
   runtimeGraphOf,
+  sqlErrorReads,
   violationsIn
 } from "./support/ArchitectureRules.ts"
 
@@ -27,6 +28,17 @@ describe("architecture", () => {
     const domainFiles = repositoryFiles().filter((f) => f.startsWith("packages/domain/src/"))
     const found = domainFiles.flatMap((f) =>
       ambientReads(readFileSync(join(ROOT, f), "utf8")).map((line) => `${f}: ${line.trim()}`)
+    )
+    assert.deepStrictEqual(found, [])
+  })
+
+  it("a Postgres adapter never recovers from a failed statement: only shared/Sql.ts reads SqlError", () => {
+    const adapters = repositoryFiles().filter(
+      (f) => f.startsWith("packages/adapters-pg/src/") && f !== "packages/adapters-pg/src/shared/Sql.ts"
+    )
+    assert.isAbove(adapters.length, 10, "the scan finds the adapter sources")
+    const found = adapters.flatMap((f) =>
+      sqlErrorReads(readFileSync(join(ROOT, f), "utf8")).map((line) => `${f}: ${line.trim()}`)
     )
     assert.deepStrictEqual(found, [])
   })

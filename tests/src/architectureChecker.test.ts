@@ -5,6 +5,7 @@ import {
   definesService,
   importsOf,
   runtimeGraphOf,
+  sqlErrorReads,
   violationsIn
 } from "./support/ArchitectureRules.ts"
 
@@ -43,6 +44,12 @@ describe("architecture", () => {
         assert.deepStrictEqual(ambientReads(line), [line])
       }
       assert.deepStrictEqual(ambientReads("const d = yield* Clock.currentTimeMillis\nisoOfMillis(ms)"), [])
+    })
+
+    it("finds every line of an adapter that inspects a SQL failure", () => {
+      const line = "Effect.catchIf((e) => SqlError.isSqlError(e), recover)"
+      assert.deepStrictEqual(sqlErrorReads(`const a = 1\n${line}`), [line])
+      assert.deepStrictEqual(sqlErrorReads('orUnavailable("ledger.insert")\nconst sqlErrors = 0'), [])
     })
 
     it("reads static, re-export, side-effect, type-only, multi-line and dynamic imports", () => {

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Ledger } from "@svc/domain"
+import { Ledger, Transactor } from "@svc/domain"
 import { Effect, type Layer } from "effect"
 import {
   allTransactions,
@@ -41,6 +41,34 @@ export const ledgerPostingsContract = <E>(name: string, ports: Layer.Layer<Ledge
           pending: 0,
           available: 20_000
         })
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect("a refused duplicate leaves the caller's transaction usable: its later writes commit", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const transactor = yield* Transactor
+        const { team, test } = yield* newTeam
+        const deposit = (reference: string) =>
+          ledger.deposit({
+            teamId: team.id,
+            mode: "test",
+            accountId: test.id,
+            amount: 5_000,
+            currency: "USD",
+            reference
+          })
+        const refused = yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            yield* deposit("unit-1")
+            const again = yield* Effect.flip(deposit("unit-1"))
+            yield* deposit("unit-2")
+            return again._tag
+          })
+        )
+        assert.strictEqual(refused, "DuplicateLedgerTransaction")
+        assert.strictEqual((yield* ledger.account(team.id, test.id)).balance.posted, 10_000)
         yield* assertLedgerInvariants(team.id)
       })
     )

@@ -181,6 +181,14 @@ const AMBIENT = /\bnew Date\(|\bDate\.now\(|\bMath\.random\(|\brandomUUID\(/u
 /** The lines of a domain source that read the wall clock or ambient randomness directly. */
 export const ambientReads = (source: string): Array<string> => source.split("\n").filter((line) => AMBIENT.test(line))
 
+/**
+ * The lines of a Postgres adapter source that inspect a SQL failure. Only `shared/Sql.ts` may: it turns every one into
+ * PersistenceUnavailable, which ends the unit of work. A failed statement aborts the transaction it runs in, so an
+ * adapter never recovers from one (a conflict the domain goes on from is read from the statement's result instead).
+ */
+export const sqlErrorReads = (source: string): Array<string> =>
+  source.split("\n").filter((line) => /\bSqlError\b/u.test(line))
+
 /** The specifiers a source imports at run time: type-only imports and re-exports are erased and left out. */
 const runtimeImportsOf = (source: string): Array<string> => {
   const typeOnly = new Set<string>()

@@ -12,7 +12,7 @@ import {
   type LockedAccount
 } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, SqlError } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 
 /** A `ledger_accounts` row as read with ACCOUNT_COLUMNS: the account and the sums of its entries. */
@@ -49,9 +49,10 @@ const withBalance = (row: typeof AccountRow.Type): AccountWithBalance => {
 /**
  * The common table expressions that append a ledger transaction with its entries and move the account sums by the
  * same amounts, for a statement of the form `WITH ${postingCtes(sql, tx)} ...`: one round trip, composable with other
- * writes of the same unit. Its names start with `ledger_`.
+ * writes of the same unit. Its names start with `ledger_`. With `onConflict: "skip"` a transaction refused by a unique
+ * key appends nothing and moves nothing (`ledger_tx` is then empty) instead of failing the statement.
  */
-export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction) => {
+export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction, onConflict: "fail" | "skip" = "fail") => {
   if (tx.entries.length === 0) throw new Error("a ledger transaction without entries")
   const entries = JSON.stringify(
     tx.entries.map((e) => {
@@ -71,6 +72,7 @@ export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction) => 
     ledger_tx AS (
       INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
       VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
+      ${onConflict === "skip" ? sql`ON CONFLICT DO NOTHING` : sql``}
       RETURNING id, team_id, mode
     ), ledger_input AS (
       SELECT * FROM jsonb_to_recordset(${entries}::jsonb)
@@ -109,18 +111,23 @@ export const LedgerRepoPg = Layer.effect(
       ORDER BY t.created_at DESC, t.id DESC
       LIMIT ${limit}`
 
+    /**
+     * Appends `tx` unless a unique key refuses it. The refusal is read from the statement's result, not caught as an
+     * error: an error would abort the caller's transaction, which may go on after a refused duplicate.
+     */
     const insertTransaction = (tx: LedgerTransaction) =>
-      Effect.suspend(() => sql`WITH ${postingCtes(sql, tx)} SELECT 1`).pipe(
-        Effect.catchIf(
-          (e) => SqlError.isSqlError(e) && e.reason._tag === "UniqueViolation",
-          (e): Effect.Effect<never, HoldAlreadyResolved | DuplicateLedgerTransaction> =>
-            String((e.reason as { constraint?: string }).constraint ?? "").includes("pending_key") &&
-            tx.pendingId !== null
-              ? Effect.fail(new HoldAlreadyResolved({ holdId: tx.pendingId }))
-              : Effect.fail(new DuplicateLedgerTransaction({ code: tx.code, reference: tx.reference }))
-        ),
-        orUnavailable("ledger.insertTransaction")
-      )
+      Effect.gen(function* () {
+        const [appended] = yield* sql<{ appended: boolean }>`
+          WITH ${postingCtes(sql, tx, "skip")} SELECT EXISTS (SELECT 1 FROM ledger_tx) AS appended`
+        if (appended?.appended === true) return
+        if (
+          tx.pendingId !== null &&
+          (yield* sql`SELECT 1 FROM ledger_transactions WHERE pending_id = ${tx.pendingId}`).length > 0
+        ) {
+          return yield* new HoldAlreadyResolved({ holdId: tx.pendingId })
+        }
+        return yield* new DuplicateLedgerTransaction({ code: tx.code, reference: tx.reference })
+      }).pipe(orUnavailable("ledger.insertTransaction"))
 
     const insertAccount = (account: Account, onConflict = sql``) => sql`
       INSERT INTO ledger_accounts (id, team_id, mode, kind, name, currency, created_at)
