@@ -22,19 +22,16 @@ export const WebhookDeliveriesRepoMemory = Layer.effect(
       markDispatched: (ids, _at) => store.atomically(Ref.update(dispatched, (done) => new Set([...done, ...ids]))),
       insert: (...deliveries) =>
         store.atomically(
-          Ref.update(rows, (stored) =>
-            deliveries.reduce(
-              (all, delivery) =>
-                delivery.redeliveryOf === null &&
-                all.some(
-                  (d) =>
-                    d.redeliveryOf === null && d.endpointId === delivery.endpointId && d.eventId === delivery.eventId
-                )
-                  ? all
-                  : [...all, delivery],
-              stored
-            )
-          )
+          Ref.update(rows, (stored) => {
+            const all = [...stored]
+            for (const delivery of deliveries) {
+              const firstOfPair = !all.some(
+                (d) => d.redeliveryOf === null && d.endpointId === delivery.endpointId && d.eventId === delivery.eventId
+              )
+              if (delivery.redeliveryOf !== null || firstOfPair) all.push(delivery)
+            }
+            return all
+          })
         ),
       claimDue: ({ now, leaseUntil, limit }) =>
         store.atomically(
