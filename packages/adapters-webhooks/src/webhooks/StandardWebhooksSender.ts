@@ -12,7 +12,7 @@ import {
   WebhookSender,
   WebhookSendFailed
 } from "@svc/domain"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Array as Arr, Clock, Context, Effect, Layer } from "effect"
 
 /** The Standard Webhooks signature header: `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space-separated. */
 export const standardWebhooksSignature = (
@@ -49,11 +49,11 @@ export const WebhookHostResolver = Context.Reference<HostResolver>("@svc/adapter
     )
 })
 
-/** A `lookup` for the connection that answers the already checked address, so the host is never resolved twice. */
-export const pinnedLookup =
-  (pinned: LookupAddress): LookupFunction =>
+/** A `lookup` for the connection that answers the already checked addresses, so the host is never resolved twice. */
+const pinnedLookup =
+  (checked: readonly [LookupAddress, ...Array<LookupAddress>]): LookupFunction =>
   (_hostname, options, callback) =>
-    options.all === true ? callback(null, [pinned]) : callback(null, pinned.address, pinned.family)
+    options.all === true ? callback(null, [...checked]) : callback(null, checked[0].address, checked[0].family)
 
 const refused = new WebhookSendFailed({ reason: "refused", message: "destination address is not allowed" })
 
@@ -66,10 +66,22 @@ const abortable = <A>(promise: Promise<A>, signal: AbortSignal): Promise<A> =>
   })
 
 /** POSTs to the pinned address with the URL's host for SNI, certificate checks and `Host`; never follows redirects. */
-const post = (url: URL, pinned: LookupAddress, headers: Record<string, string>, body: string, signal: AbortSignal) =>
+const post = (
+  url: URL,
+  checked: readonly [LookupAddress, ...Array<LookupAddress>],
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal
+) =>
   new Promise<http.IncomingMessage>((resolve, reject) => {
     const transport = url.protocol === "https:" ? https : http
-    const request = transport.request(url, { method: "POST", headers, signal, agent: false, lookup: pinnedLookup(pinned) })
+    const request = transport.request(url, {
+      method: "POST",
+      headers,
+      signal,
+      agent: false,
+      lookup: pinnedLookup(checked)
+    })
     request.once("response", (response) => {
       response.destroy()
       resolve(response)
@@ -81,7 +93,7 @@ const post = (url: URL, pinned: LookupAddress, headers: Record<string, string>, 
 /**
  * WebhookSender over node:http(s): signs with Standard Webhooks and POSTs JSON to a destination the `WebhookDestinations`
  * policy allows. The host is resolved once; a delivery is refused when any of its addresses is not public, and
- * otherwise connects to the first checked address. Redirects are answers, not followed; the response body is never
+ * otherwise connects to the checked addresses only (the first, or the next on a connection failure). Redirects are answers, not followed; the response body is never
  * read. Resolving and answering share the timeout.
  */
 export const StandardWebhooksSender = Layer.effect(
@@ -113,8 +125,7 @@ export const StandardWebhooksSender = Layer.effect(
           catch: failure(webhook)
         })
         const allowed = destinations.allowPrivateDestinations || addresses.every((a) => isPublicAddress(a.address))
-        const pinned = addresses[0]
-        if (pinned === undefined || !allowed) return yield* refused
+        if (!Arr.isReadonlyArrayNonEmpty(addresses) || !allowed) return yield* refused
         const headers = {
           "content-type": "application/json",
           "content-length": String(Buffer.byteLength(webhook.body)),
@@ -129,7 +140,7 @@ export const StandardWebhooksSender = Layer.effect(
           )
         }
         const response = yield* Effect.tryPromise({
-          try: (interrupted) => post(url, pinned, headers, webhook.body, AbortSignal.any([interrupted, deadline])),
+          try: (interrupted) => post(url, addresses, headers, webhook.body, AbortSignal.any([interrupted, deadline])),
           catch: failure(webhook)
         })
         const retryAfter = response.headers["retry-after"]
