@@ -1,4 +1,6 @@
 import type { LookupAddress } from "node:dns"
+import { readFileSync } from "node:fs"
+import { getCACertificates, setDefaultCACertificates } from "node:tls"
 import { assert, describe, it } from "@effect/vitest"
 import { type HostResolver, StandardWebhooksSender, WebhookHostResolver } from "@svc/adapters-webhooks"
 import { WebhookDestinations, WebhookSender, WebhookSendFailed } from "@svc/domain"
@@ -16,6 +18,10 @@ const scriptedResolver = (answers: ReadonlyArray<ReadonlyArray<LookupAddress>>) 
 }
 
 const v4 = (address: string): LookupAddress => ({ address, family: 4 })
+
+const fixture = (name: string) => readFileSync(new URL(`../support/tls/${name}`, import.meta.url), "utf8")
+/** A certificate for `hooks.test` only, issued by a test CA that this test file's process trusts. */
+const HOOKS_TEST_TLS = { key: fixture("hooks.test-key.pem"), cert: fixture("hooks.test.pem") }
 
 /** Sends one webhook to `url` through the sender built with the given destination mode and resolver. */
 const send = (url: string, allowPrivateDestinations: boolean, resolve: HostResolver) =>
@@ -102,6 +108,19 @@ describe("StandardWebhooksSender destinations", () => {
       assert.strictEqual(hook.received.length, 1)
       assert.strictEqual(hook.received[0]!.headers.host, `hooks.test:${portOf(hook.url)}`)
       assert.strictEqual(hook.received[0]!.body, '{"id":"msg_1"}')
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("over https the pinned connection sends the host name for SNI and checks the certificate against it", () =>
+    Effect.gen(function* () {
+      setDefaultCACertificates([...getCACertificates("default"), fixture("ca.pem")])
+      const hook = yield* receiver(() => ({ status: 204 }), HOOKS_TEST_TLS)
+      const loopback = scriptedResolver([[v4("127.0.0.1")]]).resolve
+      const matching = yield* send(`https://hooks.test:${portOf(hook.url)}/hook`, true, loopback)
+      assert.deepStrictEqual(matching._tag === "Success" ? matching.success.status : matching, 204)
+      const other = yield* send(`https://other.test:${portOf(hook.url)}/hook`, true, loopback)
+      assert.strictEqual(other._tag === "Failure" ? other.failure.reason : other._tag, "network")
+      assert.strictEqual(hook.received.length, 1)
     }).pipe(Effect.scoped)
   )
 
