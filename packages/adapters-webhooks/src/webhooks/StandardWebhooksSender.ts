@@ -65,7 +65,7 @@ const abortable = <A>(promise: Promise<A>, signal: AbortSignal): Promise<A> =>
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort))
   })
 
-/** POSTs to the pinned address with the URL's host for SNI, certificate checks and `Host`; never follows redirects. */
+/** POSTs to the checked addresses with the URL's host for SNI, certificate checks and `Host`; never follows redirects. */
 const post = (
   url: URL,
   checked: readonly [LookupAddress, ...Array<LookupAddress>],
@@ -91,10 +91,10 @@ const post = (
   })
 
 /**
- * WebhookSender over node:http(s): signs with Standard Webhooks and POSTs JSON to a destination the `WebhookDestinations`
- * policy allows. The host is resolved once; a delivery is refused when any of its addresses is not public, and
- * otherwise connects to the checked addresses only (the first, or the next on a connection failure). Redirects are answers, not followed; the response body is never
- * read. Resolving and answering share the timeout.
+ * WebhookSender over node:http(s): signs with Standard Webhooks and POSTs JSON to a destination the
+ * `WebhookDestinations` policy allows. The host is resolved once; a delivery is refused when any of its addresses is
+ * not public, and otherwise connects to the checked addresses only (the first, or the next on a connection failure).
+ * Redirects are answers, not followed; the response body is never read. Resolving and answering share the timeout.
  */
 export const StandardWebhooksSender = Layer.effect(
   WebhookSender,
