@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createServer as createTlsServer, type ServerOptions } from "node:https"
 import { Deferred, Effect } from "effect"
 import { TestClock } from "effect/testing"
 
@@ -12,10 +13,10 @@ export interface Received {
 export type Script = (n: number) => { readonly status: number; readonly headers?: Record<string, string> } | "hang"
 
 /**
- * A loopback HTTP receiver for outbound webhooks, closed with the scope. `arrival(n)` waits for the n-th request
- * (0-based), and dies if it has not come within ten seconds of real time, whatever clock the test runs on.
+ * A loopback HTTP receiver for outbound webhooks (HTTPS with `tls`), closed with the scope. `arrival(n)` waits for the
+ * n-th request (0-based), and dies if it has not come within ten seconds of real time, whatever clock the test runs on.
  */
-export const receiver = (script: Script) =>
+export const receiver = (script: Script, tls?: ServerOptions) =>
   Effect.acquireRelease(
     Effect.promise(
       () =>
@@ -31,7 +32,7 @@ export const receiver = (script: Script) =>
             arrivals[n] ??= Deferred.makeUnsafe<Received>()
             return arrivals[n]
           }
-          const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+          const handle = (req: IncomingMessage, res: ServerResponse) => {
             const chunks: Array<Buffer> = []
             req.on("data", (c: Buffer) => chunks.push(c))
             req.on("end", () => {
@@ -47,12 +48,13 @@ export const receiver = (script: Script) =>
               res.writeHead(answer.status, answer.headers ?? {})
               res.end("ok")
             })
-          })
+          }
+          const server = tls === undefined ? createServer(handle) : createTlsServer(tls, handle)
           server.listen(0, "127.0.0.1", () => {
             const address = server.address()
             const port = typeof address === "object" && address !== null ? address.port : 0
             resolve({
-              url: `http://127.0.0.1:${port}/hook`,
+              url: `${tls === undefined ? "http" : "https"}://127.0.0.1:${port}/hook`,
               received,
               arrival: (n) =>
                 Deferred.await(arrivalOf(n)).pipe(

@@ -41,7 +41,7 @@ export const SECRETS: Record<string, string> = {
 
 const envName = (name: string) => `WEBHOOK_SECRET_${name.toUpperCase().replace(/[-/]/g, "_")}`
 
-/** The environment of a test app: every secret, fast workers, and a small retry budget. */
+/** The environment of a test app: every secret, fast workers, a small retry budget, and development mode for webhook destinations (receivers listen on loopback). */
 export const baseEnv = (overrides: Record<string, string | undefined> = {}): Record<string, string> => {
   const env: Record<string, string | undefined> = {
     ...Object.fromEntries(
@@ -60,6 +60,7 @@ export const baseEnv = (overrides: Record<string, string | undefined> = {}): Rec
     WEBHOOK_DELIVERY_SCHEDULE_MS: "50,50,50",
     WEBHOOK_DELIVERY_TIMEOUT_MS: "1000",
     WEBHOOK_DELIVERY_LEASE_MS: "200",
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: "true",
     ...overrides
   }
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined))

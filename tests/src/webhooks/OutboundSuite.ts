@@ -155,7 +155,6 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
               assert.strictEqual(disabled.body.disabledReason, "disabled_by_user")
 
               for (const [payload, path] of [
-                [{ url: "http://hooks.example.com/x", eventTypes: ["*"] }, "url"],
                 [{ url: "not a url", eventTypes: ["*"] }, "url"],
                 [{ url: "https://user:pw@hooks.example.com", eventTypes: ["*"] }, "url"],
                 [{ url: "https://hooks.example.com", eventTypes: [] }, "eventTypes"],
@@ -181,6 +180,69 @@ export const outboundSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, 
               assert.strictEqual((yield* call(app, "GET", "/treasury/webhook-endpoints")).status, 401)
             })
         )
+      )
+
+      it.effect(
+        "outside development mode, endpoints must not point at loopback, private or other non-public hosts",
+        () =>
+          Effect.gen(function* () {
+            const app = yield* start(baseEnv({ WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: undefined }))
+            const { token } = yield* newTeam(app)
+            const created = yield* register(app, token, "https://hooks.example.com/svc")
+            for (const url of [
+              "https://127.1/",
+              "https://0x7f.0.0.1/",
+              "https://2130706433/",
+              "https://[::1]/",
+              "https://[::ffff:169.254.169.254]/",
+              "https://169.254.169.254/latest/meta-data",
+              "https://198.18.0.1/",
+              "https://224.0.0.1/",
+              "https://localhost/",
+              "http://hooks.example.com/"
+            ]) {
+              for (const attempt of [
+                call(app, "POST", "/treasury/webhook-endpoints", token, { url, eventTypes: ["*"] }),
+                call(app, "PATCH", `/treasury/webhook-endpoints/${created.id}`, token, { url })
+              ]) {
+                const bad = yield* attempt
+                assert.strictEqual(bad.status, 400, url)
+                assert.strictEqual(bad.body.error, "validation_failed")
+                assert.deepStrictEqual(
+                  bad.body.details.map((d: { path: string }) => d.path),
+                  ["url"],
+                  JSON.stringify(bad.body)
+                )
+              }
+            }
+            const listed = yield* call(app, "GET", "/treasury/webhook-endpoints", token)
+            assert.deepStrictEqual(
+              listed.body.data.map((e: { url: string }) => e.url),
+              ["https://hooks.example.com/svc"]
+            )
+          }).pipe(Effect.scoped)
+      )
+
+      it.effect("a loopback endpoint registered in development mode is refused at delivery once it is off", () =>
+        Effect.gen(function* () {
+          const hook = yield* receiver(() => ({ status: 204 }))
+          const development = yield* start(baseEnv())
+          const { teamId, token } = yield* newTeam(development)
+          const endpoint = yield* register(development, token, hook.url)
+          yield* development.stop
+          const production = yield* start(baseEnv({ WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: undefined }))
+          yield* publish(teamId)
+          yield* deliverAll(production)
+          assert.strictEqual(hook.received.length, 0)
+          const log = yield* call(production, "GET", `/treasury/webhook-endpoints/${endpoint.id}/deliveries`, token)
+          assert.strictEqual(log.body.data.length, 1)
+          assert.deepInclude(log.body.data[0], {
+            status: "failed",
+            attempts: 1,
+            lastStatusCode: null,
+            lastError: "refused: destination address is not allowed"
+          })
+        }).pipe(Effect.scoped)
       )
 
       it.effect(

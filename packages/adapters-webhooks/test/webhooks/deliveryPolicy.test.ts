@@ -69,11 +69,23 @@ describe("attemptOutcome", () => {
     const gone = attemptOutcome(policy, 1, { status: 410, retryAfterSeconds: null }, NOW, 0.5)
     assert.strictEqual(gone.result.status, "failed")
     assert.isTrue(gone.disableEndpoint)
-    for (const status of [400, 401, 404, 301]) {
+    for (const status of [400, 401, 404, 301, 302, 307]) {
       const outcome = attemptOutcome(policy, 1, { status, retryAfterSeconds: null }, NOW, 0.5)
       assert.strictEqual(outcome.result.status, "failed", String(status))
       assert.isFalse(outcome.disableEndpoint)
     }
+  })
+
+  it("a refused destination fails at once, without retry and without a status", () => {
+    const refused = new WebhookSendFailed({ reason: "refused", message: "destination address is not allowed" })
+    const { result, disableEndpoint } = attemptOutcome(policy, 1, refused, NOW, 0.5)
+    assert.deepInclude(result, {
+      status: "failed",
+      attempts: 1,
+      lastStatusCode: null,
+      lastError: "refused: destination address is not allowed"
+    })
+    assert.isFalse(disableEndpoint)
   })
 
   it("the default schedule spans about three days", () => {

@@ -1,7 +1,7 @@
+import { isIpLiteralHost, isPublicAddress } from "./PublicAddress.ts"
 import type { WebhookEndpoint } from "./WebhookEndpoint.ts"
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/u
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"])
 /** The event types endpoints can subscribe to ("*" for all). */
 export const WebhookEventTypes = [
   "spend_request.created",
@@ -12,32 +12,23 @@ export const WebhookEventTypes = [
   "spend_request.canceled"
 ] as const
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/u
+/** Where endpoints may point: development mode also allows http and loopback, private or other non-public addresses. */
+export interface WebhookDestinationPolicy {
+  readonly allowPrivateDestinations: boolean
+}
 
-/** Whether a URL host is an IP literal in a private, link-local, shared or unspecified range (never a delivery target). */
-export const isInternalAddress = (hostname: string): boolean => {
-  const v4 = IPV4.exec(hostname)
-  if (v4 !== null) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])]
-    return (
-      a === 0 ||
-      a === 10 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168)
-    )
-  }
-  if (!hostname.startsWith("[")) return false
-  const v6 = hostname.slice(1, -1).toLowerCase()
-  return v6 === "::" || /^f[cd]/u.test(v6) || /^fe[89ab]/u.test(v6) || v6.startsWith("::ffff:")
+const isLocalName = (hostname: string) => {
+  const name = hostname.replace(/\.$/u, "")
+  return name === "localhost" || name.endsWith(".localhost")
 }
 
 /**
- * An endpoint URL must be https, or http on localhost; no credentials, no private or link-local IP literal (such as
- * a cloud metadata address), at most 2048 characters.
+ * An endpoint URL must be absolute https with no credentials, at most 2048 characters, and its host must not be
+ * `localhost` or an IP literal that is not public (checked after WHATWG URL normalisation, so `127.1`, `0x7f.0.0.1`
+ * and `2130706433` are `127.0.0.1`). With `allowPrivateDestinations` (development only) http and any host are allowed.
+ * Host names are checked again, resolved, when a delivery is sent.
  */
-export const checkWebhookUrl = (raw: string): string | undefined => {
+export const checkWebhookUrl = (raw: string, policy: WebhookDestinationPolicy): string | undefined => {
   if (raw.length > 2048) return "must be at most 2048 characters"
   let url: URL
   try {
@@ -46,10 +37,12 @@ export const checkWebhookUrl = (raw: string): string | undefined => {
     return "must be an absolute URL"
   }
   if (url.username !== "" || url.password !== "") return "must not contain credentials"
-  if (isInternalAddress(url.hostname)) return "must not point at a private or link-local address"
-  if (url.protocol === "https:") return undefined
-  if (url.protocol === "http:" && LOCAL_HOSTS.has(url.hostname)) return undefined
-  return "must use https (http is allowed only on localhost)"
+  if (policy.allowPrivateDestinations) {
+    return url.protocol === "https:" || url.protocol === "http:" ? undefined : "must use https or http"
+  }
+  if (url.protocol !== "https:") return "must use https"
+  const nonPublic = isLocalName(url.hostname) || (isIpLiteralHost(url.hostname) && !isPublicAddress(url.hostname))
+  return nonPublic ? "must not point at a loopback, private or other non-public address" : undefined
 }
 
 /** Event types are "*" or dotted lower-case names (e.g. `spend_request.approved`, `transfer.accepted`). */

@@ -8,10 +8,15 @@ import {
   type WebhookEndpoint,
   WebhookEndpointNotFound
 } from "./WebhookEndpoint.ts"
-import { checkEventTypes, checkWebhookUrl } from "./WebhookRules.ts"
+import { checkEventTypes, checkWebhookUrl, type WebhookDestinationPolicy } from "./WebhookRules.ts"
 import { WebhookDeliveriesRepo, WebhookEndpointsRepo } from "./WebhooksRepo.ts"
 /** The server key from which every endpoint's signing secret is derived. */
 export class WebhookSecretKey extends Context.Service<WebhookSecretKey, string>()("@svc/domain/WebhookSecretKey") {}
+
+/** Where endpoints and their deliveries may point; public https destinations only unless configured otherwise. */
+export const WebhookDestinations = Context.Reference<WebhookDestinationPolicy>("@svc/domain/WebhookDestinations", {
+  defaultValue: () => ({ allowPrivateDestinations: false })
+})
 
 const WHSEC = "whsec_"
 
@@ -97,12 +102,13 @@ export class WebhookEndpoints extends Context.Service<
     const repo = yield* WebhookEndpointsRepo
     const deliveriesRepo = yield* WebhookDeliveriesRepo
     const serverKey = yield* WebhookSecretKey
+    const destinations = yield* WebhookDestinations
 
     const validate = (input: {
       readonly url?: string | undefined
       readonly eventTypes?: ReadonlyArray<string> | undefined
     }) => {
-      const urlProblem = input.url === undefined ? undefined : checkWebhookUrl(input.url)
+      const urlProblem = input.url === undefined ? undefined : checkWebhookUrl(input.url, destinations)
       if (urlProblem !== undefined)
         return Effect.fail(new InvalidWebhookEndpoint({ field: "url", message: urlProblem }))
       const typesProblem = input.eventTypes === undefined ? undefined : checkEventTypes(input.eventTypes)

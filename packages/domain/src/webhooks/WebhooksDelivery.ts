@@ -22,9 +22,9 @@ export interface ReceiverResponse {
   readonly retryAfterSeconds: number | null
 }
 
-/** The receiver could not be reached or did not answer in time. */
+/** The receiver could not be reached, did not answer in time, or is at a destination the sender refuses to reach. */
 export class WebhookSendFailed extends Schema.TaggedError<WebhookSendFailed>()("WebhookSendFailed", {
-  reason: Schema.Literals(["network", "timeout"]),
+  reason: Schema.Literals(["network", "timeout", "refused"]),
   message: Schema.String
 }) {}
 
@@ -73,7 +73,7 @@ const RETRYABLE_STATUS = (status: number) => status >= 500 || status === 408 || 
 /**
  * The next state of a delivery after attempt number `attempts`: 2xx succeeds; 410 fails and disables the endpoint;
  * network errors, timeouts, 408, 429 and 5xx retry on the schedule with jitter (429/503 at their `Retry-After` when
- * given) until the schedule is used up; any other status fails at once.
+ * given) until the schedule is used up; a refused destination and any other status (redirects included) fail at once.
  */
 export const attemptOutcome = (
   policy: DeliveryPolicy,
@@ -84,6 +84,10 @@ export const attemptOutcome = (
 ): AttemptOutcome => {
   const now = isoOfMillis(nowMs)
   const base = { attempts, updatedAt: now, nextAttemptAt: now, deliveredAt: null }
+  if (response instanceof WebhookSendFailed && response.reason === "refused") {
+    const lastError = `${response.reason}: ${response.message}`
+    return { result: { ...base, status: "failed", lastStatusCode: null, lastError }, disableEndpoint: false }
+  }
   if (response instanceof WebhookSendFailed || RETRYABLE_STATUS(response.status)) {
     const statusCode = response instanceof WebhookSendFailed ? null : response.status
     const lastError =

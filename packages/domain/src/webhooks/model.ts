@@ -1,3 +1,4 @@
 /** The webhooks context's shapes and pure rules: no services, so clients may import them. */
+export * from "./PublicAddress.ts"
 export * from "./WebhookEndpoint.ts"
 export * from "./WebhookRules.ts"

@@ -12,7 +12,10 @@ import {
   WithSecret
 } from "../shared/index.ts"
 
-const Url = Schema.String.check(Schema.makeFilter((url: string) => checkWebhookUrl(url) ?? true))
+/** The URL's form; the service then applies the destination policy it is configured with. */
+const Url = Schema.String.check(
+  Schema.makeFilter((url: string) => checkWebhookUrl(url, { allowPrivateDestinations: true }) ?? true)
+)
 
 const EventTypes = Schema.Array(Schema.String).check(
   Schema.makeFilter((types: ReadonlyArray<string>) => checkEventTypes(types) ?? true)
@@ -39,7 +42,8 @@ export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
       .annotate(OpenApi.Summary, "Create a webhook endpoint")
       .annotate(
         OpenApi.Description,
-        "Registers an endpoint (https, or http on localhost; never a private or link-local IP literal) for event types such as `spend_request.approved` " +
+        "Registers an endpoint (https to a public host: never `localhost` nor a loopback, private, link-local or other " +
+          "non-public IP literal) for event types such as `spend_request.approved` " +
           "(`*` for all). Deliveries are signed with Standard Webhooks headers using the `whsec_` secret returned " +
           "here once, retried with exponential backoff and jitter for about 3 days."
       ),
