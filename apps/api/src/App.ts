@@ -1,5 +1,6 @@
 import {
   ApiRoutes,
+  ClientAddress,
   IdempotencyLive,
   PublicBaseUrl,
   RateLimitV1,
@@ -133,7 +134,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(ports)
   )
 
-/** The HTTP application over the given ports and readiness check. */
+/** The HTTP application over the given ports and readiness check; the client address is resolved first (built first). */
 export const appLayer = <E, R, R2>(
   config: ServiceConfig,
   ports: Layer.Layer<Ports, E, R>,
@@ -155,7 +156,8 @@ export const appLayer = <E, R, R2>(
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
       readiness
-    ])
+    ]),
+    Layer.provide(ClientAddress)
   )
 
 /** Readiness over SQL: the database answers `SELECT 1` within two seconds. */
