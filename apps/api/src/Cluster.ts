@@ -2,7 +2,7 @@ import cluster, { type Worker } from "node:cluster"
 import { Config, Data, Effect, Option, Queue, Schema } from "effect"
 
 /** Several processes cannot share the embedded database. */
-export class WebConcurrencyRefused extends Data.TaggedError("WebConcurrencyRefused")<{ readonly message: string }> {}
+class WebConcurrencyRefused extends Data.TaggedError("WebConcurrencyRefused")<{ readonly message: string }> {}
 
 /** How many HTTP worker processes serve the port: `WEB_CONCURRENCY`, default 1 (this process serves alone). */
 export const webConcurrency = Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "WEB_CONCURRENCY").pipe(
@@ -15,9 +15,21 @@ interface Exited {
   readonly signal: string
 }
 
-/** Forks a worker for `slot`; only slot 1 keeps the background jobs, so one set of them runs. */
-const fork = (slots: Map<Worker, number>, slot: number) =>
-  Effect.sync(() => slots.set(cluster.fork(slot === 1 ? {} : { BACKGROUND_JOBS: "off" }), slot))
+/** Forks a worker for `slot` with `env`; only slot 1 keeps the background jobs, so one set of them runs. */
+const fork = (slots: Map<Worker, number>, slot: number, env: Record<string, string>) =>
+  Effect.sync(() => slots.set(cluster.fork(slot === 1 ? env : { ...env, BACKGROUND_JOBS: "off" }), slot))
+
+/**
+ * What every worker must agree on: without `SESSION_JWT_SECRET` each would pick its own random secret (and with it
+ * the webhook signing key), so a session from one worker would fail on another; the primary picks one for all.
+ */
+const sharedEnv = Effect.gen(function* () {
+  if (Option.isSome(yield* Config.option(Config.Redacted("SESSION_JWT_SECRET")))) return {}
+  yield* Effect.logWarning(
+    "SESSION_JWT_SECRET is unset: the workers share a random secret, so sessions end with the primary"
+  )
+  return { SESSION_JWT_SECRET: crypto.randomUUID() + crypto.randomUUID() }
+})
 
 /** Sends SIGTERM to every worker and waits until all have drained and exited. */
 const stopAll = (slots: Map<Worker, number>) =>
@@ -47,6 +59,7 @@ export const supervise = (workers: number) =>
           message: `WEB_CONCURRENCY=${workers} needs DATABASE_URL: processes cannot share the embedded database`
         })
       }
+      const env = yield* sharedEnv
       const slots = new Map<Worker, number>()
       const exits = yield* Queue.unbounded<Exited>()
       const onExit = (worker: Worker, code: number, signal: string) =>
@@ -56,7 +69,7 @@ export const supervise = (workers: number) =>
         () => Effect.sync(() => cluster.off("exit", onExit))
       )
       yield* Effect.addFinalizer(() => stopAll(slots))
-      for (let slot = 1; slot <= workers; slot++) yield* fork(slots, slot)
+      for (let slot = 1; slot <= workers; slot++) yield* fork(slots, slot, env)
       yield* Effect.logInfo(`primary (pid ${process.pid}): ${workers} HTTP workers; worker 1 runs the background jobs`)
       return yield* Effect.forever(
         Effect.gen(function* () {
@@ -68,7 +81,7 @@ export const supervise = (workers: number) =>
             `worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? code}); restarting it`
           )
           yield* Effect.sleep("1 second")
-          yield* fork(slots, slot)
+          yield* fork(slots, slot, env)
         })
       )
     })
