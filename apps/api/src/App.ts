@@ -97,7 +97,12 @@ const backgroundJobs = <A, E, R>(jobs: Layer.Layer<A, E, R>) =>
       const gate = yield* BackgroundJobsGate
       return on
         ? Layer.effectDiscard(
-            gate.pipe(Effect.andThen(Layer.build(jobs)), Effect.andThen(Effect.never), Effect.orDie, Effect.forkScoped)
+            gate.pipe(
+              Effect.andThen(Layer.build(jobs)),
+              Effect.andThen(Effect.never),
+              Effect.catchCause((cause) => Effect.logError("background jobs could not start", cause)),
+              Effect.forkScoped
+            )
           )
         : Layer.empty
     })
