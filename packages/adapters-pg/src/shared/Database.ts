@@ -2,7 +2,20 @@ import { mkdir } from "node:fs/promises"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Config, Context, Data, Deferred, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
+import {
+  Config,
+  Context,
+  Data,
+  Deferred,
+  Duration,
+  Effect,
+  Layer,
+  Option,
+  Redacted,
+  Ref,
+  Schedule,
+  Schema
+} from "effect"
 import type { SqlClient } from "effect/sql"
 import { runMigrations } from "../migrations/index.ts"
 
@@ -126,11 +139,13 @@ const migrateWhenReachable = (timeoutSeconds: Option.Option<number>) =>
     const attempts = yield* Ref.make(0)
     const migrate = runMigrations().pipe(
       Effect.tapError((error) =>
-        Ref.updateAndGet(attempts, (n) => n + 1).pipe(
-          Effect.flatMap((attempt) =>
-            Effect.logWarning(`database not ready (attempt ${attempt}): ${reasonOf(error)}; retrying`)
-          )
-        )
+        error._tag === "SqlError"
+          ? Ref.updateAndGet(attempts, (n) => n + 1).pipe(
+              Effect.flatMap((attempt) =>
+                Effect.logWarning(`database not ready (attempt ${attempt}): ${reasonOf(error)}; retrying`)
+              )
+            )
+          : Effect.void
       ),
       Effect.retry({ schedule: startupBackoff, while: (error) => error._tag === "SqlError" }),
       Effect.mapError((error) => new DatabaseStartupFailed({ message: `migrations failed: ${reasonOf(error)}` })),
@@ -157,7 +172,9 @@ const migrateWhenReachable = (timeoutSeconds: Option.Option<number>) =>
 const MigrationsOnStart = Layer.effect(
   DatabaseStartup,
   Effect.gen(function* () {
-    const timeoutSeconds = yield* Config.option(Config.Int("DATABASE_STARTUP_TIMEOUT_SECONDS"))
+    const timeoutSeconds = yield* Config.option(
+      Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "DATABASE_STARTUP_TIMEOUT_SECONDS")
+    )
     const done = yield* Deferred.make<void, DatabaseStartupFailed>()
     const migrated = yield* Ref.make(false)
     yield* migrateWhenReachable(timeoutSeconds).pipe(
