@@ -22,14 +22,15 @@ const trickle = (baseUrl: string, head: string, trickled: string) =>
     })
     socket.on("data", (chunk: Buffer) => (answer += chunk.toString()))
     socket.on("error", () => undefined)
-    socket.on("close", () => {
-      clearInterval(timer)
-      resolve({ seconds: (Date.now() - started) / 1000, answer })
-    })
-    setTimeout(() => {
+    const held = setTimeout(() => {
       socket.destroy()
       reject(new Error("the server held the connection for 20 s"))
     }, 20_000)
+    socket.on("close", () => {
+      clearInterval(timer)
+      clearTimeout(held)
+      resolve({ seconds: (Date.now() - started) / 1000, answer })
+    })
   })
 
 describe("HTTP server timeouts (headers 1 s, whole request 2 s, keep-alive 1 s)", () => {
