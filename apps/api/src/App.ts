@@ -1,5 +1,6 @@
 import {
   ApiRoutes,
+  ClientAddress,
   IdempotencyLive,
   PublicBaseUrl,
   RateLimitV1,
@@ -29,7 +30,7 @@ import {
   Users,
   WebhookPurgeJob
 } from "@svc/domain"
-import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
 export { Sha256Node } from "./Sha256Node.ts"
@@ -75,8 +76,37 @@ export const serviceConfig = Effect.gen(function* () {
 /** Every port the application needs: what each adapter package's `Ports` layer provides. */
 export type Ports = Layer.Success<typeof PortsPg>
 
-const positive = (name: string, fallback: number) =>
+/** A number above zero from the environment, or `fallback`. */
+export const positive = (name: string, fallback: number) =>
   Config.schema(Schema.FiniteFromString.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
+
+/** What the background jobs wait for before they start: nothing, unless the server waits for its database. */
+export const BackgroundJobsGate = Context.Reference<Effect.Effect<void>>("@svc/api/BackgroundJobsGate", {
+  defaultValue: () => Effect.void
+})
+
+/**
+ * Jobs that change shared state on a schedule (approval expiry, purges, webhook workers), started once the
+ * `BackgroundJobsGate` opens: on unless `BACKGROUND_JOBS=off`, which the cluster primary sets on all workers but the
+ * first, so one set runs.
+ */
+const backgroundJobs = <A, E, R>(jobs: Layer.Layer<A, E, R>) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const on = yield* Config.Boolean("BACKGROUND_JOBS").pipe(Config.withDefault(true))
+      const gate = yield* BackgroundJobsGate
+      return on
+        ? Layer.effectDiscard(
+            gate.pipe(
+              Effect.andThen(Layer.build(jobs)),
+              Effect.andThen(Effect.never),
+              Effect.catchCause((cause) => Effect.logError("background jobs could not start", cause)),
+              Effect.forkScoped
+            )
+          )
+        : Layer.empty
+    })
+  )
 
 /** The in-process buckets of unknown /v1 credentials, forgotten when idle every `interval`. */
 const unknownCredentialBuckets = (interval: Duration.Duration) =>
@@ -99,8 +129,12 @@ const v1Protection = Layer.unwrap(
     const pruneInterval = Duration.seconds(Math.min(purgeSeconds, 300))
     return Layer.mergeAll(
       RateLimitV1(Math.max(1, limit)).pipe(Layer.provide(unknownCredentialBuckets(pruneInterval))),
-      IdempotencyPurgeJob({ ttl: Duration.hours(ttlHours), interval: Duration.seconds(purgeSeconds) }),
-      RateLimitPruneJob(pruneInterval)
+      backgroundJobs(
+        Layer.merge(
+          IdempotencyPurgeJob({ ttl: Duration.hours(ttlHours), interval: Duration.seconds(purgeSeconds) }),
+          RateLimitPruneJob(pruneInterval)
+        )
+      )
     )
   })
 )
@@ -115,9 +149,11 @@ const retention = Layer.unwrap(
     const graceHours = yield* positive("OAUTH_PURGE_GRACE_HOURS", 24)
     const retentionDays = yield* positive("WEBHOOK_DELIVERY_RETENTION_DAYS", 30)
     const interval = Duration.seconds(yield* positive("RETENTION_PURGE_INTERVAL_SECONDS", 3600))
-    return Layer.mergeAll(
-      OAuthPurgeJob({ grace: Duration.hours(graceHours), interval }),
-      WebhookPurgeJob({ retention: Duration.days(retentionDays), interval })
+    return backgroundJobs(
+      Layer.merge(
+        OAuthPurgeJob({ grace: Duration.hours(graceHours), interval }),
+        WebhookPurgeJob({ retention: Duration.days(retentionDays), interval })
+      )
     )
   })
 )
@@ -126,14 +162,14 @@ const retention = Layer.unwrap(
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(Users.layer, Teams.layer, AgentCredentialsFromKeys, TeamCredentialsLive).pipe(
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, ApiKeys.layer)),
-    Layer.provideMerge(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    Layer.provideMerge(backgroundJobs(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))),
     Layer.provideMerge(SpendRequests.layer),
     Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(ports)
   )
 
-/** The HTTP application over the given ports and readiness check. */
+/** The HTTP application over the given ports and readiness check; the client address is resolved first (built first). */
 export const appLayer = <E, R, R2>(
   config: ServiceConfig,
   ports: Layer.Layer<Ports, E, R>,
@@ -145,7 +181,7 @@ export const appLayer = <E, R, R2>(
     v1Protection,
     retention,
     InboundWebhookRoutes,
-    WebhookWorkersLive
+    backgroundJobs(WebhookWorkersLive)
   ).pipe(
     Layer.provide(WebhookServicesLive),
     Layer.provide(domain(config, ports)),
@@ -155,7 +191,8 @@ export const appLayer = <E, R, R2>(
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
       readiness
-    ])
+    ]),
+    Layer.provide(ClientAddress)
   )
 
 /** Readiness over SQL: the database answers `SELECT 1` within two seconds. */

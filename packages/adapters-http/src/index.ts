@@ -1,10 +1,12 @@
 export * from "./api/index.ts"
 export {
   AuthenticationLive,
+  ClientAddress,
   ErrorHandlingLive,
   IdempotencyLive,
   looksLikeJwt,
   PublicBaseUrl,
+  parseTrustedProxies,
   RateLimitV1,
   rateLimitHeaders,
   SecurityHeaders,

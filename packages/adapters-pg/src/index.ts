@@ -19,10 +19,18 @@ export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
-export { Migrations, migrations, migrationsBefore, runMigrations } from "./migrations/index.ts"
+export { migrations, migrationsBefore, runMigrations } from "./migrations/index.ts"
 export * from "./oauth/index.ts"
 export * from "./platform/index.ts"
-export { clientForUrl, DatabaseInfo, DatabaseLive, embeddedServer, TransactorPg } from "./shared/index.ts"
+export {
+  clientForUrl,
+  DatabaseInfo,
+  DatabaseLive,
+  DatabaseStartup,
+  DatabaseStartupFailed,
+  embeddedServer,
+  TransactorPg
+} from "./shared/index.ts"
 export * from "./spend/index.ts"
 export * from "./webhooks/index.ts"
 

@@ -14,7 +14,8 @@ import { SESSION_SECRET } from "./Session.ts"
  */
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 
-const freePort = () =>
+/** A TCP port nothing listens on (yet). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createServer()
     probe.once("error", reject)
@@ -48,7 +49,31 @@ export interface Running {
   readonly printed: (text: string) => Promise<void>
 }
 
-export const startApi = async (env: Record<string, string>): Promise<Running> => {
+/** Polls `url` until it answers `status`, or throws with the process output after `timeoutMs`. */
+export const answers = async (url: string, status: number, output: () => string, timeoutMs = 90_000) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const answered = await fetch(url).then(
+      async (response) => {
+        await response.body?.cancel()
+        return response.status
+      },
+      () => undefined
+    )
+    if (answered === status) return
+    if (Date.now() > deadline) throw new Error(`${url} did not answer ${status} (last: ${answered}):\n${output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+/**
+ * Starts the API and resolves once it listens and, unless `until` is "listening", once `/health/ready` answers 200
+ * (the database answered and the migrations ran).
+ */
+export const startApi = async (
+  env: Record<string, string>,
+  until: "listening" | "ready" = "ready"
+): Promise<Running> => {
   const port = await freePort()
   const { DATABASE_URL: _ignored, ...inherited } = process.env
   const child = spawn(process.execPath, ["apps/api/src/main.ts"], {
@@ -82,5 +107,7 @@ export const startApi = async (env: Record<string, string>): Promise<Running> =>
     })
     void exited.then(({ code }) => reject(new Error(`server exited with ${code} before listening:\n${output}`)))
   })
-  return { child, baseUrl: `http://127.0.0.1:${port}`, exited, output: () => output, printed }
+  const baseUrl = `http://127.0.0.1:${port}`
+  if (until === "ready") await answers(`${baseUrl}/health/ready`, 200, () => output)
+  return { child, baseUrl, exited, output: () => output, printed }
 }

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { Migrator } from "effect/sql"
 import foundation from "./0001_foundation.ts"
 import outbox from "./0002_outbox.ts"
@@ -38,6 +38,3 @@ const run = Migrator.make({})
  * migrations table lock).
  */
 export const runMigrations = (loader: Migrator.Loader = migrations) => run({ loader })
-
-/** Runs every pending migration. */
-export const Migrations = Layer.effectDiscard(runMigrations())

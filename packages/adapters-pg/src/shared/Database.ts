@@ -2,9 +2,22 @@ import { mkdir } from "node:fs/promises"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import {
+  Config,
+  Context,
+  Data,
+  Deferred,
+  Duration,
+  Effect,
+  Layer,
+  Option,
+  Redacted,
+  Ref,
+  Schedule,
+  Schema
+} from "effect"
 import type { SqlClient } from "effect/sql"
-import { Migrations } from "../migrations/index.ts"
+import { runMigrations } from "../migrations/index.ts"
 
 /** Where the service's data lives, for the start-up log line: never the URL's credentials. */
 export class DatabaseInfo extends Context.Service<
@@ -87,11 +100,101 @@ const describeUrl = (url: string): string => {
   }
 }
 
+/** The database did not become usable at start-up: the wait timed out, or a migration failed. */
+export class DatabaseStartupFailed extends Data.TaggedError("DatabaseStartupFailed")<{ readonly message: string }> {}
+
+/** Whether the start-up migrations have run, and a wait for that moment. */
+export class DatabaseStartup extends Context.Service<
+  DatabaseStartup,
+  {
+    /** True once the database answered and every migration ran. */
+    readonly migrated: Effect.Effect<boolean>
+    /** Waits for the migrations; fails with why the start-up gave up. */
+    readonly await: Effect.Effect<void, DatabaseStartupFailed>
+  }
+>()("@svc/adapters-pg/DatabaseStartup") {}
+
+/** The innermost message of an error and its causes: the reason a connection failed, without the URL or password. */
+const reasonOf = (error: unknown): string => {
+  let reason = error instanceof Error ? error.message : String(error)
+  for (let cause = error instanceof Error ? error.cause : undefined; cause instanceof Error; cause = cause.cause) {
+    reason = cause.message
+  }
+  return reason
+}
+
+/** From half a second, doubling up to ten seconds between attempts. */
+const startupBackoff = Schedule.exponential("500 millis").pipe(
+  Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, Duration.seconds(10))))
+)
+
+/**
+ * Runs the migrations as soon as the database answers: a failed attempt (a `SqlError`: unreachable, still starting,
+ * or a concurrent first run creating the migrations table) is logged with its reason and retried with capped
+ * exponential backoff, for at most `DATABASE_STARTUP_TIMEOUT_SECONDS` when set, else for as long as it takes. A
+ * failing migration is not retried.
+ */
+const migrateWhenReachable = (timeoutSeconds: Option.Option<number>) =>
+  Effect.gen(function* () {
+    const attempts = yield* Ref.make(0)
+    const migrate = runMigrations().pipe(
+      Effect.tapError((error) =>
+        error._tag === "SqlError"
+          ? Ref.updateAndGet(attempts, (n) => n + 1).pipe(
+              Effect.flatMap((attempt) =>
+                Effect.logWarning(`database not ready (attempt ${attempt}): ${reasonOf(error)}; retrying`)
+              )
+            )
+          : Effect.void
+      ),
+      Effect.retry({ schedule: startupBackoff, while: (error) => error._tag === "SqlError" }),
+      Effect.mapError((error) => new DatabaseStartupFailed({ message: `migrations failed: ${reasonOf(error)}` })),
+      Effect.asVoid
+    )
+    return yield* Option.match(timeoutSeconds, {
+      onNone: () => migrate,
+      onSome: (seconds) =>
+        migrate.pipe(
+          Effect.timeoutOrElse({
+            duration: Duration.seconds(seconds),
+            orElse: () =>
+              Effect.fail(
+                new DatabaseStartupFailed({
+                  message: `the database did not answer within DATABASE_STARTUP_TIMEOUT_SECONDS (${seconds} s)`
+                })
+              )
+          })
+        )
+    })
+  })
+
+/** Migrates in the background from the moment the layer is built, so the service can answer while it waits. */
+const MigrationsOnStart = Layer.effect(
+  DatabaseStartup,
+  Effect.gen(function* () {
+    const timeoutSeconds = yield* Config.option(
+      Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "DATABASE_STARTUP_TIMEOUT_SECONDS")
+    )
+    const done = yield* Deferred.make<void, DatabaseStartupFailed>()
+    const migrated = yield* Ref.make(false)
+    yield* migrateWhenReachable(timeoutSeconds).pipe(
+      Effect.tap(Ref.set(migrated, true)),
+      Deferred.into(done),
+      Effect.forkScoped
+    )
+    return DatabaseStartup.of({ migrated: Ref.get(migrated), await: Deferred.await(done) })
+  })
+)
+
 /**
  * The database from configuration: `DATABASE_URL` when set (pool size `DB_POOL_SIZE`, default 10), else an embedded
- * Postgres whose data lives under `PGLITE_DATA_DIR` (default `.data/pglite`). Migrations run before it is handed out.
+ * Postgres whose data lives under `PGLITE_DATA_DIR` (default `.data/pglite`). The migrations run in the background
+ * until they succeed (`DatabaseStartup`), so a database that is down at start-up delays readiness, not the process.
  */
-export const DatabaseLive: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DatabaseInfo, unknown> = Layer.unwrap(
+export const DatabaseLive: Layer.Layer<
+  PgClient.PgClient | SqlClient.SqlClient | DatabaseInfo | DatabaseStartup,
+  unknown
+> = Layer.unwrap(
   Effect.gen(function* () {
     const url = yield* Config.option(Config.Redacted("DATABASE_URL"))
     const poolSize = yield* Config.Int("DB_POOL_SIZE").pipe(Config.withDefault(10))
@@ -104,6 +207,6 @@ export const DatabaseLive: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient |
           Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false })
         )
     })
-    return Migrations.pipe(Layer.provideMerge(base))
+    return MigrationsOnStart.pipe(Layer.provideMerge(base))
   })
 )

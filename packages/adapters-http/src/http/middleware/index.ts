@@ -1,4 +1,5 @@
 export * from "./Authentication.ts"
+export * from "./ClientAddress.ts"
 export * from "./ErrorHandling.ts"
 export * from "./ErrorResponses.ts"
 export * from "./IdempotencyHttp.ts"

@@ -1,0 +1,88 @@
+import cluster, { type Worker } from "node:cluster"
+import { Config, Data, Effect, Option, Queue, Schema } from "effect"
+
+/** Several processes cannot share the embedded database. */
+class WebConcurrencyRefused extends Data.TaggedError("WebConcurrencyRefused")<{ readonly message: string }> {}
+
+/** How many HTTP worker processes serve the port: `WEB_CONCURRENCY`, default 1 (this process serves alone). */
+export const webConcurrency = Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "WEB_CONCURRENCY").pipe(
+  Config.withDefault(1)
+)
+
+interface Exited {
+  readonly worker: Worker
+  readonly code: number
+  readonly signal: string
+}
+
+/** Forks a worker for `slot` with `env`; only slot 1 keeps the background jobs, so one set of them runs. */
+const fork = (slots: Map<Worker, number>, slot: number, env: Record<string, string>) =>
+  Effect.sync(() => slots.set(cluster.fork(slot === 1 ? env : { ...env, BACKGROUND_JOBS: "off" }), slot))
+
+/**
+ * What every worker must agree on: without `SESSION_JWT_SECRET` each would pick its own random secret (and with it
+ * the webhook signing key), so a session from one worker would fail on another; the primary picks one for all.
+ */
+const sharedEnv = Effect.gen(function* () {
+  if (Option.isSome(yield* Config.option(Config.Redacted("SESSION_JWT_SECRET")))) return {}
+  yield* Effect.logWarning(
+    "SESSION_JWT_SECRET is unset: the workers share a random secret, so sessions end with the primary"
+  )
+  return { SESSION_JWT_SECRET: crypto.randomUUID() + crypto.randomUUID() }
+})
+
+/** Sends SIGTERM to every worker and waits until all have drained and exited. */
+const stopAll = (slots: Map<Worker, number>) =>
+  Effect.promise(() =>
+    Promise.all(
+      [...slots.keys()].map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.process.exitCode !== null || worker.process.signalCode !== null) return resolve()
+            worker.once("exit", () => resolve())
+            worker.process.kill("SIGTERM")
+          })
+      )
+    )
+  ).pipe(Effect.andThen(Effect.logInfo("all workers stopped")))
+
+/**
+ * The cluster primary: forks `workers` HTTP worker processes sharing the port (each waits for the database and
+ * runs the migrations, which the migrator's table lock applies once), restarts a worker that exits (after a second),
+ * and on interruption (SIGTERM, SIGINT) lets every worker drain, then returns. Refused without `DATABASE_URL`.
+ */
+export const supervise = (workers: number) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      if (Option.isNone(yield* Config.option(Config.String("DATABASE_URL")))) {
+        return yield* new WebConcurrencyRefused({
+          message: `WEB_CONCURRENCY=${workers} needs DATABASE_URL: processes cannot share the embedded database`
+        })
+      }
+      const env = yield* sharedEnv
+      const slots = new Map<Worker, number>()
+      const exits = yield* Queue.unbounded<Exited>()
+      const onExit = (worker: Worker, code: number, signal: string) =>
+        Queue.offerUnsafe(exits, { worker, code, signal })
+      yield* Effect.acquireRelease(
+        Effect.sync(() => cluster.on("exit", onExit)),
+        () => Effect.sync(() => cluster.off("exit", onExit))
+      )
+      yield* Effect.addFinalizer(() => stopAll(slots))
+      for (let slot = 1; slot <= workers; slot++) yield* fork(slots, slot, env)
+      yield* Effect.logInfo(`primary (pid ${process.pid}): ${workers} HTTP workers; worker 1 runs the background jobs`)
+      return yield* Effect.forever(
+        Effect.gen(function* () {
+          const { worker, code, signal } = yield* Queue.take(exits)
+          const slot = slots.get(worker)
+          slots.delete(worker)
+          if (slot === undefined) return
+          yield* Effect.logWarning(
+            `worker ${slot} (pid ${worker.process.pid}) exited (${signal ?? code}); restarting it`
+          )
+          yield* Effect.sleep("1 second")
+          yield* fork(slots, slot, env)
+        })
+      )
+    })
+  )

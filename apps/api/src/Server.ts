@@ -1,0 +1,90 @@
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Readiness } from "@svc/adapters-http"
+import { DatabaseInfo, DatabaseLive, DatabaseStartup, PortsPg } from "@svc/adapters-pg"
+import { Config, Context, Effect, Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { appLayer, BackgroundJobsGate, positive, SqlReadiness, serviceConfig } from "./App.ts"
+import { Sha256Node } from "./Sha256Node.ts"
+
+/**
+ * The Node server's limits, shorter than Node's defaults (a 300 s request timeout): the request headers within
+ * `HTTP_HEADERS_TIMEOUT_SECONDS` (default 10), the whole request, body included, within `HTTP_REQUEST_TIMEOUT_SECONDS`
+ * (default 30, also the longest a socket may stay silent), and an idle keep-alive connection closed after
+ * `HTTP_KEEP_ALIVE_TIMEOUT_SECONDS` (default 5). Headers never get longer than the whole request.
+ */
+const nodeServer = Effect.gen(function* () {
+  const requestMs = (yield* positive("HTTP_REQUEST_TIMEOUT_SECONDS", 30)) * 1000
+  const headersMs = Math.min((yield* positive("HTTP_HEADERS_TIMEOUT_SECONDS", 10)) * 1000, requestMs)
+  const keepAliveMs = (yield* positive("HTTP_KEEP_ALIVE_TIMEOUT_SECONDS", 5)) * 1000
+  return () =>
+    createServer({
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
+      keepAliveTimeout: keepAliveMs,
+      // Node checks both timeouts on this period (30 s by default), so a short timeout needs a short period.
+      connectionsCheckingInterval: Math.min(1000, headersMs)
+    }).setTimeout(requestMs)
+})
+
+/** Ready once the start-up migrations ran and the database answers. */
+const StartupReadiness = Layer.effect(
+  Readiness,
+  Effect.gen(function* () {
+    const startup = yield* DatabaseStartup
+    const database = yield* Readiness
+    return Readiness.of({
+      check: Effect.flatMap(startup.migrated, (migrated) => (migrated ? database.check : Effect.succeed(false)))
+    })
+  })
+).pipe(Layer.provide(SqlReadiness))
+
+/** The background jobs start once the migrations ran (never if the start-up gave up: the process is ending). */
+const JobsAfterMigrations = Layer.effect(
+  BackgroundJobsGate,
+  Effect.gen(function* () {
+    const startup = yield* DatabaseStartup
+    return Effect.catch(startup.await, () => Effect.never)
+  })
+)
+
+/** Logs the address as soon as the server listens, and the start of a shutdown before the server drains. */
+const AnnounceLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const server = yield* HttpServer.HttpServer
+    const database = yield* DatabaseInfo
+    yield* Effect.logInfo(
+      `listening on ${HttpServer.formatAddress(server.address)} (pid ${process.pid}) with ${database.description}`
+    )
+    yield* Effect.addFinalizer(() => Effect.logInfo("shutting down: finishing the requests in flight"))
+  })
+)
+
+const ServerLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* serviceConfig
+    const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
+    const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
+    const app = appLayer(config, PortsPg, StartupReadiness)
+    return AnnounceLive.pipe(
+      Layer.provide(HttpRouter.serve(app, { disableListenLog: true, disableLogger: true })),
+      Layer.provide(JobsAfterMigrations),
+      Layer.provide(NodeHttpServer.layer(yield* nodeServer, { port, host, gracefulShutdownTimeout: "10 seconds" })),
+      Layer.provideMerge(DatabaseLive),
+      Layer.provide(Sha256Node)
+    )
+  })
+)
+
+/**
+ * Serves in this process until interrupted: listening at once (`/health` answers, `/health/ready` says 503 while the
+ * database is unreachable), ready once the migrations ran; fails if the database start-up gives up.
+ */
+export const serveUntilStopped = Effect.scoped(
+  Effect.gen(function* () {
+    const services = yield* Layer.build(ServerLive)
+    yield* Context.get(services, DatabaseStartup).await
+    yield* Effect.logInfo("ready: the database answers and its migrations ran")
+    return yield* Effect.never
+  })
+)

@@ -1,0 +1,52 @@
+import { Config, Effect, Layer, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { HttpMiddleware, HttpRouter } from "effect/http"
+import { IpNetwork, NetAddress } from "effect/net"
+
+/** One trusted proxy: a CIDR, or a single address (a network of one). */
+const networkOf = (entry: string): Result.Result<IpNetwork.IpNetwork, NetAddress.NetAddressError> =>
+  entry.includes("/")
+    ? IpNetwork.fromString(entry)
+    : Result.flatMap(NetAddress.ipFromString(entry), (ip) =>
+        IpNetwork.fromAddress(ip, ip._tag === "Ipv4Address" ? 32 : 128)
+      )
+
+/** The networks of a comma-separated list of addresses and CIDRs (IPv4 and IPv6), or the first entry that is neither. */
+export const parseTrustedProxies = (text: string): Result.Result<ReadonlyArray<IpNetwork.IpNetwork>, string> =>
+  Result.all(
+    text
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "")
+      .map((entry) => Result.mapError(networkOf(entry), () => entry))
+  )
+
+const TrustedProxies = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Array(Schema.declare(IpNetwork.isIpNetwork)),
+    SchemaTransformation.transformEffect({
+      decode: (text) =>
+        Effect.fromResult(parseTrustedProxies(text)).pipe(
+          Effect.mapError(
+            (entry) => new SchemaIssue.InvalidValue({ message: `"${entry}" is neither an IP address nor a CIDR` })
+          )
+        ),
+      encode: (networks) => Effect.succeed(networks.map(IpNetwork.format).join(","))
+    })
+  )
+)
+
+/**
+ * The client address of every request, for every route and middleware that reads `request.remoteAddress` (rate
+ * limits, the OAuth guard, inbound IP allow lists): the connected peer, unless that peer is one of the proxies in
+ * `TRUST_PROXY`; then the right-most `X-Forwarded-For` address that is not itself a trusted proxy (a malformed entry
+ * stops the walk at the proxy). `peerAddress` keeps the connected peer. Without `TRUST_PROXY` the header is ignored.
+ * The app installs it before the other global middlewares, so it runs first.
+ */
+export const ClientAddress = Layer.unwrap(
+  Effect.gen(function* () {
+    const trustedProxies = yield* Config.schema(TrustedProxies, "TRUST_PROXY").pipe(Config.withDefault([]))
+    return trustedProxies.length === 0
+      ? Layer.empty
+      : HttpRouter.middleware(HttpMiddleware.xForwardedHeaders({ trustedProxies }), { global: true })
+  })
+)
