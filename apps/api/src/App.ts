@@ -4,6 +4,7 @@ import {
   PublicBaseUrl,
   RateLimitV1,
   Readiness,
+  RequestMetrics,
   SecurityHeaders,
   SessionTokens,
   UnknownCredentialLimiter
@@ -31,7 +32,9 @@ import {
 } from "@svc/domain"
 import { Config, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { MetricsLive } from "./Observability.ts"
 
+export { TracingLive } from "./Observability.ts"
 export { Sha256Node } from "./Sha256Node.ts"
 
 /** What the service reads from its environment. */
@@ -139,14 +142,10 @@ export const appLayer = <E, R, R2>(
   ports: Layer.Layer<Ports, E, R>,
   readiness: Layer.Layer<Readiness, never, R2>
 ) =>
-  Layer.mergeAll(
-    ApiRoutes.pipe(Layer.provide(IdempotencyLive)),
-    SecurityHeaders,
-    v1Protection,
-    retention,
-    InboundWebhookRoutes,
-    WebhookWorkersLive
-  ).pipe(
+  Layer.mergeAll(MetricsLive, SecurityHeaders, v1Protection, retention, InboundWebhookRoutes, WebhookWorkersLive).pipe(
+    // Global middlewares nest in the order they are added: the request metrics go inside the routes' JSON error
+    // handling (so they see the matched route) and outside the rate limit (so they count its 429s).
+    Layer.provide(RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide(IdempotencyLive))))),
     Layer.provide(WebhookServicesLive),
     Layer.provide(domain(config, ports)),
     Layer.provide([

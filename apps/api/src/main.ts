@@ -3,7 +3,7 @@ import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { DatabaseInfo, DatabaseLive } from "@svc/adapters-pg"
 import { Cause, Config, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { appOnPostgres, serviceConfig } from "./App.ts"
+import { appOnPostgres, serviceConfig, TracingLive } from "./App.ts"
 import { Sha256Node } from "./Sha256Node.ts"
 
 /** Logs the address once the routes are served, and the start of a shutdown before the server drains its requests. */
@@ -25,7 +25,8 @@ const ServerLive = Layer.unwrap(
       Layer.provide(HttpRouter.serve(appOnPostgres(config), { disableListenLog: true, disableLogger: true })),
       Layer.provide(NodeHttpServer.layer(createServer, { port, host, gracefulShutdownTimeout: "10 seconds" })),
       Layer.provide(DatabaseLive),
-      Layer.provide(Sha256Node)
+      Layer.provide(Sha256Node),
+      Layer.provide(TracingLive)
     )
   })
 )

@@ -6,10 +6,11 @@ export {
   looksLikeJwt,
   PublicBaseUrl,
   RateLimitV1,
+  RequestMetrics,
   rateLimitHeaders,
   SecurityHeaders,
   SessionTokens,
   UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
-export { Readiness } from "./http/platform/index.ts"
+export { MetricsRoute, Readiness } from "./http/platform/index.ts"
 export { ApiRoutes } from "./http/Server.ts"
