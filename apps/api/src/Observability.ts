@@ -1,12 +1,18 @@
 import { MetricsRoute } from "@svc/adapters-http"
 import { ApprovalsRepo, InboundEventStore, nowIso, WebhookDeliveriesRepo } from "@svc/domain"
 import { Config, ConfigProvider, Effect, Layer, Metric, Option } from "effect"
-import { FetchHttpClient, HttpMiddleware } from "effect/http"
+import { FetchHttpClient, HttpMiddleware, UrlParams } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { SqlClient } from "effect/sql"
 
 /** The service name spans carry unless OTEL_SERVICE_NAME says otherwise. */
 const SERVICE_NAME = "svc-api"
+
+/**
+ * Query parameters whose values spans show as `<redacted>` (matched anywhere in the name, any case): the library's
+ * default list names only cloud signatures, and customers' webhook URLs may carry their own tokens.
+ */
+const REDACTED_QUERY_NAMES = [/token|secret|key|sig|pass|auth|code|credential/iu]
 
 /** Probes and scrapes: frequent, uninteresting, and they would bury the requests worth a trace. */
 const UNTRACED_PATHS = new Set(["/health", "/health/ready", "/metrics"])
@@ -23,7 +29,7 @@ const pathOf = (url: string) => {
  * `OTEL_SERVICE_NAME` (default `svc-api`), `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_RESOURCE_ATTRIBUTES`,
  * `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER=none`. Without an endpoint no tracer is
  * installed, and requests take the untraced path. Health probes and /metrics are never traced; request and response
- * headers are never recorded.
+ * headers are never recorded, and query parameters that look like credentials are redacted.
  */
 export const TracingLive = Layer.mergeAll(
   OtlpTracer.layerFromConfig().pipe(
@@ -34,7 +40,8 @@ export const TracingLive = Layer.mergeAll(
       )
     )
   ),
-  Layer.succeed(HttpMiddleware.TracerDisabledWhen)((request) => UNTRACED_PATHS.has(pathOf(request.url)))
+  Layer.succeed(HttpMiddleware.TracerDisabledWhen)((request) => UNTRACED_PATHS.has(pathOf(request.url))),
+  Layer.succeed(UrlParams.CurrentRedactedNames)(REDACTED_QUERY_NAMES)
 )
 
 const gauge = (name: string, description: string) => Metric.gauge(name, { description })

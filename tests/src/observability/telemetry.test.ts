@@ -115,6 +115,8 @@ describe("traces and metrics of the real server process", () => {
       headers: { authorization: `Bearer ${owner}` }
     })
     assert.strictEqual(read.status, 404)
+    const queryToken = `svc_test_${crypto.randomUUID()}`
+    assert.strictEqual((await fetch(`${server.baseUrl}/v1/balance?access_token=${queryToken}`)).status, 401)
 
     const post = await eventually("the POST /teams server span", () =>
       otlp.spans.find((s) => s.attributes["http.route"] === "/teams" && s.attributes["http.request.method"] === "POST")
@@ -128,6 +130,10 @@ describe("traces and metrics of the real server process", () => {
     )
     assert.strictEqual(byTemplate.attributes["http.response.status_code"], "404")
     assert.strictEqual(byTemplate.attributes["url.path"], `/treasury/webhook-endpoints/${missing}`)
+    const inQuery = await eventually("the GET /v1/balance server span", () =>
+      otlp.spans.find((s) => s.attributes["url.path"] === "/v1/balance")
+    )
+    assert.include(inQuery.attributes["url.query"], "access_token=")
     await eventually("a span of the domain below the request", () =>
       otlp.spans.find((s) => s.name.startsWith("Teams.") || s.name.startsWith("Users."))
     )
@@ -140,6 +146,7 @@ describe("traces and metrics of the real server process", () => {
     const exported = JSON.stringify(otlp.spans)
     assert.notInclude(exported, owner)
     assert.notInclude(exported, METRICS_TOKEN)
+    assert.notInclude(exported, queryToken)
     assert.notInclude(exported, "Bearer ")
     const keys = otlp.spans.flatMap((s) => Object.keys(s.attributes))
     assert.isFalse(
