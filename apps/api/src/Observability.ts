@@ -34,6 +34,7 @@ const pathOf = (url: string) => {
 export const TracingLive = Layer.mergeAll(
   OtlpTracer.layerFromConfig().pipe(
     Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer]),
+    // Fallbacks only: effect exports only when OTEL_TRACES_EXPORTER names otlp, which OpenTelemetry makes the default.
     Layer.provide(
       ConfigProvider.layerAdd(
         ConfigProvider.fromUnknown({ OTEL_TRACES_EXPORTER: "otlp", OTEL_SERVICE_NAME: SERVICE_NAME })
