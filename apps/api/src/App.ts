@@ -5,6 +5,7 @@ import {
   PublicBaseUrl,
   RateLimitV1,
   Readiness,
+  RequestMetrics,
   SecurityHeaders,
   SessionTokens,
   UnknownCredentialLimiter
@@ -32,7 +33,9 @@ import {
 } from "@svc/domain"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { MetricsLive } from "./Observability.ts"
 
+export { TracingLive } from "./Observability.ts"
 export { Sha256Node } from "./Sha256Node.ts"
 
 /** What the service reads from its environment. */
@@ -176,13 +179,16 @@ export const appLayer = <E, R, R2>(
   readiness: Layer.Layer<Readiness, never, R2>
 ) =>
   Layer.mergeAll(
-    ApiRoutes.pipe(Layer.provide(IdempotencyLive)),
+    MetricsLive,
     SecurityHeaders,
     v1Protection,
     retention,
     InboundWebhookRoutes,
     backgroundJobs(WebhookWorkersLive)
   ).pipe(
+    // Global middlewares nest in the order they are added: the request metrics go inside the routes' JSON error
+    // handling (so they see the matched route) and outside the rate limit (so they count its 429s).
+    Layer.provide(RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide(IdempotencyLive))))),
     Layer.provide(WebhookServicesLive),
     Layer.provide(domain(config, ports)),
     Layer.provide([

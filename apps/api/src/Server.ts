@@ -4,7 +4,7 @@ import { Readiness } from "@svc/adapters-http"
 import { DatabaseInfo, DatabaseLive, DatabaseStartup, PortsPg } from "@svc/adapters-pg"
 import { Config, Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { appLayer, BackgroundJobsGate, positive, SqlReadiness, serviceConfig } from "./App.ts"
+import { appLayer, BackgroundJobsGate, positive, SqlReadiness, serviceConfig, TracingLive } from "./App.ts"
 import { Sha256Node } from "./Sha256Node.ts"
 
 /**
@@ -71,7 +71,8 @@ const ServerLive = Layer.unwrap(
       Layer.provide(JobsAfterMigrations),
       Layer.provide(NodeHttpServer.layer(yield* nodeServer, { port, host, gracefulShutdownTimeout: "10 seconds" })),
       Layer.provideMerge(DatabaseLive),
-      Layer.provide(Sha256Node)
+      Layer.provide(Sha256Node),
+      Layer.provide(TracingLive)
     )
   })
 )

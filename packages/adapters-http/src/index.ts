@@ -8,10 +8,11 @@ export {
   PublicBaseUrl,
   parseTrustedProxies,
   RateLimitV1,
+  RequestMetrics,
   rateLimitHeaders,
   SecurityHeaders,
   SessionTokens,
   UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
-export { Readiness } from "./http/platform/index.ts"
+export { MetricsRoute, Readiness } from "./http/platform/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

@@ -112,6 +112,23 @@ export const approvalsContract = <E>(name: string, ports: Layer.Layer<Ports, E>)
       })
     )
 
+    it.effect("counts the pending approvals of every team, and a decided one no more", () =>
+      Effect.gen(function* () {
+        const repo = yield* ApprovalsRepo
+        const before = yield* repo.countPending
+        const { approval } = yield* setup
+        yield* setup
+        assert.strictEqual(yield* repo.countPending, before + 2)
+        yield* repo.decide(approval.teamId, approval.id, {
+          status: "expired",
+          decidedAt: "2026-11-01T10:00:00.000Z",
+          decidedBy: null,
+          note: null
+        })
+        assert.strictEqual(yield* repo.countPending, before + 1)
+      })
+    )
+
     it.effect("another team cannot decide the approval", () =>
       Effect.gen(function* () {
         const { approval } = yield* setup

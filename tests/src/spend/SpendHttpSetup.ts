@@ -1,5 +1,5 @@
 import { afterAll, assert, beforeAll } from "@effect/vitest"
-import { inProcessApp, sessionToken } from "../support/InProcessApp.ts"
+import { inProcessApp, sessionToken, testConfig } from "../support/InProcessApp.ts"
 
 /** A spend request body for `amount` at OpenAI (software), with `extra` fields. */
 export const spendBody = (amount: number, extra: Record<string, unknown> = {}) => ({
@@ -11,11 +11,12 @@ export const spendBody = (amount: number, extra: Record<string, unknown> = {}) =
 })
 
 /**
- * The in-process app with team Acme, set up before the file's tests: its owner's session, a test spending key
- * (approval threshold 5 000, per-request limit 50 000) funded with 20 000, and a live key. `create` posts a spend request.
+ * The in-process app (with `env` as its environment) with team Acme, set up before the file's tests: its owner's
+ * session, a test spending key (approval threshold 5 000, per-request limit 50 000) funded with 20 000, and a live key.
+ * `create` posts a spend request.
  */
-export const acmeApp = () => {
-  const app = inProcessApp()
+export const acmeApp = (env: Readonly<Record<string, string>> = {}) => {
+  const app = inProcessApp(testConfig, env)
   afterAll(() => app.dispose())
   const acme = { owner: "", testKey: "", liveKey: "", keyId: "" }
 

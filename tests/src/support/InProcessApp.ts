@@ -65,5 +65,5 @@ export const inProcessApp = (config: ServiceConfig = testConfig, env: Readonly<R
     ),
     { disableLogger: true }
   )
-  return { ...clientOf(handler), dispose }
+  return { ...clientOf(handler), handler, dispose }
 }

@@ -24,7 +24,10 @@ export const ApprovalsRepoMemory = Layer.effect(
             const next: Approval = { ...current.value, ...decision, updatedAt: decision.decidedAt }
             return [Option.some(next), HashMap.set(map, id, next)] as const
           })
-        )
+        ),
+      countPending: Ref.get(approvals).pipe(
+        Effect.map((map) => HashMap.reduce(map, 0, (n, a) => (a.status === "pending" ? n + 1 : n)))
+      )
     })
   })
 )

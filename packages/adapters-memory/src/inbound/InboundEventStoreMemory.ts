@@ -74,7 +74,8 @@ export const InboundEventStoreMemory = Layer.effect(
               .toSorted((a, b) => newestFirst(position(a), position(b)))
               .slice(0, page.limit + 1)
           )
-        )
+        ),
+      countParked: Ref.get(rows).pipe(Effect.map((all) => all.filter((r) => r.status === "parked").length))
     })
   })
 )

@@ -84,7 +84,11 @@ export const WebhookDeliveriesRepoMemory = Layer.effect(
           yield* Ref.set(dispatched, new Set([...done].filter((id) => !gone.has(id))))
           return gone.size
         })
-      )
+      ),
+      countDue: (now) =>
+        Ref.get(rows).pipe(
+          Effect.map((all) => all.filter((d) => d.status === "pending" && d.nextAttemptAt <= now).length)
+        )
     })
   })
 )

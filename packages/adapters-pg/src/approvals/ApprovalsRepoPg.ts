@@ -1,7 +1,7 @@
 import { Approval, ApprovalsRepo } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, orUnavailable, selectCount } from "../shared/index.ts"
 
 const COLUMNS =
   "id, team_id, mode, subject_type, subject_id, status, expires_at, decided_at, decided_by, note, created_at, updated_at"
@@ -33,7 +33,10 @@ export const ApprovalsRepoPg = Layer.effect(
             RETURNING ${columns}`.pipe(
           orUnavailable("approvals.decide"),
           Effect.flatMap(decodeFirst(Approval, "approvals.decide"))
-        )
+        ),
+      countPending: selectCount(sql, sql`SELECT count(*) AS count FROM approvals WHERE status = 'pending'`).pipe(
+        orUnavailable("approvals.countPending")
+      )
     })
   })
 )

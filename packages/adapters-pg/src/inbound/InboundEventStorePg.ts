@@ -1,7 +1,7 @@
 import { InboundEvent, InboundEventStore } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, orUnavailable, selectCount } from "../shared/index.ts"
 
 const InboundEventRow = Schema.Struct({
   ...InboundEvent.fields,
@@ -95,7 +95,10 @@ export const InboundEventStorePg = Layer.effect(
           LIMIT ${page.limit + 1}`.pipe(
           orUnavailable("inboundEvents.listParked"),
           Effect.flatMap(decodeRows(InboundEventRow, "inboundEvents.listParked"))
-        )
+        ),
+      countParked: selectCount(sql, sql`SELECT count(*) AS count FROM inbound_events WHERE status = 'parked'`).pipe(
+        orUnavailable("inboundEvents.countParked")
+      )
     })
   })
 )

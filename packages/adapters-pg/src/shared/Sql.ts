@@ -14,11 +14,13 @@ export const orUnavailable =
       )
     ) as Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R>
 
+/** Runs a `SELECT count(*) AS count ...` statement and answers the count (Postgres sends a bigint as text). */
+export const selectCount = (sql: SqlClient.SqlClient, select: Statement.Fragment) =>
+  sql<{ count: number | string }>`${select}`.pipe(Effect.map((rows) => Number(rows[0]?.count ?? 0)))
+
 /** Runs a `DELETE ...` statement (without RETURNING) and answers how many rows it deleted. */
 export const deletedCount = (sql: SqlClient.SqlClient, remove: Statement.Fragment) =>
-  sql<{ count: number | string }>`WITH gone AS (${remove} RETURNING 1) SELECT count(*) AS count FROM gone`.pipe(
-    Effect.map((rows) => Number(rows[0]?.count ?? 0))
-  )
+  selectCount(sql, sql`WITH gone AS (${remove} RETURNING 1) SELECT count(*) AS count FROM gone`)
 
 /**
  * The Transactor port over SQL transactions. A nested call joins the transaction already open (no savepoint), so a

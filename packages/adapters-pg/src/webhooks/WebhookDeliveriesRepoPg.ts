@@ -1,7 +1,7 @@
 import { DomainEvent, WebhookDeliveriesRepo, WebhookDelivery } from "@svc/domain"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, decodeRows, deletedCount, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, deletedCount, orUnavailable, selectCount } from "../shared/index.ts"
 
 const DomainEventRow = Schema.Struct({ ...DomainEvent.fields, data: Schema.fromJsonString(DomainEvent.fields.data) })
 
@@ -106,7 +106,12 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
         sql`DELETE FROM outbox_events e
             WHERE e.webhooks_dispatched_at IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`
-      ).pipe(orUnavailable("webhookDeliveries.purgeDispatchedEvents"))
+      ).pipe(orUnavailable("webhookDeliveries.purgeDispatchedEvents")),
+      countDue: (now) =>
+        selectCount(
+          sql,
+          sql`SELECT count(*) AS count FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}`
+        ).pipe(orUnavailable("webhookDeliveries.countDue"))
     })
   })
 )

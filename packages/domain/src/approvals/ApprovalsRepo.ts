@@ -17,5 +17,7 @@ export class ApprovalsRepo extends Context.Service<
       id: ApprovalId,
       decision: ApprovalDecision
     ) => Effect.Effect<Option.Option<Approval>, PersistenceUnavailable>
+    /** How many approvals of every team are still pending (for operators: a gauge, not a business answer). */
+    readonly countPending: Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/ApprovalsRepo") {}

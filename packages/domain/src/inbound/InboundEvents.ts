@@ -57,6 +57,8 @@ export class InboundEventStore extends Context.Service<
     readonly find: (id: string) => Effect.Effect<Option.Option<InboundEvent>, PersistenceUnavailable>
     /** Parked events, newest first, for operators. */
     readonly listParked: (page: PageRequest) => Effect.Effect<ReadonlyArray<InboundEvent>, PersistenceUnavailable>
+    /** How many events are parked, waiting for an operator. */
+    readonly countParked: Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/InboundEventStore") {}
 

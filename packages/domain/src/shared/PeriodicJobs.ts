@@ -2,12 +2,13 @@ import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { isoOfMillis } from "./Time.ts"
 
 /**
- * A layer that runs `step` at once and then every `interval` for as long as it lives; a failed run is logged as
- * `${name} failed` and the next run still comes.
+ * A layer that runs `step` at once and then every `interval` for as long as it lives, each run in a span named `name`;
+ * a failed run is logged as `${name} failed` and the next run still comes.
  */
 export const periodicJob = <A, E, R>(name: string, step: Effect.Effect<A, E, R>, interval: Duration.Input) =>
   Layer.effectDiscard(
     step.pipe(
+      Effect.withSpan(name),
       Effect.catch((error) => Effect.logWarning(`${name} failed`, error)),
       Effect.repeat(Schedule.spaced(interval)),
       Effect.forkScoped

@@ -20,6 +20,7 @@ import {
   Transactor
 } from "../shared/index.ts"
 import { type CreateSpendRequest, decideSpend, spendEvents } from "./SpendDecision.ts"
+import { countApprovalOutcome, countDecision } from "./SpendMetrics.ts"
 import {
   type SpendRequest,
   SpendRequestId,
@@ -90,24 +91,26 @@ export class SpendRequests extends Context.Service<
       yield* Schema.decodeUnknownEffect(PositiveAmountMinor)(input.amount).pipe(
         Effect.mapError((e) => new SpendRequestInvalid({ field: "amount", message: e.message }))
       )
-      return yield* transactor.withTransaction(
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
-          const accountId = input.accountId ?? agent.accountId
-          const windows = usageWindows(now)
-          const inputs = yield* repo.lockForDecision({
-            teamId: agent.teamId,
-            mode: agent.mode,
-            accountId,
-            spendingKeyId: agent.keyId,
-            windows
+      return yield* transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const accountId = input.accountId ?? agent.accountId
+            const windows = usageWindows(now)
+            const inputs = yield* repo.lockForDecision({
+              teamId: agent.teamId,
+              mode: agent.mode,
+              accountId,
+              spendingKeyId: agent.keyId,
+              windows
+            })
+            const { decided, approval } = yield* decideSpend(agent, input, inputs, now, windows)
+            if (approval !== null) yield* approvals.insert(approval)
+            yield* repo.insertDecided(decided)
+            return decided.request
           })
-          const { decided, approval } = yield* decideSpend(agent, input, inputs, now, windows)
-          if (approval !== null) yield* approvals.insert(approval)
-          yield* repo.insertDecided(decided)
-          return decided.request
-        })
-      )
+        )
+        .pipe(Effect.tap(countDecision))
     })
 
     /** Moves a pending request to `outcome` with its approval and hold, or fails if another transition came first. */
@@ -150,6 +153,7 @@ export class SpendRequests extends Context.Service<
           })
         )
         .pipe(
+          Effect.tap(() => countApprovalOutcome(outcome)),
           Effect.catchTags({
             HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
             // The hold is written with the request and referenced by it (a foreign key), and ledger rows are never deleted.

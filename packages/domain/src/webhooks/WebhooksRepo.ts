@@ -60,5 +60,7 @@ export class WebhookDeliveriesRepo extends Context.Service<
     readonly purgeFinishedBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
     /** Deletes outbox events already fanned out of which no delivery is left; returns how many. */
     readonly purgeDispatchedEvents: Effect.Effect<number, PersistenceUnavailable>
+    /** How many pending deliveries are due at `now` and not leased to a worker: the delivery backlog. */
+    readonly countDue: (now: string) => Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/WebhookDeliveriesRepo") {}

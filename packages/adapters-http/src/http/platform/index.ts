@@ -1,1 +1,2 @@
+export * from "./MetricsHttp.ts"
 export * from "./SystemHttp.ts"

@@ -1,0 +1,111 @@
+import { MetricsRoute } from "@svc/adapters-http"
+import { ApprovalsRepo, InboundEventStore, nowIso, WebhookDeliveriesRepo } from "@svc/domain"
+import { Config, ConfigProvider, Effect, Layer, Metric, Option } from "effect"
+import { FetchHttpClient, HttpMiddleware, UrlParams } from "effect/http"
+import { OtlpSerialization, OtlpTracer } from "effect/observability"
+import { SqlClient } from "effect/sql"
+
+/** The service name spans carry unless OTEL_SERVICE_NAME says otherwise. */
+const SERVICE_NAME = "svc-api"
+
+/**
+ * Query parameters whose values spans show as `<redacted>` (matched anywhere in the name, any case): the library's
+ * default list names only cloud signatures, and customers' webhook URLs may carry their own tokens.
+ */
+const REDACTED_QUERY_NAMES = [/token|secret|key|sig|pass|auth|code|credential/iu]
+
+/** Probes and scrapes: frequent, uninteresting, and they would bury the requests worth a trace. */
+const UNTRACED_PATHS = new Set(["/health", "/health/ready", "/metrics"])
+
+const pathOf = (url: string) => {
+  const end = url.search(/[?#]/u)
+  return end === -1 ? url : url.slice(0, end)
+}
+
+/**
+ * Traces over OTLP/HTTP (JSON) when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set:
+ * a server span per HTTP request (named by its method, with `http.route` set to the route template) and the spans
+ * of every `Effect.fn` below it and of the background workers' steps. The standard variables apply:
+ * `OTEL_SERVICE_NAME` (default `svc-api`), `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_RESOURCE_ATTRIBUTES`,
+ * `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER=none`. Without an endpoint no tracer is
+ * installed, and requests take the untraced path. Health probes and /metrics are never traced; request and response
+ * headers are never recorded, and query parameters that look like credentials are redacted.
+ */
+export const TracingLive = Layer.mergeAll(
+  OtlpTracer.layerFromConfig().pipe(
+    Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer]),
+    // Fallbacks only: effect exports only when OTEL_TRACES_EXPORTER names otlp, which OpenTelemetry makes the default.
+    Layer.provide(
+      ConfigProvider.layerAdd(
+        ConfigProvider.fromUnknown({ OTEL_TRACES_EXPORTER: "otlp", OTEL_SERVICE_NAME: SERVICE_NAME })
+      )
+    )
+  ),
+  Layer.succeed(HttpMiddleware.TracerDisabledWhen)((request) => UNTRACED_PATHS.has(pathOf(request.url))),
+  Layer.succeed(UrlParams.CurrentRedactedNames)(REDACTED_QUERY_NAMES)
+)
+
+const gauge = (name: string, description: string) => Metric.gauge(name, { description })
+
+const pendingApprovals = gauge("spend_approvals_pending", "Approvals waiting for a human decision")
+const deliveriesDue = gauge("webhook_deliveries_due", "Webhook deliveries due now and not yet taken by a worker")
+const inboundParked = gauge(
+  "inbound_events_parked",
+  "Inbound provider events parked after failing, awaiting an operator"
+)
+const databaseConnections = gauge(
+  "db_connections",
+  "Connections open to the service's database (all instances), by state (active, idle, idle in transaction, ...)"
+)
+
+/** Sets the backlog gauges from the stores: three counting queries. */
+const backlogGauges = Effect.gen(function* () {
+  const approvals = yield* ApprovalsRepo
+  const deliveries = yield* WebhookDeliveriesRepo
+  const inbound = yield* InboundEventStore
+  const [pending, due, parked] = yield* Effect.all(
+    [approvals.countPending, Effect.flatMap(nowIso, deliveries.countDue), inbound.countParked],
+    { concurrency: "unbounded" }
+  )
+  yield* Metric.update(pendingApprovals, pending)
+  yield* Metric.update(deliveriesDue, due)
+  yield* Metric.update(inboundParked, parked)
+})
+
+/** Every connection state reported so far: a state no longer seen is reported as 0, not as its last count. */
+const connectionStates = new Set<string>()
+
+/**
+ * Sets `db_connections{state}` from `pg_stat_activity` when the service runs on SQL: the driver's pool does not
+ * expose its own counts, and the server's view also shows connections stuck idle in a transaction.
+ */
+const databaseGauges = Effect.gen(function* () {
+  const client = yield* Effect.serviceOption(SqlClient.SqlClient)
+  if (Option.isNone(client)) return
+  const sql = client.value
+  const rows = yield* sql<{ state: string; count: number | string }>`
+    SELECT coalesce(state, 'unknown') AS state, count(*) AS count FROM pg_stat_activity
+    WHERE datname = current_database() GROUP BY 1`
+  const counts = new Map(rows.map((row) => [row.state, Number(row.count)]))
+  for (const state of counts.keys()) connectionStates.add(state)
+  yield* Effect.forEach(
+    connectionStates,
+    (state) => Metric.update(Metric.withAttributes(databaseConnections, { state }), counts.get(state) ?? 0),
+    { discard: true }
+  )
+})
+
+/**
+ * `GET /metrics` when `METRICS_TOKEN` is set (the bearer token scrapers present); without it the route does not
+ * exist. Each scrape first sets the gauges (backlogs, database connections): four cheap counting queries per scrape,
+ * none per request.
+ */
+export const MetricsLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const token = yield* Config.option(Config.Redacted("METRICS_TOKEN"))
+    return Option.match(token, {
+      onNone: () => Layer.empty,
+      onSome: (t) => MetricsRoute(t, Effect.andThen(backlogGauges, databaseGauges))
+    })
+  })
+)
