@@ -172,8 +172,8 @@ const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =
                            INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
                            VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now}) RETURNING id
                          ), ledger_inserted AS (
-                           INSERT INTO ledger_entries (transaction_id, account_id, amount, currency, pending)
-                           SELECT ledger_tx.id, a, amount, 'USD', false FROM ledger_tx,
+                           INSERT INTO ledger_entries (transaction_id, team_id, mode, account_id, amount, currency, pending)
+                           SELECT ledger_tx.id, ${ids.teamId}, 'test', a, amount, 'USD', false FROM ledger_tx,
                              (VALUES (${ids.accountId}::uuid, -1), (${ids.settlementId}::uuid, 1)) AS v(a, amount)
                            RETURNING account_id, amount
                          ), ledger_moved AS (
