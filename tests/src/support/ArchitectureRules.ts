@@ -182,9 +182,10 @@ const AMBIENT = /\bnew Date\(|\bDate\.now\(|\bMath\.random\(|\brandomUUID\(/u
 export const ambientReads = (source: string): Array<string> => source.split("\n").filter((line) => AMBIENT.test(line))
 
 /**
- * The lines of a Postgres adapter source that inspect a SQL failure. Only `shared/Sql.ts` may: it turns every one into
- * PersistenceUnavailable, which ends the unit of work. A failed statement aborts the transaction it runs in, so an
- * adapter never recovers from one (a conflict the domain goes on from is read from the statement's result instead).
+ * The lines of a Postgres adapter source that inspect a SQL failure. Only the shared plumbing may (`shared/Sql.ts`
+ * turns every one into PersistenceUnavailable, which ends the unit of work; `shared/Database.ts` retries start-up,
+ * outside any transaction). A failed statement aborts the transaction it runs in, so a repository never recovers from
+ * one: a conflict the domain goes on from is read from the statement's result instead.
  */
 export const sqlErrorReads = (source: string): Array<string> =>
   source.split("\n").filter((line) => /\bSqlError\b/u.test(line))
