@@ -52,7 +52,10 @@ const isStored = (endpoint: string, providerEventId: string) =>
       nextAttemptAt: new Date().toISOString(),
       lastError: null,
       receivedAt: new Date().toISOString(),
-      processedAt: null
+      processedAt: null,
+      teamId: null,
+      discardedAt: null,
+      discardedBy: null
     })
     return probe.duplicate
   })

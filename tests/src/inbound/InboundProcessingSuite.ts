@@ -149,7 +149,9 @@ export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<Webho
           const answer = yield* post(app, "/webhook/kyc-d", body, yield* Effect.promise(() => sign("kyc-d", body)))
           assert.strictEqual(answer.status, 200)
           yield* settle()
-          const parked = yield* Effect.flatMap(pageRequest(undefined, 100), (page) => store.listParked(page))
+          const parked = yield* Effect.flatMap(pageRequest(undefined, 100), (page) =>
+            store.list({ status: "parked" }, page)
+          )
           const row = parked.find((r) => r.providerEventId === "kyc_poison")!
           assert.isDefined(row, "the poison event is listed")
           assert.strictEqual(row.attempts, 3)
@@ -157,7 +159,9 @@ export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<Webho
           const badDeposit = yield* deposit(app, "banking-a", "dep_unknown_team", crypto.randomUUID(), 100)
           assert.strictEqual(badDeposit.status, 200)
           yield* settle()
-          const parkedDeposit = yield* Effect.flatMap(pageRequest(undefined, 100), (page) => store.listParked(page))
+          const parkedDeposit = yield* Effect.flatMap(pageRequest(undefined, 100), (page) =>
+            store.list({ status: "parked" }, page)
+          )
           assert.strictEqual(
             parkedDeposit.find((r) => r.providerEventId === "dep_unknown_team")?.attempts,
             1,

@@ -1,7 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
-import { withInboundWebhooks } from "./inbound/index.ts"
+import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
 import { OAuthApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
@@ -24,6 +24,7 @@ export class Api extends HttpApi.make("svc")
   .add(WellKnownApi)
   .add(ApiKeysApi)
   .add(WebhookEndpointsApi)
+  .add(InboundEventsApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
