@@ -3,7 +3,7 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
-import { OAuthApi, WellKnownApi } from "./oauth/index.ts"
+import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
 import { InputLimits, RequestValidation } from "./shared/index.ts"
 import { SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
@@ -25,6 +25,7 @@ export class Api extends HttpApi.make("svc")
   .add(ApiKeysApi)
   .add(WebhookEndpointsApi)
   .add(InboundEventsApi)
+  .add(OAuthApplicationsApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -6,7 +6,7 @@ import { MeHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
 import { AuthenticationLive, ErrorHandlingLive, OAuthGuardLive } from "./middleware/index.ts"
-import { OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
+import { OAuthApplicationsHttp, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
 import { SystemHttp } from "./platform/index.ts"
 import { SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
@@ -27,7 +27,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     WellKnownHttp,
     ApiKeysHttp,
     WebhookEndpointsHttp,
-    InboundEventsHttp
+    InboundEventsHttp,
+    OAuthApplicationsHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),
