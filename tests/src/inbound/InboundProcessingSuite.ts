@@ -8,8 +8,8 @@ import {
   TeamPlansRepo
 } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
-import { post, serveApp, sign, type WebhookPorts } from "../support/WebhooksHarness.ts"
-import { appEnv, deposit, inboundOver, liveBalance, newTeam, pathOf, settle, withApp } from "./InboundSetup.ts"
+import { post, serveApp, sign, type WebhookPorts, withApp } from "../support/WebhooksHarness.ts"
+import { appEnv, deposit, inboundOver, liveBalance, newTeam, pathOf, settle } from "./InboundSetup.ts"
 
 /** What stored inbound events do once processed, over whichever ports the caller provides (memory or Postgres). */
 export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>

@@ -4,7 +4,7 @@ import { Ledger, type TeamId } from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { sessionToken } from "../support/InProcessApp.ts"
-import { baseEnv, call, post, type RunningApp, serveApp, sign, type WebhookPorts } from "../support/WebhooksHarness.ts"
+import { baseEnv, call, post, type RunningApp, sign, type WebhookPorts } from "../support/WebhooksHarness.ts"
 
 /** The path an inbound endpoint is served on. */
 export const pathOf = (name: string) => (name === "chat-interactions" ? "/apps/chat/interactions" : `/webhook/${name}`)
@@ -22,14 +22,6 @@ export const inboundOver = <E>(ports: Layer.Layer<WebhookPorts, E>) =>
     ),
     { timeout: "120 seconds", excludeTestServices: true }
   )
-
-/** Runs `f` against an app served over the test's context with `env`, stopped when `f` ends. */
-export const withApp = <A, E2, R>(env: Record<string, string>, f: (app: RunningApp) => Effect.Effect<A, E2, R>) =>
-  Effect.gen(function* () {
-    const context = yield* Effect.context<never>()
-    const app = yield* serveApp(context, env)
-    return yield* f(app)
-  }).pipe(Effect.scoped)
 
 /**
  * What inbound workers do over time, without waiting: `workers` concurrent runs of the worker's step, on a test clock

@@ -3,8 +3,8 @@ import { PortsMemory } from "@svc/adapters-memory"
 import { Ledger } from "@svc/domain"
 import { Effect } from "effect"
 import { memberToken } from "../support/TeamMembers.ts"
-import { call, type RunningApp } from "../support/WebhooksHarness.ts"
-import { appEnv, deposit, inboundOver, liveBalance, newTeam, settle, withApp } from "./InboundSetup.ts"
+import { call, type RunningApp, withApp } from "../support/WebhooksHarness.ts"
+import { appEnv, deposit, inboundOver, liveBalance, newTeam, settle } from "./InboundSetup.ts"
 
 const EVENTS = "/treasury/inbound-events"
 
