@@ -1,7 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { PortsMemory } from "@svc/adapters-memory"
 import type { TeamId } from "@svc/domain"
+import { makeClient } from "@svc/sdk"
 import { Effect } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { sessionToken } from "../support/InProcessApp.ts"
 import { memberToken } from "../support/TeamMembers.ts"
 import { baseEnv, call, type RunningApp, withApp } from "../support/WebhooksHarness.ts"
@@ -11,7 +13,7 @@ const APPS = "/oauth-applications"
 const CREATE = {
   name: "Books sync",
   redirectUris: ["https://acme.example/callback", "http://localhost:8080/cb"],
-  scopes: ["transactions.read", "users.read"],
+  scopes: ["transactions.read", "users.read"] as const,
   developerName: "Acme Labs"
 }
 
@@ -170,6 +172,24 @@ layer(PortsMemory, { excludeTestServices: true })("OAuth applications over HTTP"
         const mine = yield* call(app, "GET", `${APPS}/${id}`, token)
         assert.deepStrictEqual([mine.body.name, mine.body.status], ["By admin", "draft"], "unchanged by others")
       })
+    )
+  )
+
+  it.effect("the SDK's typed client carries the new routes", () =>
+    served((app) =>
+      Effect.gen(function* () {
+        const { token } = yield* newTeam(app)
+        const client = yield* makeClient({ baseUrl: app.url, token })
+        const created = yield* client.oauthApplications.create({ payload: CREATE })
+        assert.match(created.secret, /^mid_client_secret_/)
+        const submitted = yield* client.oauthApplications.setStatus({
+          params: { id: created.id },
+          payload: { status: "pending" }
+        })
+        assert.strictEqual(submitted.status, "pending")
+        const parked = yield* client.inboundEvents.list({ query: { status: "parked" } })
+        assert.deepStrictEqual(parked.data, [])
+      }).pipe(Effect.provide(FetchHttpClient.layer))
     )
   )
 })
