@@ -22,6 +22,7 @@ import {
   IdempotencyPurgeJob,
   Ledger,
   OAuth,
+  OAuthApplications,
   OAuthPurgeJob,
   RateLimiter,
   RateLimitPruneJob,
@@ -164,7 +165,7 @@ const retention = Layer.unwrap(
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(Users.layer, Teams.layer, AgentCredentialsFromKeys, TeamCredentialsLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(OAuth.layer, ApiKeys.layer)),
+    Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),
     Layer.provideMerge(backgroundJobs(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))),
     Layer.provideMerge(SpendRequests.layer),
     Layer.provideMerge(AgentKeys.layer),

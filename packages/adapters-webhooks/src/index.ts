@@ -1,4 +1,4 @@
-import { InboundCommands, WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
+import { InboundCommands, InboundReview, WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
 import { Config, Effect, Layer } from "effect"
 import {
   InboundIntake,
@@ -15,10 +15,10 @@ export * from "./inbound/index.ts"
 export * from "./shared/index.ts"
 export * from "./webhooks/index.ts"
 
-/** Inbound processing over the ports and the Ledger: the runner, the processor and the domain's inbound commands. */
+/** Inbound processing over the ports and the Ledger: the runner, the processor, the domain's inbound commands and the teams' review of stored events. */
 export const InboundRunnerLive = InboundRunner.layer.pipe(
   Layer.provideMerge(InboundProcessor.layer),
-  Layer.provideMerge(InboundCommands.layer)
+  Layer.provideMerge(Layer.merge(InboundCommands.layer, InboundReview.layer))
 )
 
 /** Outbound webhook services over the ports: endpoints and the dispatcher sending with Standard Webhooks; configured from the environment. */

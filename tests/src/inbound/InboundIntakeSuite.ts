@@ -1,8 +1,8 @@
 import { assert } from "@effect/vitest"
 import { InboundEventStore } from "@svc/domain"
 import { Effect, type Layer } from "effect"
-import { type Answer, baseEnv, post, SECRETS, sign, type WebhookPorts } from "../support/WebhooksHarness.ts"
-import { appEnv, inboundOver, pathOf, withApp } from "./InboundSetup.ts"
+import { type Answer, baseEnv, post, SECRETS, sign, type WebhookPorts, withApp } from "../support/WebhooksHarness.ts"
+import { appEnv, inboundOver, pathOf } from "./InboundSetup.ts"
 
 const SUCCESS: Record<string, object> = {
   inbox: { success: true },
@@ -52,7 +52,10 @@ const isStored = (endpoint: string, providerEventId: string) =>
       nextAttemptAt: new Date().toISOString(),
       lastError: null,
       receivedAt: new Date().toISOString(),
-      processedAt: null
+      processedAt: null,
+      teamId: null,
+      discardedAt: null,
+      discardedBy: null
     })
     return probe.duplicate
   })

@@ -1,64 +1,15 @@
 import { assert } from "@effect/vitest"
-import { InboundRunner } from "@svc/adapters-webhooks"
 import {
   BankConnectionsRepo,
   InboundEventStore,
   InboxItemsRepo,
-  Ledger,
   ManagedEntitiesRepo,
   pageRequest,
-  type TeamId,
   TeamPlansRepo
 } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
-import { TestClock } from "effect/testing"
-import { sessionToken } from "../support/InProcessApp.ts"
-import { call, post, type RunningApp, serveApp, sign, type WebhookPorts } from "../support/WebhooksHarness.ts"
-import { appEnv, inboundOver, pathOf, withApp } from "./InboundSetup.ts"
-
-/**
- * What inbound workers do over time, without waiting: `workers` concurrent runs of the worker's step, on a test clock
- * moved past the longest retry delay after each round, until no stored event is due (each is processed or parked).
- */
-const settle = (workers = 1) =>
-  Effect.gen(function* () {
-    const runner = yield* InboundRunner
-    yield* TestClock.setTime(Date.now())
-    while (true) {
-      const taken = yield* Effect.all(
-        Array.from({ length: workers }, () => runner.runDue),
-        { concurrency: "unbounded" }
-      )
-      if (taken.every((n) => n === 0)) return
-      yield* TestClock.adjust(runner.policy.maxDelayMs)
-    }
-  }).pipe(Effect.provide(TestClock.layer()))
-
-const newTeam = (app: RunningApp) =>
-  Effect.gen(function* () {
-    const token = yield* Effect.promise(() => sessionToken())
-    const created = yield* call(app, "POST", "/teams", token, { name: "Acme" })
-    assert.strictEqual(created.status, 201)
-    return { teamId: created.body.id as TeamId, token }
-  })
-
-const liveBalance = (teamId: TeamId) =>
-  Effect.gen(function* () {
-    const ledger = yield* Ledger
-    const [account] = yield* ledger.accounts(teamId, { mode: "live", kind: "spend" })
-    return account!.balance.posted
-  })
-
-const deposit = (app: RunningApp, endpoint: string, eventId: string, teamId: string, amount: number) =>
-  Effect.gen(function* () {
-    const body = JSON.stringify({
-      id: eventId,
-      type: "deposit.received",
-      data: { team_id: teamId, amount, currency: "USD" }
-    })
-    const headers = yield* Effect.promise(() => sign(endpoint, body, { id: eventId }))
-    return yield* post(app, pathOf(endpoint), body, headers)
-  })
+import { post, serveApp, sign, type WebhookPorts, withApp } from "../support/WebhooksHarness.ts"
+import { appEnv, deposit, inboundOver, liveBalance, newTeam, pathOf, settle } from "./InboundSetup.ts"
 
 /** What stored inbound events do once processed, over whichever ports the caller provides (memory or Postgres). */
 export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
@@ -149,7 +100,9 @@ export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<Webho
           const answer = yield* post(app, "/webhook/kyc-d", body, yield* Effect.promise(() => sign("kyc-d", body)))
           assert.strictEqual(answer.status, 200)
           yield* settle()
-          const parked = yield* Effect.flatMap(pageRequest(undefined, 100), (page) => store.listParked(page))
+          const parked = yield* Effect.flatMap(pageRequest(undefined, 100), (page) =>
+            store.list({ status: "parked" }, page)
+          )
           const row = parked.find((r) => r.providerEventId === "kyc_poison")!
           assert.isDefined(row, "the poison event is listed")
           assert.strictEqual(row.attempts, 3)
@@ -157,7 +110,9 @@ export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<Webho
           const badDeposit = yield* deposit(app, "banking-a", "dep_unknown_team", crypto.randomUUID(), 100)
           assert.strictEqual(badDeposit.status, 200)
           yield* settle()
-          const parkedDeposit = yield* Effect.flatMap(pageRequest(undefined, 100), (page) => store.listParked(page))
+          const parkedDeposit = yield* Effect.flatMap(pageRequest(undefined, 100), (page) =>
+            store.list({ status: "parked" }, page)
+          )
           assert.strictEqual(
             parkedDeposit.find((r) => r.providerEventId === "dep_unknown_team")?.attempts,
             1,

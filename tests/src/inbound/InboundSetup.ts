@@ -1,8 +1,10 @@
-import { layer } from "@effect/vitest"
-import { InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
-import { Ledger } from "@svc/domain"
+import { assert, layer } from "@effect/vitest"
+import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
+import { Ledger, type TeamId } from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { baseEnv, type RunningApp, serveApp, type WebhookPorts } from "../support/WebhooksHarness.ts"
+import { TestClock } from "effect/testing"
+import { sessionToken } from "../support/InProcessApp.ts"
+import { baseEnv, call, post, type RunningApp, sign, type WebhookPorts } from "../support/WebhooksHarness.ts"
 
 /** The path an inbound endpoint is served on. */
 export const pathOf = (name: string) => (name === "chat-interactions" ? "/apps/chat/interactions" : `/webhook/${name}`)
@@ -21,10 +23,56 @@ export const inboundOver = <E>(ports: Layer.Layer<WebhookPorts, E>) =>
     { timeout: "120 seconds", excludeTestServices: true }
   )
 
-/** Runs `f` against an app served over the test's context with `env`, stopped when `f` ends. */
-export const withApp = <A, E2, R>(env: Record<string, string>, f: (app: RunningApp) => Effect.Effect<A, E2, R>) =>
+/**
+ * What inbound workers do over time, without waiting: `workers` concurrent runs of the worker's step, on a test clock
+ * moved past the longest retry delay after each round, until no stored event is due (each is processed or parked).
+ */
+export const settle = (workers = 1) =>
   Effect.gen(function* () {
-    const context = yield* Effect.context<never>()
-    const app = yield* serveApp(context, env)
-    return yield* f(app)
-  }).pipe(Effect.scoped)
+    const runner = yield* InboundRunner
+    yield* TestClock.setTime(Date.now())
+    while (true) {
+      const taken = yield* Effect.all(
+        Array.from({ length: workers }, () => runner.runDue),
+        { concurrency: "unbounded" }
+      )
+      if (taken.every((n) => n === 0)) return
+      yield* TestClock.adjust(runner.policy.maxDelayMs)
+    }
+  }).pipe(Effect.provide(TestClock.layer()))
+
+/** A team created over HTTP by a new user, and that owner's session token. */
+export const newTeam = (app: RunningApp) =>
+  Effect.gen(function* () {
+    const token = yield* Effect.promise(() => sessionToken())
+    const created = yield* call(app, "POST", "/teams", token, { name: "Acme" })
+    assert.strictEqual(created.status, 201)
+    return { teamId: created.body.id as TeamId, token }
+  })
+
+/** The posted balance of the team's first live spend account. */
+export const liveBalance = (teamId: TeamId) =>
+  Effect.gen(function* () {
+    const ledger = yield* Ledger
+    const [account] = yield* ledger.accounts(teamId, { mode: "live", kind: "spend" })
+    return account!.balance.posted
+  })
+
+/** Posts a signed `deposit.received` event for the team to a banking endpoint. */
+export const deposit = (
+  app: RunningApp,
+  endpoint: string,
+  eventId: string,
+  teamId: string,
+  amount: number,
+  currency = "USD"
+) =>
+  Effect.gen(function* () {
+    const body = JSON.stringify({
+      id: eventId,
+      type: "deposit.received",
+      data: { team_id: teamId, amount, currency }
+    })
+    const headers = yield* Effect.promise(() => sign(endpoint, body, { id: eventId }))
+    return yield* post(app, pathOf(endpoint), body, headers)
+  })

@@ -47,7 +47,10 @@ const stored = (endpoint: string, providerEventId: string, type: string, data: u
       nextAttemptAt: now,
       lastError: null,
       receivedAt: now,
-      processedAt: null
+      processedAt: null,
+      teamId: null,
+      discardedAt: null,
+      discardedBy: null
     })
     return event.id
   })

@@ -4,6 +4,7 @@ import {
   type ApiKeysRepo,
   type LedgerRepo,
   OAuth,
+  OAuthApplications,
   type OAuthError,
   type OAuthRepo,
   type PersistenceUnavailable,
@@ -27,10 +28,10 @@ export const REDIRECT = "http://127.0.0.1:8976/callback"
 /** The PKCE code verifier of every grant unless a test says otherwise. */
 export const VERIFIER = "verifier-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFG"
 
-/** The OAuth and API key services over whichever ports the caller provides. */
+/** The OAuth, OAuth application and API key services over whichever ports the caller provides. */
 export const servicesOver = <E, R>(ports: Layer.Layer<R, E>) =>
   TeamCredentialsLive.pipe(
-    Layer.provideMerge(Layer.mergeAll(OAuth.layer, ApiKeys.layer)),
+    Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),
     Layer.provideMerge(domainOver(ports))
   )
 

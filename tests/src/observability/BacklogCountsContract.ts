@@ -117,7 +117,10 @@ export const backlogCountsContract = <E>(
           nextAttemptAt: EARLIER,
           lastError: null,
           receivedAt: EARLIER,
-          processedAt: null
+          processedAt: null,
+          teamId: null,
+          discardedAt: null,
+          discardedBy: null
         })
         const before = yield* store.countParked
         const [first, second] = [event(), event()]

@@ -93,6 +93,14 @@ export const serveApp = (ports: Context.Context<never>, env: Record<string, stri
     return app_
   })
 
+/** Runs `f` against an app served over the test's context with `env`, stopped when `f` ends. */
+export const withApp = <A, E2, R>(env: Record<string, string>, f: (app: RunningApp) => Effect.Effect<A, E2, R>) =>
+  Effect.gen(function* () {
+    const context = yield* Effect.context<never>()
+    const app = yield* serveApp(context, env)
+    return yield* f(app)
+  }).pipe(Effect.scoped)
+
 /** A JSON answer. */
 export interface Answer {
   readonly status: number

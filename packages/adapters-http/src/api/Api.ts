@@ -1,9 +1,9 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
-import { withInboundWebhooks } from "./inbound/index.ts"
+import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
-import { OAuthApi, WellKnownApi } from "./oauth/index.ts"
+import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
 import { InputLimits, RequestValidation } from "./shared/index.ts"
 import { SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
@@ -24,6 +24,8 @@ export class Api extends HttpApi.make("svc")
   .add(WellKnownApi)
   .add(ApiKeysApi)
   .add(WebhookEndpointsApi)
+  .add(InboundEventsApi)
+  .add(OAuthApplicationsApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

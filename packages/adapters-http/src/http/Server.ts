@@ -3,9 +3,10 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { MeHttp, TeamsHttp } from "./identity/index.ts"
+import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
 import { AuthenticationLive, ErrorHandlingLive, OAuthGuardLive } from "./middleware/index.ts"
-import { OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
+import { OAuthApplicationsHttp, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
 import { SystemHttp } from "./platform/index.ts"
 import { SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
@@ -25,7 +26,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     OAuthHttp,
     WellKnownHttp,
     ApiKeysHttp,
-    WebhookEndpointsHttp
+    WebhookEndpointsHttp,
+    InboundEventsHttp,
+    OAuthApplicationsHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

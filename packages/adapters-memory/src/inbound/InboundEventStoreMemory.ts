@@ -12,6 +12,16 @@ export const InboundEventStoreMemory = Layer.effect(
     const rows = yield* store.table<ReadonlyArray<InboundEvent>>([])
     const patch = (id: string, f: (row: InboundEvent) => InboundEvent) =>
       store.atomically(Ref.update(rows, (all) => all.map((row) => (row.id === id ? f(row) : row))))
+    const fromParked = (id: string, f: (row: InboundEvent) => InboundEvent) =>
+      store.atomically(
+        Effect.gen(function* () {
+          const row = (yield* Ref.get(rows)).find((r) => r.id === id && r.status === "parked")
+          if (row === undefined) return Option.none<InboundEvent>()
+          const moved = f(row)
+          yield* patch(id, () => moved)
+          return Option.some(moved)
+        })
+      )
     const lease = (leaseUntil: string) => (row: InboundEvent) => ({
       ...row,
       attempts: row.attempts + 1,
@@ -66,16 +76,25 @@ export const InboundEventStoreMemory = Layer.effect(
             : { ...row, status: "pending", lastError: error, nextAttemptAt: retryAt }
         ),
       find: (id) => Ref.get(rows).pipe(Effect.map((all) => Option.fromNullishOr(all.find((r) => r.id === id)))),
-      listParked: (page) =>
+      list: (filter, page) =>
         Ref.get(rows).pipe(
           Effect.map((all) =>
             all
-              .filter((r) => r.status === "parked" && isAfter(position(r), page.after))
+              .filter(
+                (r) =>
+                  r.status === filter.status &&
+                  (filter.teamId === undefined || r.teamId === filter.teamId) &&
+                  isAfter(position(r), page.after)
+              )
               .toSorted((a, b) => newestFirst(position(a), position(b)))
               .slice(0, page.limit + 1)
           )
         ),
-      countParked: Ref.get(rows).pipe(Effect.map((all) => all.filter((r) => r.status === "parked").length))
+      countParked: Ref.get(rows).pipe(Effect.map((all) => all.filter((r) => r.status === "parked").length)),
+      requeueParked: (id, now) =>
+        fromParked(id, (row) => ({ ...row, status: "pending", attempts: 0, nextAttemptAt: now })),
+      discardParked: (id, by, at) =>
+        fromParked(id, (row) => ({ ...row, status: "discarded", discardedAt: at, discardedBy: by }))
     })
   })
 )

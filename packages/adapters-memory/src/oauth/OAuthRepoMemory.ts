@@ -1,5 +1,12 @@
-import type { TeamId } from "@svc/domain"
-import { type AuthorizationCode, type OAuthApplication, OAuthRepo, type OAuthToken } from "@svc/domain"
+import {
+  type AuthorizationCode,
+  isAfter,
+  newestFirst,
+  type OAuthApplication,
+  OAuthRepo,
+  type OAuthToken,
+  type TeamId
+} from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
@@ -11,6 +18,18 @@ export const OAuthRepoMemory = Layer.effect(
     const apps = yield* store.table(HashMap.empty<string, OAuthApplication>())
     const codes = yield* store.table(HashMap.empty<string, AuthorizationCode>())
     const tokens = yield* store.table(HashMap.empty<string, OAuthToken>())
+
+    const patch = (id: string, f: (app: OAuthApplication) => OAuthApplication | undefined) =>
+      store.atomically(
+        Ref.modify(
+          apps,
+          (map): readonly [Option.Option<OAuthApplication>, HashMap.HashMap<string, OAuthApplication>] => {
+            const app = HashMap.get(map, id)
+            const next = Option.isSome(app) ? f(app.value) : undefined
+            return next === undefined ? [Option.none(), map] : [Option.some(next), HashMap.set(map, id, next)]
+          }
+        )
+      )
 
     return OAuthRepo.of({
       insertApplication: (app) => store.atomically(Ref.update(apps, HashMap.set(app.id, app))),
@@ -30,6 +49,20 @@ export const OAuthRepoMemory = Layer.effect(
             return [teamId, HashMap.set(map, id, { ...app.value, teamId })]
           })
         ),
+      listApplications: (teamId, page) =>
+        Ref.get(apps).pipe(
+          Effect.map((map) =>
+            Array.from(HashMap.values(map))
+              .filter((a) => a.teamId === teamId && isAfter(a, page.after))
+              .toSorted(newestFirst)
+              .slice(0, page.limit + 1)
+          )
+        ),
+      updateApplication: (id, fields) => patch(id, (app) => ({ ...app, ...fields })),
+      replaceClientSecret: (id, clientSecretHash) =>
+        patch(id, (app) => (app.clientSecretHash === null ? undefined : { ...app, clientSecretHash })),
+      transitionApplication: (id, from, to) =>
+        patch(id, (app) => (app.status === from ? { ...app, status: to } : undefined)),
       insertCode: (code) => store.atomically(Ref.update(codes, HashMap.set(code.codeHash, code))),
       findCode: (codeHash) => Ref.get(codes).pipe(Effect.map(HashMap.get(codeHash))),
       consumeCode: (codeHash, now) =>

@@ -14,16 +14,17 @@ export const InboundEventStorePg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(
-      "id, endpoint, provider_event_id, type, payload::text AS payload, status, attempts, next_attempt_at, last_error, received_at, processed_at"
+      "id, endpoint, provider_event_id, type, payload::text AS payload, status, attempts, next_attempt_at, last_error, received_at, processed_at, team_id, discarded_at, discarded_by"
     )
     return InboundEventStore.of({
       record: (e) =>
         Effect.gen(function* () {
           const inserted = yield* sql`
             INSERT INTO inbound_events (id, endpoint, provider_event_id, type, payload, status, attempts, next_attempt_at,
-                                        last_error, received_at, processed_at)
+                                        last_error, received_at, processed_at, team_id, discarded_at, discarded_by)
             VALUES (${e.id}, ${e.endpoint}, ${e.providerEventId}, ${e.type}, ${JSON.stringify(e.payload)}::jsonb,
-                    ${e.status}, ${e.attempts}, ${e.nextAttemptAt}, ${e.lastError}, ${e.receivedAt}, ${e.processedAt})
+                    ${e.status}, ${e.attempts}, ${e.nextAttemptAt}, ${e.lastError}, ${e.receivedAt}, ${e.processedAt},
+                    ${e.teamId}, ${e.discardedAt}, ${e.discardedBy})
             ON CONFLICT (endpoint, provider_event_id) DO NOTHING
             RETURNING ${columns}`
           if (inserted.length > 0) return { rows: inserted, duplicate: false }
@@ -84,17 +85,35 @@ export const InboundEventStorePg = Layer.effect(
           orUnavailable("inboundEvents.find"),
           Effect.flatMap(decodeFirst(InboundEventRow, "inboundEvents.find"))
         ),
-      listParked: (page) =>
+      list: (filter, page) =>
         sql`
           SELECT ${columns} FROM inbound_events
-          WHERE status = 'parked' ${Option.match(page.after, {
+          WHERE status = ${filter.status}
+          ${filter.teamId === undefined ? sql`` : sql`AND team_id = ${filter.teamId}`}
+          ${Option.match(page.after, {
             onNone: () => sql``,
             onSome: (p) => sql`AND (received_at, id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`
           })}
           ORDER BY received_at DESC, id DESC
           LIMIT ${page.limit + 1}`.pipe(
-          orUnavailable("inboundEvents.listParked"),
-          Effect.flatMap(decodeRows(InboundEventRow, "inboundEvents.listParked"))
+          orUnavailable("inboundEvents.list"),
+          Effect.flatMap(decodeRows(InboundEventRow, "inboundEvents.list"))
+        ),
+      requeueParked: (id, now) =>
+        sql`
+          UPDATE inbound_events SET status = 'pending', attempts = 0, next_attempt_at = ${now}
+          WHERE id = ${id} AND status = 'parked'
+          RETURNING ${columns}`.pipe(
+          orUnavailable("inboundEvents.requeueParked"),
+          Effect.flatMap(decodeFirst(InboundEventRow, "inboundEvents.requeueParked"))
+        ),
+      discardParked: (id, by, at) =>
+        sql`
+          UPDATE inbound_events SET status = 'discarded', discarded_at = ${at}, discarded_by = ${by}
+          WHERE id = ${id} AND status = 'parked'
+          RETURNING ${columns}`.pipe(
+          orUnavailable("inboundEvents.discardParked"),
+          Effect.flatMap(decodeFirst(InboundEventRow, "inboundEvents.discardParked"))
         ),
       countParked: selectCount(sql, sql`SELECT count(*) AS count FROM inbound_events WHERE status = 'parked'`).pipe(
         orUnavailable("inboundEvents.countParked")

@@ -11,6 +11,8 @@ import lockSpendDecision from "./0008_lock_spend_decision.ts"
 import ledgerRules from "./0009_ledger_rules.ts"
 import approvals from "./0010_approvals.ts"
 import ledgerPendingDirections from "./0011_ledger_pending_directions.ts"
+import inboundReview from "./0012_inbound_review.ts"
+import oauthApplicationsByTeam from "./0013_oauth_applications_by_team.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -24,7 +26,9 @@ export const migrations = Migrator.fromRecord({
   "0008_lock_spend_decision": lockSpendDecision,
   "0009_ledger_rules": ledgerRules,
   "0010_approvals": approvals,
-  "0011_ledger_pending_directions": ledgerPendingDirections
+  "0011_ledger_pending_directions": ledgerPendingDirections,
+  "0012_inbound_review": inboundReview,
+  "0013_oauth_applications_by_team": oauthApplicationsByTeam
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -1,7 +1,7 @@
 import { AuthorizationCode, OAuthApplication, OAuthRepo, OAuthToken } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, deletedCount, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, deletedCount, orUnavailable } from "../shared/index.ts"
 
 const APP_COLUMNS = `id, client_id, client_secret_hash, name, description, overview, developer_name, logo_url, website,
   install_url, screenshots, redirect_uris, scopes, grant_types, response_types, token_endpoint_auth_method, status,
@@ -47,6 +47,44 @@ export const OAuthRepoPg = Layer.effect(
           orUnavailable("oauth.claimApplication"),
           Effect.flatMap(decodeFirst(ClaimRow, "oauth.claimApplication")),
           Effect.map(Option.match({ onNone: () => null, onSome: (row) => row.teamId }))
+        ),
+      listApplications: (teamId, page) =>
+        sql`
+          SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_applications
+          WHERE team_id = ${teamId} ${Option.match(page.after, {
+            onNone: () => sql``,
+            onSome: (p) => sql`AND (created_at, id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`
+          })}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          orUnavailable("oauth.listApplications"),
+          Effect.flatMap(decodeRows(OAuthApplication, "oauth.listApplications"))
+        ),
+      updateApplication: (id, f) =>
+        sql`
+          UPDATE oauth_applications SET name = ${f.name}, description = ${f.description}, overview = ${f.overview},
+            developer_name = ${f.developerName}, logo_url = ${f.logoUrl}, website = ${f.website},
+            install_url = ${f.installUrl}, screenshots = ${json(f.screenshots)}::jsonb,
+            redirect_uris = ${json(f.redirectUris)}::jsonb, scopes = ${f.scopes === null ? null : json(f.scopes)}::jsonb
+          WHERE id = ${id}
+          RETURNING ${sql.literal(APP_COLUMNS)}`.pipe(
+          orUnavailable("oauth.updateApplication"),
+          Effect.flatMap(decodeFirst(OAuthApplication, "oauth.updateApplication"))
+        ),
+      replaceClientSecret: (id, clientSecretHash) =>
+        sql`
+          UPDATE oauth_applications SET client_secret_hash = ${clientSecretHash}
+          WHERE id = ${id} AND client_secret_hash IS NOT NULL
+          RETURNING ${sql.literal(APP_COLUMNS)}`.pipe(
+          orUnavailable("oauth.replaceClientSecret"),
+          Effect.flatMap(decodeFirst(OAuthApplication, "oauth.replaceClientSecret"))
+        ),
+      transitionApplication: (id, from, to) =>
+        sql`
+          UPDATE oauth_applications SET status = ${to} WHERE id = ${id} AND status = ${from}
+          RETURNING ${sql.literal(APP_COLUMNS)}`.pipe(
+          orUnavailable("oauth.transitionApplication"),
+          Effect.flatMap(decodeFirst(OAuthApplication, "oauth.transitionApplication"))
         ),
       insertCode: (code) =>
         sql`INSERT INTO oauth_authorization_codes (${sql.literal(CODE_COLUMNS)})

@@ -13,7 +13,7 @@ import { ByteSize, Clock, Context, Effect, Layer, Option, Result, Schema, Schema
 import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InboundRunner } from "./InboundRunner.ts"
 import { InboundSecrets } from "./InboundSecrets.ts"
-import { InboxMessage } from "./mapping/index.ts"
+import { InboxMessage, teamOfEvent } from "./mapping/index.ts"
 import { type InboundEndpoint, statusForSignatureError } from "./verify/Endpoints.ts"
 import { parseEnvelope } from "./verify/Envelope.ts"
 import type { WebhookSignatureReason } from "./verify/WebhookSignatureError.ts"
@@ -184,18 +184,19 @@ export class InboundIntake extends Context.Service<
           if (Result.isFailure(parsed)) return parsed.failure
           const now = yield* Clock.currentTimeMillis
           const sync = endpoint.processedBeforeAnswer
+          const received = { endpoint: endpoint.name, ...parsed.success }
           const { event } = yield* store.record({
             id: yield* newIdText,
-            endpoint: endpoint.name,
-            providerEventId: parsed.success.providerEventId,
-            type: parsed.success.type,
-            payload: parsed.success.payload,
+            ...received,
             status: "pending",
             attempts: 0,
             nextAttemptAt: isoOfMillis(sync ? now + runner.policy.leaseMs : now),
             lastError: null,
             receivedAt: isoOfMillis(now),
-            processedAt: null
+            processedAt: null,
+            teamId: teamOfEvent(received),
+            discardedAt: null,
+            discardedBy: null
           })
           if (sync && (yield* processNow(event)) === "failed") {
             return error(500, "processing_failed", "the event could not be processed; retry later")

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { BankConnectionStatus } from "../finance/banking/index.ts"
+import { teamOfInboxAddress } from "../finance/documents/index.ts"
 import { KycStatus } from "../identity/index.ts"
 import { AccountId, Currency, PositiveAmountMinor, TeamId } from "../shared/index.ts"
 
@@ -69,3 +70,23 @@ export const InboundCommand = Schema.Union([
   InboxEmailReceived
 ])
 export type InboundCommand = typeof InboundCommand.Type
+
+/**
+ * The team a command names itself (deposits, plans, subscriptions, an inbox address), or null when only a lookup
+ * could tell (KYC decisions and bank connections name records that may not exist yet).
+ */
+export const teamOfCommand = (command: InboundCommand): TeamId | null => {
+  switch (command._tag) {
+    case "DepositReceived":
+    case "PlanChanged":
+    case "SubscriptionEnded":
+      return command.teamId
+    case "InboxEmailReceived": {
+      const teamId = teamOfInboxAddress(command.recipient)
+      return teamId !== undefined && Schema.is(TeamId)(teamId) ? teamId : null
+    }
+    case "KycDecisionReceived":
+    case "BankConnectionChanged":
+      return null
+  }
+}

@@ -1,26 +1,13 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
 import { isoOfMillis } from "../shared/index.ts"
+import type { InboundEvent, InboundEventStatus } from "./InboundEvent.ts"
 
-/** Where a stored provider event stands: waiting (or retrying), done, or parked after too many failures. */
-export const InboundEventStatus = Schema.Literals(["pending", "processed", "parked"])
-export type InboundEventStatus = typeof InboundEventStatus.Type
-
-/** A verified provider event, stored once per (endpoint, provider event id) before it is acknowledged. */
-export const InboundEvent = Schema.Struct({
-  id: Schema.String,
-  endpoint: Schema.String,
-  providerEventId: Schema.String,
-  type: Schema.String,
-  payload: Schema.Record(Schema.String, Schema.Unknown),
-  status: InboundEventStatus,
-  attempts: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
-  nextAttemptAt: Schema.String,
-  lastError: Schema.NullOr(Schema.String),
-  receivedAt: Schema.String,
-  processedAt: Schema.NullOr(Schema.String)
-})
-export type InboundEvent = typeof InboundEvent.Type
+/** Which stored events a list shows: one status, of one team or (operators) of every team. */
+export interface InboundEventFilter {
+  readonly status: InboundEventStatus
+  readonly teamId?: TeamId
+}
 
 /** Processing a stored event failed; `retryable: false` parks it at once. */
 export class InboundProcessingFailed extends Schema.TaggedError<InboundProcessingFailed>()("InboundProcessingFailed", {
@@ -55,8 +42,22 @@ export class InboundEventStore extends Context.Service<
       retryAt: string | null
     ) => Effect.Effect<void, PersistenceUnavailable>
     readonly find: (id: string) => Effect.Effect<Option.Option<InboundEvent>, PersistenceUnavailable>
-    /** Parked events, newest first, for operators. */
-    readonly listParked: (page: PageRequest) => Effect.Effect<ReadonlyArray<InboundEvent>, PersistenceUnavailable>
+    /** Events with the filter's status (and team), newest received first. */
+    readonly list: (
+      filter: InboundEventFilter,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<InboundEvent>, PersistenceUnavailable>
+    /** Moves a parked event back to pending, due at `now` with its attempts reset; none when it is not parked. */
+    readonly requeueParked: (
+      id: string,
+      now: string
+    ) => Effect.Effect<Option.Option<InboundEvent>, PersistenceUnavailable>
+    /** Marks a parked event discarded by `by` at `at`; none when it is not parked. */
+    readonly discardParked: (
+      id: string,
+      by: UserId,
+      at: string
+    ) => Effect.Effect<Option.Option<InboundEvent>, PersistenceUnavailable>
     /** How many events are parked, waiting for an operator. */
     readonly countParked: Effect.Effect<number, PersistenceUnavailable>
   }

@@ -1,5 +1,6 @@
 import { Clock, Effect, Result } from "effect"
 import { generateSecret, hashSecret, isoOfMillis, newIdText } from "../shared/index.ts"
+import { isWebUrl } from "./ApplicationDetails.ts"
 import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX } from "./OAuthCredentials.ts"
 import type { OAuthApplication, TokenEndpointAuthMethod } from "./OAuthEntities.ts"
 import { type OAuthError, oauthError } from "./OAuthError.ts"
@@ -34,15 +35,6 @@ interface ClientMetadata {
   readonly responseTypes: ReadonlyArray<string>
   readonly authMethod: TokenEndpointAuthMethod
   readonly scopes: ReadonlyArray<string> | null
-}
-
-const isWebUrl = (value: string): boolean => {
-  try {
-    const url = new URL(value)
-    return (url.protocol === "https:" || url.protocol === "http:") && value.length <= 2000
-  } catch {
-    return false
-  }
 }
 
 /** Validates RFC 7591 metadata and applies its defaults; the first problem is an `OAuthError` naming the field. */

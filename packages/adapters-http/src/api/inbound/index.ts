@@ -1,1 +1,2 @@
+export * from "./InboundEventsApi.ts"
 export * from "./InboundWebhooksApi.ts"

@@ -1,2 +1,3 @@
 export * from "./OAuthApi.ts"
+export * from "./OAuthApplicationsApi.ts"
 export * from "./WellKnownApi.ts"

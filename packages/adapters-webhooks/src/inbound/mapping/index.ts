@@ -1,7 +1,8 @@
+import { type TeamId, teamOfCommand } from "@svc/domain"
 import { Result } from "effect"
 import { bankAggregatorAEvents, bankAggregatorBEvents, bankingEvents } from "./Banking.ts"
 import { billingAEvents } from "./Billing.ts"
-import type { EventMapping } from "./EventMapping.ts"
+import type { EventMapping, ProviderEvent } from "./EventMapping.ts"
 import { Ignored } from "./EventMapping.ts"
 import { inboxEvents } from "./Inbox.ts"
 import { kycAEvents, kycBEvents, kycCEvents, kycDEvents } from "./Kyc.ts"
@@ -22,6 +23,12 @@ const MAPPINGS: ReadonlyMap<string, EventMapping> = new Map([
 
 /** The command a stored event asks for, by its endpoint's mapping; an endpoint without one ignores every event. */
 export const commandOf: EventMapping = (event) => MAPPINGS.get(event.endpoint)?.(event) ?? Result.succeed(Ignored)
+
+/** The team whose owners and admins may review a stored event: the one its command names, if any. */
+export const teamOfEvent = (event: ProviderEvent): TeamId | null => {
+  const mapped = commandOf(event)
+  return Result.isSuccess(mapped) && mapped.success._tag !== "Ignored" ? teamOfCommand(mapped.success) : null
+}
 
 export { Ignored } from "./EventMapping.ts"
 export { InboxMessage } from "./Inbox.ts"

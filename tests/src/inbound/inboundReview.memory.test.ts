@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { inboundReviewSuite } from "./InboundReviewSuite.ts"
+
+inboundReviewSuite("memory", PortsMemory)

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { oauthApplicationsContract } from "./OAuthApplicationsContract.ts"
+
+oauthApplicationsContract("in-memory", PortsMemory)
