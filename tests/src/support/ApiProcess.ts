@@ -14,7 +14,7 @@ import { SESSION_SECRET } from "./Session.ts"
  */
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createServer()
     probe.once("error", reject)
