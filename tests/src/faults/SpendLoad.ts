@@ -78,7 +78,7 @@ export const spender = async (baseUrl: string, policy: Record<string, number>, f
 }
 
 /** The fixed body a key is always sent with: its purpose names the key, so rows can be counted per key. */
-export const spendBodyFor = (idempotencyKey: string, amount: number) =>
+const spendBodyFor = (idempotencyKey: string, amount: number) =>
   JSON.stringify({
     amount,
     currency: "USD",

@@ -21,7 +21,7 @@ interface Sent {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe.skipIf(binaries === undefined)(
-  "the database stopped and started under load (needs initdb and pg_ctl; none found, so skipped)",
+  "the database stopped and started under load (a private cluster: skipped where no initdb and pg_ctl exist)",
   () => {
     let cluster: Awaited<ReturnType<typeof privatePostgres>> | undefined
     let server: Running | undefined

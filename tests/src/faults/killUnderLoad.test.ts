@@ -22,6 +22,12 @@ const shuffled = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
   return out
 }
 
+const groupBy = <A>(items: ReadonlyArray<A>, keyOf: (a: A) => string) => {
+  const groups = new Map<string, Array<A>>()
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item])
+  return groups
+}
+
 interface Answer {
   readonly id: string
   readonly status: string
@@ -139,7 +145,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
         })
       )
 
-      const rowsByPurpose = Map.groupBy(facts.requests, (r) => r.purpose)
+      const rowsByPurpose = groupBy(facts.requests, (r) => r.purpose)
       assert.strictEqual(facts.requests.length, KEYS, "one spend request row per key, nothing else")
       for (const { key } of keys) {
         const rows = rowsByPurpose.get(`fault ${key}`) ?? []
@@ -160,7 +166,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
       }
 
       const counted = facts.requests.filter((r) => r.status === "approved" || r.status === "pending_approval")
-      for (const [day, rows] of Map.groupBy(counted, (r) => r.day)) {
+      for (const [day, rows] of groupBy(counted, (r) => r.day)) {
         const spent = rows.reduce((sum, r) => sum + Number(r.amount), 0)
         assert.isAtMost(spent, POLICY.dailyBudget, `budget on ${day}`)
       }

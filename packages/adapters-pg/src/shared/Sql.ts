@@ -25,7 +25,7 @@ export const deletedCount = (sql: SqlClient.SqlClient, remove: Statement.Fragmen
  * an outage like any other SQL failure (a 503), not an unexpected one (a 500).
  */
 const rollbackLost = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError.SqlError, R> =>
-  Effect.catchCause(self, (cause) => {
+  Effect.catchCause(self, (cause): Effect.Effect<never, E | SqlError.SqlError> => {
     const lost = cause.reasons.filter(Cause.isDieReason).find((reason) => SqlError.isSqlError(reason.defect))
     return lost === undefined ? Effect.failCause(cause) : Effect.fail(lost.defect as SqlError.SqlError)
   })
