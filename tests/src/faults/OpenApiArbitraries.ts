@@ -34,11 +34,17 @@ const safeInteger = (schema: JsonSchema) =>
     max: Math.min(Number.MAX_SAFE_INTEGER, schema.maximum ?? 1_000_000_000)
   })
 
+/** Words the fixtures use, so that a pattern-matching string is sometimes one the service accepts (a currency it has). */
+const VOCABULARY = ["USD", "software", "OpenAI", "https://example.com/hook", "*", "spend.read", "spend.write"]
+
 const stringFor = (schema: JsonSchema): fc.Arbitrary<string> => {
   if (schema.format === "uuid") return fc.uuid()
   if (typeof schema.pattern === "string") {
     try {
-      return fc.stringMatching(new RegExp(schema.pattern, "u"))
+      const pattern = new RegExp(schema.pattern, "u")
+      const words = VOCABULARY.filter((word) => pattern.test(word))
+      const matching = fc.stringMatching(pattern)
+      return words.length === 0 ? matching : fc.oneof(matching, fc.constantFrom(...words))
     } catch {
       // a pattern that JavaScript cannot read: plain strings below
     }

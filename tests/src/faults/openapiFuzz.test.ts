@@ -197,7 +197,7 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
     return fc.record({
       credential: fc.oneof(
         { weight: 1, arbitrary: fc.constantFrom(...credentials) },
-        { weight: 2, arbitrary: fc.constantFrom(...ownCredentials) }
+        { weight: 3, arbitrary: fc.constantFrom(...ownCredentials) }
       ),
       path,
       query,
