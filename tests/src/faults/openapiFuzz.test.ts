@@ -8,7 +8,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import fc from "fast-check"
 import { testConfig } from "../support/InProcessApp.ts"
-import { SESSION_SECRET, sessionToken } from "../support/Session.ts"
+import { SESSION_SECRET, sessionToken, unsignedToken } from "../support/Session.ts"
 import { bodyFor, forgedCursor, nastyParam, type Operation, operationsOf, valueFor } from "./OpenApiArbitraries.ts"
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123)
@@ -41,7 +41,24 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
   // biome-ignore lint/suspicious/noExplicitAny: the document is walked structurally
   let components: Record<string, any> = {}
   /** No credential, garbage ones, and (once set up) valid keys of another team. */
-  const credentials: Array<string | undefined> = [undefined, "garbage", "a.b.c", "svc_test_unknown", "svcteam_x"]
+  const credentials: Array<string | undefined> = [
+    undefined,
+    "",
+    "garbage",
+    "a.b.c",
+    "svc_test_unknown",
+    "svcteam_x",
+    "x".repeat(20_000),
+    unsignedToken(),
+    sessionToken({}, { secret: "another-secret" }),
+    sessionToken({}, { expiresInSeconds: -60 }),
+    sessionToken({ sub: "not-a-uuid" }),
+    sessionToken({ sub: "00000000-0000-0000-0000-000000000000", email: "\u0000" }),
+    sessionToken({ email: 42, name: { nested: ["x"] } }),
+    sessionToken({ exp: 1e300 }),
+    sessionToken({ sub: undefined }),
+    sessionToken({ email: "a".repeat(10_000), name: "\ud800" })
+  ]
   /** The session and spending key of the team that owns the known ids. */
   const ownCredentials: Array<string> = []
   const ids: Array<string> = []
