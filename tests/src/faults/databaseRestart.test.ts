@@ -7,8 +7,8 @@ const binaries = postgresBinaries()
 const INTERNALS =
   /stack|SqlError|ECONNREFUSED|SELECT |INSERT |syntax error|relation "|127\.0\.0\.1|\/work\/|node_modules/iu
 
-/** "stopping": the first 250 ms after `pg_ctl stop` returned, when the last backend may still be finishing. */
-type Phase = "before" | "stopping" | "down" | "after"
+/** "starting": while `pg_ctl start` runs, the database may already accept connections before pg_ctl sees it. */
+type Phase = "before" | "down" | "starting" | "after"
 
 interface Sent {
   readonly key: string
@@ -57,15 +57,14 @@ describe.skipIf(binaries === undefined)(
 
       await sleep(1_500)
       await db.stopImmediately()
-      phase = "stopping"
-      await sleep(250)
       phase = "down"
-      await sleep(250)
+      await sleep(500)
       const health = await send(baseUrl, "GET", "/health", { timeoutMs: 3_000 })
       const ready = await send(baseUrl, "GET", "/health/ready", { timeoutMs: 3_000 })
       const read = await send(baseUrl, "GET", "/v1/spend-requests", { token: agent.secret, timeoutMs: 5_000 })
       await sleep(2_500)
 
+      phase = "starting"
       await db.start()
       phase = "after"
       const upAt = performance.now()
