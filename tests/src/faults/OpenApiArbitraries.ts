@@ -37,8 +37,15 @@ const safeInteger = (schema: JsonSchema) =>
 /** Words the fixtures use, so that a pattern-matching string is sometimes one the service accepts (a currency it has). */
 const VOCABULARY = ["USD", "software", "OpenAI", "https://example.com/hook", "*", "spend.read", "spend.write"]
 
-const stringFor = (schema: JsonSchema): fc.Arbitrary<string> => {
-  if (schema.format === "uuid") return fc.uuid()
+/** The document's component schemas, and ids of resources that exist, for `format: uuid` strings to hit now and then. */
+export interface Known {
+  readonly schemas: Record<string, JsonSchema>
+  readonly ids: ReadonlyArray<string>
+}
+
+const stringFor = (schema: JsonSchema, known: Known): fc.Arbitrary<string> => {
+  if (schema.format === "uuid")
+    return known.ids.length === 0 ? fc.uuid() : fc.oneof(fc.uuid(), fc.constantFrom(...known.ids))
   if (typeof schema.pattern === "string") {
     try {
       const pattern = new RegExp(schema.pattern, "u")
@@ -53,25 +60,21 @@ const stringFor = (schema: JsonSchema): fc.Arbitrary<string> => {
 }
 
 /** Values that (mostly) satisfy `schema`: the valid side of the fuzz, so requests get past decoding. */
-export const valueFor = (
-  schema: JsonSchema,
-  components: Record<string, JsonSchema>,
-  depth = 0
-): fc.Arbitrary<unknown> => {
+export const valueFor = (schema: JsonSchema, known: Known, depth = 0): fc.Arbitrary<unknown> => {
   if (depth > 8 || schema === undefined || schema === true) return fc.jsonValue({ maxDepth: 2 })
-  if (typeof schema.$ref === "string") return valueFor(components[schema.$ref.split("/").pop()], components, depth + 1)
+  if (typeof schema.$ref === "string") return valueFor(known.schemas[schema.$ref.split("/").pop()], known, depth + 1)
   if (schema.const !== undefined) return fc.constant(schema.const)
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum)
   const alternatives = schema.anyOf ?? schema.oneOf
   if (Array.isArray(alternatives))
-    return fc.oneof(...alternatives.map((s: JsonSchema) => valueFor(s, components, depth + 1)))
-  if (Array.isArray(schema.allOf)) return valueFor(Object.assign({}, ...schema.allOf), components, depth + 1)
+    return fc.oneof(...alternatives.map((s: JsonSchema) => valueFor(s, known, depth + 1)))
+  if (Array.isArray(schema.allOf)) return valueFor(Object.assign({}, ...schema.allOf), known, depth + 1)
   const types: Array<string> = Array.isArray(schema.type) ? schema.type : [schema.type]
   return fc.oneof(
     ...types.map((type): fc.Arbitrary<unknown> => {
       switch (type) {
         case "string":
-          return stringFor(schema)
+          return stringFor(schema, known)
         case "integer":
           return safeInteger(schema)
         case "number":
@@ -81,17 +84,25 @@ export const valueFor = (
         case "null":
           return fc.constant(null)
         case "array":
-          return fc.array(valueFor(schema.items, components, depth + 1), {
+          return fc.array(valueFor(schema.items, known, depth + 1), {
             maxLength: Math.min(schema.maxItems ?? 3, 3)
           })
         case "object": {
           const properties: Record<string, JsonSchema> = schema.properties ?? {}
           const model = Object.fromEntries(
-            Object.entries(properties).map(([k, s]) => [k, valueFor(s, components, depth + 1)])
+            Object.entries(properties).map(([k, s]) => [k, valueFor(s, known, depth + 1)])
           )
           const required = (schema.required ?? []).filter((k: string) => k in properties)
           return Object.keys(model).length === 0
-            ? fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 })
+            ? fc.dictionary(
+                schema.propertyNames === undefined
+                  ? fc.string({ maxLength: 10 })
+                  : (valueFor(schema.propertyNames, known, depth + 1) as fc.Arbitrary<string>),
+                typeof schema.additionalProperties === "object"
+                  ? valueFor(schema.additionalProperties, known, depth + 1)
+                  : fc.string({ maxLength: 20 }),
+                { maxKeys: 3 }
+              )
             : fc.record(model, { requiredKeys: required })
         }
         default:
@@ -165,11 +176,8 @@ const replaceLeaf = (value: unknown, index: number, leaf: unknown): unknown => {
 }
 
 /** Bodies for an operation: valid by its schema, valid with one nasty leaf, arbitrary JSON, or a nasty raw body. */
-export const bodyFor = (
-  schema: JsonSchema,
-  components: Record<string, JsonSchema>
-): fc.Arbitrary<string | Uint8Array<ArrayBuffer>> => {
-  const valid = valueFor(schema, components)
+export const bodyFor = (schema: JsonSchema, known: Known): fc.Arbitrary<string | Uint8Array<ArrayBuffer>> => {
+  const valid = valueFor(schema, known)
   return fc.oneof(
     { weight: 3, arbitrary: valid.map((v) => JSON.stringify(v) ?? "null") },
     {

@@ -39,7 +39,7 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
   let dispose: () => Promise<void> = async () => undefined
   let operations: Array<Operation> = []
   // biome-ignore lint/suspicious/noExplicitAny: the document is walked structurally
-  let components: Record<string, any> = {}
+  let schemas: Record<string, any> = {}
   /** No credential, garbage ones, and (once set up) valid keys of another team. */
   const credentials: Array<string | undefined> = [
     undefined,
@@ -103,7 +103,7 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
     ))
     const document = JSON.parse((await call("GET", "/openapi.json")).text)
     operations = operationsOf(document)
-    components = document.components?.schemas ?? {}
+    schemas = document.components?.schemas ?? {}
 
     const ownerA = sessionToken({ email: "a@fuzz.test" })
     const ownerB = sessionToken({ email: "b@fuzz.test" })
@@ -166,7 +166,7 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
                     arbitrary:
                       p.name === "limit"
                         ? fc.integer({ min: 1, max: 100 }).map(String)
-                        : valueFor(p.schema, components).map((v) => encodeURIComponent(String(v)))
+                        : valueFor(p.schema, { schemas, ids }).map((v) => encodeURIComponent(String(v)))
                   },
                   { weight: 1, arbitrary: p.name === "cursor" ? forgedCursor : nastyParam }
                 )
@@ -210,7 +210,7 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
     const body =
       op.bodySchema === undefined
         ? fc.option(fc.constantFrom('{"a":1}', "x"), { nil: undefined })
-        : bodyFor(op.bodySchema, components)
+        : bodyFor(op.bodySchema, { schemas, ids })
     return fc.record({
       credential: fc.oneof(
         { weight: 1, arbitrary: fc.constantFrom(...credentials) },
