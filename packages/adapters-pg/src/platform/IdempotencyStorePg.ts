@@ -1,7 +1,7 @@
 import { IdempotencyStore, StoredResponse, scopeText } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, deletedCount, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, deletedCount, inTransaction, orUnavailable } from "../shared/index.ts"
 
 const StoredResponseRow = Schema.Struct({ ...StoredResponse.fields, body: Schema.Uint8ArrayFromBase64 })
 
@@ -15,17 +15,13 @@ export const IdempotencyStorePg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return IdempotencyStore.of({
       exclusive: (scope, self) =>
-        sql
-          .withTransaction(
-            Effect.gen(function* () {
-              const [row] = yield* sql<{ locked: boolean }>`
-                SELECT pg_try_advisory_xact_lock(hashtextextended(${scopeText(scope)}, 0)) AS locked`.pipe(
-                orUnavailable("idempotency.lock")
-              )
-              return row?.locked === true ? Option.some(yield* self) : Option.none()
-            })
+        Effect.gen(function* () {
+          const [row] = yield* sql<{ locked: boolean }>`
+            SELECT pg_try_advisory_xact_lock(hashtextextended(${scopeText(scope)}, 0)) AS locked`.pipe(
+            orUnavailable("idempotency.lock")
           )
-          .pipe(orUnavailable("idempotency.transaction")),
+          return row?.locked === true ? Option.some(yield* self) : Option.none()
+        }).pipe(inTransaction(sql, "idempotency.transaction")),
       find: (scope) =>
         sql`
           SELECT fingerprint, status, headers, encode(body, 'base64') AS body, created_at

@@ -1,5 +1,5 @@
 import { PersistenceUnavailable, Transactor } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import { SqlClient, SqlError, type Statement } from "effect/sql"
 
 /** Turns any SQL failure into the domain's PersistenceUnavailable; the SQL text and cause stay in the logs. */
@@ -23,6 +23,22 @@ export const deletedCount = (sql: SqlClient.SqlClient, remove: Statement.Fragmen
   selectCount(sql, sql`WITH gone AS (${remove} RETURNING 1) SELECT count(*) AS count FROM gone`)
 
 /**
+ * A ROLLBACK on a connection the database dropped dies beside the unit's own failure. Nothing was committed, so that is
+ * an outage like any other SQL failure (a 503), not an unexpected one (a 500).
+ */
+const rollbackLost = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError.SqlError, R> =>
+  Effect.catchCause(self, (cause): Effect.Effect<never, E | SqlError.SqlError> => {
+    const lost = cause.reasons.filter(Cause.isDieReason).find((reason) => SqlError.isSqlError(reason.defect))
+    return lost === undefined ? Effect.failCause(cause) : Effect.fail(lost.defect as SqlError.SqlError)
+  })
+
+/** Runs `self` in a SQL transaction; any SQL failure of the transaction itself is PersistenceUnavailable. */
+export const inTransaction =
+  (sql: SqlClient.SqlClient, operation: string) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    orUnavailable(operation)(rollbackLost(sql.withTransaction(self)))
+
+/**
  * The Transactor port over SQL transactions. A nested call joins the transaction already open (no savepoint), so a
  * failure anywhere rolls back the whole unit, exactly as the in-memory transactor behaves.
  */
@@ -35,7 +51,7 @@ export const TransactorPg = Layer.effect(
         Effect.flatMap(
           Effect.serviceOption(sql.transactionService),
           (open): Effect.Effect<A, E | PersistenceUnavailable, R> =>
-            Option.isSome(open) ? self : orUnavailable("transaction")(sql.withTransaction(self))
+            Option.isSome(open) ? self : inTransaction(sql, "transaction")(self)
         )
     })
   })
