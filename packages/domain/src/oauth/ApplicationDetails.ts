@@ -1,5 +1,5 @@
-import { Result, Schema } from "effect"
-import { type OAuthApplication, OAuthApplicationStatus } from "./OAuthEntities.ts"
+import { Result, Schema, Struct } from "effect"
+import { OAuthApplication, type OAuthApplicationStatus } from "./OAuthEntities.ts"
 import { checkRedirectUri } from "./RedirectUris.ts"
 import { OAUTH_SCOPES } from "./Scopes.ts"
 
@@ -61,43 +61,35 @@ const TRANSITIONS: Readonly<Record<OAuthApplicationStatus, ReadonlyArray<OAuthAp
 export const mayTransition = (from: OAuthApplicationStatus, to: OAuthApplicationStatus): boolean =>
   TRANSITIONS[from].includes(to)
 
+/** The fields of an application its team sees as they are stored. */
+const VIEWED = [
+  "id",
+  "clientId",
+  "name",
+  "description",
+  "overview",
+  "developerName",
+  "logoUrl",
+  "website",
+  "installUrl",
+  "screenshots",
+  "redirectUris",
+  "scopes",
+  "status",
+  "createdAt"
+] as const
+
 /** An OAuth application as its team manages it: never its client secret (nor the secret's hash). */
 export const OAuthApplicationView = Schema.Struct({
-  id: Schema.String,
+  ...Struct.pick(OAuthApplication.fields, VIEWED),
   object: Schema.Literal("oauth_application"),
-  clientId: Schema.String,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  overview: Schema.NullOr(Schema.String),
-  developerName: Schema.NullOr(Schema.String),
-  logoUrl: Schema.NullOr(Schema.String),
-  website: Schema.NullOr(Schema.String),
-  installUrl: Schema.NullOr(Schema.String),
-  screenshots: Schema.Array(Schema.String),
-  redirectUris: Schema.Array(Schema.String),
-  scopes: Schema.NullOr(Schema.Array(Schema.String)),
-  confidential: Schema.Boolean,
-  status: OAuthApplicationStatus,
-  createdAt: Schema.String
+  confidential: Schema.Boolean
 })
 export type OAuthApplicationView = typeof OAuthApplicationView.Type
 
 /** The view of an application; `confidential` says whether it authenticates with a client secret. */
 export const oauthApplicationView = (app: OAuthApplication): OAuthApplicationView => ({
-  id: app.id,
+  ...Struct.pick(app, VIEWED),
   object: "oauth_application",
-  clientId: app.clientId,
-  name: app.name,
-  description: app.description,
-  overview: app.overview,
-  developerName: app.developerName,
-  logoUrl: app.logoUrl,
-  website: app.website,
-  installUrl: app.installUrl,
-  screenshots: app.screenshots,
-  redirectUris: app.redirectUris,
-  scopes: app.scopes,
-  confidential: app.clientSecretHash !== null,
-  status: app.status,
-  createdAt: app.createdAt
+  confidential: app.clientSecretHash !== null
 })
