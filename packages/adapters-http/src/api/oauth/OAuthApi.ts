@@ -73,24 +73,27 @@ export const RegisterClientResponse = Schema.Struct({
   client_uri: Schema.optionalKey(Schema.String)
 })
 
+/** The application's fields a consent screen shows. */
+export const CONSENT_FIELDS = [
+  "id",
+  "name",
+  "description",
+  "overview",
+  "developerName",
+  "logoUrl",
+  "website",
+  "installUrl",
+  "screenshots",
+  "clientId",
+  "status"
+] as const
+
 /** The consent screen's information: the application's public fields and the request being consented to. */
 export const OAuthApplicationResponse = Schema.Struct({
-  ...Struct.pick(OAuthApplication.fields, [
-    "id",
-    "name",
-    "description",
-    "overview",
-    "developerName",
-    "logoUrl",
-    "website",
-    "installUrl",
-    "screenshots"
-  ]),
-  clientId: OAuthApplication.fields.clientId,
+  ...Struct.pick(OAuthApplication.fields, CONSENT_FIELDS),
   scopes: Schema.Array(Schema.String),
   redirectUri: Schema.String,
-  state: Schema.optionalKey(Schema.String),
-  status: OAuthApplication.fields.status
+  state: Schema.optionalKey(Schema.String)
 })
 
 /** The user's decision. */

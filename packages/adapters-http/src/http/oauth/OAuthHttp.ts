@@ -6,11 +6,11 @@ import {
   oauthError,
   type TeamId
 } from "@svc/domain"
-import { Effect } from "effect"
+import { Effect, Struct } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import type { TokenRequest } from "../../api/oauth/index.ts"
+import { CONSENT_FIELDS, type TokenRequest } from "../../api/oauth/index.ts"
 import { CurrentUser } from "../../api/shared/index.ts"
 import { PublicBaseUrl } from "../middleware/index.ts"
 import { renderOAuthFailures } from "./OAuthResponses.ts"
@@ -30,20 +30,10 @@ const identifiesThisServer = (resource: string, baseUrl: string): boolean =>
 const invalidTarget = () => oauthError("invalid_target", "resource: not a resource served here")
 
 const consentResponse = (app: OAuthApplication, scopes: ReadonlyArray<string>, redirectUri: string, state: string) => ({
-  id: app.id,
-  name: app.name,
-  description: app.description,
-  overview: app.overview,
-  developerName: app.developerName,
-  logoUrl: app.logoUrl,
-  website: app.website,
-  installUrl: app.installUrl,
-  screenshots: app.screenshots,
-  clientId: app.clientId,
+  ...Struct.pick(app, CONSENT_FIELDS),
   scopes,
   redirectUri,
-  state,
-  status: app.status
+  state
 })
 
 interface PresentedClient {
