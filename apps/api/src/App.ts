@@ -42,6 +42,8 @@ export { Sha256Node } from "./Sha256Node.ts"
 /** What the service reads from its environment. */
 export interface ServiceConfig {
   readonly sessionJwtSecret: Redacted.Redacted
+  /** The secret sessions were signed with before the last rotation, still accepted while set. */
+  readonly sessionJwtPreviousSecret?: Redacted.Redacted
   /** The longest a session token may still be valid when presented (`exp` at most this far ahead). */
   readonly sessionMaxLifetimeSeconds: number
   readonly fileKeySecret: Redacted.Redacted
@@ -62,6 +64,7 @@ export const serviceConfig = Effect.gen(function* () {
     )
   }
   const sessionJwtSecret = Option.getOrElse(configured, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
+  const sessionJwtPreviousSecret = yield* Config.option(Config.Redacted("SESSION_JWT_PREVIOUS_SECRET"))
   const sessionMaxLifetimeSeconds = yield* Config.Int("SESSION_MAX_LIFETIME_SECONDS").pipe(Config.withDefault(86_400))
   const fileKeySecret = yield* Config.Redacted("FILE_KEY_SECRET").pipe(Config.withDefault(sessionJwtSecret))
   const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
@@ -69,6 +72,7 @@ export const serviceConfig = Effect.gen(function* () {
   const approvalSweepIntervalSeconds = yield* Config.Int("APPROVAL_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(15))
   return {
     sessionJwtSecret,
+    ...(Option.isSome(sessionJwtPreviousSecret) ? { sessionJwtPreviousSecret: sessionJwtPreviousSecret.value } : {}),
     sessionMaxLifetimeSeconds,
     fileKeySecret,
     cursorSigningKey,
@@ -193,7 +197,13 @@ export const appLayer = <E, R, R2>(
     Layer.provide(WebhookServicesLive),
     Layer.provide(domain(config, ports)),
     Layer.provide([
-      SessionTokens.layer(config.sessionJwtSecret, config.sessionMaxLifetimeSeconds),
+      SessionTokens.layer(
+        [
+          config.sessionJwtSecret,
+          ...(config.sessionJwtPreviousSecret === undefined ? [] : [config.sessionJwtPreviousSecret])
+        ],
+        config.sessionMaxLifetimeSeconds
+      ),
       FileKeys.layer(Redacted.value(config.fileKeySecret)),
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),

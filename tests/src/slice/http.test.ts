@@ -166,6 +166,29 @@ describe("session authentication", () => {
     assert.strictEqual((await send("GET", "/users/me", { token })).status, 200)
   })
 
+  it("during a rotation accepts tokens of SESSION_JWT_PREVIOUS_SECRET too, and only while it is set", async () => {
+    const previous = "the-secret-before-rotation-0123456789"
+    const rotating = inProcess(
+      appInMemory(
+        await configFrom({
+          SESSION_JWT_SECRET: SESSION_SECRET,
+          SESSION_JWT_PREVIOUS_SECRET: previous,
+          PUBLIC_BASE_URL: BASE
+        })
+      )
+    )
+    try {
+      const me = (token: string) =>
+        rotating.handler(new Request(`${BASE}/users/me`, { headers: { authorization: `Bearer ${token}` } }))
+      assert.strictEqual((await me(sessionToken({}, { secret: previous }))).status, 200)
+      assert.strictEqual((await me(sessionToken())).status, 200)
+      assert.strictEqual((await me(sessionToken({}, { secret: "neither-secret-0123456789abcdef" }))).status, 401)
+    } finally {
+      await rotating.dispose()
+    }
+    assertUnauthorized(await send("GET", "/users/me", { token: sessionToken({}, { secret: previous }) }))
+  })
+
   it("accepts only the Bearer scheme", async () => {
     const response = await app.handler(
       new Request(`${BASE}/users/me`, { headers: { authorization: `Basic ${sessionToken()}` } })
