@@ -88,6 +88,7 @@ describe("architecture", () => {
       }
       assert.deepStrictEqual(violationsIn("packages/domain/src/Good.ts", 'import { Effect } from "effect"'), [])
       assert.deepStrictEqual(violationsIn("packages/domain/src/Good.ts", 'import * as S from "effect/Schema"'), [])
+      assert.deepStrictEqual(violationsIn("packages/domain/src/Good.ts", 'import { NetAddress } from "effect/net"'), [])
       assert.strictEqual(violationsIn("packages/domain/src/Bad.ts", 'await import("node:crypto")').length, 1)
       assert.strictEqual(violationsIn("packages/domain/src/Bad.ts", 'export * from "node:path"').length, 1)
     })

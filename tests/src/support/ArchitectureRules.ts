@@ -108,7 +108,8 @@ export const contextOf = (path: string): string | null => {
 }
 
 const isEffect = (s: string) => s === "effect" || s.startsWith("effect/")
-const isPureEffect = (s: string) => s === "effect" || /^effect\/[A-Z]\w*$/u.test(s)
+/** Effect's modules without I/O; `effect/net` for its address and network values (NetAddress, IpNetwork). */
+const isPureEffect = (s: string) => s === "effect" || s === "effect/net" || /^effect\/[A-Z]\w*$/u.test(s)
 const svcTarget = (s: string) => /^@svc\/([^/]+)(\/.*)?$/u.exec(s)
 
 /** The layering rules of docs/architecture.md, for one import of one file (paths relative to the repository root). */

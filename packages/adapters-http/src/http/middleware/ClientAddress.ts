@@ -6,9 +6,7 @@ import { IpNetwork, NetAddress } from "effect/net"
 const networkOf = (entry: string): Result.Result<IpNetwork.IpNetwork, NetAddress.NetAddressError> =>
   entry.includes("/")
     ? IpNetwork.fromString(entry)
-    : Result.flatMap(NetAddress.ipFromString(entry), (ip) =>
-        IpNetwork.fromAddress(ip, ip._tag === "Ipv4Address" ? 32 : 128)
-      )
+    : Result.flatMap(NetAddress.ipFromString(entry), (ip) => IpNetwork.fromAddress(ip, NetAddress.width(ip)))
 
 /** The networks of a comma-separated list of addresses and CIDRs (IPv4 and IPv6), or the first entry that is neither. */
 export const parseTrustedProxies = (text: string): Result.Result<ReadonlyArray<IpNetwork.IpNetwork>, string> =>

@@ -1,16 +1,9 @@
-import { BlockList, isIP } from "node:net"
-import { Effect } from "effect"
+import { Effect, Option, Result } from "effect"
+import { IpNetwork, NetAddress } from "effect/net"
 import { reject, requiringSecrets } from "./internal/crypto.ts"
 import type { Verifier } from "./Verifier.ts"
 
-type Family = "ipv4" | "ipv6"
-
 const MAPPED_IPV4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i
-
-const familyOf = (address: string): Family | undefined => {
-  const version = isIP(address)
-  return version === 4 ? "ipv4" : version === 6 ? "ipv6" : undefined
-}
 
 /** Normalises an address: strips brackets and zone ids, and turns IPv4-mapped IPv6 into plain IPv4. */
 export const normalizeAddress = (address: string): string => {
@@ -21,30 +14,35 @@ export const normalizeAddress = (address: string): string => {
   return MAPPED_IPV4.exec(bare)?.[1] ?? bare
 }
 
-/** Builds an allow list from IP addresses and CIDRs; entries that are neither are ignored. */
-export const makeAllowList = (entries: ReadonlyArray<string>): BlockList => {
-  const list = new BlockList()
-  for (const entry of entries) {
-    const [rawAddress = "", prefix, ...rest] = entry.split("/")
-    const address = normalizeAddress(rawAddress)
-    const family = familyOf(address)
-    if (family === undefined || rest.length > 0) continue
-    if (prefix === undefined) {
-      list.addAddress(address, family)
-      continue
-    }
-    const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN
-    if (bits >= 0 && bits <= (family === "ipv4" ? 32 : 128)) list.addSubnet(address, bits, family)
-  }
-  return list
+const parseAddress = (address: string): NetAddress.IpAddress | undefined =>
+  Result.getOrUndefined(NetAddress.ipFromString(normalizeAddress(address)))
+
+/** An address (a network of one) or a CIDR, whose host bits are cleared; undefined when it is neither. */
+const networkOf = (entry: string): IpNetwork.IpNetwork | undefined => {
+  const [address = "", prefix, ...rest] = entry.split("/")
+  const ip = parseAddress(address)
+  if (ip === undefined || rest.length > 0 || (prefix !== undefined && !/^\d{1,3}$/.test(prefix))) return undefined
+  return Result.getOrUndefined(IpNetwork.fromAddress(ip, prefix === undefined ? NetAddress.width(ip) : Number(prefix)))
 }
 
-/** Whether `remoteAddress` falls in any of the allow-list entries. */
+const allowLists = new WeakMap<ReadonlyArray<string>, ReadonlyArray<IpNetwork.IpNetwork>>()
+
+/** The networks of an allow list of IP addresses and CIDRs, parsed once per list; entries that are neither are ignored. */
+export const makeAllowList = (entries: ReadonlyArray<string>): ReadonlyArray<IpNetwork.IpNetwork> => {
+  const parsed = allowLists.get(entries) ?? entries.flatMap((entry) => networkOf(entry) ?? [])
+  allowLists.set(entries, parsed)
+  return parsed
+}
+
+/** Whether `remoteAddress`, or the IPv4 address it maps or the IPv6 one mapping it, falls in an allow-list entry. */
 export const isAllowedAddress = (entries: ReadonlyArray<string>, remoteAddress: string | undefined): boolean => {
-  if (remoteAddress === undefined) return false
-  const address = normalizeAddress(remoteAddress)
-  const family = familyOf(address)
-  return family !== undefined && makeAllowList(entries).check(address, family)
+  const ip = remoteAddress === undefined ? undefined : parseAddress(remoteAddress)
+  if (ip === undefined) return false
+  const forms =
+    ip._tag === "Ipv4Address"
+      ? [ip, NetAddress.toIpv4Mapped(ip)]
+      : [ip, ...Option.toArray(NetAddress.fromIpv4Mapped(ip))]
+  return makeAllowList(entries).some((network) => forms.some((form) => IpNetwork.contains(network, form)))
 }
 
 /** Verifies that the request's source address is in the configured allow list (IPs or CIDRs). */
