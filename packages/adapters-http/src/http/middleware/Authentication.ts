@@ -22,6 +22,7 @@ import {
   SessionAuth
 } from "../../api/shared/index.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
+import { agentOf } from "./ResolvedAgent.ts"
 import { looksLikeJwt, SessionTokens } from "./SessionTokens.ts"
 
 /** The public base URL of this service (`PUBLIC_BASE_URL`), used in OAuth metadata and WWW-Authenticate. */
@@ -49,7 +50,6 @@ const insufficientScope = (scope: string) =>
 const requiredScope = (endpoint: HttpApiEndpoint.Top): string | undefined =>
   Option.getOrUndefined(Context.getOption(endpoint.annotations as Context.Context<RequiredScope>, RequiredScope))
 
-const AGENT_PREFIXES = ["svc_", "svcteam_"]
 const OAUTH_ACCESS_PREFIX = "mid_access_token_"
 const API_KEY_PREFIX = "svcapi_"
 
@@ -79,10 +79,9 @@ export const AuthenticationLive = Layer.mergeAll(
       return AgentAuth.of({
         bearer: (httpEffect, { credential, endpoint }) =>
           Effect.gen(function* () {
-            const token = Redacted.value(credential)
-            const agent = AGENT_PREFIXES.some((p) => token.startsWith(p))
-              ? yield* agents.authenticate(token)
-              : Option.none()
+            const agent = yield* agentOf(Redacted.value(credential)).pipe(
+              Effect.provideService(AgentCredentials, agents)
+            )
             if (Option.isNone(agent)) return unauthorizedResponse(undefined)
             const scope = requiredScope(endpoint)
             if (scope !== undefined && !hasScope(agent.value.scopes, scope)) return insufficientScope(scope)

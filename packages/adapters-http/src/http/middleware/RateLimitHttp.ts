@@ -2,6 +2,7 @@ import { AgentCredentials, hashSecret, type RateLimitDecision, RateLimiter } fro
 import { Context, Effect, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
+import { ResolvedAgent } from "./ResolvedAgent.ts"
 
 const PREFIX = "/v1/"
 
@@ -30,26 +31,30 @@ export const RateLimitV1 = (limitPerMinute: number) =>
       const store = yield* RateLimiter
       const unknown = yield* UnknownCredentialLimiter
       const agents = yield* AgentCredentials
+      /** The bucket's decision, and the token's agent, handed on so that authentication does not look it up again. */
       const take = (request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
           const token = request.headers.authorization?.replace(/^Bearer\s+/iu, "")
-          const agent = token === undefined ? Option.none() : yield* agents.authenticate(token)
-          if (token !== undefined && Option.isSome(agent)) {
-            return yield* store.take(`v1:${yield* hashSecret(token)}`, limitPerMinute)
-          }
-          const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-          return yield* unknown.take(`v1:address:${address}`, limitPerMinute)
+          if (token === undefined) return { decision: yield* takeByAddress(request), resolved: Option.none() }
+          const agent = yield* agents.authenticate(token)
+          const decision = Option.isSome(agent)
+            ? yield* store.take(`v1:${yield* hashSecret(token)}`, limitPerMinute)
+            : yield* takeByAddress(request)
+          return { decision, resolved: Option.some({ token, agent }) }
         })
+      const takeByAddress = (request: HttpServerRequest.HttpServerRequest) =>
+        unknown.take(`v1:address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`, limitPerMinute)
       return (httpEffect) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           if (!request.url.startsWith(PREFIX)) return yield* httpEffect
-          const decision = yield* take(request).pipe(
+          const taken = yield* take(request).pipe(
             Effect.catchTag("PersistenceUnavailable", () => Effect.succeed(undefined))
           )
-          if (decision === undefined) {
+          if (taken === undefined) {
             return storeUnavailableResponse()
           }
+          const { decision, resolved } = taken
           const headers = rateLimitHeaders(decision)
           if (!decision.allowed) {
             return errorResponse(
@@ -62,7 +67,7 @@ export const RateLimitV1 = (limitPerMinute: number) =>
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.succeed(HttpServerResponse.setHeaders(response, headers))
           )
-          return yield* httpEffect
+          return yield* Effect.provideService(httpEffect, ResolvedAgent, resolved)
         })
     }),
     { global: true }
