@@ -2,7 +2,7 @@ import { AgentCredentials, hashSecret, type RateLimitDecision, RateLimiter } fro
 import { Context, Effect, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
-import { ResolvedAgent } from "./ResolvedAgent.ts"
+import { rememberAgent } from "./ResolvedAgent.ts"
 
 const PREFIX = "/v1/"
 
@@ -31,16 +31,16 @@ export const RateLimitV1 = (limitPerMinute: number) =>
       const store = yield* RateLimiter
       const unknown = yield* UnknownCredentialLimiter
       const agents = yield* AgentCredentials
-      /** The bucket's decision, and the token's agent, handed on so that authentication does not look it up again. */
+      /** The bucket's decision; the token's agent is left for authentication, which then need not look it up again. */
       const take = (request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
           const token = request.headers.authorization?.replace(/^Bearer\s+/iu, "")
-          if (token === undefined) return { decision: yield* takeByAddress(request), resolved: Option.none() }
+          if (token === undefined) return yield* takeByAddress(request)
           const agent = yield* agents.authenticate(token)
-          const decision = Option.isSome(agent)
+          yield* rememberAgent(request, token, agent)
+          return Option.isSome(agent)
             ? yield* store.take(`v1:${yield* hashSecret(token)}`, limitPerMinute)
             : yield* takeByAddress(request)
-          return { decision, resolved: Option.some({ token, agent }) }
         })
       const takeByAddress = (request: HttpServerRequest.HttpServerRequest) =>
         unknown.take(`v1:address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`, limitPerMinute)
@@ -48,13 +48,12 @@ export const RateLimitV1 = (limitPerMinute: number) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           if (!request.url.startsWith(PREFIX)) return yield* httpEffect
-          const taken = yield* take(request).pipe(
+          const decision = yield* take(request).pipe(
             Effect.catchTag("PersistenceUnavailable", () => Effect.succeed(undefined))
           )
-          if (taken === undefined) {
+          if (decision === undefined) {
             return storeUnavailableResponse()
           }
-          const { decision, resolved } = taken
           const headers = rateLimitHeaders(decision)
           if (!decision.allowed) {
             return errorResponse(
@@ -67,7 +66,7 @@ export const RateLimitV1 = (limitPerMinute: number) =>
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.succeed(HttpServerResponse.setHeaders(response, headers))
           )
-          return yield* Effect.provideService(httpEffect, ResolvedAgent, resolved)
+          return yield* httpEffect
         })
     }),
     { global: true }

@@ -1,5 +1,6 @@
 import { AgentCredentials, type AgentPrincipal, type PersistenceUnavailable } from "@svc/domain"
-import { Context, Effect, Option } from "effect"
+import { Effect, type Option } from "effect"
+import { HttpServerRequest } from "effect/http"
 
 interface Resolution {
   readonly token: string
@@ -8,18 +9,30 @@ interface Resolution {
 
 /**
  * The agent behind a request's bearer token, once something in the request has looked it up: the /v1 rate limit
- * resolves the token to pick its bucket and hands the answer on, so authentication does not read the key again.
+ * resolves the token to pick its bucket and leaves the answer here, so authentication does not read the key again.
+ * Kept beside the request object (an entry goes with its request), not provided as a service: a service provided
+ * around the routes would hide the matched route from the request metrics, which read it as the routes end.
  */
-export const ResolvedAgent = Context.Reference<Option.Option<Resolution>>("@svc/adapters-http/ResolvedAgent", {
-  defaultValue: () => Option.none()
-})
+const resolutions = new WeakMap<HttpServerRequest.HttpServerRequest, Resolution>()
+
+/** Leaves the agent `token` resolved to for the rest of this request. */
+export const rememberAgent = (
+  request: HttpServerRequest.HttpServerRequest,
+  token: string,
+  agent: Option.Option<AgentPrincipal>
+) => Effect.sync(() => resolutions.set(request, { token, agent }))
 
 /** The agent of `token`: as this request already resolved it, else looked up now. */
 export const agentOf = (
   token: string
-): Effect.Effect<Option.Option<AgentPrincipal>, PersistenceUnavailable, AgentCredentials> =>
-  ResolvedAgent.use((resolved) =>
-    Option.isSome(resolved) && resolved.value.token === token
-      ? Effect.succeed(resolved.value.agent)
+): Effect.Effect<
+  Option.Option<AgentPrincipal>,
+  PersistenceUnavailable,
+  AgentCredentials | HttpServerRequest.HttpServerRequest
+> =>
+  HttpServerRequest.HttpServerRequest.use((request) => {
+    const known = resolutions.get(request)
+    return known !== undefined && known.token === token
+      ? Effect.succeed(known.agent)
       : AgentCredentials.use((agents) => agents.authenticate(token))
-  )
+  })
