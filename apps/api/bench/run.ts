@@ -1,34 +1,31 @@
 /**
  * Measures the service against its own database at 32 connections: auto-approved spend requests spread over many
  * agents (each with its own account) and concentrated on one hot account, idempotent replays and balance reads; and,
- * for each spend shape, the same database work issued directly over SQL at the same concurrency, so the service's
- * overhead shows as a ratio. Needs a Postgres server (DATABASE_URL, default the local one).
+ * for each spend shape, the same database work issued directly over SQL at the same concurrency, one transaction per
+ * request and group-committed in batches (ADR 0007), so the service's overhead shows as ratios. Then spend requests
+ * at fixed arrival rates below the measured maximum (an open loop), for latency at a given load. Needs a Postgres
+ * server (DATABASE_URL, default the local one).
  */
 
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { PgClient } from "@effect/sql-pg"
-import { clientForUrl } from "@svc/adapters-pg"
 import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { SignJWT } from "jose"
+import { batchedSql } from "./batchedSql.ts"
 import { withCpu } from "./cpu.ts"
+import { type AgentIds, directSql, nextTurn } from "./directSql.ts"
+import type { Figures } from "./figures.ts"
+import { openLoop, SLOW_MS } from "./openLoop.ts"
+import { withPeakRss } from "./rss.ts"
+import { AGENTS, CONNECTIONS, DURATION_SECONDS, POOL_SIZE } from "./settings.ts"
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
-const POOL_SIZE = Number(process.env.DB_POOL_SIZE ?? 10)
-const AGENTS = Number(process.env.BENCH_AGENTS ?? 32)
+/** Arrival rates of the open-loop scenarios, as shares of the closed loop's throughput. */
+const OPEN_LOOP_SHARES = [0.25, 0.5, 0.75]
 const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 const secret = "bench-session-secret"
-
-interface Figures {
-  readonly name: string
-  readonly requestsPerSecond: number
-  readonly p50: number
-  readonly p99: number
-  readonly failures: number
-}
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -75,14 +72,6 @@ const json = async (base: string, method: string, path: string, token: string, b
   })
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
   return response.json() as Promise<Record<string, unknown>>
-}
-
-let turn = 0
-
-/** The next of `count` agents in turn: service and direct-SQL scenarios spread requests over agents alike. */
-const nextTurn = (count: number) => {
-  turn = (turn + 1) % count
-  return turn
 }
 
 const load = (
@@ -134,94 +123,6 @@ const load = (
       }
     )
   })
-
-/** The statements one auto-approved spend request runs, issued directly, in one transaction per iteration. */
-interface AgentIds {
-  readonly teamId: string
-  readonly keyId: string
-  readonly accountId: string
-  readonly settlementId: string
-}
-
-const directSql = (name: string, url: string, agents: ReadonlyArray<AgentIds>) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const latencies: Array<number> = []
-      const deadline = Date.now() + DURATION_SECONDS * 1000
-      const one = (ids: AgentIds) =>
-        Effect.gen(function* () {
-          const started = performance.now()
-          const id = crypto.randomUUID()
-          const txId = crypto.randomUUID()
-          const now = new Date().toISOString()
-          const scope = sql`team_id = ${ids.teamId} AND mode = 'test' AND credential_id = ${ids.keyId}
-            AND method = 'POST' AND path = '/v1/spend-requests' AND key = ${id}`
-          yield* sql`INSERT INTO rate_limit_buckets AS b (key, tokens, allowed, updated_at)
-                     VALUES (${ids.keyId}, 1e9, true, clock_timestamp())
-                     ON CONFLICT (key) DO UPDATE SET tokens = b.tokens - 1, allowed = true, updated_at = clock_timestamp()
-                     RETURNING tokens, allowed`
-          yield* sql`SELECT * FROM agent_keys WHERE secret_hash = ${id} AND revoked_at IS NULL`
-          yield* sql`SELECT fingerprint FROM idempotency_responses WHERE ${scope}`
-          yield* sql.withTransaction(
-            Effect.gen(function* () {
-              yield* sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${id}, 0))`
-              yield* sql`SELECT * FROM lock_spend_decision(${ids.teamId}, 'test', ${ids.accountId}::uuid, ${ids.keyId},
-                           date_trunc('day', ${now}::timestamptz), date_trunc('month', ${now}::timestamptz))`
-              yield* sql`WITH ledger_tx AS (
-                           INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
-                           VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now}) RETURNING id
-                         ), ledger_inserted AS (
-                           INSERT INTO ledger_entries (transaction_id, team_id, mode, account_id, amount, currency, pending)
-                           SELECT ledger_tx.id, ${ids.teamId}, 'test', a, amount, 'USD', false FROM ledger_tx,
-                             (VALUES (${ids.accountId}::uuid, -1), (${ids.settlementId}::uuid, 1)) AS v(a, amount)
-                           RETURNING account_id, amount
-                         ), ledger_moved AS (
-                           UPDATE ledger_accounts l SET posted_sum = l.posted_sum + e.amount
-                           FROM ledger_inserted e WHERE l.id = e.account_id
-                         ), spend_request AS (
-                           INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id,
-                             spending_key_id, metadata, decision, ledger_transaction_id, created_at, updated_at)
-                           VALUES (${id}, ${ids.teamId}, 'test', 'approved', 1, 'USD', '{"name":"m"}'::jsonb, 'p', ${ids.accountId},
-                             ${ids.keyId}, '{}'::jsonb, '{"outcome":"approved","reasons":[]}'::jsonb, ${txId}, ${now}, ${now})
-                         ), spend_usage_moved AS (
-                           INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
-                           VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 1),
-                                  (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 1)
-                           ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount
-                         ), outbox AS (
-                           INSERT INTO outbox_events (id, team_id, mode, type, data, created_at)
-                           VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.created', '{}'::jsonb, ${now}),
-                                  (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.approved', '{}'::jsonb, ${now})
-                         )
-                         SELECT 1`
-              yield* sql`INSERT INTO idempotency_responses (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, created_at)
-                         VALUES (${ids.teamId}, 'test', ${ids.keyId}, 'POST', '/v1/spend-requests', ${id}, ${id}, 201, '{}'::jsonb, ${new Uint8Array(600)}, ${now})
-                         ON CONFLICT DO NOTHING RETURNING 1 AS stored`
-            })
-          )
-          latencies.push(performance.now() - started)
-        })
-      const worker = Effect.whileLoop({
-        while: () => Date.now() < deadline,
-        body: () => Effect.suspend(() => one(agents[nextTurn(agents.length)]!)),
-        step: () => undefined
-      })
-      yield* Effect.all(
-        Array.from({ length: CONNECTIONS }, () => worker),
-        { concurrency: "unbounded", discard: true }
-      )
-      latencies.sort((a, b) => a - b)
-      const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
-      return {
-        name,
-        requestsPerSecond: latencies.length / DURATION_SECONDS,
-        p50: Math.round(at(0.5) * 100) / 100,
-        p99: Math.round(at(0.99) * 100) / 100,
-        failures: 0
-      } satisfies Figures
-    }).pipe(Effect.provide(clientForUrl(Redacted.make(url), POOL_SIZE)), Effect.scoped)
-  )
 
 const main = async () => {
   const database = `svc_bench_${Date.now()}`
@@ -289,27 +190,42 @@ const main = async () => {
       body
     })
 
-    const results: Array<Figures & { readonly cpu: Awaited<ReturnType<typeof withCpu>>["cpu"] }> = []
-    const measure = async (run: () => Promise<Figures>) => {
-      const { result, cpu } = await withCpu(child?.pid, run)
-      results.push({ ...result, cpu })
+    type Row = Figures & {
+      readonly slowPercent?: number
+      readonly cpu: Awaited<ReturnType<typeof withCpu>>["cpu"]
+      readonly peakRssMb: number | undefined
+    }
+    const results: Array<Row> = []
+    const measure = async <F extends Figures>(run: () => Promise<F>) => {
+      const {
+        result: { result, cpu },
+        peakRssMb
+      } = await withPeakRss(child?.pid, () => withCpu(child?.pid, run))
+      results.push({ ...result, cpu, peakRssMb })
+      return result
     }
     const spendRequest = { url: `${base}/v1/spend-requests`, method: "POST" as const, body }
-    await measure(() =>
+    const spread = await measure(() =>
       load(`POST /v1/spend-requests, ${AGENTS} agents (auto-approved)`, {
         ...spendRequest,
         headers: { ...headers, "idempotency-key": "[<id>]" },
         rotate: agents.map((a) => a.secret)
       })
     )
-    await measure(() => directSql(`direct SQL of one spend request, ${AGENTS} accounts`, url, agents))
-    await measure(() =>
+    const spreadDirect = await measure(() =>
+      directSql(`direct SQL of one spend request, ${AGENTS} accounts`, url, agents)
+    )
+    const spreadBatched = await measure(() =>
+      batchedSql(`direct SQL, group-committed batches, ${AGENTS} accounts`, url, agents)
+    )
+    const hotService = await measure(() =>
       load("POST /v1/spend-requests, 1 hot account (auto-approved)", {
         ...spendRequest,
         headers: { ...headers, "idempotency-key": "[<id>]" }
       })
     )
-    await measure(() => directSql("direct SQL of one spend request, 1 hot account", url, [hot]))
+    const hotDirect = await measure(() => directSql("direct SQL of one spend request, 1 hot account", url, [hot]))
+    const hotBatched = await measure(() => batchedSql("direct SQL, group-committed batches, 1 hot account", url, [hot]))
     await measure(() =>
       load("POST /v1/spend-requests (idempotent replay)", {
         ...spendRequest,
@@ -317,8 +233,27 @@ const main = async () => {
       })
     )
     await measure(() => load("GET /v1/balance", { url: `${base}/v1/balance`, method: "GET", headers }))
+    for (const share of OPEN_LOOP_SHARES) {
+      const ratePerSecond = Math.max(1, Math.round(spread.requestsPerSecond * share))
+      await measure(() =>
+        openLoop(
+          `POST /v1/spend-requests, ${AGENTS} agents, open loop at ${share * 100}% of max (${ratePerSecond}/s)`,
+          {
+            url: spendRequest.url,
+            body,
+            headers: () => ({
+              authorization: `Bearer ${agents[nextTurn(agents.length)]!.secret}`,
+              "content-type": "application/json",
+              "idempotency-key": crypto.randomUUID()
+            }),
+            ratePerSecond,
+            seconds: DURATION_SECONDS
+          }
+        )
+      )
+    }
     console.log(
-      `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, pool ${POOL_SIZE}, ${serverUrl.replace(/\/\/[^@]*@/u, "//")}`
+      `\n${CONNECTIONS} connections (closed loop), ${DURATION_SECONDS} s each, pool ${POOL_SIZE}, ${serverUrl.replace(/\/\/[^@]*@/u, "//")}`
     )
     console.table(
       results.map((r) => ({
@@ -326,14 +261,18 @@ const main = async () => {
         "req/s": Math.round(r.requestsPerSecond),
         "p50 ms": r.p50,
         "p99 ms": r.p99,
+        [`> ${SLOW_MS} ms %`]: r.slowPercent ?? "-",
         "non-2xx/errors": r.failures,
-        "CPU % service/postgres/bench": r.cpu === undefined ? "-" : `${r.cpu.service}/${r.cpu.postgres}/${r.cpu.bench}`
+        "CPU % service/postgres/bench": r.cpu === undefined ? "-" : `${r.cpu.service}/${r.cpu.postgres}/${r.cpu.bench}`,
+        "service peak RSS MB": r.peakRssMb ?? "-"
       }))
     )
-    const ratio = (service: Figures, direct: Figures) =>
-      (service.requestsPerSecond / direct.requestsPerSecond).toFixed(2)
-    console.log(`service / direct SQL throughput, ${AGENTS} agents: ${ratio(results[0]!, results[1]!)}`)
-    console.log(`service / direct SQL throughput, 1 hot account: ${ratio(results[2]!, results[3]!)}`)
+    const ratio = (service: Figures, reference: Figures) =>
+      (service.requestsPerSecond / reference.requestsPerSecond).toFixed(2)
+    console.log(`service / direct SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadDirect)}`)
+    console.log(`service / direct SQL throughput, 1 hot account: ${ratio(hotService, hotDirect)}`)
+    console.log(`service / group-committed SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadBatched)}`)
+    console.log(`service / group-committed SQL throughput, 1 hot account: ${ratio(hotService, hotBatched)}`)
   } finally {
     child?.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 1500))

@@ -1,0 +1,6 @@
+/** The benchmark's knobs, read once from the environment. */
+
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+export const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+export const POOL_SIZE = Number(process.env.DB_POOL_SIZE ?? 10)
+export const AGENTS = Number(process.env.BENCH_AGENTS ?? 32)
