@@ -8,6 +8,22 @@ const normalize = (row: Readonly<Record<string, unknown>>): Record<string, unkno
     Object.entries(row).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])
   )
 
+type RowsDecoder = (rows: unknown) => Effect.Effect<ReadonlyArray<unknown>, Schema.SchemaError>
+
+/** The decoder of an array of `schema`, built once per schema: building it costs more than decoding a few rows. */
+const rowsDecoders = new WeakMap<Schema.Decoder<unknown>, RowsDecoder>()
+
+const rowsDecoder = <S extends Schema.Decoder<unknown>>(
+  schema: S
+): ((rows: unknown) => Effect.Effect<ReadonlyArray<S["Type"]>, Schema.SchemaError>) => {
+  let decoder = rowsDecoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknownEffect(Schema.Array(schema)) as RowsDecoder
+    rowsDecoders.set(schema, decoder)
+  }
+  return decoder as (rows: unknown) => Effect.Effect<ReadonlyArray<S["Type"]>, Schema.SchemaError>
+}
+
 /**
  * Decodes result rows through a domain schema (timestamps read back as ISO 8601 text). A row that does not decode is
  * a persistence failure, logged and answered as `PersistenceUnavailable`, never a value of the wrong shape.
@@ -15,7 +31,7 @@ const normalize = (row: Readonly<Record<string, unknown>>): Record<string, unkno
 export const decodeRows =
   <S extends Schema.Decoder<unknown>>(schema: S, operation: string) =>
   (rows: Rows): Effect.Effect<ReadonlyArray<S["Type"]>, PersistenceUnavailable> =>
-    Schema.decodeUnknownEffect(Schema.Array(schema))(rows.map(normalize)).pipe(
+    rowsDecoder(schema)(rows.map(normalize)).pipe(
       Effect.catch((error) =>
         Effect.logError(`database operation ${operation} read a row that does not decode`, error).pipe(
           Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation })))
