@@ -13,6 +13,7 @@ import {
 } from "@svc/domain"
 import { Effect, type Layer } from "effect"
 import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
+import { approvedEvent, deliveryRow, endpointRow } from "../webhooks/WebhookRows.ts"
 
 const NOW = "2026-11-20T12:00:00.000Z"
 const EARLIER = "2026-11-20T11:00:00.000Z"
@@ -39,32 +40,14 @@ export const backlogCountsContract = <E>(
       Effect.gen(function* () {
         const repo = yield* WebhookDeliveriesRepo
         const { team } = yield* newTeam
-        const endpointId = crypto.randomUUID()
-        yield* (yield* WebhookEndpointsRepo).insert({
-          id: endpointId,
-          teamId: team.id,
-          url: "https://hooks.example.com/svc",
-          eventTypes: ["*"],
-          enabled: true,
-          disabledReason: null,
-          secretSalt: "salt",
-          previousSecretSalt: null,
-          previousSecretExpiresAt: null,
-          createdAt: EARLIER,
-          updatedAt: EARLIER
-        })
+        const endpoint = endpointRow(team.id, EARLIER)
+        const endpointId = endpoint.id
+        yield* (yield* WebhookEndpointsRepo).insert(endpoint)
         const outbox = yield* EventOutbox
         const transactor = yield* Transactor
         const delivery = (status: WebhookDelivery["status"], nextAttemptAt: string) =>
           Effect.gen(function* () {
-            const event = {
-              id: crypto.randomUUID(),
-              teamId: team.id,
-              mode: "live" as const,
-              type: "spend_request.approved",
-              data: {},
-              createdAt: EARLIER
-            }
+            const event = approvedEvent(team.id, EARLIER)
             yield* transactor.withTransaction(outbox.publish(event))
             return deliveryOf(event.id, status, nextAttemptAt)
           })
@@ -72,23 +55,7 @@ export const backlogCountsContract = <E>(
           eventId: string,
           status: WebhookDelivery["status"],
           nextAttemptAt: string
-        ): WebhookDelivery => ({
-          id: crypto.randomUUID(),
-          teamId: team.id,
-          endpointId,
-          eventId,
-          eventType: "spend_request.approved",
-          body: "{}",
-          status,
-          attempts: 1,
-          nextAttemptAt,
-          lastStatusCode: null,
-          lastError: null,
-          redeliveryOf: null,
-          createdAt: EARLIER,
-          updatedAt: EARLIER,
-          deliveredAt: null
-        })
+        ): WebhookDelivery => deliveryRow({ teamId: team.id, endpointId, eventId, status, at: EARLIER, nextAttemptAt })
         const before = yield* repo.countDue(NOW)
         const deliveries = yield* Effect.all([
           delivery("pending", EARLIER),

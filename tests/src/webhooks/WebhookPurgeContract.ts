@@ -12,6 +12,7 @@ import {
 } from "@svc/domain"
 import { Clock, Duration, Effect, type Layer, Option } from "effect"
 import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
+import { approvedEvent, deliveryRow, endpointRow } from "./WebhookRows.ts"
 
 const DAY = 86_400_000
 
@@ -36,28 +37,10 @@ export const webhookPurgeContract = <E>(
           const { team } = yield* newTeam
           const now = yield* Clock.currentTimeMillis
           const daysAgo = (days: number) => new Date(now - days * DAY).toISOString()
-          const endpointId = crypto.randomUUID()
-          yield* endpoints.insert({
-            id: endpointId,
-            teamId: team.id,
-            url: "https://hooks.example.com/svc",
-            eventTypes: ["*"],
-            enabled: true,
-            disabledReason: null,
-            secretSalt: "salt",
-            previousSecretSalt: null,
-            previousSecretExpiresAt: null,
-            createdAt: daysAgo(90),
-            updatedAt: daysAgo(90)
-          })
-          const event = () => ({
-            id: crypto.randomUUID(),
-            teamId: team.id,
-            mode: "live" as const,
-            type: "spend_request.approved",
-            data: {},
-            createdAt: daysAgo(60)
-          })
+          const endpoint = endpointRow(team.id, daysAgo(90))
+          const endpointId = endpoint.id
+          yield* endpoints.insert(endpoint)
+          const event = () => approvedEvent(team.id, daysAgo(60))
           const events = {
             noDelivery: event(),
             deliveredLongAgo: event(),
@@ -78,23 +61,16 @@ export const webhookPurgeContract = <E>(
             status: WebhookDelivery["status"],
             days: number,
             redeliveryOf: string | null = null
-          ): WebhookDelivery => ({
-            id: crypto.randomUUID(),
-            teamId: team.id,
-            endpointId,
-            eventId,
-            eventType: "spend_request.approved",
-            body: "{}",
-            status,
-            attempts: status === "pending" ? 3 : 1,
-            nextAttemptAt: daysAgo(days),
-            lastStatusCode: status === "succeeded" ? 200 : null,
-            lastError: null,
-            redeliveryOf,
-            createdAt: daysAgo(days),
-            updatedAt: daysAgo(days),
-            deliveredAt: status === "succeeded" ? daysAgo(days) : null
-          })
+          ): WebhookDelivery =>
+            deliveryRow({
+              teamId: team.id,
+              endpointId,
+              eventId,
+              status,
+              at: daysAgo(days),
+              attempts: status === "pending" ? 3 : 1,
+              redeliveryOf
+            })
           const old = delivery(events.deliveredLongAgo.id, "succeeded", 45)
           const failedOriginal = delivery(events.redelivered.id, "failed", 40)
           const redelivery = delivery(events.redelivered.id, "succeeded", 2, failedOriginal.id)
