@@ -9,7 +9,7 @@ import {
 } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
 import { post, serveApp, sign, type WebhookPorts, withApp } from "../support/WebhooksHarness.ts"
-import { appEnv, deposit, inboundOver, liveBalance, newTeam, pathOf, settle } from "./InboundSetup.ts"
+import { appEnv, deposit, inboundOver, liveBalance, newTeam, pathOf, settle, unverifiedEntity } from "./InboundSetup.ts"
 
 /** What stored inbound events do once processed, over whichever ports the caller provides (memory or Postgres). */
 export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
@@ -128,15 +128,7 @@ export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<Webho
           const { teamId } = yield* newTeam(app)
           const entities = yield* ManagedEntitiesRepo
           const entityId = crypto.randomUUID()
-          yield* entities.insert({
-            id: entityId,
-            teamId,
-            name: "Jane",
-            kycStatus: "not_started",
-            kycProvider: null,
-            kycUpdatedAt: null,
-            createdAt: new Date().toISOString()
-          })
+          yield* entities.insert(unverifiedEntity(entityId, teamId))
           const kyc = (endpoint: string, type: string, data: object) =>
             Effect.gen(function* () {
               const body = JSON.stringify({

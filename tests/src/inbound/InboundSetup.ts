@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
-import { Ledger, type TeamId } from "@svc/domain"
+import { Ledger, type ManagedEntity, type TeamId } from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { sessionToken } from "../support/InProcessApp.ts"
@@ -76,3 +76,14 @@ export const deposit = (
     const headers = yield* Effect.promise(() => sign(endpoint, body, { id: eventId }))
     return yield* post(app, pathOf(endpoint), body, headers)
   })
+
+/** A managed entity of `teamId` whose KYC has not started: what a KYC decision applies to. */
+export const unverifiedEntity = (id: string, teamId: TeamId): ManagedEntity => ({
+  id,
+  teamId,
+  name: "Jane",
+  kycStatus: "not_started",
+  kycProvider: null,
+  kycUpdatedAt: null,
+  createdAt: new Date().toISOString()
+})

@@ -21,6 +21,7 @@ import {
   UserId
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
+import { unverifiedEntity } from "./InboundSetup.ts"
 
 const DomainMemory = InboundCommands.layer.pipe(
   Layer.provideMerge(Teams.layer),
@@ -144,15 +145,7 @@ describe("InboundCommands (memory)", () => {
         const teamId = yield* newTeam
         const entities = yield* ManagedEntitiesRepo
         const id = crypto.randomUUID()
-        yield* entities.insert({
-          id,
-          teamId,
-          name: "Jane",
-          kycStatus: "not_started",
-          kycProvider: null,
-          kycUpdatedAt: null,
-          createdAt: new Date().toISOString()
-        })
+        yield* entities.insert(unverifiedEntity(id, teamId))
         const decision = new KycDecisionReceived({ provider: "kyc-b", entityId: id, status: "approved" })
         yield* handle(decision)
         yield* handle(decision)

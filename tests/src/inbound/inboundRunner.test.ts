@@ -12,6 +12,7 @@ import {
 } from "@svc/domain"
 import { Clock, Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
+import { unverifiedEntity } from "./InboundSetup.ts"
 
 const POLICY = { ...InboundRetryConfig.defaultValue(), maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 4_000 }
 
@@ -113,15 +114,7 @@ describe("InboundRunner (memory, TestClock)", () => {
       const id = yield* stored("kyc-b", "kyc_2", "decision", { entity_id: entityId, status: "approved" })
       assert.strictEqual(yield* step, 1)
       const entities = yield* ManagedEntitiesRepo
-      yield* entities.insert({
-        id: entityId,
-        teamId,
-        name: "Jane",
-        kycStatus: "not_started",
-        kycProvider: null,
-        kycUpdatedAt: null,
-        createdAt: new Date().toISOString()
-      })
+      yield* entities.insert(unverifiedEntity(entityId, teamId))
       yield* TestClock.adjust(POLICY.baseDelayMs)
       assert.strictEqual(yield* step, 1)
       assert.deepInclude(yield* rowOf(id), { status: "processed", attempts: 2, lastError: null })
