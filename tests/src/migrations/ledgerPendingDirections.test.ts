@@ -103,16 +103,20 @@ layer(Ledger.layer.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(TestData
         pending: 800,
         available: 6_500
       })
-      const decision = yield* SpendRequestsRepo.use((repo) =>
-        repo.lockForDecision({
-          teamId,
-          mode: "live",
-          accountId: a as AccountId,
-          spendingKeyId: key,
-          windows: usageWindows(Date.now())
-        })
+      // The spend decisions' lock (0014 replaced 0011's) reads the backfilled counters.
+      yield* runMigrations()
+      const [decision] = yield* SpendRequestsRepo.use((repo) =>
+        repo.lockForDecisions([
+          {
+            teamId,
+            mode: "live",
+            accountId: a as AccountId,
+            spendingKeyId: key,
+            windows: usageWindows(Date.now())
+          }
+        ])
       )
-      assert.deepStrictEqual(Option.map(decision.spendAccount, (l) => l.counters).pipe(Option.getOrThrow), {
+      assert.deepStrictEqual(Option.map(decision!.spendAccount, (l) => l.counters).pipe(Option.getOrThrow), {
         postedSum: 10_500,
         pendingOut: 4_000,
         pendingIn: 3_200

@@ -43,14 +43,16 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 seconds" })
         const repo = yield* SpendRequestsRepo
         const totalsAt = (at: string) =>
           repo
-            .lockForDecision({
-              teamId: team as TeamId,
-              mode: "test",
-              accountId: account as AccountId,
-              spendingKeyId: key,
-              windows: usageWindows(Date.parse(at))
-            })
-            .pipe(Effect.map((inputs) => [inputs.spentToday, inputs.spentThisMonth]))
+            .lockForDecisions([
+              {
+                teamId: team as TeamId,
+                mode: "test",
+                accountId: account as AccountId,
+                spendingKeyId: key,
+                windows: usageWindows(Date.parse(at))
+              }
+            ])
+            .pipe(Effect.map(([inputs]) => [inputs?.spentToday, inputs?.spentThisMonth]))
         assert.deepStrictEqual(yield* totalsAt("2026-10-31T20:00:00Z"), [100, 100])
         assert.deepStrictEqual(yield* totalsAt("2026-11-01T20:00:00Z"), [500, 1100])
         assert.deepStrictEqual(yield* totalsAt("2026-11-02T00:00:00Z"), [600, 1100])

@@ -4,6 +4,7 @@ import {
   type AgentPrincipal,
   type ApprovalsRepo,
   type EventOutbox,
+  type IdempotencyStore,
   Ledger,
   type LedgerRepo,
   type SpendPolicy,
@@ -29,6 +30,7 @@ export type Ports =
   | AgentKeysRepo
   | ApprovalsRepo
   | SpendRequestsRepo
+  | IdempotencyStore
 
 /** The spend services over whichever ports the caller provides. */
 export const domainOver = <E>(ports: Layer.Layer<Ports, E>) =>

@@ -1,10 +1,10 @@
 import type { StoredResponse } from "@svc/domain"
-import { IdempotencyStore, scopeText } from "@svc/domain"
-import { Effect, HashMap, HashSet, Layer, Ref } from "effect"
+import { type IdempotencyScope, IdempotencyStore, scopeText } from "@svc/domain"
+import { type Array as Arr, Effect, HashMap, HashSet, Layer, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
 /**
- * IdempotencyStore over the in-memory store: the lock is an in-flight set of this process, taken before the
+ * IdempotencyStore over the in-memory store: a lock is an in-flight entry of this process, taken before the
  * serialised transaction so a second request sees it at once instead of queueing behind the first. An interrupted
  * request rolls its transaction back (MemoryStore restores every table on interruption).
  */
@@ -15,28 +15,56 @@ export const IdempotencyStoreMemory = Layer.effect(
     const responses = yield* store.table<HashMap.HashMap<string, StoredResponse>>(HashMap.empty())
     const inFlight = yield* Ref.make(HashSet.empty<string>())
 
-    const acquire = (key: string) =>
-      Ref.modify(inFlight, (set) => (HashSet.has(set, key) ? [false, set] : [true, HashSet.add(set, key)]))
+    /** Takes every free lock among `keys`; true where this call took it. */
+    const acquire = (keys: ReadonlyArray<string>) =>
+      Ref.modify(inFlight, (set) => {
+        const held: Array<boolean> = []
+        let next = set
+        for (const key of keys) {
+          held.push(!HashSet.has(next, key))
+          next = HashSet.add(next, key)
+        }
+        return [held, next] as const
+      })
+
+    const release = (keys: ReadonlyArray<string>, held: ReadonlyArray<boolean>) =>
+      Ref.update(inFlight, (set) =>
+        keys.reduce((acc, key, i) => (held[i] === true ? HashSet.remove(acc, key) : acc), set)
+      )
+
+    /** Runs `use` with the locks of `scopes` this call could take, releasing them after. */
+    const holding = <A, E, R>(
+      scopes: ReadonlyArray<IdempotencyScope>,
+      use: (held: ReadonlyArray<boolean>) => Effect.Effect<A, E, R>
+    ) => {
+      const keys = scopes.map(scopeText)
+      return Effect.acquireUseRelease(acquire(keys), use, (held) => release(keys, held))
+    }
+
+    const saveEach = (
+      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredResponse }>
+    ) =>
+      store.atomically(
+        Ref.modify(responses, (map) => {
+          const saved: Array<boolean> = []
+          let next = map
+          for (const { scope, response } of answers) {
+            const key = scopeText(scope)
+            saved.push(!HashMap.has(next, key))
+            if (!HashMap.has(next, key))
+              next = HashMap.set(next, key, { ...response, body: Uint8Array.from(response.body) })
+          }
+          return [saved, next] as const
+        })
+      )
 
     return IdempotencyStore.of({
-      exclusive: (scope, self) => {
-        const key = scopeText(scope)
-        return Effect.acquireUseRelease(
-          acquire(key),
-          (acquired) => (acquired ? Effect.asSome(store.atomically(self)) : Effect.succeedNone),
-          (acquired) => (acquired ? Ref.update(inFlight, HashSet.remove(key)) : Effect.void)
-        )
-      },
+      exclusive: (scope, self) =>
+        holding([scope], ([held]) => (held === true ? Effect.asSome(store.atomically(self)) : Effect.succeedNone)),
+      exclusiveEach: (scopes, self) => holding(scopes, (held) => store.atomically(self(held))),
       find: (scope) => Ref.get(responses).pipe(Effect.map(HashMap.get(scopeText(scope)))),
-      save: (scope, response) =>
-        store.atomically(
-          Ref.modify(responses, (map) => {
-            const key = scopeText(scope)
-            return HashMap.has(map, key)
-              ? ([false, map] as const)
-              : ([true, HashMap.set(map, key, { ...response, body: Uint8Array.from(response.body) })] as const)
-          })
-        ),
+      save: (scope, response) => Effect.map(saveEach([{ scope, response }]), ([saved]) => saved === true),
+      saveEach,
       purgeCreatedBefore: (cutoff) =>
         store.atomically(
           Ref.modify(responses, (map) => {

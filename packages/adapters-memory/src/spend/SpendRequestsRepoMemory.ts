@@ -36,7 +36,7 @@ const soonestExpiryFirst = (a: SpendRequest, b: SpendRequest): number => {
 
 /**
  * SpendRequestsRepo over the in-memory store. A decided request is written through the ledger and outbox ports of the
- * same store; writes are serialised by the store, so the locks of `lockForDecision` need no counterpart here.
+ * same store; writes are serialised by the store, so the locks of `lockForDecisions` need no counterpart here.
  */
 export const SpendRequestsRepoMemory = Layer.effect(
   SpendRequestsRepo,
@@ -64,47 +64,57 @@ export const SpendRequestsRepoMemory = Layer.effect(
         )
       )
     return SpendRequestsRepo.of({
-      lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
-        Effect.gen(function* () {
-          const accounts = yield* ledger.listAccounts(teamId, { mode })
-          const spend = pickSpendAccount(accounts, accountId)
-          const settlement =
-            spend === undefined
-              ? undefined
-              : accounts.find((a) => a.kind === "settlement" && a.currency === spend.currency)
-          const locked = yield* ledger.lockAccounts([spend, settlement].flatMap((a) => (a === undefined ? [] : [a.id])))
-          const lockedOf = (id: string | undefined) => Option.fromNullishOr(locked.find((l) => l.account.id === id))
-          const totals = yield* Ref.get(usage)
-          const [day, month] = usageKeys(spendingKeyId, windows).map((key) =>
-            Option.getOrElse(HashMap.get(totals, key), () => 0)
-          )
-          return {
-            spendAccount: lockedOf(spend?.id),
-            settlementAccount: lockedOf(settlement?.id),
-            teamPolicy: yield* keys.teamPolicy(teamId),
-            spentToday: day ?? 0,
-            spentThisMonth: month ?? 0
-          }
-        }),
-      insertDecided: ({ request, ledgerTransaction, usage: spent, events }) =>
-        store.atomically(
+      lockForDecisions: (locks) =>
+        Effect.forEach(locks, ({ teamId, mode, accountId, spendingKeyId, windows }) =>
           Effect.gen(function* () {
-            if (ledgerTransaction !== null) {
-              yield* ledger
-                .insertTransaction(ledgerTransaction)
-                .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
-            }
-            const { approval, ...stored } = request
-            yield* Ref.update(
-              requests,
-              HashMap.set(request.id, {
-                ...stored,
-                approvalId: approval === null ? null : ApprovalId.make(approval.id)
-              })
+            const accounts = yield* ledger.listAccounts(teamId, { mode })
+            const spend = pickSpendAccount(accounts, accountId)
+            const settlement =
+              spend === undefined
+                ? undefined
+                : accounts.find((a) => a.kind === "settlement" && a.currency === spend.currency)
+            const locked = yield* ledger.lockAccounts(
+              [spend, settlement].flatMap((a) => (a === undefined ? [] : [a.id]))
             )
-            if (spent.amount !== 0) yield* addUsage(request.spendingKeyId, spent.windows, spent.amount)
-            yield* outbox.publish(...events)
+            const lockedOf = (id: string | undefined) => Option.fromNullishOr(locked.find((l) => l.account.id === id))
+            const totals = yield* Ref.get(usage)
+            const [day, month] = usageKeys(spendingKeyId, windows).map((key) =>
+              Option.getOrElse(HashMap.get(totals, key), () => 0)
+            )
+            return {
+              spendAccount: lockedOf(spend?.id),
+              settlementAccount: lockedOf(settlement?.id),
+              teamPolicy: yield* keys.teamPolicy(teamId),
+              spentToday: day ?? 0,
+              spentThisMonth: month ?? 0
+            }
           })
+        ),
+      insertDecided: (batch) =>
+        store.atomically(
+          Effect.forEach(
+            batch,
+            ({ request, approval, ledgerTransaction, usage: spent, events }) =>
+              Effect.gen(function* () {
+                if (approval !== null) yield* approvals.insert(approval)
+                if (ledgerTransaction !== null) {
+                  yield* ledger
+                    .insertTransaction(ledgerTransaction)
+                    .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
+                }
+                const { approval: view, ...stored } = request
+                yield* Ref.update(
+                  requests,
+                  HashMap.set(request.id, {
+                    ...stored,
+                    approvalId: view === null ? null : ApprovalId.make(view.id)
+                  })
+                )
+                if (spent.amount !== 0) yield* addUsage(request.spendingKeyId, spent.windows, spent.amount)
+                yield* outbox.publish(...events)
+              }),
+            { discard: true }
+          )
         ),
       find: (teamId, id) =>
         Ref.get(requests).pipe(

@@ -6,6 +6,22 @@ import { decodeFirst, orUnavailable, selectCount } from "../shared/index.ts"
 const COLUMNS =
   "id, team_id, mode, subject_type, subject_id, status, expires_at, decided_at, decided_by, note, created_at, updated_at"
 
+/** An approval as a row of `approvals`, for `sql.insert`. */
+export const approvalRow = (a: Approval): Record<string, unknown> => ({
+  id: a.id,
+  team_id: a.teamId,
+  mode: a.mode,
+  subject_type: a.subjectType,
+  subject_id: a.subjectId,
+  status: a.status,
+  expires_at: a.expiresAt,
+  decided_at: a.decidedAt,
+  decided_by: a.decidedBy,
+  note: a.note,
+  created_at: a.createdAt,
+  updated_at: a.updatedAt
+})
+
 /** ApprovalsRepo on Postgres; a trigger refuses any change to an approval that is no longer pending. */
 export const ApprovalsRepoPg = Layer.effect(
   ApprovalsRepo,
@@ -14,12 +30,7 @@ export const ApprovalsRepoPg = Layer.effect(
     const columns = sql.unsafe(COLUMNS)
     return ApprovalsRepo.of({
       insert: (a) =>
-        sql`INSERT INTO approvals (${columns})
-            VALUES (${a.id}, ${a.teamId}, ${a.mode}, ${a.subjectType}, ${a.subjectId}, ${a.status}, ${a.expiresAt},
-                    ${a.decidedAt}, ${a.decidedBy}, ${a.note}, ${a.createdAt}, ${a.updatedAt})`.pipe(
-          Effect.asVoid,
-          orUnavailable("approvals.insert")
-        ),
+        sql`INSERT INTO approvals ${sql.insert(approvalRow(a))}`.pipe(Effect.asVoid, orUnavailable("approvals.insert")),
       find: (teamId, id) =>
         sql`SELECT ${columns} FROM approvals WHERE id = ${id} AND team_id = ${teamId}`.pipe(
           orUnavailable("approvals.find"),

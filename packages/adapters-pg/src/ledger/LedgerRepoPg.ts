@@ -11,7 +11,7 @@ import {
   LedgerTransaction,
   type LockedAccount
 } from "@svc/domain"
-import { Effect, Layer, Option, Schema } from "effect"
+import { type Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 
@@ -47,50 +47,75 @@ const withBalance = (row: typeof AccountRow.Type): AccountWithBalance => {
 }
 
 /**
- * The common table expressions that append a ledger transaction with its entries and move the account sums by the
- * same amounts, for a statement of the form `WITH ${postingCtes(sql, tx)} ...`: one round trip, composable with other
+ * The common table expressions that append ledger transactions with their entries and move the account sums by the
+ * same amounts, for a statement of the form `WITH ${postingCtes(sql, txs)} ...`: one round trip, composable with other
  * writes of the same unit. Its names start with `ledger_`. With `onConflict: "skip"` a transaction refused by a unique
- * key appends nothing and moves nothing (`ledger_tx` is then empty) instead of failing the statement.
+ * key appends nothing and moves nothing (it is then missing from `ledger_tx`) instead of failing the statement.
+ * Entries keep their order (their ids ascend transaction by transaction, entry by entry).
  */
-export const postingCtes = (sql: SqlClient.SqlClient, tx: LedgerTransaction, onConflict: "fail" | "skip" = "fail") => {
-  if (tx.entries.length === 0) throw new Error("a ledger transaction without entries")
-  const entries = JSON.stringify(
-    tx.entries.map((e) => {
-      const moved = applyEntry(emptyCounters, e, tx.pendingId !== null)
+export const postingCtes = (
+  sql: SqlClient.SqlClient,
+  txs: Arr.NonEmptyReadonlyArray<LedgerTransaction>,
+  onConflict: "fail" | "skip" = "fail"
+) => {
+  const transactions = JSON.stringify(
+    txs.map((tx) => {
+      if (tx.entries.length === 0) throw new Error("a ledger transaction without entries")
       return {
-        account_id: e.accountId,
-        amount: e.amount,
-        currency: e.currency,
-        pending: e.pending,
-        posted: moved.postedSum,
-        pending_out: moved.pendingOut,
-        pending_in: moved.pendingIn
+        id: tx.id,
+        team_id: tx.teamId,
+        mode: tx.mode,
+        kind: tx.kind,
+        code: tx.code,
+        reference: tx.reference,
+        pending_id: tx.pendingId,
+        created_at: tx.createdAt
       }
     })
+  )
+  const entries = JSON.stringify(
+    txs
+      .flatMap((tx) => tx.entries.map((e) => [tx, e] as const))
+      .map(([tx, e], n) => {
+        const moved = applyEntry(emptyCounters, e, tx.pendingId !== null)
+        return {
+          n,
+          transaction_id: tx.id,
+          account_id: e.accountId,
+          amount: e.amount,
+          currency: e.currency,
+          pending: e.pending,
+          posted: moved.postedSum,
+          pending_out: moved.pendingOut,
+          pending_in: moved.pendingIn
+        }
+      })
   )
   return sql`
     ledger_tx AS (
       INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, pending_id, created_at)
-      VALUES (${tx.id}, ${tx.teamId}, ${tx.mode}, ${tx.kind}, ${tx.code}, ${tx.reference}, ${tx.pendingId}, ${tx.createdAt})
+      SELECT t.id, t.team_id, t.mode, t.kind, t.code, t.reference, t.pending_id, t.created_at
+      FROM jsonb_to_recordset(${transactions}::jsonb)
+        AS t(id uuid, team_id uuid, mode text, kind text, code text, reference text, pending_id uuid, created_at timestamptz)
       ${onConflict === "skip" ? sql`ON CONFLICT DO NOTHING` : sql``}
       RETURNING id, team_id, mode
     ), ledger_input AS (
       SELECT * FROM jsonb_to_recordset(${entries}::jsonb)
-        AS e(account_id uuid, amount bigint, currency text, pending boolean, posted bigint, pending_out bigint,
-             pending_in bigint)
+        AS e(n int, transaction_id uuid, account_id uuid, amount bigint, currency text, pending boolean, posted bigint,
+             pending_out bigint, pending_in bigint)
     ), ledger_inserted AS (
       INSERT INTO ledger_entries (transaction_id, team_id, mode, account_id, amount, currency, pending)
-      SELECT ledger_tx.id, ledger_tx.team_id, ledger_tx.mode, i.account_id, i.amount, i.currency, i.pending
-      FROM ledger_tx, ledger_input i
-      RETURNING account_id
+      SELECT t.id, t.team_id, t.mode, i.account_id, i.amount, i.currency, i.pending
+      FROM ledger_input i JOIN ledger_tx t ON t.id = i.transaction_id
+      ORDER BY i.n
     ), ledger_sums AS (
-      SELECT account_id, SUM(posted) AS posted, SUM(pending_out) AS pending_out, SUM(pending_in) AS pending_in
-      FROM ledger_input GROUP BY account_id
+      SELECT i.account_id, SUM(i.posted) AS posted, SUM(i.pending_out) AS pending_out, SUM(i.pending_in) AS pending_in
+      FROM ledger_input i JOIN ledger_tx t ON t.id = i.transaction_id GROUP BY i.account_id
     ), ledger_moved AS (
       UPDATE ledger_accounts a
       SET posted_sum = a.posted_sum + s.posted, pending_out = a.pending_out + s.pending_out,
           pending_in = a.pending_in + s.pending_in
-      FROM ledger_sums s WHERE a.id = s.account_id AND EXISTS (SELECT 1 FROM ledger_inserted)
+      FROM ledger_sums s WHERE a.id = s.account_id
     )`
 }
 
@@ -118,7 +143,7 @@ export const LedgerRepoPg = Layer.effect(
     const insertTransaction = (tx: LedgerTransaction) =>
       Effect.gen(function* () {
         const [appended] = yield* sql<{ appended: boolean }>`
-          WITH ${postingCtes(sql, tx, "skip")} SELECT EXISTS (SELECT 1 FROM ledger_tx) AS appended`
+          WITH ${postingCtes(sql, [tx], "skip")} SELECT EXISTS (SELECT 1 FROM ledger_tx) AS appended`
         if (appended?.appended === true) return
         if (
           tx.pendingId !== null &&

@@ -13,6 +13,7 @@ import approvals from "./0010_approvals.ts"
 import ledgerPendingDirections from "./0011_ledger_pending_directions.ts"
 import inboundReview from "./0012_inbound_review.ts"
 import oauthApplicationsByTeam from "./0013_oauth_applications_by_team.ts"
+import lockSpendDecisions from "./0014_lock_spend_decisions.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -28,7 +29,8 @@ export const migrations = Migrator.fromRecord({
   "0010_approvals": approvals,
   "0011_ledger_pending_directions": ledgerPendingDirections,
   "0012_inbound_review": inboundReview,
-  "0013_oauth_applications_by_team": oauthApplicationsByTeam
+  "0013_oauth_applications_by_team": oauthApplicationsByTeam,
+  "0014_lock_spend_decisions": lockSpendDecisions
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -1,6 +1,7 @@
-import { ApprovalView, SpendPolicy, SpendRequest, SpendRequestsRepo, type UsageWindows } from "@svc/domain"
+import { ApprovalView, SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
 import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
+import { approvalRow } from "../approvals/index.ts"
 import { AccountRow, lockedAccount, postingCtes } from "../ledger/index.ts"
 import { outboxRows } from "../platform/index.ts"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
@@ -24,10 +25,11 @@ const COLUMNS =
   "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note"
 
 /**
- * A row of `lock_spend_decision` (migrations 0008, 0011): the locked spend or settlement account, each with the team policy
- * and the budget totals.
+ * A row of `lock_spend_decisions` (migration 0014): a locked spend or settlement account of request `n`, with its team's
+ * policy and its credential's budget totals.
  */
 const DecisionRow = Schema.Struct({
+  n: Schema.Int,
   ...AccountRow.fields,
   teamPolicy: Schema.NullOr(SpendPolicy),
   spentToday: SafeIntegerColumn,
@@ -65,47 +67,94 @@ export const SpendRequestsRepoPg = Layer.effect(
     const columns = sql.unsafe(COLUMNS)
     /** Requests (as `r`) with their approvals (as `a`). */
     const withApprovals = sql.unsafe("spend_requests r LEFT JOIN approvals a ON a.id = r.approval_id")
-    /** Adds `delta` to a credential's totals in both windows; the rows stay locked until the transaction ends. */
-    const usageUpsert = (keyId: string, windows: UsageWindows, delta: number) => sql`
-      INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
-      VALUES (${keyId}, 'day', ${windows.day}, ${delta}), (${keyId}, 'month', ${windows.month}, ${delta})
-      ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount`
     const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
     const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
     return SpendRequestsRepo.of({
-      lockForDecision: ({ teamId, mode, accountId, spendingKeyId, windows }) =>
-        sql`
-          SELECT * FROM lock_spend_decision(${teamId}, ${mode}, ${accountId}::uuid, ${spendingKeyId}, ${windows.day}, ${windows.month})`.pipe(
-          orUnavailable("spendRequests.lockForDecision"),
-          Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecision")),
-          Effect.map((rows) => {
-            const locked = (kind: "spend" | "settlement") =>
-              Option.map(Option.fromNullishOr(rows.find((a) => a.kind === kind)), lockedAccount)
-            return {
-              spendAccount: locked("spend"),
-              settlementAccount: locked("settlement"),
-              teamPolicy: rows[0]?.teamPolicy ?? {},
-              spentToday: rows[0]?.spentToday ?? 0,
-              spentThisMonth: rows[0]?.spentThisMonth ?? 0
-            }
-          })
+      lockForDecisions: (locks) =>
+        sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
+          locks.map((l, n) => ({
+            n,
+            team: l.teamId,
+            mode: l.mode,
+            account: l.accountId,
+            key: l.spendingKeyId,
+            day: l.windows.day,
+            month: l.windows.month
+          }))
+        )}::jsonb)`.pipe(
+          orUnavailable("spendRequests.lockForDecisions"),
+          Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecisions")),
+          Effect.map((rows) =>
+            locks.map((_, n) => {
+              const mine = rows.filter((row) => row.n === n)
+              const locked = (kind: "spend" | "settlement") =>
+                Option.map(Option.fromNullishOr(mine.find((a) => a.kind === kind)), ({ n: _, ...row }) =>
+                  lockedAccount(row)
+                )
+              return {
+                spendAccount: locked("spend"),
+                settlementAccount: locked("settlement"),
+                teamPolicy: mine[0]?.teamPolicy ?? {},
+                spentToday: mine[0]?.spentToday ?? 0,
+                spentThisMonth: mine[0]?.spentThisMonth ?? 0
+              }
+            })
+          )
         ),
-      insertDecided: ({ request: sr, ledgerTransaction, usage, events }) =>
+      insertDecided: (batch) =>
         Effect.suspend(() => {
-          const outbox = outboxRows(events)
+          const transactions = batch.flatMap((d) => (d.ledgerTransaction === null ? [] : [d.ledgerTransaction]))
+          const approvals = batch.flatMap((d) => (d.approval === null ? [] : [approvalRow(d.approval)]))
+          const usage = new Map<string, { key: string; period: string; start: string; amount: number }>()
+          for (const { request, usage: spent } of batch) {
+            if (spent.amount === 0) continue
+            for (const [period, start] of [
+              ["day", spent.windows.day],
+              ["month", spent.windows.month]
+            ] as const) {
+              const id = `${request.spendingKeyId}|${period}|${start}`
+              const total = usage.get(id)
+              usage.set(id, { key: request.spendingKeyId, period, start, amount: (total?.amount ?? 0) + spent.amount })
+            }
+          }
+          const outbox = outboxRows(batch.flatMap((d) => d.events))
           const writes = [
-            ...(ledgerTransaction === null ? [] : [postingCtes(sql, ledgerTransaction)]),
-            sql`spend_request AS (
-              INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose, account_id, spending_key_id,
-                metadata, decision, approval_id, ledger_transaction_id, hold_transaction_id, created_at, updated_at)
-              VALUES (${sr.id}, ${sr.teamId}, ${sr.mode}, ${sr.status}, ${sr.amount}, ${sr.currency}, ${JSON.stringify(sr.merchant)}::jsonb,
-                ${sr.purpose}, ${sr.accountId}, ${sr.spendingKeyId}, ${JSON.stringify(sr.metadata)}::jsonb, ${JSON.stringify(sr.decision)}::jsonb,
-                ${sr.approval?.id ?? null},
-                ${sr.ledgerTransactionId}, ${sr.holdTransactionId}, ${sr.createdAt}, ${sr.updatedAt})
-            )`,
-            ...(usage.amount === 0
+            ...(Arr.isArrayNonEmpty(transactions) ? [postingCtes(sql, transactions)] : []),
+            ...(Arr.isArrayNonEmpty(approvals)
+              ? [sql`approval AS (INSERT INTO approvals ${sql.insert(approvals)})`]
+              : []),
+            sql`spend_request AS (INSERT INTO spend_requests ${sql.insert(
+              Arr.map(batch, ({ request: sr }) => ({
+                id: sr.id,
+                team_id: sr.teamId,
+                mode: sr.mode,
+                status: sr.status,
+                amount: sr.amount,
+                currency: sr.currency,
+                merchant: JSON.stringify(sr.merchant),
+                purpose: sr.purpose,
+                account_id: sr.accountId,
+                spending_key_id: sr.spendingKeyId,
+                metadata: JSON.stringify(sr.metadata),
+                decision: JSON.stringify(sr.decision),
+                approval_id: sr.approval?.id ?? null,
+                ledger_transaction_id: sr.ledgerTransactionId,
+                hold_transaction_id: sr.holdTransactionId,
+                created_at: sr.createdAt,
+                updated_at: sr.updatedAt
+              }))
+            )})`,
+            ...(usage.size === 0
               ? []
-              : [sql`spend_usage_moved AS (${usageUpsert(sr.spendingKeyId, usage.windows, usage.amount)})`]),
+              : [
+                  sql`spend_usage_moved AS (
+                    INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
+                    SELECT m.key, m.period, m.start, m.amount
+                    FROM jsonb_to_recordset(${JSON.stringify([...usage.values()])}::jsonb)
+                      AS m(key uuid, period text, start timestamptz, amount bigint)
+                    ORDER BY 1, 2, 3
+                    ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount)`
+                ]),
             ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : [])
           ]
           return sql`WITH ${sql.csv(writes)} SELECT 1`

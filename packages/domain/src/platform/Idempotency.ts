@@ -1,4 +1,4 @@
-import { Context, type Duration, Effect, type Option, Schema } from "effect"
+import { type Array as Arr, Context, Data, type Duration, Effect, type Exit, type Option, Schema } from "effect"
 import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import { cutoffBefore, periodicJob, sha256, toHex } from "../shared/index.ts"
 
@@ -34,6 +34,21 @@ export type StoredResponse = typeof StoredResponse.Type
 /** The SHA-256 hex fingerprint of a request body. */
 export const fingerprintBody = (body: Uint8Array): Effect.Effect<string> => Effect.map(sha256(body), toHex)
 
+/** A request with the same key is still running: the caller answers that the key is in use, and the client retries. */
+export class IdempotencyKeyInUse extends Data.TaggedError("IdempotencyKeyInUse")<{}> {}
+
+/** A request with the same key finished first: this one did no work, and that request's answer stands. */
+export class AnsweredMeanwhile extends Data.TaggedError("AnsweredMeanwhile")<{ readonly response: StoredResponse }> {}
+
+/**
+ * What a write done at most once per key needs: the key's scope, and the answer stored for each outcome of the work
+ * (none for an outcome that is not stored, such as a request refused as malformed, so a corrected retry runs).
+ */
+export interface OnceWrite<A, E> {
+  readonly scope: IdempotencyScope
+  readonly answer: (exit: Exit.Exit<A, E>) => Effect.Effect<Option.Option<StoredResponse>>
+}
+
 /** Stored first responses of idempotent requests, and the lock that keeps two of them from running at once. */
 export class IdempotencyStore extends Context.Service<
   IdempotencyStore,
@@ -46,6 +61,15 @@ export class IdempotencyStore extends Context.Service<
       scope: IdempotencyScope,
       self: Effect.Effect<A, E, R>
     ) => Effect.Effect<Option.Option<A>, E | PersistenceUnavailable, R>
+    /**
+     * Runs `self` in one transaction holding the lock of every scope it could take without waiting; `held[i]` says
+     * whether the lock of `scopes[i]` is held. A scope listed twice is held by its first listing only. The locks are
+     * released when the transaction ends.
+     */
+    readonly exclusiveEach: <A, E, R>(
+      scopes: ReadonlyArray<IdempotencyScope>,
+      self: (held: ReadonlyArray<boolean>) => Effect.Effect<A, E, R>
+    ) => Effect.Effect<A, E | PersistenceUnavailable, R>
     /** The stored response of a scope, if any. */
     readonly find: (scope: IdempotencyScope) => Effect.Effect<Option.Option<StoredResponse>, PersistenceUnavailable>
     /**
@@ -54,6 +78,10 @@ export class IdempotencyStore extends Context.Service<
      * must roll back and that response stands.
      */
     readonly save: (scope: IdempotencyScope, response: StoredResponse) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** `save` of many answers in one write; `saved[i]` is what `save` would return for `answers[i]`. */
+    readonly saveEach: (
+      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredResponse }>
+    ) => Effect.Effect<ReadonlyArray<boolean>, PersistenceUnavailable>
     /** Deletes responses created before the cutoff (ISO timestamp); returns how many. */
     readonly purgeCreatedBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
   }

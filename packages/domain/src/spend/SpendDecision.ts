@@ -1,7 +1,14 @@
 import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/index.ts"
 import { type Approval, ApprovalId, approvalView } from "../approvals/index.ts"
-import { balanceOf, movementPosting, planTransaction, SettlementAccountMissing } from "../ledger/index.ts"
+import {
+  applyEntry,
+  balanceOf,
+  type LockedAccount,
+  movementPosting,
+  planTransaction,
+  SettlementAccountMissing
+} from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import { type AccountId, isoOfMillis, LedgerTransactionId, newId, newIdText } from "../shared/index.ts"
 import { approvalExpiresAt, effectivePolicy, evaluateSpend } from "./SpendPolicy.ts"
@@ -41,7 +48,7 @@ export interface CreateSpendRequest {
 }
 
 /**
- * What a new request decides from the state `SpendRequestsRepo.lockForDecision` read under its locks at `now` for
+ * What a new request decides from the state `SpendRequestsRepo.lockForDecisions` read under its locks at `now` for
  * the budget `windows` of that moment: the
  * policy decision, the posting (approved) or hold (pending approval), the approval to store, the request, its budget
  * usage and its events. Refused when the credential has no such spend account, the currency differs from the
@@ -155,6 +162,7 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
   }
   const decided: DecidedSpend = {
     request: sr,
+    approval,
     ledgerTransaction: moved,
     usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
     events: yield* spendEvents(
@@ -170,5 +178,53 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
       createdAt
     )
   }
-  return { decided, approval }
+  return decided
 })
+
+/**
+ * The locked state of a batch as its decisions move it (`inputs[i]` as `SpendRequestsRepo.lockForDecisions` read it for
+ * request `i`): `inputsOf(i)` is request `i`'s state after every decision `record`ed so far, so requests decided one
+ * after another in arrival order see exactly what they would have seen in transactions of their own, one after another.
+ */
+export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: ReadonlyArray<UsageWindows>) => {
+  const accounts = new Map<string, LockedAccount>()
+  const spent = new Map<string, number>()
+  const totalKeys = (keyId: string, w: UsageWindows) => [`${keyId}|day|${w.day}`, `${keyId}|month|${w.month}`] as const
+  const current = (locked: Option.Option<LockedAccount>) => Option.map(locked, (a) => accounts.get(a.account.id) ?? a)
+  return {
+    inputsOf: (i: number, spendingKeyId: string): DecisionInputs => {
+      const read = inputs[i]
+      const w = windows[i]
+      if (read === undefined || w === undefined) throw new RangeError(`no locked state for request ${i}`)
+      const [day, month] = totalKeys(spendingKeyId, w)
+      return {
+        ...read,
+        spendAccount: current(read.spendAccount),
+        settlementAccount: current(read.settlementAccount),
+        spentToday: read.spentToday + (spent.get(day) ?? 0),
+        spentThisMonth: read.spentThisMonth + (spent.get(month) ?? 0)
+      }
+    },
+    /** Moves the state by `decided`, which was decided on `decidedOn` (what `inputsOf` gave). */
+    record: (decided: DecidedSpend, decidedOn: DecisionInputs) => {
+      const tx = decided.ledgerTransaction
+      if (tx !== null) {
+        const locked = [decidedOn.spendAccount, decidedOn.settlementAccount].flatMap((a) => Option.toArray(a))
+        for (const entry of tx.entries) {
+          const before = accounts.get(entry.accountId) ?? locked.find((a) => a.account.id === entry.accountId)
+          if (before === undefined) throw new RangeError(`account ${entry.accountId} was not locked`)
+          accounts.set(entry.accountId, {
+            ...before,
+            counters: applyEntry(before.counters, entry, tx.pendingId !== null)
+          })
+        }
+      }
+      const { amount } = decided.usage
+      if (amount !== 0) {
+        for (const key of totalKeys(decided.request.spendingKeyId, decided.usage.windows)) {
+          spent.set(key, (spent.get(key) ?? 0) + amount)
+        }
+      }
+    }
+  }
+}

@@ -8,8 +8,8 @@ import {
   isApprovalDue,
   mayDecideApprovals
 } from "../approvals/index.ts"
-import { Ledger, type SettlementAccountMissing } from "../ledger/index.ts"
-import { EventOutbox } from "../platform/index.ts"
+import { Ledger } from "../ledger/index.ts"
+import { EventOutbox, type OnceWrite } from "../platform/index.ts"
 import type { Mode, PageRequest } from "../shared/index.ts"
 import {
   millisOfIso,
@@ -19,8 +19,8 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { type CreateSpendRequest, decideSpend, spendEvents } from "./SpendDecision.ts"
-import { countApprovalOutcome, countDecision } from "./SpendMetrics.ts"
+import { type CreateSpendRequest, spendEvents } from "./SpendDecision.ts"
+import { countApprovalOutcome } from "./SpendMetrics.ts"
 import {
   type SpendRequest,
   SpendRequestId,
@@ -32,6 +32,7 @@ import {
   usageWindows
 } from "./SpendRequest.ts"
 import { SpendRequestsRepo } from "./SpendRequestsRepo.ts"
+import { type CreateSpendError, makeSpendWriter, type SubmitError } from "./SpendWriter.ts"
 
 /** Another transition decided the request first; the caller reports the status it now has. */
 class DecidedMeanwhile extends Data.TaggedError("DecidedMeanwhile")<{}> {}
@@ -42,10 +43,24 @@ type DecisionError = ApprovalNotFound | SpendRequestNotPending | ApproverNotAllo
 export class SpendRequests extends Context.Service<
   SpendRequests,
   {
+    /**
+     * Decides and records a new request. Requests are decided in batches (group commit): this one joins the next
+     * batch and commits with it, in a transaction of its own, so it never joins a caller's transaction.
+     */
     readonly create: (
       agent: AgentPrincipal,
       input: CreateSpendRequest
-    ) => Effect.Effect<SpendRequest, SpendRequestInvalid | SettlementAccountMissing | PersistenceUnavailable>
+    ) => Effect.Effect<SpendRequest, CreateSpendError | PersistenceUnavailable>
+    /**
+     * `create` at most once per idempotency key: the request's answer for its outcome is stored in the same commit
+     * as its work. Refused with `IdempotencyKeyInUse` while another request holds the key, and with
+     * `AnsweredMeanwhile` when one with the same key finished first (this one then does nothing).
+     */
+    readonly createOnce: (
+      agent: AgentPrincipal,
+      input: CreateSpendRequest,
+      once: OnceWrite<SpendRequest, CreateSpendError>
+    ) => Effect.Effect<SpendRequest, SubmitError>
     /** A request as of now: a pending request past its expiry is expired first. */
     readonly get: (
       teamId: TeamId,
@@ -87,30 +102,30 @@ export class SpendRequests extends Context.Service<
         Effect.flatMap((events) => outbox.publish(...events))
       )
 
-    const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
-      yield* Schema.decodeUnknownEffect(PositiveAmountMinor)(input.amount).pipe(
+    const submit = yield* makeSpendWriter
+    const checkedAmount = (input: CreateSpendRequest) =>
+      Schema.decodeUnknownEffect(PositiveAmountMinor)(input.amount).pipe(
         Effect.mapError((e) => new SpendRequestInvalid({ field: "amount", message: e.message }))
       )
-      return yield* transactor
-        .withTransaction(
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            const accountId = input.accountId ?? agent.accountId
-            const windows = usageWindows(now)
-            const inputs = yield* repo.lockForDecision({
-              teamId: agent.teamId,
-              mode: agent.mode,
-              accountId,
-              spendingKeyId: agent.keyId,
-              windows
-            })
-            const { decided, approval } = yield* decideSpend(agent, input, inputs, now, windows)
-            if (approval !== null) yield* approvals.insert(approval)
-            yield* repo.insertDecided(decided)
-            return decided.request
-          })
-        )
-        .pipe(Effect.tap(countDecision))
+
+    const create = Effect.fn("SpendRequests.create")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
+      yield* checkedAmount(input)
+      return yield* submit(agent, input, undefined).pipe(
+        Effect.catchTags({
+          // Only a request with an idempotency key can meet another holding its key.
+          IdempotencyKeyInUse: Effect.die,
+          AnsweredMeanwhile: Effect.die
+        })
+      )
+    })
+
+    const createOnce = Effect.fn("SpendRequests.createOnce")(function* (
+      agent: AgentPrincipal,
+      input: CreateSpendRequest,
+      once: OnceWrite<SpendRequest, CreateSpendError>
+    ) {
+      yield* checkedAmount(input)
+      return yield* submit(agent, input, once)
     })
 
     /** Moves a pending request to `outcome` with its approval and hold, or fails if another transition came first. */
@@ -264,6 +279,7 @@ export class SpendRequests extends Context.Service<
 
     return SpendRequests.of({
       create,
+      createOnce,
       get,
       list,
       cancel,

@@ -1,4 +1,5 @@
-import { Context, type Effect, type Option } from "effect"
+import { type Array as Arr, Context, type Effect, type Option } from "effect"
+import type { Approval } from "../approvals/index.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import type { AccountId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
@@ -17,9 +18,21 @@ export interface DecisionInputs {
   readonly spentThisMonth: number
 }
 
+/** What one request of a batch locks: its spend account (or the mode's first) and its credential's budget totals. */
+export interface DecisionLock {
+  readonly teamId: TeamId
+  readonly mode: Mode
+  readonly accountId: AccountId | null
+  readonly spendingKeyId: string
+  /** The budget windows the request is decided in. */
+  readonly windows: UsageWindows
+}
+
 /** Everything a decided request writes, in one unit. */
 export interface DecidedSpend {
   readonly request: SpendRequest
+  /** The approval a request pending approval waits on; null otherwise. */
+  readonly approval: Approval | null
   /** The posting (approved) or hold (pending approval); null when denied. */
   readonly ledgerTransaction: LedgerTransaction | null
   /** What the request adds to its credential's budget totals (0 when denied). */
@@ -41,20 +54,19 @@ export class SpendRequestsRepo extends Context.Service<
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<SpendRequest>, PersistenceUnavailable>
     /**
-     * Reads what a new request of a credential is decided on and locks it until the transaction ends: first the spend
-     * account (`accountId`, or the mode's first spend account when null) and the settlement account of its currency,
-     * then the credential's budget totals in both windows. Concurrent decisions on the same account or credential
-     * therefore queue, and each sees the balances and totals the previous one left.
+     * Reads what new requests are decided on and locks it until the transaction ends: first, in id order, every spend
+     * account (a lock's `accountId`, or the mode's first spend account when null) with the settlement account of its
+     * currency, then the credentials' budget totals in both of each lock's windows, in credential order. Decisions of other
+     * transactions on the same accounts or credentials therefore queue, and each sees the balances and totals the
+     * previous one left. `inputs[i]` is the state of `locks[i]` as read, before any request of the batch moved it.
      */
-    readonly lockForDecision: (input: {
-      readonly teamId: TeamId
-      readonly mode: Mode
-      readonly accountId: AccountId | null
-      readonly spendingKeyId: string
-      readonly windows: UsageWindows
-    }) => Effect.Effect<DecisionInputs, PersistenceUnavailable>
-    /** Stores a decided request (its approval, if any, already stored) together with its ledger transaction, its budget usage and its events, atomically. */
-    readonly insertDecided: (decided: DecidedSpend) => Effect.Effect<void, PersistenceUnavailable>
+    readonly lockForDecisions: (
+      locks: Arr.NonEmptyReadonlyArray<DecisionLock>
+    ) => Effect.Effect<ReadonlyArray<DecisionInputs>, PersistenceUnavailable>
+    /** Stores decided requests with their approvals, ledger transactions, budget usage and events, in one write. */
+    readonly insertDecided: (
+      decided: Arr.NonEmptyReadonlyArray<DecidedSpend>
+    ) => Effect.Effect<void, PersistenceUnavailable>
     /** Takes a released hold's amount off its credential's running totals in the windows it was counted in. */
     readonly releaseUsage: (
       spendingKeyId: string,

@@ -1,4 +1,6 @@
-import { Context, Schema } from "effect"
+import type { AnsweredMeanwhile, IdempotencyKeyInUse, IdempotencyScope, StoredResponse } from "@svc/domain"
+import { Context, type Effect, type Option, Schema } from "effect"
+import type { HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import type { CurrentAgent } from "../shared/index.ts"
 import { BadRequest, Conflict, ServiceUnavailable, Unprocessable } from "../shared/index.ts"
@@ -7,6 +9,28 @@ import { BadRequest, Conflict, ServiceUnavailable, Unprocessable } from "../shar
 export class IdempotencyKeyRequired extends Context.Service<IdempotencyKeyRequired, boolean>()(
   "@svc/adapters-http/IdempotencyKeyRequired"
 ) {}
+
+/**
+ * Endpoint annotation: the handler stores its answer with its own work, through `IdempotentCall`, as a write decided in
+ * a shared batch must (group commit); the `Idempotent` middleware then opens no transaction around it.
+ */
+export class AnswersWithItsWork extends Context.Service<AnswersWithItsWork, boolean>()(
+  "@svc/adapters-http/AnswersWithItsWork"
+) {}
+
+/** What the `Idempotent` middleware hands an `AnswersWithItsWork` handler for a key with no stored answer yet. */
+export class IdempotentCall extends Context.Service<
+  IdempotentCall,
+  {
+    readonly scope: IdempotencyScope
+    /** The answer to store for the handler's `response` (or its declared error); none when that is not stored. */
+    readonly answer: <E>(
+      response: Effect.Effect<HttpServerResponse.HttpServerResponse, E>
+    ) => Effect.Effect<Option.Option<StoredResponse>>
+    /** The response to a request that did no work: its key is in use, or a request with it finished first. */
+    readonly unanswered: (refusal: IdempotencyKeyInUse | AnsweredMeanwhile) => HttpServerResponse.HttpServerResponse
+  }
+>()("@svc/adapters-http/IdempotentCall") {}
 
 /** The `Idempotency-Key` request header: 1 to 255 characters, unique per operation the client means to run once. */
 export const IdempotencyKey = Schema.String.check(

@@ -1,7 +1,7 @@
 import { CategorySlug, Currency, PositiveAmountMinor, SpendRequestView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
+import { AnswersWithItsWork, IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
 import {
   AgentAuth,
   CommonErrors,
@@ -66,6 +66,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
     })
       .annotate(RequiredScope, "spend.write")
       .annotate(IdempotencyKeyRequired, true)
+      .annotate(AnswersWithItsWork, true)
       .annotate(OpenApi.Summary, "Create a spend request")
       .annotate(
         OpenApi.Description,

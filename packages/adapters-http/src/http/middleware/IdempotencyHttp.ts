@@ -9,7 +9,7 @@ import {
 import { Cause, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { IdempotencyKeyRequired, Idempotent } from "../../api/platform/index.ts"
+import { AnswersWithItsWork, IdempotencyKeyRequired, Idempotent, IdempotentCall } from "../../api/platform/index.ts"
 import { CurrentAgent } from "../../api/shared/index.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 
@@ -19,17 +19,15 @@ const MAX_KEY_LENGTH = 255
 const keyIssue = (error: string, message: string) =>
   errorResponse(400, error, message, { details: [{ path: `headers.${HEADER}`, message }] })
 
-const keyRequired = (endpoint: HttpApiEndpoint.Top): boolean =>
-  Option.getOrElse(
-    Context.getOption(endpoint.annotations as Context.Context<IdempotencyKeyRequired>, IdempotencyKeyRequired),
-    () => false
-  )
+/** Whether the endpoint carries the flag annotation `flag`. */
+const annotated = <I>(endpoint: HttpApiEndpoint.Top, flag: Context.Key<I, boolean>): boolean =>
+  Option.getOrElse(Context.getOption(endpoint.annotations as Context.Context<I>, flag), () => false)
 
 /** A response that must not be stored: the transaction rolls back and the client gets it as it is. */
 class NotStored extends Data.TaggedError("NotStored")<{ readonly response: HttpServerResponse.HttpServerResponse }> {}
 
 /** A request with the same key finished between our look-up and our lock: our work rolls back and its answer stands. */
-class AnsweredMeanwhile extends Data.TaggedError("AnsweredMeanwhile")<{}> {}
+class AnswerRefused extends Data.TaggedError("AnswerRefused")<{}> {}
 
 /** 400s (the request was wrong) and 5xx (we failed) are not stored, so a corrected or later retry runs normally. */
 const storable = (status: number) => status !== 400 && status < 500
@@ -109,13 +107,13 @@ export const IdempotencyLive = Layer.effect(
   Effect.gen(function* () {
     const store = yield* IdempotencyStore
 
-    const attempt = <E, R>(
-      scope: IdempotencyScope,
-      fingerprint: string,
-      handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-    ) =>
+    /**
+     * The answer to store for a handler's outcome, with the response it stands for: a success or a declared error
+     * encoded as the HttpApi encodes it, unless its status is not stored. None for everything else (defects,
+     * interruptions, undeclared errors, 400s and 5xx), which the caller passes on unstored.
+     */
+    const answerOf = <A extends HttpServerResponse.HttpServerResponse, E>(exit: Exit.Exit<A, E>, fingerprint: string) =>
       Effect.gen(function* () {
-        const exit = yield* Effect.exit(handler)
         let response: HttpServerResponse.HttpServerResponse
         if (Exit.isSuccess(exit)) {
           response = exit.value
@@ -124,23 +122,49 @@ export const IdempotencyLive = Layer.effect(
             Cause.hasDies(exit.cause) || Cause.hasInterrupts(exit.cause)
               ? undefined
               : encodeDeclaredError(Option.getOrUndefined(Cause.findErrorOption(exit.cause)))
-          if (declared === undefined) return yield* Effect.failCause(exit.cause)
+          if (declared === undefined) return Option.none()
           response = yield* declared
-          if (!storable(response.status)) return yield* Effect.failCause(exit.cause)
         }
-        if (!storable(response.status)) return yield* new NotStored({ response })
+        if (!storable(response.status)) return Option.none()
         const body = bodyBytes(response)
         if (body === undefined) return yield* Effect.die(new Error("idempotent routes must answer a buffered body"))
         const contentType = contentTypeOf(response)
-        const saved = yield* store.save(scope, {
+        const stored: StoredResponse = {
           fingerprint,
           status: response.status,
           headers: contentType === undefined ? {} : { "content-type": contentType },
           body,
           createdAt: yield* nowIso
-        })
-        if (!saved) return yield* new AnsweredMeanwhile()
-        return response
+        }
+        return Option.some({ response, stored })
+      })
+
+    const attempt = <E, R>(
+      scope: IdempotencyScope,
+      fingerprint: string,
+      handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) =>
+      Effect.gen(function* () {
+        const exit = yield* Effect.exit(handler)
+        const answer = yield* answerOf(exit, fingerprint)
+        if (Option.isNone(answer)) {
+          return yield* Exit.isSuccess(exit) ? new NotStored({ response: exit.value }) : Effect.failCause(exit.cause)
+        }
+        if (!(yield* store.save(scope, answer.value.stored))) return yield* new AnswerRefused()
+        return answer.value.response
+      })
+
+    /** The `IdempotentCall` of a request whose handler stores its own answer with its work. */
+    const callOf = (scope: IdempotencyScope, fingerprint: string) =>
+      IdempotentCall.of({
+        scope,
+        answer: (response) =>
+          Effect.exit(response).pipe(
+            Effect.flatMap((exit) => answerOf(exit, fingerprint)),
+            Effect.map(Option.map((a) => a.stored))
+          ),
+        unanswered: (refusal) =>
+          refusal._tag === "IdempotencyKeyInUse" ? keyInUse() : answerStored(refusal.response, fingerprint)
       })
 
     return Idempotent.of((httpEffect, { endpoint }) =>
@@ -149,7 +173,7 @@ export const IdempotencyLive = Layer.effect(
         const key = request.headers[HEADER]
         if (request.method !== "POST") return yield* httpEffect
         if (key === undefined) {
-          return keyRequired(endpoint)
+          return annotated(endpoint, IdempotencyKeyRequired)
             ? keyIssue("idempotency_key_required", "this route requires the Idempotency-Key header")
             : yield* httpEffect
         }
@@ -172,14 +196,16 @@ export const IdempotencyLive = Layer.effect(
           Effect.flatMap((known) =>
             Option.isSome(known)
               ? Effect.succeedSome(answerStored(known.value, fingerprint))
-              : store.exclusive(scope, attempt(scope, fingerprint, httpEffect))
+              : annotated(endpoint, AnswersWithItsWork)
+                ? Effect.asSome(Effect.provideService(httpEffect, IdempotentCall, callOf(scope, fingerprint)))
+                : store.exclusive(scope, attempt(scope, fingerprint, httpEffect))
           ),
           Effect.catchIf(
             (e): e is NotStored => e instanceof NotStored,
             (e) => Effect.succeedSome(e.response)
           ),
           Effect.catchIf(
-            (e): e is AnsweredMeanwhile => e instanceof AnsweredMeanwhile,
+            (e): e is AnswerRefused => e instanceof AnswerRefused,
             () =>
               Effect.map(
                 store.find(scope),

@@ -1,9 +1,45 @@
-import { type AccountId, Ledger, type SpendRequestId, SpendRequests, spendRequestJson, toPage } from "@svc/domain"
-import { Effect } from "effect"
+import {
+  type AccountId,
+  type CreateSpendError,
+  Ledger,
+  SettlementAccountMissing,
+  type SpendRequest,
+  type SpendRequestId,
+  SpendRequestInvalid,
+  SpendRequests,
+  SpendRequestView,
+  spendRequestJson,
+  toPage
+} from "@svc/domain"
+import { Effect, Option, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
+import { IdempotentCall } from "../../api/platform/index.ts"
 import { badRequest, CurrentAgent, conflict, notFound } from "../../api/shared/index.ts"
 import { listPaging, orServiceUnavailable } from "../shared/index.ts"
+
+const encodeSpendRequest = Schema.encodeEffect(SpendRequestView)
+
+/**
+ * The answer to a new spend request's outcome: 201 with the request, or the error its refusal maps to. Built here,
+ * not by the HttpApi, because a retry with the same Idempotency-Key replays these exact bytes, stored with the work.
+ */
+const respond = <E>(outcome: Effect.Effect<SpendRequest, E | CreateSpendError>) =>
+  outcome.pipe(
+    Effect.flatMap((sr) => Effect.orDie(encodeSpendRequest(spendRequestJson(sr)))),
+    Effect.map((body) => HttpServerResponse.jsonUnsafe(body, { status: 201 })),
+    Effect.mapError((e) =>
+      e instanceof SpendRequestInvalid
+        ? badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }])
+        : e instanceof SettlementAccountMissing
+          ? conflict(
+              "settlement_account_missing",
+              `the team has no ${e.mode} settlement account in ${e.currency}, so it cannot spend in ${e.currency}`
+            )
+          : (e as Exclude<E, CreateSpendError>)
+    )
+  )
 
 export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (handlers) =>
   Effect.gen(function* () {
@@ -13,29 +49,26 @@ export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (han
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
-          const sr = yield* spend.create(agent, {
+          const input = {
             amount: payload.amount,
             currency: payload.currency,
             merchant: payload.merchant,
             purpose: payload.purpose,
             accountId: payload.accountId as AccountId | undefined,
             metadata: payload.metadata
-          })
-          return spendRequestJson(sr)
-        }).pipe(
-          Effect.catchTags({
-            SpendRequestInvalid: (e) =>
-              Effect.fail(badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }])),
-            SettlementAccountMissing: (e) =>
-              Effect.fail(
-                conflict(
-                  "settlement_account_missing",
-                  `the team has no ${e.mode} settlement account in ${e.currency}, so it cannot spend in ${e.currency}`
-                )
-              )
-          }),
-          orServiceUnavailable
-        )
+          }
+          const call = yield* Effect.serviceOption(IdempotentCall)
+          if (Option.isNone(call)) return yield* respond(spend.create(agent, input))
+          const { scope, answer, unanswered } = call.value
+          return yield* respond(
+            spend.createOnce(agent, input, { scope, answer: (exit) => answer(respond(exit)) })
+          ).pipe(
+            Effect.catchTags({
+              IdempotencyKeyInUse: (e) => Effect.succeed(unanswered(e)),
+              AnsweredMeanwhile: (e) => Effect.succeed(unanswered(e))
+            })
+          )
+        }).pipe(orServiceUnavailable)
       )
       .handle("list", ({ query }) =>
         Effect.gen(function* () {

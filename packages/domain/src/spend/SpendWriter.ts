@@ -1,0 +1,189 @@
+import { Array as Arr, Clock, type Context, Data, Deferred, Effect, Exit, Metric, Option, Queue, Result } from "effect"
+import type { AgentPrincipal } from "../access/index.ts"
+import type { SettlementAccountMissing } from "../ledger/index.ts"
+import {
+  AnsweredMeanwhile,
+  IdempotencyKeyInUse,
+  type IdempotencyScope,
+  IdempotencyStore,
+  type OnceWrite,
+  type StoredResponse
+} from "../platform/index.ts"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import { type CreateSpendRequest, carryForward, decideSpend } from "./SpendDecision.ts"
+import { countDecision } from "./SpendMetrics.ts"
+import { type SpendRequest, type SpendRequestInvalid, usageWindows } from "./SpendRequest.ts"
+import { type DecidedSpend, SpendRequestsRepo } from "./SpendRequestsRepo.ts"
+
+/** The most requests one batch decides; the rest wait for the next. */
+export const SPEND_BATCH_CAP = 64
+
+/** Why a new request is refused: it is malformed, or the team cannot spend in its currency. */
+export type CreateSpendError = SpendRequestInvalid | SettlementAccountMissing
+
+/** Why a submitted request got no decision of its own. */
+export type SubmitError = CreateSpendError | IdempotencyKeyInUse | AnsweredMeanwhile | PersistenceUnavailable
+
+const batchSizes = Metric.histogram("spend_batch_size", {
+  description: "Spend requests decided per committed batch (group commit)",
+  boundaries: [1, 2, 4, 8, 16, 32, 64]
+})
+
+/** The sizes of committed spend batches (a histogram): how many requests each commit carried. */
+export const spendBatchSizes = Metric.value(batchSizes)
+
+interface Submission {
+  readonly agent: AgentPrincipal
+  readonly input: CreateSpendRequest
+  readonly once: OnceWrite<SpendRequest, CreateSpendError> | undefined
+  /** When the request arrived (epoch millis): it is decided as of then, in its budget windows of then. */
+  readonly now: number
+  /** The submitter's context: its clock and id source make the request's ids, its span is the decision's parent. */
+  readonly context: Context.Context<never>
+  readonly done: Deferred.Deferred<SpendRequest, SubmitError>
+}
+
+/** Answers the store refused because requests with the same keys finished first: their positions in the batch. */
+class AnswersRefused extends Data.TaggedError("AnswersRefused")<{ readonly refused: ReadonlySet<number> }> {}
+
+/**
+ * The batching writer behind `SpendRequests.create` (group commit). Requests that arrive while a batch is being
+ * written wait and form the next batch, up to `SPEND_BATCH_CAP`, so a lone request goes at once and a busy moment
+ * shares one transaction. In it: the idempotency keys are claimed (a key another request holds answers "in use"),
+ * the accounts and budget totals of every request are locked in one fixed order, each request is decided in arrival
+ * order on that state as the ones before it left it, all of it is written in one write per port, the answers are
+ * stored, and one commit makes it all durable before any submitter hears back. A batch that fails is retried
+ * request by request, so one bad request fails alone; one whose answer lost to a finished request with the same key
+ * is retried without it, and that request gets the stored answer.
+ */
+export const makeSpendWriter = Effect.gen(function* () {
+  const repo = yield* SpendRequestsRepo
+  const idempotency = yield* IdempotencyStore
+  const queue = yield* Queue.unbounded<Submission>()
+
+  /** One transaction deciding and writing `batch`; each request's outcome, in order. */
+  const write = (batch: Arr.NonEmptyReadonlyArray<Submission>) => {
+    const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
+    return idempotency.exclusiveEach(
+      claiming.map((c) => c.scope),
+      (held) =>
+        Effect.gen(function* () {
+          const inUse = new Set(claiming.filter((_, k) => held[k] !== true).map((c) => c.i))
+          const outcomes: Array<Exit.Exit<SpendRequest, SubmitError>> = batch.map(() =>
+            Exit.fail(new IdempotencyKeyInUse())
+          )
+          const active = batch.flatMap((s, i) => (inUse.has(i) ? [] : [{ s, i }]))
+          if (!Arr.isArrayNonEmpty(active)) return outcomes
+          const windows = active.map(({ s }) => usageWindows(s.now))
+          const inputs = yield* repo.lockForDecisions(
+            Arr.map(active, ({ s }, k) => ({
+              teamId: s.agent.teamId,
+              mode: s.agent.mode,
+              accountId: s.input.accountId ?? s.agent.accountId,
+              spendingKeyId: s.agent.keyId,
+              windows: windows[k] ?? usageWindows(s.now)
+            }))
+          )
+          const state = carryForward(inputs, windows)
+          const decided: Array<DecidedSpend> = []
+          const answers: Array<{
+            readonly i: number
+            readonly scope: IdempotencyScope
+            readonly response: StoredResponse
+          }> = []
+          for (const [k, { s, i }] of active.entries()) {
+            const on = state.inputsOf(k, s.agent.keyId)
+            const exit = yield* Effect.exit(
+              decideSpend(s.agent, s.input, on, s.now, windows[k] ?? usageWindows(s.now)).pipe(
+                Effect.provideContext(s.context)
+              )
+            )
+            if (Exit.isSuccess(exit)) {
+              state.record(exit.value, on)
+              decided.push(exit.value)
+            }
+            const outcome = Exit.map(exit, (d) => d.request)
+            outcomes[i] = outcome
+            if (s.once !== undefined) {
+              const answer = yield* s.once.answer(outcome).pipe(Effect.provideContext(s.context))
+              if (Option.isSome(answer)) answers.push({ i, scope: s.once.scope, response: answer.value })
+            }
+          }
+          if (Arr.isArrayNonEmpty(decided)) yield* repo.insertDecided(decided)
+          if (Arr.isArrayNonEmpty(answers)) {
+            const saved = yield* idempotency.saveEach(answers)
+            const refused = new Set(answers.filter((_, k) => saved[k] !== true).map((a) => a.i))
+            if (refused.size > 0) return yield* new AnswersRefused({ refused })
+          }
+          return outcomes
+        })
+    )
+  }
+
+  /** The answer a request whose answer was refused gets: the one stored first under its key. */
+  const answeredBefore = (s: Submission): Effect.Effect<never, SubmitError> =>
+    s.once === undefined
+      ? Effect.die(new Error("an answer was refused for a request without a key"))
+      : idempotency.find(s.once.scope).pipe(
+          Effect.flatMap(
+            Option.match<Effect.Effect<never, SubmitError>, StoredResponse>({
+              // The answer was purged in the instant between: the key is free again, so the client may retry.
+              onNone: () => Effect.fail(new IdempotencyKeyInUse()),
+              onSome: (response) => Effect.fail(new AnsweredMeanwhile({ response }))
+            })
+          )
+        )
+
+  const settle = (s: Submission, outcome: Exit.Exit<SpendRequest, SubmitError>) =>
+    Effect.andThen(Exit.isSuccess(outcome) ? countDecision(outcome.value) : Effect.void, Deferred.done(s.done, outcome))
+
+  const run = (batch: Arr.NonEmptyReadonlyArray<Submission>): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(
+        write(batch).pipe(
+          Effect.map(Result.succeed),
+          Effect.catchTag("AnswersRefused", (e) => Effect.succeed(Result.fail(e.refused)))
+        )
+      )
+      if (Exit.isFailure(exit)) {
+        if (batch.length > 1) return yield* Effect.forEach(batch, (s) => run([s]), { discard: true })
+        return yield* Effect.forEach(batch, (s) => settle(s, Exit.failCause(exit.cause)), { discard: true })
+      }
+      const written = exit.value
+      if (Result.isSuccess(written)) {
+        yield* Metric.update(batchSizes, batch.length)
+        yield* Effect.forEach(batch, (s, i) => settle(s, written.success[i] ?? Exit.fail(new IdempotencyKeyInUse())))
+        return
+      }
+      const refused = written.failure
+      yield* Effect.forEach(
+        batch.filter((_, i) => refused.has(i)),
+        (s) => Effect.flatMap(Effect.exit(answeredBefore(s)), (outcome) => settle(s, outcome))
+      )
+      const rest = batch.filter((_, i) => !refused.has(i))
+      if (Arr.isArrayNonEmpty(rest)) yield* run(rest)
+    }).pipe(Effect.onInterrupt(() => Effect.forEach(batch, (s) => Deferred.interrupt(s.done))))
+
+  yield* Queue.takeBetween(queue, 1, SPEND_BATCH_CAP).pipe(
+    Effect.flatMap((batch) => (Arr.isArrayNonEmpty(batch) ? run(batch) : Effect.void)),
+    Effect.forever,
+    Effect.forkScoped
+  )
+  yield* Effect.addFinalizer(() =>
+    Effect.flatMap(Queue.clear(queue), (waiting) => Effect.forEach(waiting, (s) => Deferred.interrupt(s.done)))
+  )
+
+  /** Decides a new request in the next batch; with `once`, at most once per key, its answer stored with its work. */
+  return (
+    agent: AgentPrincipal,
+    input: CreateSpendRequest,
+    once: OnceWrite<SpendRequest, CreateSpendError> | undefined
+  ): Effect.Effect<SpendRequest, SubmitError> =>
+    Effect.gen(function* () {
+      const done = yield* Deferred.make<SpendRequest, SubmitError>()
+      const now = yield* Clock.currentTimeMillis
+      const context = yield* Effect.context<never>()
+      yield* Queue.offer(queue, { agent, input, once, now, context, done })
+      return yield* Deferred.await(done)
+    })
+})
