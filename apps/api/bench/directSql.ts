@@ -52,8 +52,11 @@ const perRequest = Effect.gen(function* () {
       yield* sql.withTransaction(
         Effect.gen(function* () {
           yield* sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${id}, 0))`
-          yield* sql`SELECT * FROM lock_spend_decision(${ids.teamId}, 'test', ${ids.accountId}::uuid, ${ids.keyId},
-                       date_trunc('day', ${now}::timestamptz), date_trunc('month', ${now}::timestamptz))`
+          const day = new Date(`${now.slice(0, 10)}T00:00:00.000Z`).toISOString()
+          const month = new Date(`${now.slice(0, 7)}-01T00:00:00.000Z`).toISOString()
+          yield* sql`SELECT * FROM lock_spend_decisions(${JSON.stringify([
+            { n: 0, team: ids.teamId, mode: "test", account: ids.accountId, key: ids.keyId, day, month }
+          ])}::jsonb)`
           yield* sql`WITH ledger_tx AS (
                        INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
                        VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now}) RETURNING id

@@ -61,7 +61,7 @@ export const IdempotencyStoreMemory = Layer.effect(
     return IdempotencyStore.of({
       exclusive: (scope, self) =>
         holding([scope], ([held]) => (held === true ? Effect.asSome(store.atomically(self)) : Effect.succeedNone)),
-      exclusiveEach: (scopes, self) => holding(scopes, (held) => store.atomically(self(held))),
+      exclusiveEach: (scopes, self) => holding(scopes, (held) => store.atomically(self(Effect.succeed(held)))),
       find: (scope) => Ref.get(responses).pipe(Effect.map(HashMap.get(scopeText(scope)))),
       save: (scope, response) => Effect.map(saveEach([{ scope, response }]), ([saved]) => saved === true),
       saveEach,

@@ -1,5 +1,5 @@
 import { type IdempotencyScope, IdempotencyStore, StoredResponse, scopeText } from "@svc/domain"
-import { type Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { type Array as Arr, Effect, Fiber, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, deletedCount, inTransaction, orUnavailable } from "../shared/index.ts"
 
@@ -74,7 +74,10 @@ export const IdempotencyStorePg = Layer.effect(
           return held === true ? Option.some(yield* self) : Option.none()
         }).pipe(inTransaction(sql, "idempotency.transaction")),
       exclusiveEach: (scopes, self) =>
-        Effect.flatMap(lockEach(scopes), self).pipe(inTransaction(sql, "idempotency.transaction")),
+        // The lock statement is issued at once on the transaction's connection; `self`'s statements follow it.
+        Effect.flatMap(Effect.forkChild(lockEach(scopes)), (locking) => self(Fiber.join(locking))).pipe(
+          inTransaction(sql, "idempotency.transaction")
+        ),
       find: (scope) =>
         sql`
           SELECT fingerprint, status, headers, encode(body, 'base64') AS body, created_at

@@ -62,13 +62,14 @@ export class IdempotencyStore extends Context.Service<
       self: Effect.Effect<A, E, R>
     ) => Effect.Effect<Option.Option<A>, E | PersistenceUnavailable, R>
     /**
-     * Runs `self` in one transaction holding the lock of every scope it could take without waiting; `held[i]` says
-     * whether the lock of `scopes[i]` is held. A scope listed twice is held by its first listing only. The locks are
-     * released when the transaction ends.
+     * Runs `self` in one transaction holding the lock of every scope it could take without waiting. `held` resolves
+     * to whether each lock is held (`held[i]` for `scopes[i]`; a scope listed twice is held by its first listing
+     * only); `self` may issue other statements of the transaction before it awaits `held`, which then travel
+     * together. The locks are released when the transaction ends.
      */
     readonly exclusiveEach: <A, E, R>(
       scopes: ReadonlyArray<IdempotencyScope>,
-      self: (held: ReadonlyArray<boolean>) => Effect.Effect<A, E, R>
+      self: (held: Effect.Effect<ReadonlyArray<boolean>, PersistenceUnavailable>) => Effect.Effect<A, E, R>
     ) => Effect.Effect<A, E | PersistenceUnavailable, R>
     /** The stored response of a scope, if any. */
     readonly find: (scope: IdempotencyScope) => Effect.Effect<Option.Option<StoredResponse>, PersistenceUnavailable>

@@ -61,40 +61,50 @@ export const makeSpendWriter = Effect.gen(function* () {
   const idempotency = yield* IdempotencyStore
   const queue = yield* Queue.unbounded<Submission>()
 
-  /** One transaction deciding and writing `batch`; each request's outcome, in order. */
+  /**
+   * One transaction deciding and writing `batch`; each request's outcome, in order. Its statements go out in pairs
+   * that travel together: the key claims with the decision locks (a request whose key is held elsewhere locks its
+   * accounts for nothing, which is harmless), then the writes with the answers.
+   */
   const write = (batch: Arr.NonEmptyReadonlyArray<Submission>) => {
     const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
+    const windows = Arr.map(batch, (s) => usageWindows(s.now))
     return idempotency.exclusiveEach(
       claiming.map((c) => c.scope),
-      (held) =>
+      (claims) =>
         Effect.gen(function* () {
+          const [held, inputs] = yield* Effect.all(
+            [
+              claims,
+              repo.lockForDecisions(
+                Arr.map(batch, (s, i) => ({
+                  teamId: s.agent.teamId,
+                  mode: s.agent.mode,
+                  accountId: s.input.accountId ?? s.agent.accountId,
+                  spendingKeyId: s.agent.keyId,
+                  windows: windows[i] ?? usageWindows(s.now)
+                }))
+              )
+            ],
+            { concurrency: "unbounded" }
+          )
           const inUse = new Set(claiming.filter((_, k) => held[k] !== true).map((c) => c.i))
-          const outcomes: Array<Exit.Exit<SpendRequest, SubmitError>> = batch.map(() =>
-            Exit.fail(new IdempotencyKeyInUse())
-          )
-          const active = batch.flatMap((s, i) => (inUse.has(i) ? [] : [{ s, i }]))
-          if (!Arr.isArrayNonEmpty(active)) return outcomes
-          const windows = active.map(({ s }) => usageWindows(s.now))
-          const inputs = yield* repo.lockForDecisions(
-            Arr.map(active, ({ s }, k) => ({
-              teamId: s.agent.teamId,
-              mode: s.agent.mode,
-              accountId: s.input.accountId ?? s.agent.accountId,
-              spendingKeyId: s.agent.keyId,
-              windows: windows[k] ?? usageWindows(s.now)
-            }))
-          )
           const state = carryForward(inputs, windows)
+          const outcomes: Array<Exit.Exit<SpendRequest, SubmitError>> = []
           const decided: Array<DecidedSpend> = []
           const answers: Array<{
             readonly i: number
             readonly scope: IdempotencyScope
             readonly response: StoredResponse
           }> = []
-          for (const [k, { s, i }] of active.entries()) {
-            const on = state.inputsOf(k, s.agent.keyId)
+          for (const [i, s] of batch.entries()) {
+            if (inUse.has(i)) {
+              outcomes.push(Exit.fail(new IdempotencyKeyInUse()))
+              continue
+            }
+            const on = state.inputsOf(i, s.agent.keyId)
             const exit = yield* Effect.exit(
-              decideSpend(s.agent, s.input, on, s.now, windows[k] ?? usageWindows(s.now)).pipe(
+              decideSpend(s.agent, s.input, on, s.now, windows[i] ?? usageWindows(s.now)).pipe(
                 Effect.provideContext(s.context)
               )
             )
@@ -103,18 +113,21 @@ export const makeSpendWriter = Effect.gen(function* () {
               decided.push(exit.value)
             }
             const outcome = Exit.map(exit, (d) => d.request)
-            outcomes[i] = outcome
+            outcomes.push(outcome)
             if (s.once !== undefined) {
               const answer = yield* s.once.answer(outcome).pipe(Effect.provideContext(s.context))
               if (Option.isSome(answer)) answers.push({ i, scope: s.once.scope, response: answer.value })
             }
           }
-          if (Arr.isArrayNonEmpty(decided)) yield* repo.insertDecided(decided)
-          if (Arr.isArrayNonEmpty(answers)) {
-            const saved = yield* idempotency.saveEach(answers)
-            const refused = new Set(answers.filter((_, k) => saved[k] !== true).map((a) => a.i))
-            if (refused.size > 0) return yield* new AnswersRefused({ refused })
-          }
+          const [, saved] = yield* Effect.all(
+            [
+              Arr.isArrayNonEmpty(decided) ? repo.insertDecided(decided) : Effect.void,
+              Arr.isArrayNonEmpty(answers) ? idempotency.saveEach(answers) : Effect.succeed([])
+            ],
+            { concurrency: "unbounded" }
+          )
+          const refused = new Set(answers.filter((_, k) => saved[k] !== true).map((a) => a.i))
+          if (refused.size > 0) return yield* new AnswersRefused({ refused })
           return outcomes
         })
     )
