@@ -16,7 +16,7 @@ import { type SpendRequest, type SpendRequestInvalid, usageWindows } from "./Spe
 import { type DecidedSpend, SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 
 /** The most requests one batch decides; the rest wait for the next. */
-export const SPEND_BATCH_CAP = 64
+const SPEND_BATCH_CAP = 64
 
 /** Why a new request is refused: it is malformed, or the team cannot spend in its currency. */
 export type CreateSpendError = SpendRequestInvalid | SettlementAccountMissing
@@ -178,7 +178,14 @@ export const makeSpendWriter = Effect.gen(function* () {
     }).pipe(Effect.onInterrupt(() => Effect.forEach(batch, (s) => Deferred.interrupt(s.done))))
 
   yield* Queue.takeBetween(queue, 1, SPEND_BATCH_CAP).pipe(
-    Effect.flatMap((batch) => (Arr.isArrayNonEmpty(batch) ? run(batch) : Effect.void)),
+    Effect.flatMap((batch) =>
+      Arr.isArrayNonEmpty(batch)
+        ? run(batch).pipe(
+            // A defect outside the batch's transaction fails its requests, not the writer: the next batch still runs.
+            Effect.catchDefect((defect) => Effect.forEach(batch, (s) => Deferred.die(s.done, defect)))
+          )
+        : Effect.void
+    ),
     Effect.forever,
     Effect.forkScoped
   )
