@@ -1,19 +1,44 @@
 import { assert, layer } from "@effect/vitest"
-import { type AccountId, AgentKeys, Ledger, type SpendRequest, SpendRequests } from "@svc/domain"
-import { Effect, type Layer, Option } from "effect"
+import {
+  type AccountId,
+  AgentKeys,
+  Ledger,
+  pageRequest,
+  type SpendRequest,
+  SpendRequests,
+  spendBatchSizes
+} from "@svc/domain"
+import { Effect, type Layer, Option, Result } from "effect"
 import { TestClock } from "effect/testing"
-import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
-import { domainOver, fundedAgent, type Ports, spend } from "./SpendSetup.ts"
+import { allTransactions, assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
+import { domainOver, fundedAgent, POISON, type Ports, poisonedInserts, spend } from "./SpendSetup.ts"
+
+/**
+ * Runs `work` and asserts it went through the spend writer as `requests` requests committed in fewer batches than
+ * requests (so at least one batch carried several), reading the `spend_batch_size` histogram before and after.
+ */
+const inSharedBatches =
+  (requests: number) =>
+  <A, E, R>(work: Effect.Effect<A, E, R>) =>
+    Effect.gen(function* () {
+      const before = yield* spendBatchSizes
+      const value = yield* work
+      const after = yield* spendBatchSizes
+      assert.strictEqual(after.sum - before.sum, requests, "every request was committed in exactly one batch")
+      assert.isBelow(after.count - before.count, requests, "some batch carried more than one request")
+      assert.isAbove(after.max, 1, "the largest batch carried more than one request")
+      return value
+    })
 
 /** How every adapter set decides new spend requests: funds, budgets, policy rules, accounts and isolation. */
-export const spendDecisionsContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
+export const spendDecisionsContract = <E>(name: string, ports: Layer.Layer<Ports, E>) => {
   layer(domainOver(ports), { timeout: "120 seconds" })(`Spend requests (${name})`, (it) => {
     it.effect("50 concurrent requests of 10.00 against 200.00 approve exactly 20; nothing overdraws", () =>
       Effect.gen(function* () {
         const { team, agent, key } = yield* fundedAgent({ funds: 20_000 })
         const results = yield* Effect.forEach(Array.from({ length: 50 }), () => spend(agent, 1_000), {
           concurrency: "unbounded"
-        })
+        }).pipe(inSharedBatches(50))
         assert.strictEqual(results.filter((r) => r.status === "approved").length, 20)
         const denied = results.filter((r) => r.status === "denied")
         assert.strictEqual(denied.length, 30)
@@ -29,7 +54,7 @@ export const spendDecisionsContract = <E>(name: string, ports: Layer.Layer<Ports
         const { team, agent } = yield* fundedAgent({ funds: 100_000, policy: { dailyBudget: 5_000 } })
         const results = yield* Effect.forEach(Array.from({ length: 20 }), () => spend(agent, 1_000), {
           concurrency: "unbounded"
-        })
+        }).pipe(inSharedBatches(20))
         assert.strictEqual(results.filter((r) => r.status === "approved").length, 5)
         assert.isTrue(
           results
@@ -229,3 +254,43 @@ export const spendDecisionsContract = <E>(name: string, ports: Layer.Layer<Ports
         })
     )
   })
+
+  const poisoned = poisonedInserts()
+  layer(domainOver(ports, poisoned.decorate), { timeout: "120 seconds" })(`Spend batches (${name})`, (it) => {
+    it.effect("a failing request inside a batch leaves its neighbours approved", () =>
+      Effect.gen(function* () {
+        const { team, agent, key } = yield* fundedAgent({ funds: 20_000 })
+        const purposes = Array.from({ length: 11 }, (_, i) => (i === 5 ? POISON : "tokens"))
+        const results = yield* Effect.forEach(
+          purposes,
+          (purpose) =>
+            Effect.result(
+              SpendRequests.use((s) =>
+                s.create(agent, { amount: 1_000, currency: "USD", merchant: { name: "OpenAI" }, purpose })
+              )
+            ),
+          { concurrency: "unbounded" }
+        )
+        const poison = results[5]!
+        assert.isTrue(Result.isFailure(poison) && poison.failure._tag === "PersistenceUnavailable")
+        const good = results.filter((r) => r !== poison).map((r) => Result.getOrThrow(r))
+        assert.strictEqual(good.length, 10)
+        assert.isTrue(good.every((r) => r.status === "approved" && r.ledgerTransactionId !== null))
+        const balance = (yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance
+        assert.deepStrictEqual(balance, { posted: 10_000, pending: 0, available: 10_000 })
+        const page = yield* pageRequest(undefined, 100)
+        const stored = yield* SpendRequests.use((s) => s.list(team.id, {}, page))
+        assert.deepStrictEqual(stored.map((r) => r.id).toSorted(), good.map((r) => r.id).toSorted())
+        const spent = (yield* allTransactions(team.id)).filter((tx) => tx.code === "spend_request")
+        assert.deepStrictEqual(spent.map((tx) => tx.reference).toSorted(), good.map((r) => r.id).toSorted())
+        yield* assertLedgerInvariants(team.id)
+        const batches = poisoned.seen().filter((b) => b.poisoned)
+        assert.isTrue(
+          batches.some((b) => b.size > 1),
+          `the poisoned request shared a batch: ${JSON.stringify(batches)}`
+        )
+        assert.strictEqual(batches.at(-1)?.size, 1, "and was retried alone")
+      })
+    )
+  })
+}

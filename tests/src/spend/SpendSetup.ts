@@ -7,9 +7,10 @@ import {
   type IdempotencyStore,
   Ledger,
   type LedgerRepo,
+  PersistenceUnavailable,
   type SpendPolicy,
   SpendRequests,
-  type SpendRequestsRepo,
+  SpendRequestsRepo,
   type TeamPrincipal,
   Teams,
   type TeamsRepo,
@@ -32,13 +33,40 @@ export type Ports =
   | SpendRequestsRepo
   | IdempotencyStore
 
-/** The spend services over whichever ports the caller provides. */
-export const domainOver = <E>(ports: Layer.Layer<Ports, E>) =>
+/** A test-only wrapper of the spend request store: given the real one, the one the spend services use instead. */
+export type RepoDecorator = (real: SpendRequestsRepo["Service"]) => SpendRequestsRepo["Service"]
+
+/** The spend services over whichever ports the caller provides; `decorate` wraps the store they write through. */
+export const domainOver = <E>(ports: Layer.Layer<Ports, E>, decorate: RepoDecorator = (real) => real) =>
   Layer.mergeAll(Users.layer, Teams.layer, SpendRequests.layer).pipe(
+    Layer.updateService(SpendRequestsRepo, decorate),
     Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(ports)
   )
+
+/** The purpose of a request the poisoned store refuses to write. */
+export const POISON = "poison"
+
+/**
+ * A store over the real one whose `insertDecided` fails with PersistenceUnavailable, writing nothing, whenever the
+ * batch holds a request whose purpose is POISON; `seen` lists every batch it was handed: its size, and whether poisoned.
+ */
+export const poisonedInserts = () => {
+  const seen: Array<{ readonly size: number; readonly poisoned: boolean }> = []
+  const decorate: RepoDecorator = (real) => ({
+    ...real,
+    insertDecided: (decided) =>
+      Effect.suspend(() => {
+        const poisoned = decided.some((d) => d.request.purpose === POISON)
+        seen.push({ size: decided.length, poisoned })
+        return poisoned
+          ? Effect.fail(new PersistenceUnavailable({ operation: "insert poisoned spend batch" }))
+          : real.insertDecided(decided)
+      })
+  })
+  return { decorate, seen: () => [...seen] }
+}
 
 /** A funded test-mode team with one spending key carrying `policy`; returns the agent and the owner as approver. */
 export const fundedAgent = (opts: { readonly funds: number; readonly policy?: SpendPolicy }) =>
