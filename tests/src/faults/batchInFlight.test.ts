@@ -1,7 +1,7 @@
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { databaseEnv, type Running, startApi } from "../support/ApiProcess.ts"
+import { apiProcesses } from "../support/ApiProcess.ts"
 import { ledgerViolations, type Reply, sendSpend, spender, withSql } from "./SpendLoad.ts"
 
 const AGENTS = 4
@@ -56,22 +56,11 @@ const untilHeld = async (url: string, held: number) => {
 describe.skipIf(process.env.DATABASE_URL === undefined)(
   "kill -9 with a spend batch in flight (needs real Postgres: set DATABASE_URL)",
   () => {
-    let database: Awaited<ReturnType<typeof databaseEnv>>
-    let server: Running | undefined
-
-    beforeAll(async () => {
-      database = await databaseEnv()
-    }, 60_000)
-
-    afterAll(async () => {
-      if (server !== undefined && server.child.exitCode === null) server.child.kill("SIGKILL")
-      await database?.release()
-    })
+    const processes = apiProcesses()
 
     it("a batch cut off before its commit leaves nothing; each retry with its key runs once and answers 201", async () => {
-      const url = database.env.DATABASE_URL as string
-      server = await startApi({ ...database.env, ...ENV })
-      const first: Running = server
+      const url = processes.env().DATABASE_URL as string
+      const first = await processes.start(ENV)
       const agents: Array<Awaited<ReturnType<typeof spender>>> = []
       for (let i = 0; i < AGENTS; i++) agents.push(await spender(first.baseUrl, {}, FUNDS))
       const sends = agents.flatMap((agent) =>
@@ -108,8 +97,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
       assert.isAbove(inFlight.size, 1, "the batch in flight carried several requests")
       assert.strictEqual(inFlight.rows, 1, "nothing of the batch in flight was committed")
 
-      server = await startApi({ ...database.env, ...ENV })
-      const second: Running = server
+      const second = await processes.start(ENV)
       const retries = await Promise.all(sends.map((s) => send(second.baseUrl, s)))
       assert.deepStrictEqual(
         retries.map((r) => r.status),

@@ -1,6 +1,6 @@
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { databaseEnv, type Running, startApi } from "../support/ApiProcess.ts"
+import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { inParallel, ledgerViolations, type Reply, sendSpend, spender, withSql } from "./SpendLoad.ts"
 
 const KEYS = 50
@@ -42,17 +42,7 @@ const answerOf = (reply: Reply): Answer => {
 describe.skipIf(process.env.DATABASE_URL === undefined)(
   "kill -9 under load (needs real Postgres: set DATABASE_URL)",
   () => {
-    let database: Awaited<ReturnType<typeof databaseEnv>>
-    let server: Running | undefined
-
-    beforeAll(async () => {
-      database = await databaseEnv()
-    }, 60_000)
-
-    afterAll(async () => {
-      if (server !== undefined && server.child.exitCode === null) server.child.kill("SIGKILL")
-      await database?.release()
-    })
+    const processes = apiProcesses()
 
     it("every key ends with one spend request, one answer, at most one movement, within budget, ledger sound", async () => {
       const keys = Array.from({ length: KEYS }, (_, i) => ({
@@ -66,7 +56,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
         else if (![0, 409, 503].includes(reply.status)) unexpected.push(`${key}: ${reply.status} ${reply.text}`)
       }
 
-      server = await startApi({ ...database.env, ...ENV })
+      let server = await processes.start(ENV)
       const agent = await spender(server.baseUrl, POLICY, FUNDS)
 
       for (const [round, killAfter] of [
@@ -89,7 +79,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
         assert.deepStrictEqual(await running.exited, { code: null, signal: "SIGKILL" }, `round ${round}`)
         assert.isAtLeast(acknowledged, killAfter, `round ${round}: acknowledged before the kill`)
         assert.isAbove(cut, 0, `round ${round}: the kill cut requests off mid-load`)
-        server = await startApi({ ...database.env, ...ENV })
+        server = await processes.start(ENV)
       }
 
       const finalServer: Running = server
@@ -123,7 +113,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
       assert.isTrue(outcomes.some((a) => a.status === "approved"))
       assert.isTrue(outcomes.some((a) => a.status === "pending_approval"))
 
-      const url = database.env.DATABASE_URL as string
+      const url = processes.env().DATABASE_URL as string
       const facts = await withSql(url, (sql) =>
         Effect.all({
           requests: sql<{

@@ -1,6 +1,6 @@
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { databaseEnv, type Running, startApi } from "../support/ApiProcess.ts"
+import { apiProcesses } from "../support/ApiProcess.ts"
 import { ledgerViolations, send, sendSpend, spender, withSql } from "./SpendLoad.ts"
 
 const REQUESTS = 50
@@ -11,22 +11,10 @@ const ENV = { RATE_LIMIT_V1_PER_MINUTE: "100000" }
 describe.skipIf(process.env.DATABASE_URL === undefined)(
   "two API processes, two spend writers, one database (needs real Postgres: set DATABASE_URL)",
   () => {
-    let database: Awaited<ReturnType<typeof databaseEnv>>
-    const servers: Array<Running> = []
-
-    beforeAll(async () => {
-      database = await databaseEnv()
-    }, 60_000)
-
-    afterAll(async () => {
-      for (const server of servers) if (server.child.exitCode === null) server.child.kill("SIGKILL")
-      await database?.release()
-    })
+    const processes = apiProcesses()
 
     it("50 concurrent requests of 10.00 against 200.00, split between them, approve exactly 20; nothing overdraws", async () => {
-      servers.push(await startApi({ ...database.env, ...ENV }))
-      servers.push(await startApi({ ...database.env, ...ENV }))
-      const [one, two] = servers as [Running, Running]
+      const [one, two] = [await processes.start(ENV), await processes.start(ENV)]
       const agent = await spender(one.baseUrl, {}, FUNDS)
       const replies = await Promise.all(
         Array.from({ length: REQUESTS }, (_, i) =>
@@ -52,7 +40,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
 
       const balance = JSON.parse((await send(two.baseUrl, "GET", "/v1/balance", { token: agent.secret })).text)
       assert.deepStrictEqual([balance.posted, balance.pending, balance.available], [0, 0, 0])
-      const facts = await withSql(database.env.DATABASE_URL as string, (sql) =>
+      const facts = await withSql(processes.env().DATABASE_URL as string, (sql) =>
         Effect.all({
           requests: sql<{ readonly status: string; readonly n: string }>`
             SELECT status, COUNT(*)::text AS n FROM spend_requests WHERE team_id = ${agent.teamId}

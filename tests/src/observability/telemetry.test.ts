@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { databaseEnv, type Running, startApi } from "../support/ApiProcess.ts"
+import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { sessionToken } from "../support/InProcessApp.ts"
 import { sampleValue } from "./Prometheus.ts"
 
@@ -80,14 +80,12 @@ const eventually = async <A>(what: string, found: () => A | undefined): Promise<
 const METRICS_TOKEN = `metrics-${crypto.randomUUID()}`
 
 describe("traces and metrics of the real server process", () => {
+  const processes = apiProcesses()
   const otlp = collector()
-  let database: Awaited<ReturnType<typeof databaseEnv>>
   let server: Running
 
   beforeAll(async () => {
-    database = await databaseEnv()
-    server = await startApi({
-      ...database.env,
+    server = await processes.start({
       OTEL_EXPORTER_OTLP_ENDPOINT: await otlp.listening,
       OTEL_EXPORTER_OTLP_HEADERS: "x-collector-key=collector-secret",
       OTEL_BSP_SCHEDULE_DELAY: "100",
@@ -96,8 +94,6 @@ describe("traces and metrics of the real server process", () => {
   }, 120_000)
 
   afterAll(async () => {
-    if (server !== undefined && server.child.exitCode === null) server.child.kill("SIGKILL")
-    await database?.release()
     await otlp.close()
   })
 

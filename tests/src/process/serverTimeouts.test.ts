@@ -1,6 +1,6 @@
 import { connect } from "node:net"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { databaseEnv, type Running, startApi } from "../support/ApiProcess.ts"
+import { assert, beforeAll, describe, it } from "@effect/vitest"
+import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 
 /**
  * Opens a connection, sends `head` at once, then one byte of `trickle` every 100 ms: resolves with the seconds until
@@ -34,26 +34,15 @@ const trickle = (baseUrl: string, head: string, trickled: string) =>
   })
 
 describe("HTTP server timeouts (headers 1 s, whole request 2 s, keep-alive 1 s)", () => {
-  let database: Awaited<ReturnType<typeof databaseEnv>>
+  const processes = apiProcesses()
   let server: Running
 
   beforeAll(async () => {
-    database = await databaseEnv()
-    server = await startApi(
-      {
-        ...database.env,
-        HTTP_HEADERS_TIMEOUT_SECONDS: "1",
-        HTTP_REQUEST_TIMEOUT_SECONDS: "2",
-        HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "1"
-      },
+    server = await processes.start(
+      { HTTP_HEADERS_TIMEOUT_SECONDS: "1", HTTP_REQUEST_TIMEOUT_SECONDS: "2", HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "1" },
       "listening"
     )
   }, 120_000)
-
-  afterAll(async () => {
-    if (server !== undefined && server.child.exitCode === null) server.child.kill("SIGKILL")
-    await database?.release()
-  })
 
   it("closes a connection whose body trickles in, within about the request timeout", async () => {
     const head = "POST /teams HTTP/1.1\r\nHost: svc\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n"

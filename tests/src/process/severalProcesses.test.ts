@@ -2,7 +2,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { clientForUrl } from "@svc/adapters-pg"
 import { Effect, ManagedRuntime, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { databaseEnv, type Running, startApi } from "../support/ApiProcess.ts"
+import { apiProcesses, type Running, startApi } from "../support/ApiProcess.ts"
 import { sessionToken } from "../support/Session.ts"
 
 const BUDGET = 10_000
@@ -33,7 +33,7 @@ const workersListening = async (server: Running, count: number) => {
 }
 
 describe.skipIf(process.env.DATABASE_URL === undefined)("WEB_CONCURRENCY=2 on one Postgres database", () => {
-  let database: Awaited<ReturnType<typeof databaseEnv>>
+  const processes = apiProcesses()
   let server: Running
   let sql: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown>
   const count = (query: string) =>
@@ -44,16 +44,15 @@ describe.skipIf(process.env.DATABASE_URL === undefined)("WEB_CONCURRENCY=2 on on
     )
 
   beforeAll(async () => {
-    database = await databaseEnv()
-    sql = ManagedRuntime.make(clientForUrl(Redacted.make(database.env.DATABASE_URL ?? ""), 1))
-    server = await startApi({ ...database.env, WEB_CONCURRENCY: "2", DB_POOL_SIZE: "4" })
+    sql = ManagedRuntime.make(clientForUrl(Redacted.make(processes.env().DATABASE_URL ?? ""), 1))
+    server = await processes.start({ WEB_CONCURRENCY: "2", DB_POOL_SIZE: "4" })
   }, 120_000)
 
   afterAll(async () => {
-    if (server !== undefined && server.child.exitCode === null) server.child.kill("SIGKILL")
+    // The primary first, or it would restart the workers killed next.
+    server?.child.kill("SIGKILL")
     for (const pid of workerPids(server?.output() ?? "")) if (isAlive(pid)) process.kill(pid, "SIGKILL")
     await sql?.dispose()
-    await database?.release()
   })
 
   const call = async (method: string, path: string, token: string, body?: unknown, key?: string) => {

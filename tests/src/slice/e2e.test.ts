@@ -1,7 +1,7 @@
 import { request } from "node:http"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { assert, beforeAll, describe, it } from "@effect/vitest"
 import { ApiError, createClient } from "@svc/sdk"
-import { databaseEnv, type Running, startApi } from "../support/ApiProcess.ts"
+import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { SESSION_SECRET, sessionToken } from "../support/Session.ts"
 
 /**
@@ -45,18 +45,12 @@ const slowPost = (baseUrl: string, path: string, token: string, body: string) =>
 }
 
 describe("end to end: the real server process and the SDK", () => {
-  let database: Awaited<ReturnType<typeof databaseEnv>>
+  const processes = apiProcesses()
   let server: Running
 
   beforeAll(async () => {
-    database = await databaseEnv()
-    server = await startApi(database.env)
+    server = await processes.start()
   }, 120_000)
-
-  afterAll(async () => {
-    if (server !== undefined && server.child.exitCode === null) server.child.kill("SIGKILL")
-    await database?.release()
-  })
 
   it("logs one start-up line with the address and the database in use", () => {
     const line =

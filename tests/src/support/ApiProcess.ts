@@ -4,6 +4,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll } from "@effect/vitest"
 import { TestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
 import { Effect, ManagedRuntime } from "effect"
 import { SESSION_SECRET } from "./Session.ts"
@@ -110,4 +111,33 @@ export const startApi = async (
   const baseUrl = `http://127.0.0.1:${port}`
   if (until === "ready") await answers(`${baseUrl}/health/ready`, 200, () => output)
   return { child, baseUrl, exited, output: () => output, printed }
+}
+
+/**
+ * API processes of one `describe` block over one fresh database (`databaseEnv`), made in its `beforeAll`: `start`
+ * spawns a process on it (with `extra` environment), and after the block every process still running is killed and
+ * the database released. Call it at the top of the block, before the block's own hooks.
+ */
+export const apiProcesses = () => {
+  let database: Awaited<ReturnType<typeof databaseEnv>> | undefined
+  const started: Array<Running> = []
+  beforeAll(async () => {
+    database = await databaseEnv()
+  }, 60_000)
+  afterAll(async () => {
+    for (const server of started) if (server.child.exitCode === null) server.child.kill("SIGKILL")
+    await database?.release()
+  })
+  const env = (): Record<string, string> => {
+    if (database === undefined) throw new Error("apiProcesses: its database exists only inside the describe block")
+    return database.env
+  }
+  return {
+    env,
+    start: async (extra: Record<string, string> = {}, until: "listening" | "ready" = "ready") => {
+      const server = await startApi({ ...env(), ...extra }, until)
+      started.push(server)
+      return server
+    }
+  }
 }
