@@ -1,24 +1,11 @@
 import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/index.ts"
-import { type Approval, ApprovalId, approvalView } from "../approvals/index.ts"
-import {
-  applyEntry,
-  balanceOf,
-  type LockedAccount,
-  movementPosting,
-  planTransaction,
-  SettlementAccountMissing
-} from "../ledger/index.ts"
+import { approvalView } from "../approvals/index.ts"
+import { applyEntry, type LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import { type AccountId, isoOfMillis, LedgerTransactionId, newId, newIdText } from "../shared/index.ts"
-import { approvalExpiresAt, effectivePolicy, evaluateSpend } from "./SpendPolicy.ts"
-import {
-  type SpendRequest,
-  SpendRequestId,
-  SpendRequestInvalid,
-  spendRequestJson,
-  type UsageWindows
-} from "./SpendRequest.ts"
+import { type AccountId, isoOfMillis, newId, newIdText } from "../shared/index.ts"
+import { decideGoverned } from "./GovernedDecision.ts"
+import { type SpendRequest, SpendRequestId, spendRequestJson, type UsageWindows } from "./SpendRequest.ts"
 import type { DecidedSpend, DecisionInputs } from "./SpendRequestsRepo.ts"
 
 /** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
@@ -49,10 +36,7 @@ export interface CreateSpendRequest {
 
 /**
  * What a new request decides from the state `SpendRequestsRepo.lockForDecisions` read under its locks at `now` for
- * the budget `windows` of that moment: the
- * policy decision, the posting (approved) or hold (pending approval), the approval to store, the request, its budget
- * usage and its events. Refused when the credential has no such spend account, the currency differs from the
- * account's, or the team has no settlement account in that currency.
+ * the budget `windows` of that moment (`decideGoverned`), as a spend request: the request, what it writes, its events.
  */
 export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
   agent: AgentPrincipal,
@@ -61,82 +45,21 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
   now: number,
   windows: UsageWindows
 ) {
-  const accountId = input.accountId ?? agent.accountId
-  if (Option.isNone(inputs.spendAccount)) {
-    return yield* new SpendRequestInvalid({
-      field: "accountId",
-      message: `no ${agent.mode} spend account ${accountId ?? ""}`.trim()
-    })
-  }
-  const spend = inputs.spendAccount.value
-  const account = spend.account
-  if (account.currency !== input.currency) {
-    return yield* new SpendRequestInvalid({
-      field: "currency",
-      message: `the account holds ${account.currency}, not ${input.currency}`
-    })
-  }
-  if (Option.isNone(inputs.settlementAccount)) {
-    return yield* new SettlementAccountMissing({
-      teamId: agent.teamId,
-      mode: agent.mode,
-      currency: account.currency
-    })
-  }
-  const settlement = inputs.settlementAccount.value
-  const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
-  const decision = evaluateSpend({
-    policy,
-    amount: input.amount,
-    merchant: { name: input.merchant.name, category: input.merchant.category },
-    spentToday: inputs.spentToday,
-    spentThisMonth: inputs.spentThisMonth,
-    available: balanceOf(spend.counters).available
-  })
   const id = yield* newId(SpendRequestId)
-  const createdAt = isoOfMillis(now)
-  const posting = movementPosting(
+  const { decision, account, ledgerTransaction, approval, usage } = yield* decideGoverned(
+    agent,
     {
-      teamId: agent.teamId,
-      mode: agent.mode,
-      code: "spend_request",
-      reference: id,
-      debitAccountId: account.id,
-      creditAccountId: settlement.account.id,
-      amount: input.amount
+      amount: input.amount,
+      currency: input.currency,
+      merchant: { name: input.merchant.name, category: input.merchant.category },
+      accountId: input.accountId ?? agent.accountId
     },
-    decision.outcome === "pending_approval"
+    { type: "spend_request", id, whenApproved: "post" },
+    inputs,
+    now,
+    windows
   )
-  const moved =
-    decision.outcome === "denied"
-      ? null
-      : yield* Effect.fromResult(
-          planTransaction({ ...posting.base, id: yield* newId(LedgerTransactionId), createdAt }, posting.entries, {
-            locked: [spend, settlement],
-            checkFunds: true
-          })
-        ).pipe(
-          // Two locked accounts of the team, mode and one currency, a positive amount, and the policy denied
-          // any amount over the locked available balance: the plan cannot be refused.
-          Effect.orDie
-        )
-  const approval: Approval | null =
-    decision.outcome === "pending_approval"
-      ? {
-          id: yield* newId(ApprovalId),
-          teamId: agent.teamId,
-          mode: agent.mode,
-          subjectType: "spend_request",
-          subjectId: id,
-          status: "pending",
-          expiresAt: isoOfMillis(approvalExpiresAt(now, policy)),
-          decidedAt: null,
-          decidedBy: null,
-          note: null,
-          createdAt,
-          updatedAt: createdAt
-        }
-      : null
+  const createdAt = isoOfMillis(now)
   const sr: SpendRequest = {
     id,
     teamId: agent.teamId,
@@ -155,16 +78,17 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
     metadata: input.metadata ?? {},
     decision,
     approval: approval === null ? null : approvalView(approval),
-    ledgerTransactionId: decision.outcome === "approved" && moved !== null ? moved.id : null,
-    holdTransactionId: decision.outcome === "pending_approval" && moved !== null ? moved.id : null,
+    ledgerTransactionId: decision.outcome === "approved" && ledgerTransaction !== null ? ledgerTransaction.id : null,
+    holdTransactionId:
+      decision.outcome === "pending_approval" && ledgerTransaction !== null ? ledgerTransaction.id : null,
     createdAt,
     updatedAt: createdAt
   }
   const decided: DecidedSpend = {
     request: sr,
     approval,
-    ledgerTransaction: moved,
-    usage: { windows, amount: decision.outcome === "denied" ? 0 : input.amount },
+    ledgerTransaction,
+    usage,
     events: yield* spendEvents(
       sr,
       [

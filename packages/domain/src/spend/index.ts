@@ -1,3 +1,4 @@
+export * from "./GovernedDecision.ts"
 export * from "./model.ts"
 export * from "./SpendDecision.ts"
 export * from "./SpendRequests.ts"
