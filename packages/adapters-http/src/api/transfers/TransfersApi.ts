@@ -42,6 +42,12 @@ export const CreatePaymentCodeBody = Schema.Struct({
   )
 })
 
+/** A receive address as answered (the domain's view of it). */
+export const ReceiveAddressResponse = ReceiveAddressView
+
+/** A payment code as answered (the domain's view of it, status as of now). */
+export const PaymentCodeResponse = PaymentCodeView
+
 const AddressParam = Schema.String.check(Schema.isMaxLength(200, { message: "expected at most 200 characters" }))
 
 const errors = [...CommonErrors, Forbidden, TooManyRequests, NotFound] as const
@@ -50,7 +56,7 @@ const errors = [...CommonErrors, Forbidden, TooManyRequests, NotFound] as const
 export class TransfersApi extends HttpApiGroup.make("transfers")
   .add(
     HttpApiEndpoint.get("receiveAddress", "/v1/transfers/receive-address", {
-      success: ReceiveAddressView,
+      success: ReceiveAddressResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
@@ -62,7 +68,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
       ),
     HttpApiEndpoint.get("resolveAddress", "/v1/transfers/receive-addresses/:address", {
       params: { address: AddressParam },
-      success: ReceiveAddressView,
+      success: ReceiveAddressResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
@@ -75,7 +81,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
     HttpApiEndpoint.post("createPaymentCode", "/v1/transfers/payment-codes", {
       headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       payload: CreatePaymentCodeBody,
-      success: PaymentCodeView.pipe(HttpApiSchema.status(201)),
+      success: PaymentCodeResponse.pipe(HttpApiSchema.status(201)),
       error: [...errors, Conflict, Unprocessable]
     })
       .annotate(RequiredScope, "spend.write")
@@ -89,7 +95,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
       ),
     HttpApiEndpoint.get("getPaymentCode", "/v1/transfers/payment-codes/:code", {
       params: { code: AddressParam },
-      success: PaymentCodeView,
+      success: PaymentCodeResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
