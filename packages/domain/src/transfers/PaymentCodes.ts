@@ -9,7 +9,7 @@ import {
   PaymentCodeUnusable,
   paymentCodeStatus
 } from "./PaymentCode.ts"
-import { ReceiveAddressNotFound } from "./ReceiveAddress.ts"
+import { ReceiveHandleMissing } from "./ReceiveAddress.ts"
 import { randomUnambiguous } from "./ReceiveAddresses.ts"
 import { PaymentCodesRepo, ReceiveHandlesRepo } from "./TransfersRepos.ts"
 
@@ -33,7 +33,7 @@ export class PaymentCodes extends Context.Service<
     readonly create: (
       recipient: { readonly teamId: TeamId; readonly mode: Mode },
       input: CreatePaymentCode
-    ) => Effect.Effect<PaymentCode, ReceiveAddressNotFound | PersistenceUnavailable>
+    ) => Effect.Effect<PaymentCode, ReceiveHandleMissing | PersistenceUnavailable>
     /** The code as typed (any case) seen from `mode`: not found when unknown, malformed or of the other mode. */
     readonly resolve: (
       mode: Mode,
@@ -63,7 +63,7 @@ export class PaymentCodes extends Context.Service<
       input: CreatePaymentCode
     ) {
       const handle = yield* handles.findByTeam(recipient.teamId)
-      if (Option.isNone(handle)) return yield* new ReceiveAddressNotFound({ address: `team:${recipient.teamId}` })
+      if (Option.isNone(handle)) return yield* new ReceiveHandleMissing({ teamId: recipient.teamId })
       const now = yield* Clock.currentTimeMillis
       const ttlSeconds = input.expiresInSeconds ?? PAYMENT_CODE_TTL_SECONDS.default
       for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {

@@ -99,3 +99,8 @@ export const receiveAddressView = (address: ReceiveAddress): ReceiveAddressView 
 export class ReceiveAddressNotFound extends Schema.TaggedError<ReceiveAddressNotFound>()("ReceiveAddressNotFound", {
   address: Schema.String
 }) {}
+
+/** The team has no receive handle: it does not exist (every team gets one when it is created). */
+export class ReceiveHandleMissing extends Schema.TaggedError<ReceiveHandleMissing>()("ReceiveHandleMissing", {
+  teamId: Schema.String
+}) {}

@@ -6,6 +6,7 @@ import {
   type ReceiveAddress,
   ReceiveAddressNotFound,
   type ReceiveHandle,
+  ReceiveHandleMissing,
   receiveAddressIn,
   slugOf
 } from "./ReceiveAddress.ts"
@@ -56,7 +57,7 @@ export class ReceiveAddresses extends Context.Service<
     readonly own: (
       teamId: TeamId,
       mode: Mode
-    ) => Effect.Effect<ReceiveAddress, ReceiveAddressNotFound | PersistenceUnavailable>
+    ) => Effect.Effect<ReceiveAddress, ReceiveHandleMissing | PersistenceUnavailable>
     /** The team receiving at `address`, seen from `mode`: not found when unknown, malformed or of the other mode. */
     readonly resolve: (
       mode: Mode,
@@ -69,7 +70,7 @@ export class ReceiveAddresses extends Context.Service<
 
     const own = Effect.fn("ReceiveAddresses.own")(function* (teamId: TeamId, mode: Mode) {
       const found = yield* repo.findByTeam(teamId)
-      if (Option.isNone(found)) return yield* new ReceiveAddressNotFound({ address: `team:${teamId}` })
+      if (Option.isNone(found)) return yield* new ReceiveHandleMissing({ teamId })
       return receiveAddressIn(found.value, mode)
     })
 

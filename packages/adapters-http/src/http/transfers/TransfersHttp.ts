@@ -17,7 +17,7 @@ export const TransfersHttp = HttpApiBuilder.group(Api, "transfers", (handlers) =
           return receiveAddressView(yield* addresses.own(agent.teamId, agent.mode))
         }).pipe(
           // Every team gets its handle in the transaction that creates it (migration 0015 backfilled the others).
-          Effect.catchTag("ReceiveAddressNotFound", Effect.die),
+          Effect.catchTag("ReceiveHandleMissing", Effect.die),
           orServiceUnavailable
         )
       )
@@ -37,7 +37,7 @@ export const TransfersHttp = HttpApiBuilder.group(Api, "transfers", (handlers) =
           return paymentCodeView(code, yield* Clock.currentTimeMillis)
         }).pipe(
           // As for `receiveAddress`: the caller's team has its handle.
-          Effect.catchTag("ReceiveAddressNotFound", Effect.die),
+          Effect.catchTag("ReceiveHandleMissing", Effect.die),
           orServiceUnavailable
         )
       )
