@@ -24,8 +24,10 @@ import {
   OAuth,
   OAuthApplications,
   OAuthPurgeJob,
+  PaymentCodes,
   RateLimiter,
   RateLimitPruneJob,
+  ReceiveAddresses,
   SpendRequests,
   TeamCredentialsLive,
   Teams,
@@ -168,7 +170,14 @@ const retention = Layer.unwrap(
 
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, AgentCredentialsFromKeys, TeamCredentialsLive).pipe(
+  Layer.mergeAll(
+    Users.layer,
+    Teams.layer,
+    AgentCredentialsFromKeys,
+    TeamCredentialsLive,
+    ReceiveAddresses.layer,
+    PaymentCodes.layer
+  ).pipe(
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),
     Layer.provideMerge(backgroundJobs(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))),
     Layer.provideMerge(SpendRequests.layer),

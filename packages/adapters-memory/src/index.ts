@@ -10,6 +10,7 @@ import { OAuthPortsMemory } from "./oauth/index.ts"
 import { PlatformPortsMemory } from "./platform/index.ts"
 import { MemoryStore, TransactorMemory } from "./shared/index.ts"
 import { SpendPortsMemory } from "./spend/index.ts"
+import { TransfersPortsMemory } from "./transfers/index.ts"
 import { WebhooksPortsMemory } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
@@ -23,6 +24,7 @@ export * from "./oauth/index.ts"
 export * from "./platform/index.ts"
 export * from "./shared/index.ts"
 export * from "./spend/index.ts"
+export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
@@ -38,5 +40,6 @@ export const PortsMemory = Layer.mergeAll(
   OAuthPortsMemory,
   PlatformPortsMemory,
   SpendPortsMemory,
+  TransfersPortsMemory,
   WebhooksPortsMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

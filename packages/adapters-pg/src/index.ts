@@ -10,6 +10,7 @@ import { OAuthPortsPg } from "./oauth/index.ts"
 import { PlatformPortsPg } from "./platform/index.ts"
 import { TransactorPg } from "./shared/index.ts"
 import { SpendPortsPg } from "./spend/index.ts"
+import { TransfersPortsPg } from "./transfers/index.ts"
 import { WebhooksPortsPg } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
@@ -32,6 +33,7 @@ export {
   TransactorPg
 } from "./shared/index.ts"
 export * from "./spend/index.ts"
+export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on Postgres, one layer per context; needs a SqlClient. */
@@ -47,5 +49,6 @@ export const PortsPg = Layer.mergeAll(
   OAuthPortsPg,
   PlatformPortsPg,
   SpendPortsPg,
+  TransfersPortsPg,
   WebhooksPortsPg
 )

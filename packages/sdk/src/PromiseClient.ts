@@ -1,7 +1,10 @@
 import type {
   AccountResponse,
   BalanceResponse,
+  CreatePaymentCodeBody,
   CreateTeamRequest,
+  PaymentCodeResponse,
+  ReceiveAddressResponse,
   TeamResponse,
   UserResponse
 } from "@svc/adapters-http/api"
@@ -20,6 +23,12 @@ export type Account = typeof AccountResponse.Type
 export type Balance = typeof BalanceResponse.Type
 /** The body of POST /teams. */
 export type CreateTeamInput = typeof CreateTeamRequest.Type
+/** A team's receive address in one mode (`acme-7fk2@svc`, `acme-7fk2@test.svc`). */
+export type ReceiveAddress = typeof ReceiveAddressResponse.Type
+/** A single-use payment code with its status as of the answer. */
+export type PaymentCode = typeof PaymentCodeResponse.Type
+/** The body of POST /v1/transfers/payment-codes. */
+export type CreatePaymentCodeInput = typeof CreatePaymentCodeBody.Type
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -40,6 +49,14 @@ export interface PromiseClient {
   readonly getAccount: (id: string) => Promise<Account>
   readonly getBalance: () => Promise<Balance>
   readonly health: () => Promise<{ readonly status: "ok" }>
+  /** The credential's team's receive address in the credential's mode. */
+  readonly receiveAddress: () => Promise<ReceiveAddress>
+  /** The team receiving at `address` (404 when unknown or of the other mode). */
+  readonly resolveReceiveAddress: (address: string) => Promise<ReceiveAddress>
+  /** A new payment code; `idempotencyKey` makes the call safe to retry (the same key replays the first answer). */
+  readonly createPaymentCode: (input: CreatePaymentCodeInput, idempotencyKey: string) => Promise<PaymentCode>
+  /** A payment code of the credential's mode, with its status now (404 when unknown or of the other mode). */
+  readonly getPaymentCode: (code: string) => Promise<PaymentCode>
 }
 
 /** A Promise client over `fetch`, with the published retry policy (numbers overridable through `retry`). */
@@ -54,6 +71,11 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     listAccounts: (params = {}) => run(client.accounts.list({ query: params })),
     getAccount: (id) => run(client.accounts.get({ params: { id } })),
     getBalance: () => run(client.accounts.balance()),
-    health: () => run(client.system.health())
+    health: () => run(client.system.health()),
+    receiveAddress: () => run(client.transfers.receiveAddress()),
+    resolveReceiveAddress: (address) => run(client.transfers.resolveAddress({ params: { address } })),
+    createPaymentCode: (input, idempotencyKey) =>
+      run(client.transfers.createPaymentCode({ payload: input, headers: { "idempotency-key": idempotencyKey } })),
+    getPaymentCode: (code) => run(client.transfers.getPaymentCode({ params: { code } }))
   }
 }

@@ -7,6 +7,7 @@ import {
   isoOfMillis,
   type LedgerRepo,
   pageRequest,
+  type ReceiveHandlesRepo,
   type TeamId,
   type TeamsRepo,
   type Transactor,
@@ -18,7 +19,7 @@ import { TestClock } from "effect/testing"
 import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
 
 /** The ports the review suite runs over. */
-type ReviewPorts = Transactor | UsersRepo | TeamsRepo | LedgerRepo | InboundEventStore
+type ReviewPorts = Transactor | UsersRepo | TeamsRepo | ReceiveHandlesRepo | LedgerRepo | InboundEventStore
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z")
 

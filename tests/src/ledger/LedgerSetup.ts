@@ -4,6 +4,7 @@ import {
   type LedgerRepo,
   type LedgerTransaction,
   pageRequest,
+  type ReceiveHandlesRepo,
   type TeamId,
   Teams,
   type TeamsRepo,
@@ -15,7 +16,7 @@ import {
 import { Effect, Layer } from "effect"
 
 /** The ports every ledger contract runs on. */
-export type LedgerPorts<R = never> = Transactor | UsersRepo | TeamsRepo | LedgerRepo | R
+export type LedgerPorts<R = never> = Transactor | UsersRepo | TeamsRepo | ReceiveHandlesRepo | LedgerRepo | R
 
 /** The domain services over whichever ports the caller provides. */
 export const domainOver = <E, R>(ports: Layer.Layer<R, E>) =>

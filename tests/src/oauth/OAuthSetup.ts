@@ -8,6 +8,7 @@ import {
   type OAuthError,
   type OAuthRepo,
   type PersistenceUnavailable,
+  type ReceiveHandlesRepo,
   s256Challenge,
   TeamCredentials,
   TeamCredentialsLive,
@@ -21,7 +22,7 @@ import { Effect, Layer } from "effect"
 import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
 
 /** The ports the OAuth contracts run over. */
-export type OAuthPorts = Transactor | UsersRepo | TeamsRepo | LedgerRepo | OAuthRepo | ApiKeysRepo
+export type OAuthPorts = Transactor | UsersRepo | TeamsRepo | ReceiveHandlesRepo | LedgerRepo | OAuthRepo | ApiKeysRepo
 
 /** The redirect URI every test client registers. */
 export const REDIRECT = "http://127.0.0.1:8976/callback"

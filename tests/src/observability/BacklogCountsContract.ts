@@ -4,6 +4,7 @@ import {
   type InboundEvent,
   InboundEventStore,
   type LedgerRepo,
+  type ReceiveHandlesRepo,
   type TeamsRepo,
   Transactor,
   type UsersRepo,
@@ -26,6 +27,7 @@ export const backlogCountsContract = <E>(
     | Transactor
     | UsersRepo
     | TeamsRepo
+    | ReceiveHandlesRepo
     | LedgerRepo
     | EventOutbox
     | WebhookEndpointsRepo

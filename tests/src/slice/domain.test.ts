@@ -4,6 +4,7 @@ import {
   LedgerRepoMemory,
   MemoryStore,
   PortsMemory,
+  ReceiveHandlesRepoMemory,
   TeamsRepoMemory,
   TransactorMemory,
   UsersRepoMemory
@@ -32,6 +33,7 @@ const PortsFailingOnAddMember = Layer.mergeAll(
   UsersRepoMemory,
   LedgerRepoMemory,
   EventOutboxMemory,
+  ReceiveHandlesRepoMemory,
   Layer.effect(
     TeamsRepo,
     Effect.gen(function* () {

@@ -8,6 +8,7 @@ import {
   Ledger,
   type LedgerRepo,
   PersistenceUnavailable,
+  type ReceiveHandlesRepo,
   type SpendPolicy,
   SpendRequests,
   SpendRequestsRepo,
@@ -26,6 +27,7 @@ export type Ports =
   | Transactor
   | UsersRepo
   | TeamsRepo
+  | ReceiveHandlesRepo
   | LedgerRepo
   | EventOutbox
   | AgentKeysRepo

@@ -3,6 +3,7 @@ import {
   EventOutbox,
   type LedgerRepo,
   purgeWebhookHistory,
+  type ReceiveHandlesRepo,
   type TeamsRepo,
   Transactor,
   type UsersRepo,
@@ -20,7 +21,14 @@ const DAY = 86_400_000
 export const webhookPurgeContract = <E>(
   name: string,
   ports: Layer.Layer<
-    Transactor | UsersRepo | TeamsRepo | LedgerRepo | EventOutbox | WebhookEndpointsRepo | WebhookDeliveriesRepo,
+    | Transactor
+    | UsersRepo
+    | TeamsRepo
+    | ReceiveHandlesRepo
+    | LedgerRepo
+    | EventOutbox
+    | WebhookEndpointsRepo
+    | WebhookDeliveriesRepo,
     E,
     never
   >

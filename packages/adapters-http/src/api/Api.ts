@@ -7,6 +7,7 @@ import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
 import { InputLimits, RequestValidation } from "./shared/index.ts"
 import { SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
+import { TransfersApi } from "./transfers/index.ts"
 import { TreasuryApi } from "./treasury/index.ts"
 import { WebhookEndpointsApi } from "./webhooks/index.ts"
 
@@ -18,6 +19,7 @@ export class Api extends HttpApi.make("svc")
   .add(AccountsApi)
   .add(SpendRequestsApi)
   .add(TestHelpersApi)
+  .add(TransfersApi)
   .add(TreasuryApi)
   .add(AgentKeysApi)
   .add(OAuthApi)

@@ -9,6 +9,7 @@ import { AuthenticationLive, ErrorHandlingLive, OAuthGuardLive } from "./middlew
 import { OAuthApplicationsHttp, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
 import { SystemHttp } from "./platform/index.ts"
 import { SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
+import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
 import { WebhookEndpointsHttp } from "./webhooks/index.ts"
 
@@ -21,6 +22,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     AccountsHttp,
     SpendRequestsHttp,
     TestHelpersHttp,
+    TransfersHttp,
     TreasuryHttp,
     AgentKeysHttp,
     OAuthHttp,

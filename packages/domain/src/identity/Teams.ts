@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Ledger } from "../ledger/index.ts"
 import type { UserId } from "../shared/index.ts"
 import { newId, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import { openReceiveHandle, ReceiveHandlesRepo } from "../transfers/index.ts"
 import type { Membership, Role, Team } from "./Team.ts"
 import type { User } from "./User.ts"
 import { type SessionIdentity, UsersRepo } from "./Users.ts"
@@ -40,7 +41,10 @@ const OPENING_ACCOUNTS = [
 export class Teams extends Context.Service<
   Teams,
   {
-    /** Creates the team with the caller as owner and current team; opens live and test spend accounts in its base currency. */
+    /**
+     * Creates the team with the caller as owner and current team; opens live and test spend accounts in its base
+     * currency and gives it its receive handle (its address in each mode), all in one transaction.
+     */
     readonly create: (owner: SessionIdentity, input: CreateTeam) => Effect.Effect<Team, PersistenceUnavailable>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
     /** The caller's membership in a team; TeamNotFound when they are not a member. */
@@ -59,6 +63,7 @@ export class Teams extends Context.Service<
     const users = yield* UsersRepo
     const ledger = yield* Ledger
     const transactor = yield* Transactor
+    const handles = yield* ReceiveHandlesRepo
 
     const create = Effect.fn("Teams.create")(function* (owner: SessionIdentity, input: CreateTeam) {
       const team: Team = {
@@ -80,6 +85,7 @@ export class Teams extends Context.Service<
               currency: team.baseCurrency
             })
           }
+          yield* openReceiveHandle(handles, team)
           yield* users.setCurrentTeam(owner.id, team.id)
         })
       )

@@ -1,0 +1,111 @@
+import {
+  PAYMENT_CODE_MEMO_MAX_LENGTH,
+  PAYMENT_CODE_TTL_SECONDS,
+  PaymentCodeView,
+  PositiveAmountMinor,
+  ReceiveAddressView
+} from "@svc/domain/model"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
+import {
+  AgentAuth,
+  CommonErrors,
+  Conflict,
+  Forbidden,
+  NotFound,
+  RequiredScope,
+  TooManyRequests,
+  Unprocessable
+} from "../shared/index.ts"
+
+/** The body of POST /v1/transfers/payment-codes. */
+export const CreatePaymentCodeBody = Schema.Struct({
+  amount: Schema.optionalKey(PositiveAmountMinor),
+  currency: Schema.optionalKey(Schema.Literal("USD").annotate({ message: "payment codes are in USD only" })),
+  memo: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isMaxLength(PAYMENT_CODE_MEMO_MAX_LENGTH, {
+        message: `expected at most ${PAYMENT_CODE_MEMO_MAX_LENGTH} characters`
+      })
+    )
+  ),
+  expiresInSeconds: Schema.optionalKey(
+    Schema.Int.check(
+      Schema.isBetween(
+        { minimum: PAYMENT_CODE_TTL_SECONDS.minimum, maximum: PAYMENT_CODE_TTL_SECONDS.maximum },
+        {
+          message: `expected an integer between ${PAYMENT_CODE_TTL_SECONDS.minimum} and ${PAYMENT_CODE_TTL_SECONDS.maximum} seconds`
+        }
+      )
+    )
+  )
+})
+
+/** A receive address as answered (the domain's view of it). */
+export const ReceiveAddressResponse = ReceiveAddressView
+
+/** A payment code as answered (the domain's view of it, status as of now). */
+export const PaymentCodeResponse = PaymentCodeView
+
+const AddressParam = Schema.String.check(Schema.isMaxLength(200, { message: "expected at most 200 characters" }))
+
+const errors = [...CommonErrors, Forbidden, TooManyRequests, NotFound] as const
+
+/** Book transfers, part one: receive addresses and payment codes (spending keys and team API keys, by scope). */
+export class TransfersApi extends HttpApiGroup.make("transfers")
+  .add(
+    HttpApiEndpoint.get("receiveAddress", "/v1/transfers/receive-address", {
+      success: ReceiveAddressResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "Get your receive address")
+      .annotate(
+        OpenApi.Description,
+        "The credential's team's receive address in the credential's mode (`name-xxxx@svc` live, `name-xxxx@test.svc` test): " +
+          "stable, given to the team when it was created."
+      ),
+    HttpApiEndpoint.get("resolveAddress", "/v1/transfers/receive-addresses/:address", {
+      params: { address: AddressParam },
+      success: ReceiveAddressResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "Resolve a receive address")
+      .annotate(
+        OpenApi.Description,
+        "The team receiving at an address, to check before sending. 404 when unknown, and when the address is of the other " +
+          "mode: a live key never reaches a test address and back."
+      ),
+    HttpApiEndpoint.post("createPaymentCode", "/v1/transfers/payment-codes", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      payload: CreatePaymentCodeBody,
+      success: PaymentCodeResponse.pipe(HttpApiSchema.status(201)),
+      error: [...errors, Conflict, Unprocessable]
+    })
+      .annotate(RequiredScope, "spend.write")
+      .annotate(IdempotencyKeyRequired, true)
+      .annotate(OpenApi.Summary, "Create a payment code")
+      .annotate(
+        OpenApi.Description,
+        "A single-use code (`PC-` and eight characters) paying to your team in the key's mode, optionally fixing the amount " +
+          "(USD minor units) and memo; it expires after `expiresInSeconds` (60 s to 30 days, default 7 days). Requires the " +
+          "`Idempotency-Key` header; a retry with the same key replays the first answer."
+      ),
+    HttpApiEndpoint.get("getPaymentCode", "/v1/transfers/payment-codes/:code", {
+      params: { code: AddressParam },
+      success: PaymentCodeResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "Resolve a payment code")
+      .annotate(
+        OpenApi.Description,
+        "The code's recipient, amount, memo and status as of now (`active`, `used`, `expired`), for any key of the code's " +
+          "mode. 404 when unknown or of the other mode."
+      )
+  )
+  .middleware(Idempotent)
+  .middleware(AgentAuth)
+  .annotate(OpenApi.Description, "Book transfers between workspaces: receive addresses and payment codes") {}

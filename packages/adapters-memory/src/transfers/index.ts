@@ -1,0 +1,9 @@
+import { Layer } from "effect"
+import { PaymentCodesRepoMemory } from "./PaymentCodesRepoMemory.ts"
+import { ReceiveHandlesRepoMemory } from "./ReceiveHandlesRepoMemory.ts"
+
+export * from "./PaymentCodesRepoMemory.ts"
+export * from "./ReceiveHandlesRepoMemory.ts"
+
+/** The transfers context's ports on the in-memory store. */
+export const TransfersPortsMemory = Layer.mergeAll(PaymentCodesRepoMemory, ReceiveHandlesRepoMemory)

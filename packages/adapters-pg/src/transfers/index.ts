@@ -1,0 +1,9 @@
+import { Layer } from "effect"
+import { PaymentCodesRepoPg } from "./PaymentCodesRepoPg.ts"
+import { ReceiveHandlesRepoPg } from "./ReceiveHandlesRepoPg.ts"
+
+export * from "./PaymentCodesRepoPg.ts"
+export * from "./ReceiveHandlesRepoPg.ts"
+
+/** The transfers context's ports on Postgres. */
+export const TransfersPortsPg = Layer.mergeAll(PaymentCodesRepoPg, ReceiveHandlesRepoPg)

@@ -1,0 +1,102 @@
+import { Schema } from "effect"
+import { Mode, millisOfIso, TeamId } from "../shared/model.ts"
+import { ReceiveHandleText, receiveAddressOf } from "./ReceiveAddress.ts"
+import { UNAMBIGUOUS_ALPHABET } from "./UnambiguousCodes.ts"
+
+/** How many random characters follow `PC-`. */
+export const PAYMENT_CODE_LENGTH = 8
+
+/** The bounds and default of a payment code's lifetime, in seconds. */
+export const PAYMENT_CODE_TTL_SECONDS = { minimum: 60, maximum: 30 * 86_400, default: 7 * 86_400 } as const
+
+/** The longest memo a payment code carries. */
+export const PAYMENT_CODE_MEMO_MAX_LENGTH = 500
+
+const codePattern = new RegExp(`^PC-[${UNAMBIGUOUS_ALPHABET.toUpperCase()}]{${PAYMENT_CODE_LENGTH}}$`, "u")
+
+/** `PC-` and eight upper-case characters of the unambiguous alphabet. */
+export const PaymentCodeText = Schema.String.check(
+  Schema.isPattern(codePattern, { message: "expected PC- and eight unambiguous characters" })
+)
+
+/** The canonical form of a code as a client typed it (upper case); none when it cannot be a code. */
+export const normalizePaymentCode = (text: string): string | undefined => {
+  const upper = text.trim().toUpperCase()
+  return codePattern.test(upper) ? upper : undefined
+}
+
+/**
+ * A single-use code a recipient hands out, optionally fixing the amount and memo of the transfer made with it. The
+ * recipient is the team (and its handle, and name as read) in the code's mode. `usedAt` and `usedByTransferId` are set
+ * together, once, by the transfer that used it.
+ */
+export const PaymentCode = Schema.Struct({
+  code: PaymentCodeText,
+  teamId: TeamId,
+  teamName: Schema.String,
+  handle: ReceiveHandleText,
+  mode: Mode,
+  amount: Schema.NullOr(Schema.Int),
+  currency: Schema.Literal("USD"),
+  memo: Schema.NullOr(Schema.String),
+  expiresAt: Schema.String,
+  usedAt: Schema.NullOr(Schema.String),
+  usedByTransferId: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+export type PaymentCode = typeof PaymentCode.Type
+
+/** `active` until used or past its expiry. */
+export const PaymentCodeStatus = Schema.Literals(["active", "used", "expired"])
+export type PaymentCodeStatus = typeof PaymentCodeStatus.Type
+
+/** A code's status at `nowMillis`: used once used (even after its expiry), expired from its expiry on. */
+export const paymentCodeStatus = (
+  code: Pick<PaymentCode, "usedAt" | "expiresAt">,
+  nowMillis: number
+): PaymentCodeStatus =>
+  code.usedAt !== null ? "used" : millisOfIso(code.expiresAt) <= nowMillis ? "expired" : "active"
+
+/** A payment code as clients see it. */
+export const PaymentCodeView = Schema.Struct({
+  object: Schema.Literal("payment_code"),
+  code: Schema.String,
+  address: Schema.String,
+  teamName: Schema.String,
+  mode: Mode,
+  amount: Schema.NullOr(Schema.Int),
+  currency: Schema.Literal("USD"),
+  memo: Schema.NullOr(Schema.String),
+  status: PaymentCodeStatus,
+  expiresAt: Schema.String,
+  usedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+export type PaymentCodeView = typeof PaymentCodeView.Type
+
+/** The view of a code as of `nowMillis`. */
+export const paymentCodeView = (code: PaymentCode, nowMillis: number): PaymentCodeView => ({
+  object: "payment_code",
+  code: code.code,
+  address: receiveAddressOf(code.handle, code.mode),
+  teamName: code.teamName,
+  mode: code.mode,
+  amount: code.amount,
+  currency: code.currency,
+  memo: code.memo,
+  status: paymentCodeStatus(code, nowMillis),
+  expiresAt: code.expiresAt,
+  usedAt: code.usedAt,
+  createdAt: code.createdAt
+})
+
+/** No payment code of this text in the caller's mode (unknown, malformed, or of the other mode). */
+export class PaymentCodeNotFound extends Schema.TaggedError<PaymentCodeNotFound>()("PaymentCodeNotFound", {
+  code: Schema.String
+}) {}
+
+/** The code cannot be used: it was used already or is past its expiry. */
+export class PaymentCodeUnusable extends Schema.TaggedError<PaymentCodeUnusable>()("PaymentCodeUnusable", {
+  code: Schema.String,
+  status: Schema.Literals(["used", "expired"])
+}) {}
