@@ -138,7 +138,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
               .slice(0, page.limit + 1)
           )
         ),
-      releaseUsage: (keyId, windows, amount) => addUsage(keyId, windows, -amount),
+      moveUsage: addUsage,
       transition: (teamId, id, transition) =>
         store.atomically(
           Ref.modify(requests, (map) => {

@@ -15,6 +15,7 @@ import inboundReview from "./0012_inbound_review.ts"
 import oauthApplicationsByTeam from "./0013_oauth_applications_by_team.ts"
 import lockSpendDecisions from "./0014_lock_spend_decisions.ts"
 import receiveAddressesPaymentCodes from "./0015_receive_addresses_payment_codes.ts"
+import transfers from "./0016_transfers.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -32,7 +33,8 @@ export const migrations = Migrator.fromRecord({
   "0012_inbound_review": inboundReview,
   "0013_oauth_applications_by_team": oauthApplicationsByTeam,
   "0014_lock_spend_decisions": lockSpendDecisions,
-  "0015_receive_addresses_payment_codes": receiveAddressesPaymentCodes
+  "0015_receive_addresses_payment_codes": receiveAddressesPaymentCodes,
+  "0016_transfers": transfers
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -179,12 +179,12 @@ export const SpendRequestsRepoPg = Layer.effect(
           orUnavailable("spendRequests.list"),
           Effect.flatMap(all("spendRequests.list"))
         ),
-      releaseUsage: (keyId, windows, amount) =>
-        sql`UPDATE spend_usage SET amount = amount - ${amount}
+      moveUsage: (keyId, windows, delta) =>
+        sql`UPDATE spend_usage SET amount = amount + ${delta}
             WHERE spending_key_id = ${keyId}
               AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`.pipe(
           Effect.asVoid,
-          orUnavailable("spendRequests.releaseUsage")
+          orUnavailable("spendRequests.moveUsage")
         ),
       transition: (teamId, id, t) =>
         sql`WITH r AS (

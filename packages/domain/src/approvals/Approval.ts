@@ -10,7 +10,7 @@ export const ApprovalStatus = Schema.Literals(["pending", "approved", "denied", 
 export type ApprovalStatus = typeof ApprovalStatus.Type
 
 /** What an approval decides: spend requests today; transfers, checkout intents and payouts share the same object. */
-export const ApprovalSubjectType = Schema.Literals(["spend_request"])
+export const ApprovalSubjectType = Schema.Literals(["spend_request", "transfer"])
 export type ApprovalSubjectType = typeof ApprovalSubjectType.Type
 
 /** A person's decision on a request that crossed its approval threshold, with its own expiry and decider. */

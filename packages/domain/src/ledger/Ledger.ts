@@ -34,6 +34,8 @@ export interface OpenTeamAccounts {
 
 /** A deposit from the outside world into a team's spend account. */
 export interface Deposit {
+  /** `deposit` (the default) for money paid in; `transfer` for a book transfer from another team (ADR 0014). */
+  readonly code?: "deposit" | "transfer" | undefined
   readonly teamId: TeamId
   readonly mode: Mode
   readonly accountId: AccountId
@@ -205,7 +207,7 @@ export class Ledger extends Context.Service<
         {
           teamId: input.teamId,
           mode: input.mode,
-          code: "deposit",
+          code: input.code ?? "deposit",
           reference: input.reference,
           debitAccountId: external.id,
           creditAccountId: input.accountId,

@@ -161,7 +161,7 @@ export class SpendRequests extends Context.Service<
             })
             if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
             if (outcome !== "approved") {
-              yield* repo.releaseUsage(sr.spendingKeyId, usageWindows(millisOfIso(sr.createdAt)), sr.amount)
+              yield* repo.moveUsage(sr.spendingKeyId, usageWindows(millisOfIso(sr.createdAt)), -sr.amount)
             }
             yield* publish(updated.value, `spend_request.${outcome}`)
             return updated.value

@@ -67,11 +67,15 @@ export class SpendRequestsRepo extends Context.Service<
     readonly insertDecided: (
       decided: Arr.NonEmptyReadonlyArray<DecidedSpend>
     ) => Effect.Effect<void, PersistenceUnavailable>
-    /** Takes a released hold's amount off its credential's running totals in the windows it was counted in. */
-    readonly releaseUsage: (
+    /**
+     * Moves a credential's running totals in both `windows` by `delta`: what a governed request counts (a transfer,
+     * under the totals `lockForDecisions` locked) or, negative, what a released hold gives back in the windows it was
+     * counted in.
+     */
+    readonly moveUsage: (
       spendingKeyId: string,
       windows: UsageWindows,
-      amount: number
+      delta: number
     ) => Effect.Effect<void, PersistenceUnavailable>
     /** Applies a transition only if the request is still pending; none when another transition won. */
     readonly transition: (

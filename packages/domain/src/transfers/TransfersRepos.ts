@@ -1,7 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
 import type { ReceiveHandle } from "./ReceiveAddress.ts"
+import type { Transfer, TransferDirection, TransferId, TransferStatus, TransferTransition } from "./Transfer.ts"
 
 /** Storage of teams' receive handles: one per team, unique across teams, never changed. */
 export class ReceiveHandlesRepo extends Context.Service<
@@ -39,3 +40,37 @@ export class PaymentCodesRepo extends Context.Service<
     ) => Effect.Effect<Option.Option<PaymentCode>, PersistenceUnavailable>
   }
 >()("@svc/domain/PaymentCodesRepo") {}
+
+/** Which transfers a team lists. */
+export interface TransferQuery {
+  readonly mode: Mode
+  readonly status?: TransferStatus | undefined
+  readonly direction?: TransferDirection | undefined
+}
+
+/** Storage of book transfers; a final status never changes. */
+export class TransfersRepo extends Context.Service<
+  TransfersRepo,
+  {
+    /** Stores a new transfer (its approval, if any, already stored). */
+    readonly insert: (transfer: Transfer) => Effect.Effect<void, PersistenceUnavailable>
+    readonly find: (id: TransferId) => Effect.Effect<Option.Option<Transfer>, PersistenceUnavailable>
+    /** The team's transfers on either side (or the `direction` asked), newest first, by cursor. */
+    readonly list: (
+      teamId: TeamId,
+      query: TransferQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
+    /** Applies a transition only if the transfer's status is still one of `from`; none when another one won. */
+    readonly transition: (
+      id: TransferId,
+      from: ReadonlyArray<TransferStatus>,
+      transition: TransferTransition
+    ) => Effect.Effect<Option.Option<Transfer>, PersistenceUnavailable>
+    /** Transfers pending acceptance whose acceptance expired at or before `now`, soonest first, then by id. */
+    readonly dueForExpiry: (
+      now: string,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
+  }
+>()("@svc/domain/TransfersRepo") {}

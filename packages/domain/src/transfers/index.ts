@@ -1,4 +1,5 @@
 export * from "./model.ts"
 export * from "./PaymentCodes.ts"
 export * from "./ReceiveAddresses.ts"
+export * from "./Transfers.ts"
 export * from "./TransfersRepos.ts"

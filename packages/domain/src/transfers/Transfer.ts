@@ -1,0 +1,136 @@
+import { Schema } from "effect"
+import { ApprovalView } from "../approvals/model.ts"
+import { AccountId, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
+import { SpendDecision } from "../spend/model.ts"
+
+/** A book transfer's id. */
+export const TransferId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("TransferId"))
+export type TransferId = typeof TransferId.Type
+
+/**
+ * `pending_approval` (the sender's policy routed it to a human) -> `pending_acceptance` -> `completed`, `declined`,
+ * `canceled` or `expired`; `denied` by policy or by the approver. Final statuses never change.
+ */
+export const TransferStatus = Schema.Literals([
+  "pending_approval",
+  "pending_acceptance",
+  "completed",
+  "declined",
+  "canceled",
+  "expired",
+  "denied"
+])
+export type TransferStatus = typeof TransferStatus.Type
+
+/** The statuses a transfer can still leave. */
+export const OPEN_TRANSFER_STATUSES = [
+  "pending_approval",
+  "pending_acceptance"
+] as const satisfies ReadonlyArray<TransferStatus>
+
+/** Which side of a transfer a team is on. */
+export const TransferDirection = Schema.Literals(["outgoing", "incoming"])
+export type TransferDirection = typeof TransferDirection.Type
+
+/** A book transfer between two teams of one mode, in USD, with its sender's policy decision and its money. */
+export const Transfer = Schema.Struct({
+  id: TransferId,
+  mode: Mode,
+  status: TransferStatus,
+  amount: Schema.Int,
+  currency: Schema.Literal("USD"),
+  memo: Schema.NullOr(Schema.String),
+  senderTeamId: TeamId,
+  senderAddress: Schema.String,
+  /** The sender's spend account the amount is held on and paid from. */
+  senderAccountId: AccountId,
+  /** The sender's credential, whose budgets count the transfer. */
+  spendingKeyId: Schema.String,
+  recipientTeamId: TeamId,
+  recipientAddress: Schema.String,
+  /** The payment code the transfer was made to; null when made to an address. */
+  paymentCode: Schema.NullOr(Schema.String),
+  decision: SpendDecision,
+  approval: Schema.NullOr(ApprovalView),
+  /** The hold on the sender's account; null when denied. */
+  holdTransactionId: Schema.NullOr(LedgerTransactionId),
+  /** When a transfer pending acceptance expires; null before it awaits acceptance and after it is final. */
+  expiresAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type Transfer = typeof Transfer.Type
+
+/** A transfer as one of its teams sees it: the HTTP answers and the events' `data`. */
+export const TransferView = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("transfer"),
+  mode: Mode,
+  direction: TransferDirection,
+  status: TransferStatus,
+  amount: Schema.Int,
+  currency: Schema.Literal("USD"),
+  memo: Schema.NullOr(Schema.String),
+  from: Schema.Struct({ address: Schema.String }),
+  to: Schema.Struct({ address: Schema.String, paymentCode: Schema.NullOr(Schema.String) }),
+  /** The sender's decision and approval; only the sender sees them. */
+  decision: Schema.NullOr(SpendDecision),
+  approval: Schema.NullOr(ApprovalView),
+  expiresAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type TransferView = typeof TransferView.Type
+
+/** Which side `teamId` is on; none when it is on neither. */
+export const directionOf = (t: Pick<Transfer, "senderTeamId" | "recipientTeamId">, teamId: string) =>
+  t.senderTeamId === teamId ? "outgoing" : t.recipientTeamId === teamId ? "incoming" : undefined
+
+/** The transfer as the team on side `direction` sees it. */
+export const transferView = (t: Transfer, direction: TransferDirection): TransferView => ({
+  id: t.id,
+  object: "transfer",
+  mode: t.mode,
+  direction,
+  status: t.status,
+  amount: t.amount,
+  currency: t.currency,
+  memo: t.memo,
+  from: { address: t.senderAddress },
+  to: { address: t.recipientAddress, paymentCode: t.paymentCode },
+  decision: direction === "outgoing" ? t.decision : null,
+  approval: direction === "outgoing" ? t.approval : null,
+  expiresAt: t.expiresAt,
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt
+})
+
+/** A status change of an open transfer. */
+export interface TransferTransition {
+  readonly status: TransferStatus
+  readonly expiresAt: string | null
+  readonly updatedAt: string
+}
+
+/** No transfer of this id on either side of the caller's team, in its mode. */
+export class TransferNotFound extends Schema.TaggedError<TransferNotFound>()("TransferNotFound", {
+  id: Schema.String
+}) {}
+
+/** A new transfer is malformed or impossible; `field` names the input at fault. */
+export class TransferInvalid extends Schema.TaggedError<TransferInvalid>()("TransferInvalid", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+/** The transfer is no longer in a status the operation needs. */
+export class TransferNotPending extends Schema.TaggedError<TransferNotPending>()("TransferNotPending", {
+  id: Schema.String,
+  status: TransferStatus
+}) {}
+
+/** The caller is on the wrong side of the transfer for the operation (a sender accepting, a recipient canceling). */
+export class TransferWrongParty extends Schema.TaggedError<TransferWrongParty>()("TransferWrongParty", {
+  id: Schema.String,
+  message: Schema.String
+}) {}

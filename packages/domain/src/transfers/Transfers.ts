@@ -1,0 +1,547 @@
+import { Clock, Context, Data, type Duration, Effect, Layer, Option, Schema } from "effect"
+import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
+import {
+  ApprovalId,
+  ApprovalNotFound,
+  ApprovalsRepo,
+  ApproverNotAllowed,
+  approvalView,
+  mayDecideApprovals
+} from "../approvals/index.ts"
+import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
+import { type DomainEvent, EventOutbox } from "../platform/index.ts"
+import {
+  isoOfMillis,
+  type Mode,
+  millisOfIso,
+  newId,
+  newIdText,
+  nowIso,
+  type PageRequest,
+  type PersistenceUnavailable,
+  PositiveAmountMinor,
+  periodicJob,
+  type TeamId,
+  Transactor
+} from "../shared/index.ts"
+import { decideGoverned, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
+import { PaymentCodes } from "./PaymentCodes.ts"
+import type { ReceiveAddressNotFound, ReceiveHandleMissing } from "./ReceiveAddress.ts"
+import { ReceiveAddresses } from "./ReceiveAddresses.ts"
+import {
+  directionOf,
+  type Transfer,
+  TransferId,
+  TransferInvalid,
+  TransferNotFound,
+  TransferNotPending,
+  type TransferStatus,
+  TransferWrongParty,
+  transferView
+} from "./Transfer.ts"
+import { type TransferQuery, TransfersRepo } from "./TransfersRepos.ts"
+
+/** How long a recipient has to accept, unless configured: 7 days. */
+export const DEFAULT_ACCEPTANCE_TTL_SECONDS = 7 * 86_400
+
+/** How long a recipient has to accept a transfer, in seconds. */
+export const TransferAcceptanceTtl = Context.Reference<number>("@svc/domain/TransferAcceptanceTtl", {
+  defaultValue: () => DEFAULT_ACCEPTANCE_TTL_SECONDS
+})
+
+/** The longest memo a transfer carries. */
+export const TRANSFER_MEMO_MAX_LENGTH = 500
+
+/** What an agent sends: to an address or a payment code, an amount in USD cents, an optional memo. */
+export interface CreateTransfer {
+  readonly to: { readonly address: string } | { readonly paymentCode: string }
+  readonly amount: number
+  readonly currency: string
+  readonly memo?: string | undefined
+}
+
+/** Another transition decided the transfer first; the caller reports the status it now has. */
+class DecidedMeanwhile extends Data.TaggedError("DecidedMeanwhile")<{}> {}
+
+type CreateError =
+  | TransferInvalid
+  | ReceiveAddressNotFound
+  | ReceiveHandleMissing
+  | PaymentCodeNotFound
+  | PaymentCodeUnusable
+  | SettlementAccountMissing
+  | PersistenceUnavailable
+
+type PartyError = TransferNotFound | TransferWrongParty | TransferNotPending | PersistenceUnavailable
+
+/** Whose outbox a transfer's event goes to. */
+type Audience = "sender" | "recipient" | "both"
+
+/** The events of a transfer's change, each to the teams of `audience`, as each sees the transfer. */
+const transferEvents = (t: Transfer, types: ReadonlyArray<string>, audience: Audience, createdAt: string) =>
+  Effect.forEach(
+    types.flatMap((type) => [
+      ...(audience === "recipient" ? [] : [{ type, teamId: t.senderTeamId, data: transferView(t, "outgoing") }]),
+      ...(audience === "sender" ? [] : [{ type, teamId: t.recipientTeamId, data: transferView(t, "incoming") }])
+    ]),
+    ({ type, teamId, data }) =>
+      Effect.map(newIdText, (id): DomainEvent => ({ id, teamId, mode: t.mode, type, data, createdAt }))
+  )
+
+/**
+ * Book transfers between teams of one mode (ADR 0014): the sender's policy decides as for a spend request, the amount
+ * is held on the sender's account until the recipient accepts (posted, and credited to the recipient) or the transfer
+ * ends otherwise (released), each exactly once, in the transaction that changes the status.
+ */
+export class Transfers extends Context.Service<
+  Transfers,
+  {
+    readonly create: (agent: AgentPrincipal, input: CreateTransfer) => Effect.Effect<Transfer, CreateError>
+    /** A transfer of the team on either side, in `mode`, as of now (an open one past its deadline is expired first). */
+    readonly get: (
+      teamId: TeamId,
+      mode: Mode,
+      id: string
+    ) => Effect.Effect<Transfer, TransferNotFound | PersistenceUnavailable>
+    readonly list: (
+      teamId: TeamId,
+      query: TransferQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
+    /** The recipient takes the money: the hold is posted and the recipient's account credited. */
+    readonly accept: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError | PaymentCodeUnusable>
+    readonly decline: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
+    readonly cancel: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
+    /** An approver of the sender's team lets a transfer over the threshold go on to the recipient, or denies it. */
+    readonly approve: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<Transfer, ApprovalNotFound | ApproverNotAllowed | TransferNotPending | PersistenceUnavailable>
+    readonly deny: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<Transfer, ApprovalNotFound | ApproverNotAllowed | TransferNotPending | PersistenceUnavailable>
+    /** Expires every open transfer past its deadline, releasing its hold; returns how many it expired. */
+    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
+  }
+>()("@svc/domain/Transfers") {
+  static readonly make = Effect.gen(function* () {
+    const repo = yield* TransfersRepo
+    const spendRepo = yield* SpendRequestsRepo
+    const ledger = yield* Ledger
+    const ledgerRepo = yield* LedgerRepo
+    const approvals = yield* ApprovalsRepo
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
+    const addresses = yield* ReceiveAddresses
+    const codes = yield* PaymentCodes
+
+    const publish = (t: Transfer, types: ReadonlyArray<string>, audience: Audience) =>
+      Effect.flatMap(nowIso, (createdAt) => transferEvents(t, types, audience, createdAt)).pipe(
+        Effect.flatMap((events) => outbox.publish(...events))
+      )
+
+    /**
+     * Where an accepted transfer lands in the recipient team: its first USD spend account, credited from its USD
+     * external account (the outside world's side, which every team opens with a spend account of that currency).
+     */
+    const receivingAccounts = (teamId: TeamId, mode: Mode) =>
+      Effect.map(ledger.accounts(teamId, { mode }), (accounts) => {
+        const spend = accounts.find((a) => a.kind === "spend" && a.currency === "USD")
+        const external = accounts.find((a) => a.kind === "external" && a.currency === "USD")
+        return spend === undefined || external === undefined ? Option.none() : Option.some({ spend, external })
+      })
+
+    const invalid = (field: string, message: string) => new TransferInvalid({ field, message })
+
+    const create = Effect.fn("Transfers.create")(function* (agent: AgentPrincipal, input: CreateTransfer) {
+      yield* Schema.decodeUnknownEffect(PositiveAmountMinor)(input.amount).pipe(
+        Effect.mapError((e) => invalid("amount", e.message))
+      )
+      if (input.currency !== "USD") return yield* invalid("currency", "book transfers are in USD only")
+      if (input.memo !== undefined && input.memo.length > TRANSFER_MEMO_MAX_LENGTH) {
+        return yield* invalid("memo", `a memo has at most ${TRANSFER_MEMO_MAX_LENGTH} characters`)
+      }
+      const now = yield* Clock.currentTimeMillis
+      const target =
+        "paymentCode" in input.to
+          ? yield* Effect.gen(function* () {
+              const code = yield* codes.resolve(agent.mode, (input.to as { paymentCode: string }).paymentCode)
+              const status = paymentCodeStatus(code, now)
+              if (status !== "active") return yield* new PaymentCodeUnusable({ code: code.code, status })
+              if (code.amount !== null && code.amount !== input.amount) {
+                return yield* invalid("amount", `the payment code fixes the amount at ${code.amount}`)
+              }
+              if (code.memo !== null && input.memo !== undefined && input.memo !== code.memo) {
+                return yield* invalid("memo", "the payment code fixes the memo")
+              }
+              const address = yield* addresses.own(code.teamId, agent.mode)
+              return { address, code: Option.some(code) }
+            })
+          : { address: yield* addresses.resolve(agent.mode, input.to.address), code: Option.none() }
+      const recipient = target.address
+      if (recipient.teamId === agent.teamId) return yield* invalid("to", "a team cannot transfer to its own address")
+      if (Option.isNone(yield* receivingAccounts(recipient.teamId, agent.mode))) {
+        return yield* invalid("to", `${recipient.address} cannot receive USD`)
+      }
+      const sender = yield* addresses.own(agent.teamId, agent.mode)
+      const memo = input.memo ?? Option.getOrNull(Option.flatMap(target.code, (c) => Option.fromNullishOr(c.memo)))
+      const transfer = yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const windows = usageWindows(now)
+          const [inputs] = yield* spendRepo.lockForDecisions([
+            { teamId: agent.teamId, mode: agent.mode, accountId: agent.accountId, spendingKeyId: agent.keyId, windows }
+          ])
+          const id = yield* newId(TransferId)
+          const governed = yield* decideGoverned(
+            agent,
+            {
+              amount: input.amount,
+              currency: input.currency,
+              merchant: { name: recipient.address, category: "book_transfer" },
+              accountId: agent.accountId
+            },
+            { type: "transfer", id, whenApproved: "hold" },
+            // The lock of one request answers one state.
+            inputs ?? (yield* Effect.die(new Error("no locked state for the transfer"))),
+            now,
+            windows
+          ).pipe(
+            Effect.catchTag("SpendRequestInvalid", (e) =>
+              Effect.fail(invalid(e.field === "accountId" ? "to" : e.field, e.message))
+            )
+          )
+          const { decision, ledgerTransaction, approval, usage } = governed
+          const status: TransferStatus =
+            decision.outcome === "approved"
+              ? "pending_acceptance"
+              : decision.outcome === "pending_approval"
+                ? "pending_approval"
+                : "denied"
+          const createdAt = isoOfMillis(now)
+          const acceptanceTtl = yield* TransferAcceptanceTtl
+          const t: Transfer = {
+            id,
+            mode: agent.mode,
+            status,
+            amount: input.amount,
+            currency: "USD",
+            memo,
+            senderTeamId: agent.teamId,
+            senderAddress: sender.address,
+            senderAccountId: governed.account.id,
+            spendingKeyId: agent.keyId,
+            recipientTeamId: recipient.teamId,
+            recipientAddress: recipient.address,
+            paymentCode: Option.getOrNull(Option.map(target.code, (c) => c.code)),
+            decision,
+            approval: approval === null ? null : approvalView(approval),
+            holdTransactionId: ledgerTransaction?.id ?? null,
+            expiresAt: status === "pending_acceptance" ? isoOfMillis(now + acceptanceTtl * 1000) : null,
+            createdAt,
+            updatedAt: createdAt
+          }
+          if (approval !== null) yield* approvals.insert(approval)
+          if (ledgerTransaction !== null) {
+            yield* ledgerRepo
+              .insertTransaction(ledgerTransaction)
+              // A fresh id as reference, on accounts locked above: neither a duplicate nor a resolved hold.
+              .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
+          }
+          yield* repo.insert(t)
+          if (usage.amount !== 0) yield* spendRepo.moveUsage(agent.keyId, usage.windows, usage.amount)
+          yield* status === "pending_acceptance"
+            ? publish(t, ["transfer.created"], "both")
+            : publish(
+                t,
+                ["transfer.created", `transfer.${status === "denied" ? "denied" : "approval_required"}`],
+                "sender"
+              )
+          return t
+        })
+      )
+      return transfer
+    })
+
+    /** The transfer of `id` on either side of the team, in `mode`. */
+    const found = (teamId: TeamId, mode: Mode, id: string) =>
+      Effect.gen(function* () {
+        const t = Schema.is(TransferId)(id) ? yield* repo.find(id) : Option.none()
+        if (Option.isNone(t) || t.value.mode !== mode || directionOf(t.value, teamId) === undefined) {
+          return yield* new TransferNotFound({ id })
+        }
+        return t.value
+      })
+
+    /** The transfer as stored now (it was read before, and transfers are never deleted). */
+    const stored = (t: Transfer): Effect.Effect<Transfer, PersistenceUnavailable> =>
+      Effect.flatMap(
+        repo.find(t.id),
+        Option.match({ onNone: () => Effect.die(new TransferNotFound({ id: t.id })), onSome: Effect.succeed })
+      )
+
+    /** Fails with the status another transition left, when one won. */
+    const reportMeanwhile = <A, E, R>(t: Transfer, self: Effect.Effect<A, E | DecidedMeanwhile, R>) =>
+      Effect.catchTag(self, "DecidedMeanwhile", () =>
+        Effect.flatMap(stored(t), (now) => Effect.fail(new TransferNotPending({ id: t.id, status: now.status })))
+      )
+
+    /**
+     * Ends an open transfer without paying it (declined, canceled, expired, denied): the status if it is still one of
+     * `from`, the hold released, the budget usage given back, the events; all or nothing.
+     */
+    const release = (
+      t: Transfer,
+      from: ReadonlyArray<TransferStatus>,
+      outcome: "declined" | "canceled" | "expired" | "denied",
+      before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable> = Effect.void
+    ): Effect.Effect<Transfer, DecidedMeanwhile | PersistenceUnavailable> =>
+      transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            yield* before
+            const updated = yield* repo.transition(t.id, from, {
+              status: outcome,
+              expiresAt: null,
+              updatedAt: yield* nowIso
+            })
+            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+            if (t.holdTransactionId !== null) yield* ledger.voidHold(t.senderTeamId, t.holdTransactionId)
+            yield* spendRepo.moveUsage(t.spendingKeyId, usageWindows(millisOfIso(t.createdAt)), -t.amount)
+            // The recipient knew of the transfer once it awaited acceptance.
+            yield* publish(
+              updated.value,
+              [`transfer.${outcome}`],
+              t.status === "pending_acceptance" ? "both" : "sender"
+            )
+            return updated.value
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+            // The hold is written with the transfer, and ledger rows are never deleted.
+            HoldNotFound: Effect.die
+          })
+        )
+
+    /** Whether an open transfer is past its deadline at `nowMillis` (acceptance, or its approval's expiry). */
+    const isDue = (t: Transfer, nowMillis: number) =>
+      (t.status === "pending_acceptance" && t.expiresAt !== null && millisOfIso(t.expiresAt) <= nowMillis) ||
+      (t.status === "pending_approval" &&
+        t.approval !== null &&
+        t.approval.status === "pending" &&
+        millisOfIso(t.approval.expiresAt) <= nowMillis)
+
+    /** The transfer as of now: an open one past its deadline is expired first. */
+    const current = (t: Transfer) =>
+      Effect.gen(function* () {
+        if (!isDue(t, yield* Clock.currentTimeMillis)) return t
+        return yield* expire(t).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(t)))
+      })
+
+    const expire = (t: Transfer) =>
+      release(
+        t,
+        [t.status],
+        "expired",
+        t.status === "pending_approval" && t.approval !== null
+          ? decideApproval(t, { status: "expired", decidedBy: null, note: null })
+          : Effect.void
+      )
+
+    /** Decides the transfer's pending approval first (ADR 0010); fails when it was decided meanwhile. */
+    const decideApproval = (
+      t: Transfer,
+      d: {
+        readonly status: "approved" | "denied" | "expired" | "canceled"
+        readonly decidedBy: string | null
+        readonly note: string | null
+      }
+    ) =>
+      Effect.gen(function* () {
+        if (t.approval === null) return yield* new DecidedMeanwhile()
+        const decided = yield* approvals.decide(t.senderTeamId, ApprovalId.make(t.approval.id), {
+          ...d,
+          decidedAt: yield* nowIso
+        })
+        if (Option.isNone(decided)) return yield* new DecidedMeanwhile()
+      })
+
+    /** The open transfer `id` of the agent's team, on the side the operation needs. */
+    const partyTo = (agent: AgentPrincipal, id: string, side: "outgoing" | "incoming", operation: string) =>
+      Effect.gen(function* () {
+        const t = yield* current(yield* found(agent.teamId, agent.mode, id))
+        if (directionOf(t, agent.teamId) !== side) {
+          return yield* new TransferWrongParty({
+            id,
+            message: `only the ${side === "incoming" ? "recipient" : "sender"} can ${operation} a transfer`
+          })
+        }
+        return t
+      })
+
+    const accept = Effect.fn("Transfers.accept")(function* (agent: AgentPrincipal, id: string) {
+      const t = yield* partyTo(agent, id, "incoming", "accept")
+      if (t.status !== "pending_acceptance") return yield* new TransferNotPending({ id, status: t.status })
+      const receiving = yield* receivingAccounts(t.recipientTeamId, t.mode)
+      // Checked when the transfer was made; accounts are never deleted.
+      if (Option.isNone(receiving)) return yield* Effect.die(new Error(`${t.recipientAddress} cannot receive USD`))
+      return yield* reportMeanwhile(
+        t,
+        transactor
+          .withTransaction(
+            Effect.gen(function* () {
+              const { spend, external } = receiving.value
+              // The transfer's row first, as every transition takes it (the winner holds it, the others find it
+              // changed), then every account the acceptance moves, in id order, before any of them moves.
+              const updated = yield* repo.transition(t.id, ["pending_acceptance"], {
+                status: "completed",
+                expiresAt: null,
+                updatedAt: yield* nowIso
+              })
+              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+              const settlement = yield* ledger.settlementAccount(t.senderTeamId, t.mode, "USD")
+              yield* ledgerRepo.lockAccounts([t.senderAccountId, settlement.id, spend.id, external.id].toSorted())
+              const code =
+                t.paymentCode === null ? Option.none() : Option.some(yield* codes.lockForUse(t.mode, t.paymentCode))
+              if (t.holdTransactionId !== null) yield* ledger.postHold(t.senderTeamId, t.holdTransactionId)
+              yield* ledger.deposit({
+                teamId: t.recipientTeamId,
+                mode: t.mode,
+                accountId: spend.id,
+                amount: t.amount,
+                currency: "USD",
+                code: "transfer",
+                reference: t.id
+              })
+              if (Option.isSome(code)) yield* codes.markUsed(code.value, t.id)
+              yield* publish(updated.value, ["transfer.completed"], "both")
+              return updated.value
+            })
+          )
+          .pipe(
+            Effect.catchTags({
+              HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+              DuplicateLedgerTransaction: () => Effect.fail(new DecidedMeanwhile()),
+              // The hold was written with the transfer; the recipient's accounts were checked; the amount is positive;
+              // the sender's settlement account held the hold.
+              HoldNotFound: Effect.die,
+              SettlementAccountMissing: Effect.die,
+              AccountNotFound: Effect.die,
+              InsufficientFunds: Effect.die,
+              UnbalancedTransaction: Effect.die,
+              PaymentCodeNotFound: Effect.die
+            })
+          )
+      )
+    })
+
+    const decline = Effect.fn("Transfers.decline")(function* (agent: AgentPrincipal, id: string) {
+      const t = yield* partyTo(agent, id, "incoming", "decline")
+      if (t.status !== "pending_acceptance") return yield* new TransferNotPending({ id, status: t.status })
+      return yield* reportMeanwhile(t, release(t, ["pending_acceptance"], "declined"))
+    })
+
+    const cancel = Effect.fn("Transfers.cancel")(function* (agent: AgentPrincipal, id: string) {
+      const t = yield* partyTo(agent, id, "outgoing", "cancel")
+      if (t.status !== "pending_approval" && t.status !== "pending_acceptance") {
+        return yield* new TransferNotPending({ id, status: t.status })
+      }
+      return yield* reportMeanwhile(
+        t,
+        release(
+          t,
+          [t.status],
+          "canceled",
+          t.status === "pending_approval"
+            ? decideApproval(t, { status: "canceled", decidedBy: null, note: null })
+            : Effect.void
+        )
+      )
+    })
+
+    const decideAs = (outcome: "approved" | "denied") =>
+      Effect.fn(`Transfers.${outcome === "approved" ? "approve" : "deny"}`)(function* (
+        approver: TeamPrincipal,
+        approvalId: string,
+        note: string | null
+      ) {
+        if (approver.teamId === null) return yield* new ApprovalNotFound({ approvalId })
+        if (!mayDecideApprovals(approver.role)) {
+          return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
+        }
+        const approval = yield* approvals
+          .find(approver.teamId, ApprovalId.make(approvalId))
+          .pipe(Effect.map(Option.filter((a) => a.subjectType === "transfer")))
+        if (Option.isNone(approval)) return yield* new ApprovalNotFound({ approvalId })
+        const t = yield* current(
+          yield* found(approver.teamId, approval.value.mode, approval.value.subjectId).pipe(
+            Effect.catchTag("TransferNotFound", () => Effect.fail(new ApprovalNotFound({ approvalId })))
+          )
+        )
+        if (t.status !== "pending_approval") return yield* new TransferNotPending({ id: t.id, status: t.status })
+        const decision = decideApproval(t, { status: outcome, decidedBy: approver.userId, note })
+        if (outcome === "denied") return yield* reportMeanwhile(t, release(t, ["pending_approval"], "denied", decision))
+        return yield* reportMeanwhile(
+          t,
+          transactor.withTransaction(
+            Effect.gen(function* () {
+              yield* decision
+              const now = yield* Clock.currentTimeMillis
+              const updated = yield* repo.transition(t.id, ["pending_approval"], {
+                status: "pending_acceptance",
+                expiresAt: isoOfMillis(now + (yield* TransferAcceptanceTtl) * 1000),
+                updatedAt: isoOfMillis(now)
+              })
+              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+              // The recipient hears of the transfer once it awaits acceptance.
+              yield* publish(updated.value, ["transfer.created"], "recipient")
+              return updated.value
+            })
+          )
+        )
+      })
+
+    const expireDue = Effect.gen(function* () {
+      const due = yield* repo.dueForExpiry(yield* nowIso, 100)
+      let expired = 0
+      for (const t of due) {
+        expired += yield* expire(t).pipe(
+          Effect.as(1),
+          Effect.catchTag("DecidedMeanwhile", () => Effect.succeed(0))
+        )
+      }
+      return expired
+    }).pipe(Effect.withSpan("Transfers.expireDue"))
+
+    return Transfers.of({
+      create,
+      get: Effect.fn("Transfers.get")(function* (teamId: TeamId, mode: Mode, id: string) {
+        return yield* current(yield* found(teamId, mode, id))
+      }),
+      list: Effect.fn("Transfers.list")(function* (teamId: TeamId, query: TransferQuery, page: PageRequest) {
+        const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
+        return rows.filter((t) => query.status === undefined || t.status === query.status)
+      }),
+      accept,
+      decline,
+      cancel,
+      approve: decideAs("approved"),
+      deny: decideAs("denied"),
+      expireDue
+    })
+  })
+  static readonly layer = Layer.effect(Transfers, Transfers.make)
+
+  /** A background job that expires due transfers every `interval`, for as long as the layer lives. */
+  static readonly sweeper = (interval: Duration.Input) =>
+    periodicJob(
+      "transfer expiry",
+      Transfers.use((t) => t.expireDue),
+      interval
+    )
+}
