@@ -1,49 +1,13 @@
 import { assert, layer } from "@effect/vitest"
-import {
-  type AgentPrincipal,
-  type CreateTransfer,
-  Ledger,
-  PaymentCodes,
-  type PaymentCodesRepo,
-  ReceiveAddresses,
-  type Transfer,
-  Transfers,
-  type TransfersRepo
-} from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { PaymentCodes, ReceiveAddresses, type Transfer, Transfers } from "@svc/domain"
+import { Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
-import { domainOver, fundedAgent, type Ports } from "../spend/SpendSetup.ts"
-
-/** Transfers, with the spend core and the addresses and codes they build on, over the ports given. */
-const transfersDomainOver = <E>(ports: Layer.Layer<Ports | PaymentCodesRepo | TransfersRepo, E>) =>
-  Transfers.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(ReceiveAddresses.layer, PaymentCodes.layer)),
-    Layer.provideMerge(domainOver(ports)),
-    // The same layer as inside `domainOver` (built once): it also holds the codes' and the transfers' ports.
-    Layer.provideMerge(ports)
-  )
-
-/** A funded sender and an unfunded recipient, in two teams of test mode, with the recipient's address. */
-const twoTeams = (funds: number, policy = {}) =>
-  Effect.gen(function* () {
-    const sender = yield* fundedAgent({ funds, policy })
-    const recipient = yield* fundedAgent({ funds: 0 })
-    const address = (yield* ReceiveAddresses.use((a) => a.own(recipient.team.id, "test"))).address
-    return { sender, recipient, address }
-  })
-
-const send = (agent: AgentPrincipal, input: Partial<CreateTransfer> & Pick<CreateTransfer, "to">) =>
-  Transfers.use((t) => t.create(agent, { amount: 1_000, currency: "USD", ...input }))
-
-const balanceOf = (agent: AgentPrincipal) =>
-  Effect.map(
-    Ledger.use((l) => l.account(agent.teamId, agent.accountId!)),
-    (a) => a.balance
-  )
+import { fundedAgent } from "../spend/SpendSetup.ts"
+import { balanceOf, send, type TransferPorts, transfersDomainOver, twoTeams } from "./TransferDomainSetup.ts"
 
 /** How every adapter set runs book transfers: money held, then posted or released exactly once, one winner. */
-export const transfersContract = <E>(name: string, ports: Layer.Layer<Ports | PaymentCodesRepo | TransfersRepo, E>) =>
+export const transfersContract = <E>(name: string, ports: Layer.Layer<TransferPorts, E>) =>
   layer(transfersDomainOver(ports), { timeout: "120 seconds" })(`Book transfers (${name})`, (it) => {
     it.effect("holds the amount on the sender, pays the recipient on accept, and nothing shows before", () =>
       Effect.gen(function* () {
