@@ -62,7 +62,8 @@ export const CreateTransferBody = Schema.Struct({
     Schema.Struct({ paymentCode: Schema.String.check(Schema.isBetweenLength(1, 200)) })
   ]).annotate({ message: "expected {address} or {paymentCode}" }),
   amount: PositiveAmountMinor,
-  currency: Schema.Literal("USD").annotate({ message: "book transfers are in USD only" }),
+  // A string, not the literal: a literal field makes a mismatch fail the whole body instead of naming `currency`.
+  currency: Schema.String.annotate({ description: "`USD`: book transfers are in USD only" }),
   memo: Schema.optionalKey(
     Schema.String.check(
       Schema.isMaxLength(TRANSFER_MEMO_MAX_LENGTH, {
