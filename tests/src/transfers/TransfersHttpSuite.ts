@@ -4,7 +4,7 @@ import { appLayer, type Ports, type ServiceConfig } from "@svc/api"
 import { AccountId, LedgerRepo, newId, nowIso, PaymentCodesRepo, type TeamId } from "@svc/domain"
 import { type Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { clientOf, sessionToken, testConfig } from "../support/InProcessApp.ts"
+import { type Answer, clientOf, sessionToken, testConfig } from "../support/InProcessApp.ts"
 
 type Client = ReturnType<typeof clientOf>
 
@@ -59,7 +59,7 @@ const balance = async (app: Client, key: string) => {
 }
 
 /** A 400 naming `field` (or a field inside it) among its details. */
-const assertInvalid = (answer: { status: number; body: any }, field: string) => {
+const assertInvalid = (answer: Answer, field: string) => {
   assert.strictEqual(answer.status, 400, JSON.stringify(answer.body))
   assert.strictEqual(answer.body.error, "validation_failed")
   assert.isTrue(
