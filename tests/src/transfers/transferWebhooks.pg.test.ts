@@ -1,9 +1,9 @@
 import { PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
 import { Layer } from "effect"
-import { transferEventsSuite } from "./TransferEventsSuite.ts"
+import { transferWebhooksSuite } from "./TransferWebhooksSuite.ts"
 
-transferEventsSuite(
+transferWebhooksSuite(
   process.env.DATABASE_URL === undefined ? "embedded PGlite" : "real Postgres",
   PortsPg.pipe(Layer.provideMerge(TestDatabase))
 )

@@ -58,7 +58,7 @@ const teamWithEndpoint = (app: RunningApp, url: string, funds: number) =>
   })
 
 /** Transfer events reach each team's webhook endpoint, as that team sees the transfer; over the caller's ports. */
-export const transferEventsSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
+export const transferWebhooksSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>
   layer(ports.pipe(Layer.provide(ClockAtRealTime)), { timeout: "120 seconds" })(`transfer webhooks (${name})`, (it) => {
     it.effect("each team's endpoint receives its transfer.* events: created, completed, declined", () =>
       Effect.gen(function* () {
