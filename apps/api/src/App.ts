@@ -18,6 +18,7 @@ import {
   AgentKeys,
   ApiKeys,
   CursorKey,
+  DEFAULT_ACCEPTANCE_TTL_SECONDS,
   FileKeys,
   IdempotencyPurgeJob,
   Ledger,
@@ -31,6 +32,8 @@ import {
   SpendRequests,
   TeamCredentialsLive,
   Teams,
+  TransferAcceptanceTtl,
+  Transfers,
   Users,
   WebhookPurgeJob
 } from "@svc/domain"
@@ -52,8 +55,10 @@ export interface ServiceConfig {
   /** The key list cursors are signed with. */
   readonly cursorSigningKey: Redacted.Redacted
   readonly publicBaseUrl: string
-  /** How often pending approvals past their TTL are expired. */
+  /** How often pending approvals past their TTL, and transfers past their acceptance deadline, are expired. */
   readonly approvalSweepIntervalSeconds: number
+  /** How long a recipient has to accept a transfer before it expires. */
+  readonly transferAcceptanceTtlSeconds: number
 }
 
 /** Reads the service configuration; a missing SESSION_JWT_SECRET gets a random one (sessions then die with the process). */
@@ -72,6 +77,10 @@ export const serviceConfig = Effect.gen(function* () {
   const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
   const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
   const approvalSweepIntervalSeconds = yield* Config.Int("APPROVAL_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(15))
+  const transferAcceptanceTtlSeconds = yield* Config.schema(
+    Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0)),
+    "TRANSFER_ACCEPTANCE_TTL_SECONDS"
+  ).pipe(Config.withDefault(DEFAULT_ACCEPTANCE_TTL_SECONDS))
   return {
     sessionJwtSecret,
     ...(Option.isSome(sessionJwtPreviousSecret) ? { sessionJwtPreviousSecret: sessionJwtPreviousSecret.value } : {}),
@@ -79,7 +88,8 @@ export const serviceConfig = Effect.gen(function* () {
     fileKeySecret,
     cursorSigningKey,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/u, ""),
-    approvalSweepIntervalSeconds
+    approvalSweepIntervalSeconds,
+    transferAcceptanceTtlSeconds
   } satisfies ServiceConfig
 })
 
@@ -175,15 +185,17 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Teams.layer,
     AgentCredentialsFromKeys,
     TeamCredentialsLive,
-    ReceiveAddresses.layer,
-    PaymentCodes.layer
+    backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))
   ).pipe(
+    Layer.provideMerge(Transfers.layer),
+    Layer.provideMerge(Layer.mergeAll(ReceiveAddresses.layer, PaymentCodes.layer)),
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),
     Layer.provideMerge(backgroundJobs(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))),
     Layer.provideMerge(SpendRequests.layer),
     Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),
-    Layer.provideMerge(ports)
+    Layer.provideMerge(ports),
+    Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )
 
 /** The HTTP application over the given ports and readiness check; the client address is resolved first (built first). */

@@ -3,9 +3,11 @@ import type {
   BalanceResponse,
   CreatePaymentCodeBody,
   CreateTeamRequest,
+  CreateTransferBody,
   PaymentCodeResponse,
   ReceiveAddressResponse,
   TeamResponse,
+  TransferResponse,
   UserResponse
 } from "@svc/adapters-http/api"
 import { Effect } from "effect"
@@ -29,6 +31,15 @@ export type ReceiveAddress = typeof ReceiveAddressResponse.Type
 export type PaymentCode = typeof PaymentCodeResponse.Type
 /** The body of POST /v1/transfers/payment-codes. */
 export type CreatePaymentCodeInput = typeof CreatePaymentCodeBody.Type
+/** A book transfer as the caller's team sees it (`direction`: `outgoing` or `incoming`). */
+export type Transfer = typeof TransferResponse.Type
+/** The body of POST /v1/transfers: `to` an address or a payment code, an amount in USD minor units, a memo. */
+export type CreateTransferInput = typeof CreateTransferBody.Type
+/** Which transfers to list: a page, and optionally one status or one side. */
+export interface ListTransfersParams extends ListParams {
+  readonly status?: Transfer["status"]
+  readonly direction?: Transfer["direction"]
+}
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -57,7 +68,24 @@ export interface PromiseClient {
   readonly createPaymentCode: (input: CreatePaymentCodeInput, idempotencyKey: string) => Promise<PaymentCode>
   /** A payment code of the credential's mode, with its status now (404 when unknown or of the other mode). */
   readonly getPaymentCode: (code: string) => Promise<PaymentCode>
+  /** Sends a transfer; `idempotencyKey` makes the call safe to retry (the same key replays the first answer). */
+  readonly createTransfer: (input: CreateTransferInput, idempotencyKey: string) => Promise<Transfer>
+  /** The team's transfers in the credential's mode, sent and received, newest first. */
+  readonly listTransfers: (params?: ListTransfersParams) => Promise<Page<Transfer>>
+  readonly getTransfer: (id: string) => Promise<Transfer>
+  /** The recipient takes a transfer pending acceptance; a given `idempotencyKey` makes the call safe to retry. */
+  readonly acceptTransfer: (id: string, idempotencyKey?: string) => Promise<Transfer>
+  /** The recipient refuses a transfer pending acceptance. */
+  readonly declineTransfer: (id: string, idempotencyKey?: string) => Promise<Transfer>
+  /** The sender withdraws a transfer pending approval or acceptance. */
+  readonly cancelTransfer: (id: string, idempotencyKey?: string) => Promise<Transfer>
 }
+
+/** The request of a transfer's accept, decline or cancel. */
+const partyCall = (id: string, idempotencyKey: string | undefined) => ({
+  params: { id },
+  headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
+})
 
 /** A Promise client over `fetch`, with the published retry policy (numbers overridable through `retry`). */
 export const createClient = (options: ClientOptions): PromiseClient => {
@@ -76,6 +104,13 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     resolveReceiveAddress: (address) => run(client.transfers.resolveAddress({ params: { address } })),
     createPaymentCode: (input, idempotencyKey) =>
       run(client.transfers.createPaymentCode({ payload: input, headers: { "idempotency-key": idempotencyKey } })),
-    getPaymentCode: (code) => run(client.transfers.getPaymentCode({ params: { code } }))
+    getPaymentCode: (code) => run(client.transfers.getPaymentCode({ params: { code } })),
+    createTransfer: (input, idempotencyKey) =>
+      run(client.transfers.create({ payload: input, headers: { "idempotency-key": idempotencyKey } })),
+    listTransfers: (params = {}) => run(client.transfers.list({ query: params })),
+    getTransfer: (id) => run(client.transfers.get({ params: { id } })),
+    acceptTransfer: (id, idempotencyKey) => run(client.transfers.accept(partyCall(id, idempotencyKey))),
+    declineTransfer: (id, idempotencyKey) => run(client.transfers.decline(partyCall(id, idempotencyKey))),
+    cancelTransfer: (id, idempotencyKey) => run(client.transfers.cancel(partyCall(id, idempotencyKey)))
   }
 }

@@ -10,7 +10,8 @@ export const testConfig: ServiceConfig = {
   fileKeySecret: Redacted.make("test-file-key-secret"),
   cursorSigningKey: Redacted.make("test-cursor-signing-key"),
   publicBaseUrl: "http://svc.test",
-  approvalSweepIntervalSeconds: 3600
+  approvalSweepIntervalSeconds: 3600,
+  transferAcceptanceTtlSeconds: 7 * 86_400
 }
 
 /** Signs a session JWT for a (new by default) user. */

@@ -16,7 +16,8 @@ const config = (publicBaseUrl = BASE): ServiceConfig => ({
   fileKeySecret: Redacted.make("oauth-tests-file-key-secret"),
   cursorSigningKey: Redacted.make("oauth-tests-cursor-signing-key"),
   publicBaseUrl,
-  approvalSweepIntervalSeconds: 3600
+  approvalSweepIntervalSeconds: 3600,
+  transferAcceptanceTtlSeconds: 7 * 86_400
 })
 
 /** The app on the in-memory adapters with a given OAuth rate limit (high by default so tests are not throttled). */

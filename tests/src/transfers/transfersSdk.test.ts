@@ -67,3 +67,51 @@ describe("the SDK's transfer routes (receive addresses, payment codes)", () => {
     )
   })
 })
+
+describe("the SDK's transfer routes (sending, listing, accepting)", () => {
+  it("sends once per idempotency key; the recipient lists, reads and accepts; the sender cancels another", async () => {
+    const deposit = await app.call("POST", "/v1/test-helpers/deposits", {
+      token: teams.acme.testKey,
+      body: { amount: 5_000, currency: "USD" },
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    assert.strictEqual(deposit.status, 201)
+    const acme = createClient({ baseUrl, token: teams.acme.testKey })
+    const globex = createClient({ baseUrl, token: teams.globex.testKey })
+    const to = { address: (await globex.receiveAddress()).address }
+    const key = crypto.randomUUID()
+    const sent = await acme.createTransfer({ to, amount: 1_200, currency: "USD", memo: "thanks" }, key)
+    assert.strictEqual(sent.status, "pending_acceptance")
+    assert.strictEqual(sent.direction, "outgoing")
+    assert.deepStrictEqual(await acme.createTransfer({ to, amount: 1_200, currency: "USD", memo: "thanks" }, key), sent)
+
+    const incoming = await globex.listTransfers({ direction: "incoming", status: "pending_acceptance" })
+    assert.deepStrictEqual(
+      incoming.data.map((t) => t.id),
+      [sent.id]
+    )
+    assert.strictEqual((await globex.getTransfer(sent.id)).direction, "incoming")
+    const accepted = await globex.acceptTransfer(sent.id)
+    assert.strictEqual(accepted.status, "completed")
+    const again = await failureOf(globex.acceptTransfer(sent.id, crypto.randomUUID()))
+    assert.deepStrictEqual([again.status, again.error], [409, "transfer_not_pending"])
+
+    const other = await acme.createTransfer({ to, amount: 100, currency: "USD" }, crypto.randomUUID())
+    assert.strictEqual((await acme.cancelTransfer(other.id)).status, "canceled")
+    const wrongSide = await failureOf(acme.declineTransfer(other.id))
+    assert.deepStrictEqual([wrongSide.status, wrongSide.error], [403, "forbidden"])
+    const declinable = await acme.createTransfer({ to, amount: 50, currency: "USD" }, crypto.randomUUID())
+    assert.strictEqual((await globex.declineTransfer(declinable.id)).status, "declined")
+    const page = await acme.listTransfers({ limit: 2 })
+    assert.deepStrictEqual(
+      page.data.map((t) => t.id),
+      [declinable.id, other.id]
+    )
+    assert.isTrue(page.meta.hasNextPage)
+    const invalid = await failureOf(acme.createTransfer({ to, amount: 10, currency: "EUR" }, crypto.randomUUID()))
+    assert.deepStrictEqual(
+      invalid.details?.map((d) => d.path),
+      ["currency"]
+    )
+  })
+})

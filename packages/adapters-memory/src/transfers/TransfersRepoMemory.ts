@@ -58,9 +58,11 @@ export const TransfersRepoMemory = Layer.effect(
                 const direction = directionOf(t, teamId)
                 return (
                   direction !== undefined &&
-                  t.mode === query.mode &&
+                  (query.mode === undefined || t.mode === query.mode) &&
                   (query.direction === undefined || direction === query.direction) &&
                   (query.status === undefined || t.status === query.status) &&
+                  (query.approvalStatus === undefined || t.approval?.status === query.approvalStatus) &&
+                  (query.withApproval !== true || t.approval !== null) &&
                   isAfter(t, page.after)
                 )
               })

@@ -88,8 +88,10 @@ export const TransfersRepoPg = Layer.effect(
             : query.direction === "incoming"
               ? sql`t.recipient_team_id = ${teamId}`
               : sql`(t.sender_team_id = ${teamId} OR t.recipient_team_id = ${teamId})`,
-          sql`t.mode = ${query.mode}`,
+          ...(query.mode === undefined ? [] : [sql`t.mode = ${query.mode}`]),
           ...(query.status === undefined ? [] : [sql`t.status = ${query.status}`]),
+          ...(query.approvalStatus === undefined ? [] : [sql`a.status = ${query.approvalStatus}`]),
+          ...(query.withApproval === true ? [sql`t.approval_id IS NOT NULL`] : []),
           ...Option.match(page.after, {
             onNone: () => [],
             onSome: (p) => [sql`(t.created_at, t.id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`]

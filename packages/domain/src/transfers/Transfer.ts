@@ -28,6 +28,9 @@ export const OPEN_TRANSFER_STATUSES = [
   "pending_acceptance"
 ] as const satisfies ReadonlyArray<TransferStatus>
 
+/** The longest memo a transfer carries. */
+export const TRANSFER_MEMO_MAX_LENGTH = 500
+
 /** Which side of a transfer a team is on. */
 export const TransferDirection = Schema.Literals(["outgoing", "incoming"])
 export type TransferDirection = typeof TransferDirection.Type

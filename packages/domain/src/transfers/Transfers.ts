@@ -31,6 +31,7 @@ import type { ReceiveAddressNotFound, ReceiveHandleMissing } from "./ReceiveAddr
 import { ReceiveAddresses } from "./ReceiveAddresses.ts"
 import {
   directionOf,
+  TRANSFER_MEMO_MAX_LENGTH,
   type Transfer,
   TransferId,
   TransferInvalid,
@@ -49,9 +50,6 @@ export const DEFAULT_ACCEPTANCE_TTL_SECONDS = 7 * 86_400
 export const TransferAcceptanceTtl = Context.Reference<number>("@svc/domain/TransferAcceptanceTtl", {
   defaultValue: () => DEFAULT_ACCEPTANCE_TTL_SECONDS
 })
-
-/** The longest memo a transfer carries. */
-export const TRANSFER_MEMO_MAX_LENGTH = 500
 
 /** What an agent sends: to an address or a payment code, an amount in USD cents, an optional memo. */
 export interface CreateTransfer {
@@ -525,7 +523,11 @@ export class Transfers extends Context.Service<
       }),
       list: Effect.fn("Transfers.list")(function* (teamId: TeamId, query: TransferQuery, page: PageRequest) {
         const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
-        return rows.filter((t) => query.status === undefined || t.status === query.status)
+        return rows.filter(
+          (t) =>
+            (query.status === undefined || t.status === query.status) &&
+            (query.approvalStatus === undefined || t.approval?.status === query.approvalStatus)
+        )
       }),
       accept,
       decline,

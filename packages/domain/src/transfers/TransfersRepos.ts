@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { ApprovalStatus } from "../approvals/index.ts"
 import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
 import type { ReceiveHandle } from "./ReceiveAddress.ts"
@@ -43,9 +44,13 @@ export class PaymentCodesRepo extends Context.Service<
 
 /** Which transfers a team lists. */
 export interface TransferQuery {
-  readonly mode: Mode
+  /** Both modes when absent (the treasury's approvals). */
+  readonly mode?: Mode | undefined
   readonly status?: TransferStatus | undefined
   readonly direction?: TransferDirection | undefined
+  readonly approvalStatus?: ApprovalStatus | undefined
+  /** Only transfers the sender's policy routed to a human. */
+  readonly withApproval?: boolean | undefined
 }
 
 /** Storage of book transfers; a final status never changes. */

@@ -3,7 +3,11 @@ import {
   PAYMENT_CODE_TTL_SECONDS,
   PaymentCodeView,
   PositiveAmountMinor,
-  ReceiveAddressView
+  ReceiveAddressView,
+  TRANSFER_MEMO_MAX_LENGTH,
+  TransferDirection,
+  TransferStatus,
+  TransferView
 } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -13,10 +17,13 @@ import {
   CommonErrors,
   Conflict,
   Forbidden,
+  ListOf,
+  ListQuery,
   NotFound,
   RequiredScope,
   TooManyRequests,
-  Unprocessable
+  Unprocessable,
+  UuidParam
 } from "../shared/index.ts"
 
 /** The body of POST /v1/transfers/payment-codes. */
@@ -47,6 +54,27 @@ export const ReceiveAddressResponse = ReceiveAddressView
 
 /** A payment code as answered (the domain's view of it, status as of now). */
 export const PaymentCodeResponse = PaymentCodeView
+
+/** The body of POST /v1/transfers: to an address or to a payment code. */
+export const CreateTransferBody = Schema.Struct({
+  to: Schema.Union([
+    Schema.Struct({ address: Schema.String.check(Schema.isBetweenLength(1, 200)) }),
+    Schema.Struct({ paymentCode: Schema.String.check(Schema.isBetweenLength(1, 200)) })
+  ]).annotate({ message: "expected {address} or {paymentCode}" }),
+  amount: PositiveAmountMinor,
+  // A string, not the literal: a literal field makes a mismatch fail the whole body instead of naming `currency`.
+  currency: Schema.String.annotate({ description: "`USD`: book transfers are in USD only" }),
+  memo: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isMaxLength(TRANSFER_MEMO_MAX_LENGTH, {
+        message: `expected at most ${TRANSFER_MEMO_MAX_LENGTH} characters`
+      })
+    )
+  )
+})
+
+/** A transfer as the caller's team sees it (`direction` says which side it is on). */
+export const TransferResponse = TransferView
 
 const AddressParam = Schema.String.check(Schema.isMaxLength(200, { message: "expected at most 200 characters" }))
 
@@ -106,6 +134,71 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
           "mode. 404 when unknown or of the other mode."
       )
   )
+  .add(
+    HttpApiEndpoint.post("create", "/v1/transfers", {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      payload: CreateTransferBody,
+      success: TransferResponse.pipe(HttpApiSchema.status(201)),
+      error: [...errors, Conflict, Unprocessable]
+    })
+      .annotate(RequiredScope, "spend.write")
+      .annotate(IdempotencyKeyRequired, true)
+      .annotate(OpenApi.Summary, "Send a transfer")
+      .annotate(
+        OpenApi.Description,
+        "Sends USD (minor units) to another team of the key's mode, at its receive address or payment code. The sender's " +
+          "policy decides as for a spend request: `pending_acceptance` holds the amount until the recipient accepts, " +
+          "`pending_approval` waits for a person of the sender's team, `denied` moves nothing. Requires the " +
+          "`Idempotency-Key` header; a retry with the same key replays the first answer."
+      ),
+    HttpApiEndpoint.get("list", "/v1/transfers", {
+      query: {
+        ...ListQuery,
+        status: Schema.optionalKey(TransferStatus),
+        direction: Schema.optionalKey(TransferDirection)
+      },
+      success: ListOf(TransferResponse),
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "List transfers")
+      .annotate(
+        OpenApi.Description,
+        "The team's transfers in the key's mode, sent and received (`?direction=outgoing|incoming`), newest first."
+      ),
+    HttpApiEndpoint.get("get", "/v1/transfers/:id", {
+      params: { id: UuidParam },
+      success: TransferResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "Get a transfer")
+      .annotate(
+        OpenApi.Description,
+        "One transfer the team sent or received. An open transfer past its deadline reads as `expired`."
+      ),
+    ...(["accept", "decline", "cancel"] as const).map((name) =>
+      HttpApiEndpoint.post(name, `/v1/transfers/:id/${name}`, {
+        headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+        params: { id: UuidParam },
+        success: TransferResponse,
+        error: [...errors, Conflict, Unprocessable]
+      })
+        .annotate(RequiredScope, "spend.write")
+        .annotate(
+          OpenApi.Summary,
+          name === "accept" ? "Accept a transfer" : name === "decline" ? "Decline a transfer" : "Cancel a transfer"
+        )
+        .annotate(
+          OpenApi.Description,
+          name === "accept"
+            ? "The recipient takes a `pending_acceptance` transfer: the amount is credited to its USD spend account."
+            : name === "decline"
+              ? "The recipient refuses a `pending_acceptance` transfer; the sender's hold is released."
+              : "The sender withdraws a `pending_approval` or `pending_acceptance` transfer; its hold is released."
+        )
+    )
+  )
   .middleware(Idempotent)
   .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Book transfers between workspaces: receive addresses and payment codes") {}
+  .annotate(OpenApi.Description, "Book transfers between workspaces: addresses, payment codes and transfers") {}

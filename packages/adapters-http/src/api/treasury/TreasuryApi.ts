@@ -1,4 +1,10 @@
-import { ApprovalView, LedgerAccountView, LedgerTransactionView } from "@svc/domain/model"
+import {
+  ApprovalSubjectType,
+  ApprovalView,
+  LedgerAccountView,
+  LedgerTransactionView,
+  TransferView
+} from "@svc/domain/model"
 import { Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
@@ -20,12 +26,17 @@ export const TreasuryAccount = LedgerAccountView
 /** A ledger transaction with its entries (credit positive, minor units). */
 export const LedgerTransactionResponse = LedgerTransactionView
 
-/** A human approval of a spend request, with the request as of now. */
+/**
+ * A human approval with what it decides as of now: `subjectType` says which, `spendRequest` holds a spend request and
+ * `transfer` a transfer (as its sender sees it).
+ */
 export const ApprovalResponse = Schema.Struct({
   id: ApprovalView.fields.id,
   object: Schema.Literal("approval"),
   ...Struct.omit(ApprovalView.fields, ["id"]),
-  spendRequest: SpendRequestResponse
+  subjectType: ApprovalSubjectType,
+  spendRequest: Schema.optionalKey(SpendRequestResponse),
+  transfer: Schema.optionalKey(TransferView)
 })
 
 const Decision = Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) })
@@ -71,16 +82,17 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       .annotate(OpenApi.Summary, "List approvals")
       .annotate(
         OpenApi.Description,
-        "Approvals of the team's spend requests, newest first; `?status=pending` for the queue."
+        "Approvals of the team's spend requests and transfers, newest first; `?status=pending` for the queue."
       ),
     decision(
       "approve",
-      "Approve a spend request",
-      "Approves (owners and admins): posts the held amount. 409 when expired or already decided."
+      "Approve a spend request or transfer",
+      "Approves (owners and admins): a spend request's held amount is posted; a transfer goes on to its recipient for " +
+        "acceptance. 409 when expired or already decided."
     ),
     decision(
       "deny",
-      "Deny a spend request",
+      "Deny a spend request or transfer",
       "Denies (owners and admins): releases the hold. 409 when expired or already decided."
     )
   )

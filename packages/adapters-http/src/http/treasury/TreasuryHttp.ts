@@ -1,14 +1,20 @@
 import {
   type AccountId,
+  ApprovalId,
+  ApprovalsRepo,
   Ledger,
+  newestFirst,
   type SpendRequest,
   SpendRequests,
   spendRequestJson,
   type TeamId,
-  toPage
+  type Transfer,
+  Transfers,
+  toPage,
+  transferView
 } from "@svc/domain"
 import { ledgerAccountView, ledgerTransactionView } from "@svc/domain/model"
-import { Effect } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/shared/index.ts"
@@ -17,8 +23,21 @@ import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 const approval = (sr: SpendRequest) => ({
   ...sr.approval!,
   object: "approval" as const,
+  subjectType: "spend_request" as const,
   spendRequest: spendRequestJson(sr)
 })
+
+const transferApproval = (t: Transfer) => ({
+  ...t.approval!,
+  object: "approval" as const,
+  subjectType: "transfer" as const,
+  transfer: transferView(t, "outgoing")
+})
+
+/** An approval's subject, of either kind, in the queue's newest-first order (its subject's creation). */
+type Subject =
+  | { readonly createdAt: string; readonly id: string; readonly spend: SpendRequest }
+  | { readonly createdAt: string; readonly id: string; readonly transfer: Transfer }
 
 /** The team the principal acts for; sessions without a team get 403. */
 const principalTeam = Effect.gen(function* () {
@@ -32,12 +51,17 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
     const { pageOf, pageOfList, signedPage } = yield* listPaging
     const ledger = yield* Ledger
     const spend = yield* SpendRequests
+    const transfers = yield* Transfers
+    const approvals = yield* ApprovalsRepo
 
     const decide = (outcome: "approve" | "deny", id: string, note: string | undefined) =>
       Effect.gen(function* () {
-        const { principal } = yield* principalTeam
-        const sr = yield* spend[outcome](principal, id, note ?? null)
-        return approval(sr)
+        const { principal, teamId } = yield* principalTeam
+        const found = Schema.is(ApprovalId)(id) ? yield* approvals.find(teamId, id) : Option.none()
+        if (Option.isSome(found) && found.value.subjectType === "transfer") {
+          return transferApproval(yield* transfers[outcome](principal, id, note ?? null))
+        }
+        return approval(yield* spend[outcome](principal, id, note ?? null))
       }).pipe(
         Effect.catchTags({
           ApprovalNotFound: () => Effect.fail(notFound(`no approval ${id}`)),
@@ -47,6 +71,10 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
                 "approval_not_pending",
                 `the approval can no longer be decided: the spend request is ${e.status}`
               )
+            ),
+          TransferNotPending: (e) =>
+            Effect.fail(
+              conflict("approval_not_pending", `the approval can no longer be decided: the transfer is ${e.status}`)
             ),
           ApproverNotAllowed: (e) => Effect.fail(forbidden("forbidden", e.message))
         }),
@@ -79,12 +107,22 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           const { teamId } = yield* principalTeam
           const scope = `treasury-approvals:${teamId}`
           const page = yield* pageOf(scope, query)
-          const rows = yield* spend.list(
-            teamId,
-            { approvalStatus: query.status ?? undefined, withApproval: true },
-            page
+          const filter = { approvalStatus: query.status ?? undefined, withApproval: true }
+          const [spendRows, transferRows] = yield* Effect.all([
+            spend.list(teamId, filter, page),
+            transfers.list(teamId, { ...filter, direction: "outgoing" }, page)
+          ])
+          // Each list holds the page's rows of its kind and one more, so the merge holds the page's rows and one more.
+          const rows = [
+            ...spendRows.map((sr): Subject => ({ createdAt: sr.createdAt, id: sr.id, spend: sr })),
+            ...transferRows.map((t): Subject => ({ createdAt: t.createdAt, id: t.id, transfer: t }))
+          ]
+            .toSorted(newestFirst)
+            .slice(0, page.limit + 1)
+          return yield* signedPage(
+            scope,
+            toPage(page, rows, (row) => ("spend" in row ? approval(row.spend) : transferApproval(row.transfer)))
           )
-          return yield* signedPage(scope, toPage(page, rows, approval))
         }).pipe(orServiceUnavailable)
       )
       .handle("approve", ({ params, payload }) => decide("approve", params.id, payload.note))

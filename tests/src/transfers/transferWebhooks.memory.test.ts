@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { transferWebhooksSuite } from "./TransferWebhooksSuite.ts"
+
+transferWebhooksSuite("memory", PortsMemory)

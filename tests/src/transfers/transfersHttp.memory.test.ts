@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { transfersHttpSuite } from "./TransfersHttpSuite.ts"
+
+transfersHttpSuite("memory", PortsMemory)
