@@ -37,7 +37,8 @@ layer(transfersDomainOver(PortsMemory).pipe(Layer.provideMerge(PortsMemory)))(
         const incoming = (yield* Effect.flatMap(PublishedEvents, Ref.get)).find(
           (e) => e.teamId === recipient.team.id && e.type === "transfer.created"
         )
-        assert.deepStrictEqual((incoming?.data as { decision: unknown }).decision, null)
+        assert.isDefined(incoming)
+        assert.deepStrictEqual((incoming.data as { decision: unknown }).decision, null)
 
         from = yield* published
         const held = yield* send(sender.agent, { to: { address }, amount: 6_000 })
