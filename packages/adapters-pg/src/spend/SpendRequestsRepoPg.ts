@@ -1,7 +1,7 @@
-import { ApprovalView, SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
+import { SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
 import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
-import { approvalRow } from "../approvals/index.ts"
+import { approvalRow, JOINED_APPROVAL_COLUMNS, JoinedApprovalFields, withJoinedApproval } from "../approvals/index.ts"
 import { AccountRow, lockedAccount, postingCtes } from "../ledger/index.ts"
 import { outboxRows } from "../platform/index.ts"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
@@ -10,19 +10,13 @@ const Row = Schema.Struct({
   ...Struct.omit(SpendRequest.fields, ["approval"]),
   amount: SafeIntegerColumn,
   metadata: Schema.fromJsonString(SpendRequest.fields.metadata),
-  approvalId: Schema.NullOr(ApprovalView.fields.id),
-  approvalStatus: Schema.NullOr(ApprovalView.fields.status),
-  approvalExpiresAt: Schema.NullOr(ApprovalView.fields.expiresAt),
-  approvalDecidedAt: ApprovalView.fields.decidedAt,
-  approvalDecidedBy: ApprovalView.fields.decidedBy,
-  approvalNote: ApprovalView.fields.note
+  ...JoinedApprovalFields
 })
 
 const COLUMNS =
   "r.id, r.team_id, r.mode, r.status, r.amount, r.currency, r.merchant, r.purpose, r.account_id, r.spending_key_id, " +
   "r.metadata::text AS metadata, r.decision, r.ledger_transaction_id, r.hold_transaction_id, r.created_at, r.updated_at, " +
-  "a.id AS approval_id, a.status AS approval_status, a.expires_at AS approval_expires_at, " +
-  "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note"
+  JOINED_APPROVAL_COLUMNS
 
 /**
  * A row of `lock_spend_decisions` (migration 0014): a locked spend or settlement account of request `n`, with its team's
@@ -36,28 +30,7 @@ const DecisionRow = Schema.Struct({
   spentThisMonth: SafeIntegerColumn
 })
 
-const toSpendRequest = ({
-  approvalId,
-  approvalStatus,
-  approvalExpiresAt,
-  approvalDecidedAt,
-  approvalDecidedBy,
-  approvalNote,
-  ...request
-}: typeof Row.Type): SpendRequest => ({
-  ...request,
-  approval:
-    approvalId === null || approvalStatus === null || approvalExpiresAt === null
-      ? null
-      : {
-          id: approvalId,
-          status: approvalStatus,
-          expiresAt: approvalExpiresAt,
-          decidedAt: approvalDecidedAt,
-          decidedBy: approvalDecidedBy,
-          note: approvalNote
-        }
-})
+const toSpendRequest = (row: typeof Row.Type): SpendRequest => withJoinedApproval(row)
 
 /** SpendRequestsRepo on Postgres; a trigger refuses any update of a request whose status is final. */
 export const SpendRequestsRepoPg = Layer.effect(

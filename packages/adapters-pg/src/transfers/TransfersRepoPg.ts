@@ -1,48 +1,21 @@
-import { ApprovalView, Transfer, TransfersRepo } from "@svc/domain"
+import { Transfer, TransfersRepo } from "@svc/domain"
 import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
+import { JOINED_APPROVAL_COLUMNS, JoinedApprovalFields, withJoinedApproval } from "../approvals/index.ts"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 
 const Row = Schema.Struct({
   ...Struct.omit(Transfer.fields, ["approval"]),
   amount: SafeIntegerColumn,
-  approvalId: Schema.NullOr(ApprovalView.fields.id),
-  approvalStatus: Schema.NullOr(ApprovalView.fields.status),
-  approvalExpiresAt: Schema.NullOr(ApprovalView.fields.expiresAt),
-  approvalDecidedAt: ApprovalView.fields.decidedAt,
-  approvalDecidedBy: ApprovalView.fields.decidedBy,
-  approvalNote: ApprovalView.fields.note
+  ...JoinedApprovalFields
 })
 
 const COLUMNS =
   "t.id, t.mode, t.status, t.amount, t.currency, t.memo, t.sender_team_id, t.sender_address, t.sender_account_id, " +
   "t.spending_key_id, t.recipient_team_id, t.recipient_address, t.payment_code, t.decision, t.hold_transaction_id, " +
-  "t.expires_at, t.created_at, t.updated_at, a.id AS approval_id, a.status AS approval_status, " +
-  "a.expires_at AS approval_expires_at, a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, " +
-  "a.note AS approval_note"
+  `t.expires_at, t.created_at, t.updated_at, ${JOINED_APPROVAL_COLUMNS}`
 
-const toTransfer = ({
-  approvalId,
-  approvalStatus,
-  approvalExpiresAt,
-  approvalDecidedAt,
-  approvalDecidedBy,
-  approvalNote,
-  ...t
-}: typeof Row.Type): Transfer => ({
-  ...t,
-  approval:
-    approvalId === null || approvalStatus === null || approvalExpiresAt === null
-      ? null
-      : {
-          id: approvalId,
-          status: approvalStatus,
-          expiresAt: approvalExpiresAt,
-          decidedAt: approvalDecidedAt,
-          decidedBy: approvalDecidedBy,
-          note: approvalNote
-        }
-})
+const toTransfer = (row: typeof Row.Type): Transfer => withJoinedApproval(row)
 
 /** TransfersRepo on Postgres; a trigger refuses any update of a transfer whose status is final. */
 export const TransfersRepoPg = Layer.effect(

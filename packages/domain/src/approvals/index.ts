@@ -1,2 +1,3 @@
 export * from "./ApprovalsRepo.ts"
+export * from "./DecidableApproval.ts"
 export * from "./model.ts"

@@ -4,9 +4,9 @@ import {
   ApprovalId,
   ApprovalNotFound,
   ApprovalsRepo,
-  ApproverNotAllowed,
-  isApprovalDue,
-  mayDecideApprovals
+  type ApproverNotAllowed,
+  decidableApproval,
+  isApprovalDue
 } from "../approvals/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import { EventOutbox, type OnceWrite } from "../platform/index.ts"
@@ -242,15 +242,8 @@ export class SpendRequests extends Context.Service<
         approvalId: string,
         note: string | null
       ) {
-        if (approver.teamId === null) return yield* new ApprovalNotFound({ approvalId })
-        if (!mayDecideApprovals(approver.role)) {
-          return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
-        }
-        const approval = yield* approvals
-          .find(approver.teamId, ApprovalId.make(approvalId))
-          .pipe(Effect.map(Option.filter((a) => a.subjectType === "spend_request")))
-        if (Option.isNone(approval)) return yield* new ApprovalNotFound({ approvalId })
-        const sr = yield* repo.find(approver.teamId, SpendRequestId.make(approval.value.subjectId))
+        const approval = yield* decidableApproval(approvals, approver, approvalId, "spend_request")
+        const sr = yield* repo.find(approval.teamId, SpendRequestId.make(approval.subjectId))
         if (Option.isNone(sr)) return yield* new ApprovalNotFound({ approvalId })
         const now = yield* current(sr.value)
         if (now.status !== "pending_approval")

@@ -4,9 +4,9 @@ import {
   ApprovalId,
   ApprovalNotFound,
   ApprovalsRepo,
-  ApproverNotAllowed,
+  type ApproverNotAllowed,
   approvalView,
-  mayDecideApprovals
+  decidableApproval
 } from "../approvals/index.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
 import { type DomainEvent, EventOutbox } from "../platform/index.ts"
@@ -468,16 +468,9 @@ export class Transfers extends Context.Service<
         approvalId: string,
         note: string | null
       ) {
-        if (approver.teamId === null) return yield* new ApprovalNotFound({ approvalId })
-        if (!mayDecideApprovals(approver.role)) {
-          return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
-        }
-        const approval = yield* approvals
-          .find(approver.teamId, ApprovalId.make(approvalId))
-          .pipe(Effect.map(Option.filter((a) => a.subjectType === "transfer")))
-        if (Option.isNone(approval)) return yield* new ApprovalNotFound({ approvalId })
+        const approval = yield* decidableApproval(approvals, approver, approvalId, "transfer")
         const t = yield* current(
-          yield* found(approver.teamId, approval.value.mode, approval.value.subjectId).pipe(
+          yield* found(approval.teamId, approval.mode, approval.subjectId).pipe(
             Effect.catchTag("TransferNotFound", () => Effect.fail(new ApprovalNotFound({ approvalId })))
           )
         )

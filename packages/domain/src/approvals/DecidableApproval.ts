@@ -1,0 +1,29 @@
+import { Effect, Option } from "effect"
+import type { Role } from "../identity/index.ts"
+import type { TeamId } from "../shared/index.ts"
+import { ApprovalId, type ApprovalSubjectType } from "./Approval.ts"
+import { ApprovalNotFound, ApproverNotAllowed, mayDecideApprovals } from "./ApprovalRules.ts"
+import type { ApprovalsRepo } from "./ApprovalsRepo.ts"
+
+/**
+ * The approval `approvalId` of a `subjectType` request in the approver's team, when the approver may decide it: not
+ * found when the approver acts for no team or its team holds no such approval, not allowed below owner and admin.
+ */
+export const decidableApproval = (
+  approvals: ApprovalsRepo["Service"],
+  approver: { readonly teamId: TeamId | null; readonly role: Role | null },
+  approvalId: string,
+  subjectType: ApprovalSubjectType
+) =>
+  Effect.gen(function* () {
+    const teamId = approver.teamId
+    if (teamId === null) return yield* new ApprovalNotFound({ approvalId })
+    if (!mayDecideApprovals(approver.role)) {
+      return yield* new ApproverNotAllowed({ message: "only team owners and admins decide approvals" })
+    }
+    const approval = yield* approvals.find(teamId, ApprovalId.make(approvalId))
+    if (Option.isNone(approval) || approval.value.subjectType !== subjectType) {
+      return yield* new ApprovalNotFound({ approvalId })
+    }
+    return approval.value
+  })
