@@ -1,12 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
-import { appOnPostgres } from "@svc/api"
 import { type AccountId, InboundEventStore, LedgerRepo, type TeamId } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { clientOf, sessionToken, testConfig } from "../support/InProcessApp.ts"
+import { appOnThisDatabase, sessionToken } from "../support/InProcessApp.ts"
 
 const database = process.env.DATABASE_URL === undefined ? "embedded PGlite" : "real Postgres"
 
@@ -22,18 +20,6 @@ const storeEvent = (status: string, attempts: number) =>
   })
 
 /** The in-process app on the test's own database, answering fetch-style requests. */
-const appOnThisDatabase = Effect.gen(function* () {
-  const database = yield* Effect.context<SqlClient.SqlClient>()
-  const { handler, dispose } = HttpRouter.toWebHandler(
-    appOnPostgres(testConfig).pipe(
-      Layer.provide(Layer.succeedContext(database)),
-      Layer.provide(HttpServer.layerServices)
-    ),
-    { disableLogger: true }
-  )
-  yield* Effect.addFinalizer(() => Effect.promise(() => dispose()))
-  return clientOf(handler)
-})
 
 layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)))(`rows that do not decode (${database})`, (it) => {
   it.effect("an inbound event with a status the domain does not know is PersistenceUnavailable, never a value", () =>

@@ -1,11 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { TestDatabase } from "@svc/adapters-pg/testing"
-import { appOnPostgres } from "@svc/api"
-import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ledgerViolations } from "../faults/SpendLoad.ts"
-import { clientOf, testConfig } from "../support/InProcessApp.ts"
+import { appOnThisDatabase } from "../support/InProcessApp.ts"
 import { createSpend, setUpAcme, spendBody } from "./SpendHttpSetup.ts"
 
 const database = process.env.DATABASE_URL === undefined ? "embedded PGlite" : "real Postgres"
@@ -38,16 +36,7 @@ layer(TestDatabase, { timeout: "120 seconds" })(`a database error inside a spend
     () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        const context = yield* Effect.context<SqlClient.SqlClient>()
-        const { handler, dispose } = HttpRouter.toWebHandler(
-          appOnPostgres(testConfig).pipe(
-            Layer.provide(Layer.succeedContext(context)),
-            Layer.provide(HttpServer.layerServices)
-          ),
-          { disableLogger: true }
-        )
-        yield* Effect.addFinalizer(() => Effect.promise(() => dispose()))
-        const app = clientOf(handler)
+        const app = yield* appOnThisDatabase
         const acme = yield* Effect.promise(() => setUpAcme(app))
         yield* installPoison(sql)
 

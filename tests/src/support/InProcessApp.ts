@@ -1,6 +1,7 @@
-import { appInMemory, type ServiceConfig } from "@svc/api"
-import { ConfigProvider, Layer, Redacted } from "effect"
+import { appInMemory, appOnPostgres, type ServiceConfig } from "@svc/api"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
 import { SESSION_SECRET, sessionToken as signSession } from "./Session.ts"
 
 /** The configuration in-process apps run with. */
@@ -68,3 +69,17 @@ export const inProcessApp = (config: ServiceConfig = testConfig, env: Readonly<R
   )
   return { ...clientOf(handler), handler, dispose }
 }
+
+/** The app in process on the test's own database connection (the `SqlClient` in context), closed with the scope. */
+export const appOnThisDatabase = Effect.gen(function* () {
+  const database = yield* Effect.context<SqlClient.SqlClient>()
+  const { handler, dispose } = HttpRouter.toWebHandler(
+    appOnPostgres(testConfig).pipe(
+      Layer.provide(Layer.succeedContext(database)),
+      Layer.provide(HttpServer.layerServices)
+    ),
+    { disableLogger: true }
+  )
+  yield* Effect.addFinalizer(() => Effect.promise(() => dispose()))
+  return clientOf(handler)
+})
