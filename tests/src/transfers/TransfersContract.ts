@@ -132,11 +132,24 @@ export const transfersContract = <E>(name: string, ports: Layer.Layer<TransferPo
         const big = yield* send(sender.agent, { to: { address }, amount: 6_000 })
         assert.strictEqual(big.status, "pending_approval")
         assert.isNotNull(big.approval)
+        // Until its approver lets it go, the transfer concerns its sender alone.
+        const unseen = yield* Effect.flip(service.get(recipient.team.id, "test", big.id))
+        assert.strictEqual(unseen._tag, "TransferNotFound")
         const approved = yield* service.approve(sender.approver, big.approval!.id, "ok")
         assert.strictEqual(approved.status, "pending_acceptance")
+        assert.strictEqual((yield* service.get(recipient.team.id, "test", big.id)).id, big.id)
         const denied = yield* send(sender.agent, { to: { address }, amount: 5_500 })
         const refused = yield* service.deny(sender.approver, denied.approval!.id, "no")
         assert.strictEqual(refused.status, "denied")
+        const incoming = yield* service.list(
+          recipient.team.id,
+          { mode: "test", direction: "incoming" },
+          { limit: 10, after: Option.none() }
+        )
+        assert.deepStrictEqual(
+          incoming.map((t) => t.id),
+          [big.id]
+        )
         const overBudget = yield* send(sender.agent, { to: { address }, amount: 4_000 })
         assert.strictEqual(overBudget.status, "pending_acceptance")
         const overDaily = yield* send(sender.agent, { to: { address }, amount: 2_500 })

@@ -85,9 +85,23 @@ export const TransferView = Schema.Struct({
 })
 export type TransferView = typeof TransferView.Type
 
-/** Which side `teamId` is on; none when it is on neither. */
-export const directionOf = (t: Pick<Transfer, "senderTeamId" | "recipientTeamId">, teamId: string) =>
-  t.senderTeamId === teamId ? "outgoing" : t.recipientTeamId === teamId ? "incoming" : undefined
+/**
+ * Whether the transfer was ever offered to its recipient, that is, it waited for acceptance: policy did not deny it
+ * and any approval it needed was given. Until then it concerns its sender alone.
+ */
+export const offeredToRecipient = (t: Pick<Transfer, "status" | "approval">): boolean =>
+  t.status !== "denied" && (t.approval === null || t.approval.status === "approved")
+
+/** Which side `teamId` is on, as far as it may see the transfer; none when it is on neither or not offered it yet. */
+export const directionOf = (
+  t: Pick<Transfer, "senderTeamId" | "recipientTeamId" | "status" | "approval">,
+  teamId: string
+): TransferDirection | undefined =>
+  t.senderTeamId === teamId
+    ? "outgoing"
+    : t.recipientTeamId === teamId && offeredToRecipient(t)
+      ? "incoming"
+      : undefined
 
 /** The transfer as the team on side `direction` sees it. */
 export const transferView = (t: Transfer, direction: TransferDirection): TransferView => ({

@@ -518,6 +518,7 @@ export class Transfers extends Context.Service<
         const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
         return rows.filter(
           (t) =>
+            directionOf(t, teamId) !== undefined &&
             (query.status === undefined || t.status === query.status) &&
             (query.approvalStatus === undefined || t.approval?.status === query.approvalStatus)
         )
