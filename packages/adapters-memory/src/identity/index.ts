@@ -1,10 +1,12 @@
 import { Layer } from "effect"
 import { ManagedEntitiesRepoMemory } from "./ManagedEntitiesRepoMemory.ts"
+import { ReceiveHandlesRepoMemory } from "./ReceiveHandlesRepoMemory.ts"
 import { TeamPlansRepoMemory } from "./TeamPlansRepoMemory.ts"
 import { TeamsRepoMemory } from "./TeamsRepoMemory.ts"
 import { UsersRepoMemory } from "./UsersRepoMemory.ts"
 
 export * from "./ManagedEntitiesRepoMemory.ts"
+export * from "./ReceiveHandlesRepoMemory.ts"
 export * from "./TeamPlansRepoMemory.ts"
 export * from "./TeamsRepoMemory.ts"
 export * from "./UsersRepoMemory.ts"
@@ -12,6 +14,7 @@ export * from "./UsersRepoMemory.ts"
 /** The identity context's ports on the in-memory store. */
 export const IdentityPortsMemory = Layer.mergeAll(
   ManagedEntitiesRepoMemory,
+  ReceiveHandlesRepoMemory,
   TeamPlansRepoMemory,
   TeamsRepoMemory,
   UsersRepoMemory

@@ -1,15 +1,9 @@
 import { Layer } from "effect"
 import { PaymentCodesRepoMemory } from "./PaymentCodesRepoMemory.ts"
-import { ReceiveHandlesRepoMemory } from "./ReceiveHandlesRepoMemory.ts"
 import { TransfersRepoMemory } from "./TransfersRepoMemory.ts"
 
 export * from "./PaymentCodesRepoMemory.ts"
-export * from "./ReceiveHandlesRepoMemory.ts"
 export * from "./TransfersRepoMemory.ts"
 
 /** The transfers context's ports on the in-memory store. */
-export const TransfersPortsMemory = Layer.mergeAll(
-  PaymentCodesRepoMemory,
-  ReceiveHandlesRepoMemory,
-  TransfersRepoMemory
-)
+export const TransfersPortsMemory = Layer.mergeAll(PaymentCodesRepoMemory, TransfersRepoMemory)

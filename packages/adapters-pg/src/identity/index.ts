@@ -1,13 +1,21 @@
 import { Layer } from "effect"
 import { ManagedEntitiesRepoPg } from "./ManagedEntitiesRepoPg.ts"
+import { ReceiveHandlesRepoPg } from "./ReceiveHandlesRepoPg.ts"
 import { TeamPlansRepoPg } from "./TeamPlansRepoPg.ts"
 import { TeamsRepoPg } from "./TeamsRepoPg.ts"
 import { UsersRepoPg } from "./UsersRepoPg.ts"
 
 export * from "./ManagedEntitiesRepoPg.ts"
+export * from "./ReceiveHandlesRepoPg.ts"
 export * from "./TeamPlansRepoPg.ts"
 export * from "./TeamsRepoPg.ts"
 export * from "./UsersRepoPg.ts"
 
 /** The identity context's ports on Postgres. */
-export const IdentityPortsPg = Layer.mergeAll(ManagedEntitiesRepoPg, TeamPlansRepoPg, TeamsRepoPg, UsersRepoPg)
+export const IdentityPortsPg = Layer.mergeAll(
+  ManagedEntitiesRepoPg,
+  ReceiveHandlesRepoPg,
+  TeamPlansRepoPg,
+  TeamsRepoPg,
+  UsersRepoPg
+)

@@ -1,3 +1,4 @@
 /** The identity context's shapes: no services, so clients may import them. */
+export * from "./ReceiveHandle.ts"
 export * from "./Team.ts"
 export * from "./User.ts"

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { Mode, millisOfIso, TeamId } from "../shared/model.ts"
-import { ReceiveHandleText, receiveAddressOf } from "./ReceiveAddress.ts"
-import { UNAMBIGUOUS_ALPHABET } from "./UnambiguousCodes.ts"
+import { ReceiveHandleText } from "../identity/model.ts"
+import { Mode, millisOfIso, TeamId, UNAMBIGUOUS_ALPHABET } from "../shared/model.ts"
+import { receiveAddressOf } from "./ReceiveAddress.ts"
 
 /** How many random characters follow `PC-`. */
 export const PAYMENT_CODE_LENGTH = 8

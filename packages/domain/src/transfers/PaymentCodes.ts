@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { isoOfMillis, type Mode, type PersistenceUnavailable, type TeamId } from "../shared/index.ts"
+import { ReceiveHandleMissing, ReceiveHandlesRepo } from "../identity/index.ts"
+import { isoOfMillis, type Mode, type PersistenceUnavailable, randomUnambiguous, type TeamId } from "../shared/index.ts"
 import {
   normalizePaymentCode,
   PAYMENT_CODE_LENGTH,
@@ -9,9 +10,7 @@ import {
   PaymentCodeUnusable,
   paymentCodeStatus
 } from "./PaymentCode.ts"
-import { ReceiveHandleMissing } from "./ReceiveAddress.ts"
-import { randomUnambiguous } from "./ReceiveAddresses.ts"
-import { PaymentCodesRepo, ReceiveHandlesRepo } from "./TransfersRepos.ts"
+import { PaymentCodesRepo } from "./TransfersRepos.ts"
 
 /** How many codes a creation draws before it gives up (each collides with odds of one in 31^8 per stored code). */
 const CODE_ATTEMPTS = 5

@@ -8,6 +8,7 @@ import {
   approvalView,
   decidableApproval
 } from "../approvals/index.ts"
+import type { ReceiveHandleMissing } from "../identity/index.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
 import { type DomainEvent, EventOutbox } from "../platform/index.ts"
 import {
@@ -27,7 +28,7 @@ import {
 import { decideGoverned, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
 import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
 import { PaymentCodes } from "./PaymentCodes.ts"
-import type { ReceiveAddressNotFound, ReceiveHandleMissing } from "./ReceiveAddress.ts"
+import type { ReceiveAddressNotFound } from "./ReceiveAddress.ts"
 import { ReceiveAddresses } from "./ReceiveAddresses.ts"
 import {
   directionOf,

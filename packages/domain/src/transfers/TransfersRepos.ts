@@ -2,19 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { ApprovalStatus } from "../approvals/index.ts"
 import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
-import type { ReceiveHandle } from "./ReceiveAddress.ts"
 import type { Transfer, TransferDirection, TransferId, TransferStatus, TransferTransition } from "./Transfer.ts"
-
-/** Storage of teams' receive handles: one per team, unique across teams, never changed. */
-export class ReceiveHandlesRepo extends Context.Service<
-  ReceiveHandlesRepo,
-  {
-    /** Stores the team's handle; false, storing nothing, when the handle is taken or the team has one already. */
-    readonly insert: (handle: ReceiveHandle) => Effect.Effect<boolean, PersistenceUnavailable>
-    readonly findByTeam: (teamId: TeamId) => Effect.Effect<Option.Option<ReceiveHandle>, PersistenceUnavailable>
-    readonly findByHandle: (handle: string) => Effect.Effect<Option.Option<ReceiveHandle>, PersistenceUnavailable>
-  }
->()("@svc/domain/ReceiveHandlesRepo") {}
 
 /** How a payment code was used: by which transfer, when. */
 export interface PaymentCodeUse {

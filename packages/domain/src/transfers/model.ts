@@ -2,4 +2,3 @@
 export * from "./PaymentCode.ts"
 export * from "./ReceiveAddress.ts"
 export * from "./Transfer.ts"
-export * from "./UnambiguousCodes.ts"

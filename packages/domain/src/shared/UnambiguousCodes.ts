@@ -1,3 +1,5 @@
+import { Effect } from "effect"
+import { randomBytes } from "./Random.ts"
 /** Digits and lower-case letters a reader cannot confuse: no 0/o, 1/l/i. */
 export const UNAMBIGUOUS_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 
@@ -13,3 +15,13 @@ export const unambiguousCharsOf = (bytes: Uint8Array, length: number): string =>
   }
   return out
 }
+
+/** `length` characters of the unambiguous alphabet, drawn from the `SecureRandom` in context without bias. */
+export const randomUnambiguous = (length: number): Effect.Effect<string> =>
+  Effect.gen(function* () {
+    let out = ""
+    while (out.length < length) {
+      out += unambiguousCharsOf(yield* randomBytes(length * 2), length - out.length)
+    }
+    return out
+  })
