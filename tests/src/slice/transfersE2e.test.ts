@@ -1,0 +1,98 @@
+import { assert, beforeAll, describe, it } from "@effect/vitest"
+import { createClient } from "@svc/sdk"
+import { spender } from "../faults/SpendLoad.ts"
+import { apiProcesses, type Running } from "../support/ApiProcess.ts"
+
+const SENDER_FUNDS = 20_000
+const RECIPIENT_FUNDS = 3_000
+
+describe("end to end: book transfers between two teams through the real server process and the SDK", () => {
+  const processes = apiProcesses()
+  let server: Running
+
+  beforeAll(async () => {
+    server = await processes.start()
+  }, 120_000)
+
+  it("the sender sends two transfers; the recipient lists them, accepts one and declines the other", async () => {
+    const senderTeam = await spender(server.baseUrl, {}, SENDER_FUNDS)
+    const recipientTeam = await spender(server.baseUrl, {}, RECIPIENT_FUNDS)
+    const sender = createClient({ baseUrl: server.baseUrl, token: senderTeam.secret })
+    const recipient = createClient({ baseUrl: server.baseUrl, token: recipientTeam.secret })
+    const to = { address: (await recipient.receiveAddress()).address }
+
+    const first = await sender.createTransfer(
+      { to, amount: 4_000, currency: "USD", memo: "invoice 1" },
+      crypto.randomUUID()
+    )
+    const second = await sender.createTransfer(
+      { to, amount: 2_500, currency: "USD", memo: "invoice 2" },
+      crypto.randomUUID()
+    )
+    assert.deepStrictEqual(
+      [first, second].map((t) => [t.status, t.direction, t.to.address]),
+      [
+        ["pending_acceptance", "outgoing", to.address],
+        ["pending_acceptance", "outgoing", to.address]
+      ]
+    )
+    assert.deepStrictEqual(await sender.getBalance().then(({ posted, pending }) => ({ posted, pending })), {
+      posted: SENDER_FUNDS,
+      pending: 6_500
+    })
+
+    const incoming = await recipient.listTransfers({ direction: "incoming" })
+    assert.deepStrictEqual(
+      incoming.data.map((t) => [t.id, t.status, t.direction, t.amount, t.memo, t.from.address]),
+      [
+        [second.id, "pending_acceptance", "incoming", 2_500, "invoice 2", second.from.address],
+        [first.id, "pending_acceptance", "incoming", 4_000, "invoice 1", first.from.address]
+      ]
+    )
+    assert.deepStrictEqual(
+      incoming.data.map((t) => t.decision),
+      [null, null],
+      "the recipient does not see the sender's decision"
+    )
+    assert.deepStrictEqual((await recipient.listTransfers({ direction: "outgoing" })).data, [])
+
+    const accepted = await recipient.acceptTransfer(first.id)
+    const declined = await recipient.declineTransfer(second.id)
+    assert.deepStrictEqual(
+      [accepted, declined].map((t) => [t.id, t.status, t.direction]),
+      [
+        [first.id, "completed", "incoming"],
+        [second.id, "declined", "incoming"]
+      ]
+    )
+
+    const seenBySender = await sender.listTransfers()
+    assert.deepStrictEqual(
+      seenBySender.data.map((t) => [t.id, t.status, t.direction]),
+      [
+        [second.id, "declined", "outgoing"],
+        [first.id, "completed", "outgoing"]
+      ]
+    )
+    assert.strictEqual((await sender.getTransfer(first.id)).status, "completed")
+    assert.strictEqual((await recipient.getTransfer(second.id)).status, "declined")
+    assert.deepStrictEqual(
+      (await recipient.listTransfers({ status: "pending_acceptance" })).data,
+      [],
+      "nothing is left to accept"
+    )
+
+    const senderBalance = await sender.getBalance()
+    assert.deepStrictEqual(
+      [senderBalance.posted, senderBalance.pending, senderBalance.available],
+      [SENDER_FUNDS - 4_000, 0, SENDER_FUNDS - 4_000],
+      "the accepted hold was posted and the declined one released"
+    )
+    const recipientBalance = await recipient.getBalance()
+    assert.deepStrictEqual(
+      [recipientBalance.posted, recipientBalance.pending, recipientBalance.available],
+      [RECIPIENT_FUNDS + 4_000, 0, RECIPIENT_FUNDS + 4_000],
+      "credited once, with the accepted transfer only"
+    )
+  }, 60_000)
+})
