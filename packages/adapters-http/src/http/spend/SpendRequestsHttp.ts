@@ -17,7 +17,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { IdempotentCall } from "../../api/platform/index.ts"
 import { badRequest, CurrentAgent, conflict, notFound } from "../../api/shared/index.ts"
-import { listPaging, orServiceUnavailable } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable, settlementAccountMissing } from "../shared/index.ts"
 
 const encodeSpendRequest = Schema.encodeEffect(SpendRequestView)
 
@@ -33,10 +33,7 @@ const respond = <E>(outcome: Effect.Effect<SpendRequest, E | CreateSpendError>) 
       e instanceof SpendRequestInvalid
         ? badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }])
         : e instanceof SettlementAccountMissing
-          ? conflict(
-              "settlement_account_missing",
-              `the team has no ${e.mode} settlement account in ${e.currency}, so it cannot spend in ${e.currency}`
-            )
+          ? settlementAccountMissing(e)
           : (e as Exclude<E, CreateSpendError>)
     )
   )

@@ -5,7 +5,6 @@ import {
   paymentCodeView,
   ReceiveAddresses,
   receiveAddressView,
-  type SettlementAccountMissing,
   type Transfer,
   type TransferInvalid,
   type TransferNotPending,
@@ -18,7 +17,7 @@ import { Clock, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentAgent, conflict, forbidden, notFound } from "../../api/shared/index.ts"
-import { listPaging, orServiceUnavailable } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable, settlementAccountMissing } from "../shared/index.ts"
 
 /** The transfer as the team `teamId` (on one of its sides) sees it. */
 const viewFor = (teamId: string) => (t: Transfer) => transferView(t, directionOf(t, teamId) ?? "outgoing")
@@ -31,13 +30,6 @@ const paymentCodeUnusable = (e: PaymentCodeUnusable) =>
     conflict(
       `payment_code_${e.status}`,
       e.status === "used" ? `the payment code ${e.code} was used already` : `the payment code ${e.code} has expired`
-    )
-  )
-const settlementAccountMissing = (e: SettlementAccountMissing) =>
-  Effect.fail(
-    conflict(
-      "settlement_account_missing",
-      `the team has no ${e.mode} settlement account in ${e.currency}, so it cannot spend in ${e.currency}`
     )
   )
 const transferNotPending = (operation: string) => (e: TransferNotPending) =>
@@ -119,7 +111,7 @@ export const TransfersHttp = HttpApiBuilder.group(Api, "transfers", (handlers) =
             ReceiveAddressNotFound: (e) => Effect.fail(notFound(`no receive address ${e.address}`)),
             PaymentCodeNotFound: (e) => Effect.fail(notFound(`no payment code ${e.code}`)),
             PaymentCodeUnusable: paymentCodeUnusable,
-            SettlementAccountMissing: settlementAccountMissing,
+            SettlementAccountMissing: (e) => Effect.fail(settlementAccountMissing(e)),
             // Every team gets its handle in the transaction that creates it (migration 0015 backfilled the others).
             ReceiveHandleMissing: Effect.die
           }),
