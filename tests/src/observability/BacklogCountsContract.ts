@@ -3,17 +3,13 @@ import {
   EventOutbox,
   type InboundEvent,
   InboundEventStore,
-  type LedgerRepo,
-  type ReceiveHandlesRepo,
-  type TeamsRepo,
   Transactor,
-  type UsersRepo,
   WebhookDeliveriesRepo,
   type WebhookDelivery,
   WebhookEndpointsRepo
 } from "@svc/domain"
 import { Effect, type Layer } from "effect"
-import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
+import { domainOver, type LedgerPorts, newTeam } from "../ledger/LedgerSetup.ts"
 import { approvedEvent, deliveryRow, endpointRow } from "../webhooks/WebhookRows.ts"
 
 const NOW = "2026-11-20T12:00:00.000Z"
@@ -24,15 +20,7 @@ const LATER = "2026-11-20T13:00:00.000Z"
 export const backlogCountsContract = <E>(
   name: string,
   ports: Layer.Layer<
-    | Transactor
-    | UsersRepo
-    | TeamsRepo
-    | ReceiveHandlesRepo
-    | LedgerRepo
-    | EventOutbox
-    | WebhookEndpointsRepo
-    | WebhookDeliveriesRepo
-    | InboundEventStore,
+    LedgerPorts<EventOutbox | WebhookEndpointsRepo | WebhookDeliveriesRepo | InboundEventStore>,
     E,
     never
   >

@@ -6,34 +6,20 @@ import {
   type EventOutbox,
   type IdempotencyStore,
   Ledger,
-  type LedgerRepo,
   PersistenceUnavailable,
-  type ReceiveHandlesRepo,
   type SpendPolicy,
   SpendRequests,
   SpendRequestsRepo,
   type TeamPrincipal,
   Teams,
-  type TeamsRepo,
-  type Transactor,
   type UserId,
-  Users,
-  type UsersRepo
+  Users
 } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
+import type { LedgerPorts } from "../ledger/LedgerSetup.ts"
 
 /** The ports every spend contract runs on. */
-export type Ports =
-  | Transactor
-  | UsersRepo
-  | TeamsRepo
-  | ReceiveHandlesRepo
-  | LedgerRepo
-  | EventOutbox
-  | AgentKeysRepo
-  | ApprovalsRepo
-  | SpendRequestsRepo
-  | IdempotencyStore
+export type Ports = LedgerPorts<EventOutbox | AgentKeysRepo | ApprovalsRepo | SpendRequestsRepo | IdempotencyStore>
 
 /** A test-only wrapper of the spend request store: given the real one, the one the spend services use instead. */
 export type RepoDecorator = (real: SpendRequestsRepo["Service"]) => SpendRequestsRepo["Service"]

@@ -1,31 +1,21 @@
 import {
   type EventOutbox,
   Ledger,
-  type LedgerRepo,
   PaymentCodes,
   type PaymentCodesRepo,
   ReceiveAddresses,
-  type ReceiveHandlesRepo,
   type Team,
   TeamId,
   Teams,
   TeamsRepo,
-  type Transactor,
   type UserId,
-  Users,
-  type UsersRepo
+  Users
 } from "@svc/domain"
 import { Effect, Layer } from "effect"
+import type { LedgerPorts } from "../ledger/LedgerSetup.ts"
 
 /** The ports the transfers contracts run on. */
-export type TransfersPorts =
-  | Transactor
-  | UsersRepo
-  | TeamsRepo
-  | LedgerRepo
-  | EventOutbox
-  | ReceiveHandlesRepo
-  | PaymentCodesRepo
+export type TransfersPorts = LedgerPorts<EventOutbox | PaymentCodesRepo>
 
 /** Teams, receive addresses and payment codes over whichever ports the caller provides. */
 export const transfersOver = <E>(ports: Layer.Layer<TransfersPorts, E>) =>

@@ -1,18 +1,14 @@
 import { assert, layer } from "@effect/vitest"
 import {
   EventOutbox,
-  type LedgerRepo,
   purgeWebhookHistory,
-  type ReceiveHandlesRepo,
-  type TeamsRepo,
   Transactor,
-  type UsersRepo,
   WebhookDeliveriesRepo,
   type WebhookDelivery,
   WebhookEndpointsRepo
 } from "@svc/domain"
 import { Clock, Duration, Effect, type Layer, Option } from "effect"
-import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
+import { domainOver, type LedgerPorts, newTeam } from "../ledger/LedgerSetup.ts"
 import { approvedEvent, deliveryRow, endpointRow } from "./WebhookRows.ts"
 
 const DAY = 86_400_000
@@ -20,18 +16,7 @@ const DAY = 86_400_000
 /** The purge of old webhook deliveries and delivered outbox events, on whichever ports the caller provides. */
 export const webhookPurgeContract = <E>(
   name: string,
-  ports: Layer.Layer<
-    | Transactor
-    | UsersRepo
-    | TeamsRepo
-    | ReceiveHandlesRepo
-    | LedgerRepo
-    | EventOutbox
-    | WebhookEndpointsRepo
-    | WebhookDeliveriesRepo,
-    E,
-    never
-  >
+  ports: Layer.Layer<LedgerPorts<EventOutbox | WebhookEndpointsRepo | WebhookDeliveriesRepo>, E, never>
 ) =>
   layer(domainOver(ports), { timeout: "60 seconds" })(`webhook purge (${name})`, (it) => {
     it.effect(
