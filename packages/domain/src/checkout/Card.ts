@@ -1,0 +1,124 @@
+import { Context, type Effect, Schema } from "effect"
+import { Mode, TeamId } from "../shared/model.ts"
+
+/** A card's id in this service. */
+export const CardId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("CardId"))
+export type CardId = typeof CardId.Type
+
+/** `active` cards may be authorized; `inactive` (frozen by the issuer) and `closed` ones are declined. */
+export const CardStatus = Schema.Literals(["active", "inactive", "closed"])
+export type CardStatus = typeof CardStatus.Type
+
+/** What identifies a card without its secrets: shown in intents, answered to a repeated credentials request. */
+export const CardReference = Schema.Struct({
+  id: Schema.String,
+  last4: Schema.String,
+  brand: Schema.String,
+  expMonth: Schema.Int,
+  expYear: Schema.Int
+})
+export type CardReference = typeof CardReference.Type
+
+/**
+ * A single-use virtual card issued for one intent, as stored: the issuer's token (how authorizations name it), the
+ * reference, and an HMAC-SHA256 of its number under the service's card key, to recognise the number without
+ * keeping it. The number and CVC are never stored.
+ */
+export const Card = Schema.Struct({
+  id: CardId,
+  teamId: TeamId,
+  mode: Mode,
+  intentId: Schema.String,
+  /** The issuer's token for the card; authorizations and issuer events name the card by it. */
+  token: Schema.String,
+  status: CardStatus,
+  last4: Schema.String,
+  brand: Schema.String,
+  expMonth: Schema.Int,
+  expYear: Schema.Int,
+  /** Hex HMAC-SHA256 of the card number under `CardNumberKey`. */
+  numberHash: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type Card = typeof Card.Type
+
+/** The card's reference. */
+export const cardReference = (card: Card): CardReference => ({
+  id: card.id,
+  last4: card.last4,
+  brand: card.brand,
+  expMonth: card.expMonth,
+  expYear: card.expYear
+})
+
+/**
+ * The answer to a credentials request. The first one carries the number and CVC, once; a repeated request answers
+ * the same card without them (`number` and `cvc` absent).
+ */
+export const CardCredentials = Schema.Struct({
+  cardId: Schema.String,
+  number: Schema.optionalKey(Schema.String),
+  cvc: Schema.optionalKey(Schema.String),
+  expMonth: Schema.Int,
+  expYear: Schema.Int,
+  last4: Schema.String,
+  brand: Schema.String
+})
+export type CardCredentials = typeof CardCredentials.Type
+
+/** What the issuer answers for a new card: its token and its secrets, which only the agent may see. */
+export interface IssuedCard {
+  readonly token: string
+  readonly number: string
+  readonly cvc: string
+  readonly expMonth: number
+  readonly expYear: number
+  readonly brand: string
+}
+
+/** What a card is issued for. */
+export interface CardRequest {
+  readonly teamId: TeamId
+  readonly mode: Mode
+  /** The intent the card is locked to; the issuer's idempotency key, so a retried request gets the same card. */
+  readonly intentId: string
+  readonly amount: number
+  readonly currency: string
+  readonly merchantName: string
+}
+
+/** The card issuer is unreachable or refused; the intent keeps no card and the agent may ask again. */
+export class CardIssuerUnavailable extends Schema.TaggedError<CardIssuerUnavailable>()("CardIssuerUnavailable", {
+  message: Schema.String
+}) {}
+
+/** The card issuer: issues single-use virtual cards and closes them. */
+export class CardIssuer extends Context.Service<
+  CardIssuer,
+  {
+    readonly issue: (request: CardRequest) => Effect.Effect<IssuedCard, CardIssuerUnavailable>
+    /** Closes a card at the issuer; closing a closed card changes nothing. */
+    readonly close: (token: string) => Effect.Effect<void, CardIssuerUnavailable>
+  }
+>()("@svc/domain/CardIssuer") {}
+
+/** The key under which card numbers are hashed (`CARD_NUMBER_KEY`); never a card secret itself. */
+export const CardNumberKey = Context.Reference<string>("@svc/domain/CardNumberKey", {
+  defaultValue: () => "card-number-key-for-development-only"
+})
+
+/** Whether a card number passes the Luhn check. */
+export const luhnValid = (number: string): boolean => {
+  if (!/^[0-9]{12,19}$/u.test(number)) return false
+  let sum = 0
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i])
+    if (i % 2 === 1) {
+      digit *= 2
+      if (digit > 9) digit -= 9
+    }
+    sum += digit
+  }
+  return sum % 10 === 0
+}

@@ -1,0 +1,97 @@
+import { Context, type Effect, type Option } from "effect"
+import type { ApprovalStatus } from "../approvals/index.ts"
+import type { LedgerTransactionId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { Card, CardStatus } from "./Card.ts"
+import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
+import type {
+  CheckoutIntent,
+  CheckoutIntentId,
+  CheckoutIntentStatus,
+  CheckoutIntentTransition
+} from "./CheckoutIntent.ts"
+
+/** Which intents a team lists. */
+export interface CheckoutIntentQuery {
+  /** Both modes when absent (the treasury's approvals). */
+  readonly mode?: Mode | undefined
+  readonly status?: CheckoutIntentStatus | undefined
+  readonly approvalStatus?: ApprovalStatus | undefined
+  /** Only intents the agent's policy routed to a human. */
+  readonly withApproval?: boolean | undefined
+}
+
+/** Storage of checkout intents; a final status never changes. */
+export class CheckoutIntentsRepo extends Context.Service<
+  CheckoutIntentsRepo,
+  {
+    /** Stores a new intent (its approval, if any, already stored). */
+    readonly insert: (intent: CheckoutIntent) => Effect.Effect<void, PersistenceUnavailable>
+    readonly find: (id: CheckoutIntentId) => Effect.Effect<Option.Option<CheckoutIntent>, PersistenceUnavailable>
+    /** The team's intents, newest first, by cursor. */
+    readonly list: (
+      teamId: TeamId,
+      query: CheckoutIntentQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<CheckoutIntent>, PersistenceUnavailable>
+    /**
+     * Reads the intent and locks it until the surrounding transaction ends; every change of an intent takes this lock
+     * first (before its card, the accounts and the budget totals), so concurrent changes queue on it.
+     */
+    readonly lock: (id: CheckoutIntentId) => Effect.Effect<Option.Option<CheckoutIntent>, PersistenceUnavailable>
+    /** Applies a transition only if the intent's status is still one of `from`; none when another one won. */
+    readonly transition: (
+      id: CheckoutIntentId,
+      from: ReadonlyArray<CheckoutIntentStatus>,
+      transition: CheckoutIntentTransition
+    ) => Effect.Effect<Option.Option<CheckoutIntent>, PersistenceUnavailable>
+    /**
+     * Intents due to expire at `now`: `approved` ones past `expiresAt`, and `pending_approval` ones whose approval
+     * expired; soonest first, then by id.
+     */
+    readonly dueForExpiry: (
+      now: string,
+      limit: number
+    ) => Effect.Effect<ReadonlyArray<CheckoutIntent>, PersistenceUnavailable>
+  }
+>()("@svc/domain/CheckoutIntentsRepo") {}
+
+/** Storage of issued cards: one per intent, never with its number or CVC. */
+export class CardsRepo extends Context.Service<
+  CardsRepo,
+  {
+    /** Stores a new card; false, storing nothing, when the intent has one already. */
+    readonly insert: (card: Card) => Effect.Effect<boolean, PersistenceUnavailable>
+    readonly findByToken: (token: string) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
+    readonly findByIntent: (intentId: CheckoutIntentId) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
+    /** Records the card's state; none when no card has the token. */
+    readonly setStatus: (
+      token: string,
+      status: CardStatus,
+      updatedAt: string
+    ) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
+  }
+>()("@svc/domain/CardsRepo") {}
+
+/** A change of a stored authorization. */
+export interface CardAuthorizationUpdate {
+  readonly status: CardAuthorizationStatus
+  readonly heldAmount: number
+  readonly holdTransactionId: LedgerTransactionId | null
+  readonly updatedAt: string
+}
+
+/** Storage of authorization decisions by the issuer's token: the first decision of a token is the only one. */
+export class CardAuthorizationsRepo extends Context.Service<
+  CardAuthorizationsRepo,
+  {
+    readonly find: (token: string) => Effect.Effect<Option.Option<CardAuthorization>, PersistenceUnavailable>
+    /** Stores a decision; false, storing nothing, when the token has one already (a concurrent replay won). */
+    readonly insert: (authorization: CardAuthorization) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** Applies a change only if the authorization's status is still one of `from`; none when it is not. */
+    readonly update: (
+      token: string,
+      from: ReadonlyArray<CardAuthorizationStatus>,
+      update: CardAuthorizationUpdate
+    ) => Effect.Effect<Option.Option<CardAuthorization>, PersistenceUnavailable>
+  }
+>()("@svc/domain/CardAuthorizationsRepo") {}
