@@ -20,9 +20,8 @@ export const openLoop = async (
   name: string,
   options: {
     readonly url: string
-    readonly body: string
-    /** Headers of each request (a fresh idempotency key, the next agent's token). */
-    readonly headers: () => Record<string, string>
+    /** The next request's headers and body (a fresh idempotency key, the next agent's token, a signed body). */
+    readonly next: () => { readonly headers: Record<string, string>; readonly body: string }
     readonly ratePerSecond: number
     readonly seconds: number
   }
@@ -36,7 +35,8 @@ export const openLoop = async (
         failures++
         resolve()
       }
-      request(options.url, { method: "POST", agent, headers: options.headers() }, (response) => {
+      const { headers, body } = options.next()
+      request(options.url, { method: "POST", agent, headers }, (response) => {
         response.resume()
         response.on("end", () => {
           if (response.statusCode !== undefined && response.statusCode < 300) latencies.push(performance.now() - due)
@@ -46,7 +46,7 @@ export const openLoop = async (
         response.on("error", fail)
       })
         .on("error", fail)
-        .end(options.body)
+        .end(body)
     })
   const total = Math.floor(options.ratePerSecond * options.seconds)
   const interval = 1000 / options.ratePerSecond

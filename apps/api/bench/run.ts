@@ -3,8 +3,10 @@
  * agents (each with its own account) and concentrated on one hot account, idempotent replays and balance reads; and,
  * for each spend shape, the same database work issued directly over SQL at the same concurrency, one transaction per
  * request and group-committed in batches (ADR 0007), so the service's overhead shows as ratios. Then spend requests
- * at fixed arrival rates below the measured maximum (an open loop), for latency at a given load. Needs a Postgres
- * server (DATABASE_URL, default the local one).
+ * at fixed arrival rates below the measured maximum (an open loop), for latency at a given load. Last, card
+ * authorizations on the auth-stream against approved checkout intents: as fast as they answer (closed loop) and at
+ * the issuer's pace (open loop, `BENCH_AUTH_RATE`, 200/s by default). Needs a Postgres server (DATABASE_URL, default
+ * the local one).
  */
 
 import { type ChildProcess, spawn } from "node:child_process"
@@ -14,13 +16,14 @@ import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { SignJWT } from "jose"
+import { authorizationRequest, CARD_ISSUING_SECRET, prepareCards } from "./authStream.ts"
 import { batchedSql } from "./batchedSql.ts"
 import { withCpu } from "./cpu.ts"
 import { type AgentIds, directSql, nextTurn } from "./directSql.ts"
 import type { Figures } from "./figures.ts"
 import { openLoop, SLOW_MS } from "./openLoop.ts"
 import { withPeakRss } from "./rss.ts"
-import { AGENTS, CONNECTIONS, DURATION_SECONDS, POOL_SIZE } from "./settings.ts"
+import { AGENTS, AUTH_CARDS, AUTH_RATE, CONNECTIONS, DURATION_SECONDS, POOL_SIZE } from "./settings.ts"
 
 /** Arrival rates of the open-loop scenarios, as shares of the closed loop's throughput. */
 const OPEN_LOOP_SHARES = [0.25, 0.5, 0.75]
@@ -81,11 +84,14 @@ const load = (
     readonly method: "GET" | "POST"
     readonly headers: Record<string, string>
     readonly body?: string
-    /** Bearer tokens used in turn, one per request. */
-    readonly rotate?: ReadonlyArray<string>
+    /** What each request changes of the headers and body (the next agent's token, a signed body). */
+    readonly next?: () => { readonly headers: Record<string, string>; readonly body?: string }
+    /** How many requests to send; a fixed duration when absent. */
+    readonly amount?: number
   }
 ) =>
   new Promise<Figures>((resolve, reject) => {
+    const next = options.next
     autocannon(
       {
         url: options.url,
@@ -93,18 +99,19 @@ const load = (
         headers: options.headers,
         ...(options.body === undefined ? {} : { body: options.body }),
         connections: CONNECTIONS,
-        duration: DURATION_SECONDS,
+        ...(options.amount === undefined ? { duration: DURATION_SECONDS } : { amount: options.amount }),
         idReplacement: true,
-        ...(options.rotate === undefined
+        ...(next === undefined
           ? {}
           : {
               requests: [
                 {
                   setupRequest: (request: autocannon.Request) => {
-                    const tokens = options.rotate ?? []
+                    const changes = next()
                     return {
                       ...request,
-                      headers: { ...request.headers, authorization: `Bearer ${tokens[nextTurn(tokens.length)]}` }
+                      headers: { ...request.headers, ...changes.headers },
+                      ...(changes.body === undefined ? {} : { body: changes.body })
                     }
                   }
                 }
@@ -143,7 +150,8 @@ const main = async () => {
           HOST: "127.0.0.1",
           SESSION_JWT_SECRET: secret,
           RATE_LIMIT_V1_PER_MINUTE: "100000000",
-          DB_POOL_SIZE: String(POOL_SIZE)
+          DB_POOL_SIZE: String(POOL_SIZE),
+          WEBHOOK_SECRET_CARD_ISSUING_A: CARD_ISSUING_SECRET
         },
         stdio: ["ignore", "ignore", "inherit"]
       }
@@ -209,7 +217,7 @@ const main = async () => {
       load(`POST /v1/spend-requests, ${AGENTS} agents (auto-approved)`, {
         ...spendRequest,
         headers: { ...headers, "idempotency-key": "[<id>]" },
-        rotate: agents.map((a) => a.secret)
+        next: () => ({ headers: { authorization: `Bearer ${agents[nextTurn(agents.length)]?.secret}` } })
       })
     )
     const spreadDirect = await measure(() =>
@@ -240,11 +248,13 @@ const main = async () => {
           `POST /v1/spend-requests, ${AGENTS} agents, open loop at ${share * 100}% of max (${ratePerSecond}/s)`,
           {
             url: spendRequest.url,
-            body,
-            headers: () => ({
-              authorization: `Bearer ${agents[nextTurn(agents.length)]!.secret}`,
-              "content-type": "application/json",
-              "idempotency-key": crypto.randomUUID()
+            next: () => ({
+              headers: {
+                authorization: `Bearer ${agents[nextTurn(agents.length)]!.secret}`,
+                "content-type": "application/json",
+                "idempotency-key": crypto.randomUUID()
+              },
+              body
             }),
             ratePerSecond,
             seconds: DURATION_SECONDS
@@ -252,6 +262,54 @@ const main = async () => {
         )
       )
     }
+    const cardsFor = (count: number) =>
+      prepareCards(
+        base,
+        agents.map((a) => a.secret),
+        count,
+        async () =>
+          new Map(
+            (
+              await admin(
+                url,
+                (sql) => sql<{ readonly id: string; readonly token: string }>`
+                SELECT id::text AS id, token FROM checkout_cards`
+              )
+            ).map((card) => [card.id, card.token])
+          )
+      )
+    const authStream = `${base}/webhook/card-issuing-a/auth-stream`
+    const closedCards = await cardsFor(AUTH_CARDS)
+    let closedTurn = 0
+    await measure(() =>
+      load(`POST auth-stream, approved intents, ${AGENTS} agents (closed loop, ${AUTH_CARDS} authorizations)`, {
+        url: authStream,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        amount: closedCards.length,
+        next: () => authorizationRequest(closedCards[closedTurn++ % closedCards.length]!)
+      })
+    )
+    const openCards = await cardsFor(AUTH_RATE * DURATION_SECONDS)
+    let openTurn = 0
+    await measure(() =>
+      openLoop(`POST auth-stream, approved intents, open loop at ${AUTH_RATE}/s`, {
+        url: authStream,
+        next: () => authorizationRequest(openCards[openTurn++ % openCards.length]!),
+        ratePerSecond: AUTH_RATE,
+        seconds: DURATION_SECONDS
+      })
+    )
+    const answers = await admin(
+      url,
+      (sql) => sql<{ readonly status: string; readonly reason: string | null; readonly count: number }>`
+        SELECT status, decline_reason AS reason, count(*)::int AS count FROM card_authorizations GROUP BY 1, 2`
+    )
+    const approved = answers.find((a) => a.status === "approved")?.count ?? 0
+    console.log(
+      `auth-stream answers: ${approved} approved of ${AUTH_CARDS + AUTH_RATE * DURATION_SECONDS} sent`,
+      answers.filter((a) => a.status !== "approved")
+    )
     console.log(
       `\n${CONNECTIONS} connections (closed loop), ${DURATION_SECONDS} s each, pool ${POOL_SIZE}, ${serverUrl.replace(/\/\/[^@]*@/u, "//")}`
     )
