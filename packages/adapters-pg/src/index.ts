@@ -15,6 +15,7 @@ import { WebhooksPortsPg } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
+export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"
