@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { AccessPortsPg } from "./access/index.ts"
 import { ApprovalsPortsPg } from "./approvals/index.ts"
+import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
@@ -43,6 +44,7 @@ export const PortsPg = Layer.mergeAll(
   AccessPortsPg,
   ApprovalsPortsPg,
   BankingPortsPg,
+  CheckoutPortsPg,
   DocumentsPortsPg,
   IdentityPortsPg,
   InboundPortsPg,

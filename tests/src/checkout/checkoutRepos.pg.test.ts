@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { CheckoutPortsPg, PortsPg } from "@svc/adapters-pg"
+import { PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
 import {
   type Card,
@@ -16,7 +16,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { domainOver, fundedAgent } from "../spend/SpendSetup.ts"
 
-const ports = Layer.mergeAll(PortsPg, CheckoutPortsPg).pipe(Layer.provideMerge(TestDatabase))
+const ports = PortsPg.pipe(Layer.provideMerge(TestDatabase))
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString()
 

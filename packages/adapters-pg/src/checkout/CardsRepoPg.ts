@@ -28,7 +28,7 @@ export const CardsRepoPg = Layer.effect(
           number_hash: card.numberHash,
           created_at: card.createdAt,
           updated_at: card.updatedAt
-        })} ON CONFLICT (intent_id) DO NOTHING RETURNING 1 AS inserted`.pipe(
+        })} ON CONFLICT DO NOTHING RETURNING 1 AS inserted`.pipe(
           Effect.map((rows) => rows.length > 0),
           orUnavailable("cards.insert")
         ),

@@ -31,7 +31,7 @@ export default Effect.gen(function* () {
       authorized_amount bigint NOT NULL CHECK (authorized_amount >= 0),
       captured_amount bigint CHECK (captured_amount >= 0),
       expires_at timestamptz NOT NULL,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL
     )`
   yield* sql`CREATE INDEX checkout_intents_team_idx ON checkout_intents (team_id, mode, created_at DESC, id DESC)`
@@ -60,7 +60,7 @@ export default Effect.gen(function* () {
       exp_month smallint NOT NULL CHECK (exp_month BETWEEN 1 AND 12),
       exp_year smallint NOT NULL,
       number_hash text NOT NULL,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL
     )`
   yield* sql`
@@ -79,7 +79,7 @@ export default Effect.gen(function* () {
       merchant_country text,
       hold_transaction_id uuid REFERENCES ledger_transactions(id),
       held_amount bigint NOT NULL CHECK (held_amount >= 0),
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL
     )`
   yield* sql`CREATE INDEX card_authorizations_intent_idx ON card_authorizations (intent_id)`
