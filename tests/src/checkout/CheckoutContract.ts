@@ -286,6 +286,13 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
           blocked.decision.reasons.map((r) => r.code),
           "merchant_blocked"
         )
+        const { agent: poor } = yield* fundedAgent({ funds: 1_000 })
+        const unfunded = yield* intent(poor, { amount: 1_001 })
+        assert.strictEqual(unfunded.status, "denied")
+        assert.include(
+          unfunded.decision.reasons.map((r) => r.code),
+          "insufficient_funds"
+        )
         const big = yield* intent(agent, { amount: 6_000 })
         assert.strictEqual(big.status, "pending_approval")
         assert.strictEqual(big.approval?.status, "pending")
@@ -355,6 +362,30 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
           })
         }
       })
+    )
+
+    it.effect(
+      "an intent whose approval expires is expired by the sweeper, its approval too, its budget given back",
+      () =>
+        Effect.gen(function* () {
+          const { agent, approver } = yield* fundedAgent({
+            funds: 100_000,
+            policy: { approvalThreshold: 5_000, approvalTtlSeconds: 60, dailyBudget: 8_000 }
+          })
+          const service = yield* Checkout
+          const waiting = yield* intent(agent, { amount: 6_000 })
+          assert.strictEqual((yield* spend(agent, 3_000)).status, "denied")
+          yield* TestClock.adjust("61 seconds")
+          assert.isAtLeast(yield* service.expireDue, 1)
+          const expired = yield* service.get(agent.teamId, "test", waiting.id)
+          assert.strictEqual(expired.status, "expired")
+          assert.strictEqual(expired.approval?.status, "expired")
+          assert.deepInclude(yield* Effect.flip(service.approve(approver, waiting.approval!.id, null)), {
+            _tag: "CheckoutIntentNotUsable",
+            status: "expired"
+          })
+          assert.strictEqual((yield* spend(agent, 3_000)).status, "approved")
+        })
     )
 
     it.effect("an unused intent past its deadline is expired when read, its card closed, its budget given back", () =>
