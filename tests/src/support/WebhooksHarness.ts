@@ -71,12 +71,8 @@ export interface RunningApp {
   readonly stop: Effect.Effect<void>
 }
 
-/** Serves the whole application over the given ports context with the given environment (and `around`'s services, e.g. loggers). */
-export const serveApp = (
-  ports: Context.Context<never>,
-  env: Record<string, string>,
-  around: Layer.Layer<never> = Layer.empty
-) =>
+/** Serves the whole application over the given ports context with the given environment. */
+export const serveApp = (ports: Context.Context<never>, env: Record<string, string>) =>
   Effect.gen(function* () {
     const app = appLayer(
       testConfig,
@@ -86,8 +82,7 @@ export const serveApp = (
     )
     const served = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))),
-      Layer.provide(around)
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )
     const scope = yield* Scope.make()
     const context = yield* Layer.buildWithScope(served, scope)

@@ -60,7 +60,7 @@ export const CheckoutIntentResponse = CheckoutIntentView
 /** The card of an intent: with `number` and `cvc` on the first answer only. */
 export const CardCredentialsResponse = CardCredentials
 
-const errors = [...CommonErrors, Forbidden, TooManyRequests, NotFound] as const
+const errors = [...CommonErrors, Forbidden, TooManyRequests] as const
 
 /** Just-in-time purchase intents (spending keys and team API keys, by scope); their answers carry no card secret. */
 export class CheckoutApi extends HttpApiGroup.make("checkout")
@@ -96,7 +96,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
     HttpApiEndpoint.get("get", "/v1/checkout/intents/:id", {
       params: { id: UuidParam },
       success: CheckoutIntentResponse,
-      error: errors
+      error: [...errors, NotFound]
     })
       .annotate(RequiredScope, "spend.read")
       .annotate(OpenApi.Summary, "Get a checkout intent")
@@ -105,7 +105,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       params: { id: UuidParam },
       success: CheckoutIntentResponse,
-      error: [...errors, Conflict, Unprocessable]
+      error: [...errors, NotFound, Conflict, Unprocessable]
     })
       .annotate(RequiredScope, "spend.write")
       .annotate(OpenApi.Summary, "Cancel a checkout intent")
@@ -128,7 +128,7 @@ export class CheckoutCredentialsApi extends HttpApiGroup.make("checkoutCredentia
     HttpApiEndpoint.post("credentials", "/v1/checkout/intents/:id/credentials", {
       params: { id: UuidParam },
       success: CardCredentialsResponse,
-      error: [...errors, Conflict]
+      error: [...errors, NotFound, Conflict]
     })
       .annotate(RequiredScope, "spend.write")
       .annotate(OpenApi.Summary, "Get the card of a checkout intent")

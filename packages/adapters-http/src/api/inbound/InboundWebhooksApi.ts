@@ -1,4 +1,10 @@
-import { ChatInteractionsWebhook, type InboundWebhook, InboundWebhooks, signatureHeaders } from "@svc/domain/model"
+import {
+  CardAuthorizationRequest,
+  ChatInteractionsWebhook,
+  type InboundWebhook,
+  InboundWebhooks,
+  signatureHeaders
+} from "@svc/domain/model"
 import { Array as Arr, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -71,7 +77,7 @@ const descriptionOf = (webhook: InboundWebhook) =>
 const endpointOf = (webhook: InboundWebhook) => {
   const headers = signatureHeaders(webhook.signature)
   return HttpApiEndpoint.post(operationName(webhook.name), webhook.path, {
-    payload: InboundPayload,
+    payload: webhook.name === AUTH_STREAM ? CardAuthorizationRequest : InboundPayload,
     success: webhook.acknowledgement.schema.annotate({
       description: webhook.name === AUTH_STREAM ? "The decision" : "Acknowledged"
     }),
