@@ -19,13 +19,12 @@ const JWKS = JSON.stringify({ keys: [{ ...(await exportJWK(jwtKey.publicKey)), k
 
 const whsec = (seed: string) => `whsec_${Buffer.from(createHash("sha256").update(seed).digest()).toString("base64")}`
 
-/** One configured secret per endpoint name (as the env var reads it). */
+/** One configured secret per endpoint name (as the env var reads it); the auth-stream shares card-issuing-a's. */
 export const SECRETS: Record<string, string> = {
   "banking-a": "banking-a-secret",
   "banking-b": whsec("banking-b"),
   "banking-c": "banking-c-secret",
   "card-issuing-a": whsec("card-issuing-a"),
-  "card-issuing-a/auth-stream": whsec("card-issuing-a-auth"),
   "bank-aggregator-b": "bank-aggregator-b-secret",
   "billing-a": "billing-a-raw-secret",
   payments: "whsec_payments_secret",
@@ -72,8 +71,12 @@ export interface RunningApp {
   readonly stop: Effect.Effect<void>
 }
 
-/** Serves the whole application over the given ports context with the given environment. */
-export const serveApp = (ports: Context.Context<never>, env: Record<string, string>) =>
+/** Serves the whole application over the given ports context with the given environment (and `around`'s services, e.g. loggers). */
+export const serveApp = (
+  ports: Context.Context<never>,
+  env: Record<string, string>,
+  around: Layer.Layer<never> = Layer.empty
+) =>
   Effect.gen(function* () {
     const app = appLayer(
       testConfig,
@@ -83,7 +86,8 @@ export const serveApp = (ports: Context.Context<never>, env: Record<string, stri
     )
     const served = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))),
+      Layer.provide(around)
     )
     const scope = yield* Scope.make()
     const context = yield* Layer.buildWithScope(served, scope)
@@ -151,7 +155,8 @@ export const sign = async (
   body: string,
   options: SignOptions = {}
 ): Promise<Record<string, string>> => {
-  const secret = options.secret ?? SECRETS[endpoint] ?? ""
+  const secret =
+    options.secret ?? SECRETS[endpoint === "card-issuing-a/auth-stream" ? "card-issuing-a" : endpoint] ?? ""
   const t = options.timestamp ?? now()
   switch (endpoint) {
     case "banking-a":

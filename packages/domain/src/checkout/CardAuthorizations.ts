@@ -19,7 +19,7 @@ import {
   Transactor
 } from "../shared/index.ts"
 import { SpendRequestsRepo, usageWindows } from "../spend/index.ts"
-import { CardIssuer, type CardStatus } from "./Card.ts"
+import type { CardStatus } from "./Card.ts"
 import {
   authorizationAnswerOf,
   authorizationCheck,
@@ -29,6 +29,7 @@ import {
   type DeclineReason,
   UNAVAILABLE_DECLINE_REASON
 } from "./CardAuthorization.ts"
+import { CardIssuer } from "./CardIssuer.ts"
 import { type CheckoutIntent, CheckoutIntentId } from "./CheckoutIntent.ts"
 import { CardAuthorizationsRepo, CardsRepo, CheckoutIntentsRepo } from "./CheckoutRepos.ts"
 import { intentEvents } from "./internal/IntentEvents.ts"

@@ -24,15 +24,8 @@ import {
   Transactor
 } from "../shared/index.ts"
 import { decideGoverned, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
-import {
-  type Card,
-  type CardCredentials,
-  CardId,
-  CardIssuer,
-  type CardIssuerUnavailable,
-  CardNumberKey,
-  cardReference
-} from "./Card.ts"
+import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
+import { CardIssuer, CardNumberKey } from "./CardIssuer.ts"
 import {
   type CheckoutIntent,
   CheckoutIntentId,
