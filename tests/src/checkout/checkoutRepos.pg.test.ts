@@ -20,31 +20,33 @@ const ports = PortsPg.pipe(Layer.provideMerge(TestDatabase))
 
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString()
 
-const newIntent = Effect.gen(function* () {
-  const { team, agent } = yield* fundedAgent({ funds: 10_000 })
-  const intent: CheckoutIntent = {
-    id: CheckoutIntentId.make(crypto.randomUUID()),
-    teamId: team.id,
-    mode: "test",
-    status: "approved",
-    amount: 2_500,
-    currency: "USD",
-    merchant: { name: "Acme Store", url: "https://acme.example", mcc: "5734", country: "US" },
-    purpose: "a laptop bag",
-    accountId: agent.accountId!,
-    spendingKeyId: agent.keyId,
-    decision: { outcome: "approved", reasons: [] },
-    approval: null,
-    card: null,
-    authorizedAmount: 0,
-    capturedAmount: null,
-    expiresAt: at(60),
-    createdAt: at(0),
-    updatedAt: at(0)
-  }
-  yield* CheckoutIntentsRepo.use((repo) => repo.insert(intent))
-  return intent
-})
+const newIntent = (over: Partial<CheckoutIntent> = {}) =>
+  Effect.gen(function* () {
+    const { team, agent } = yield* fundedAgent({ funds: 10_000 })
+    const intent: CheckoutIntent = {
+      id: CheckoutIntentId.make(crypto.randomUUID()),
+      teamId: team.id,
+      mode: "test",
+      status: "approved",
+      amount: 2_500,
+      currency: "USD",
+      merchant: { name: "Acme Store", url: "https://acme.example", mcc: "5734", country: "US" },
+      purpose: "a laptop bag",
+      accountId: agent.accountId!,
+      spendingKeyId: agent.keyId,
+      decision: { outcome: "approved", reasons: [] },
+      approval: null,
+      card: null,
+      authorizedAmount: 0,
+      capturedAmount: null,
+      expiresAt: at(60),
+      createdAt: at(0),
+      updatedAt: at(0),
+      ...over
+    }
+    yield* CheckoutIntentsRepo.use((repo) => repo.insert(intent))
+    return intent
+  })
 
 const cardOf = (intent: CheckoutIntent): Card => ({
   id: CardId.make(crypto.randomUUID()),
@@ -65,10 +67,10 @@ const cardOf = (intent: CheckoutIntent): Card => ({
 layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds" })(
   "checkout repositories on Postgres",
   (it) => {
-    it.effect("an intent reads back as stored, moves only from the statuses named, and a final status stays", () =>
+    it.effect("an intent reads back as stored, and moves only from the statuses named", () =>
       Effect.gen(function* () {
         const repo = yield* CheckoutIntentsRepo
-        const intent = yield* newIntent
+        const intent = yield* newIntent()
         assert.deepStrictEqual(yield* repo.find(intent.id), Option.some(intent))
         const card = cardOf(intent)
         const reference = { id: card.id, last4: "4242", brand: "visa", expMonth: 12, expYear: 2029 }
@@ -93,21 +95,39 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
           Option.getOrThrow(yield* repo.transition(intent.id, ["authorized"], completed)).capturedAmount,
           1_900
         )
-        const again = yield* Effect.flip(
-          repo.transition(intent.id, ["completed"], { status: "canceled", updatedAt: at(4) })
-        )
-        assert.strictEqual(again._tag, "PersistenceUnavailable")
-        const sql = yield* SqlClient.SqlClient
-        const raw = yield* Effect.flip(sql`UPDATE checkout_intents SET captured_amount = 1 WHERE id = ${intent.id}`)
-        assert.strictEqual(raw._tag, "SqlError")
         assert.deepStrictEqual(Option.getOrThrow(yield* repo.lock(intent.id)).status, "completed")
+      })
+    )
+
+    it.effect("the database refuses any change of an intent whose status is final", () =>
+      Effect.gen(function* () {
+        const repo = yield* CheckoutIntentsRepo
+        const sql = yield* SqlClient.SqlClient
+        for (const status of ["completed", "expired", "canceled", "denied"] as const) {
+          const intent = yield* newIntent({ status, capturedAmount: status === "completed" ? 2_500 : null })
+          for (const change of [
+            sql`UPDATE checkout_intents SET status = 'approved' WHERE id = ${intent.id}`,
+            sql`UPDATE checkout_intents SET captured_amount = 1, authorized_amount = 1 WHERE id = ${intent.id}`,
+            sql`UPDATE checkout_intents SET card = NULL, updated_at = now() WHERE id = ${intent.id}`
+          ]) {
+            const refused = yield* Effect.flip(change)
+            const cause = refused.reason.cause as { code?: string; message?: string }
+            assert.strictEqual(cause.code, "23001", status)
+            assert.match(cause.message ?? "", /is final/u)
+          }
+          const moved = yield* Effect.flip(
+            repo.transition(intent.id, [status], { status: "approved", updatedAt: at(9) })
+          )
+          assert.strictEqual(moved._tag, "PersistenceUnavailable")
+          assert.deepStrictEqual(yield* repo.find(intent.id), Option.some(intent))
+        }
       })
     )
 
     it.effect("one card per intent; no second card is stored", () =>
       Effect.gen(function* () {
         const cards = yield* CardsRepo
-        const intent = yield* newIntent
+        const intent = yield* newIntent()
         const card = cardOf(intent)
         assert.isTrue(yield* cards.insert(card))
         assert.isFalse(yield* cards.insert({ ...cardOf(intent) }))
@@ -122,7 +142,7 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
     it.effect("an authorization token stores its first decision only, and changes only from the statuses named", () =>
       Effect.gen(function* () {
         const repo = yield* CardAuthorizationsRepo
-        const intent = yield* newIntent
+        const intent = yield* newIntent()
         const card = cardOf(intent)
         yield* CardsRepo.use((cards) => cards.insert(card))
         const ledger = yield* Ledger
