@@ -10,13 +10,18 @@ import {
   SessionTokens,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
-import { PortsMemory, RateLimiterMemory } from "@svc/adapters-memory"
+import { PortsMemory, RateLimiterMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
   AgentCredentialsFromKeys,
   AgentKeys,
   ApiKeys,
+  AuthorizationDeadline,
+  AuthorizationTolerance,
+  CardAuthorizations,
+  CardNumberKey,
+  Checkout,
   CursorKey,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
   FileKeys,
@@ -59,7 +64,26 @@ export interface ServiceConfig {
   readonly approvalSweepIntervalSeconds: number
   /** How long a recipient has to accept a transfer before it expires. */
   readonly transferAcceptanceTtlSeconds: number
+  /** What a card authorization may exceed its checkout intent by (tips, tax), in minor units. */
+  readonly cardAuthToleranceMinor: number
+  /** How long a card authorization decision may take before it is answered DECLINED. */
+  readonly cardAuthDeadlineMs: number
+  /** The key card numbers are hashed under (to recognise a card without keeping its number). */
+  readonly cardNumberKey: Redacted.Redacted
 }
+
+/** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
+const wholeNumber = (name: string, fallback: number, minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
+  Config.schema(
+    Schema.FiniteFromString.check(
+      Schema.isInt(),
+      Schema.isBetween(
+        { minimum, maximum },
+        { message: `${name} must be a whole number from ${minimum} to ${maximum}` }
+      )
+    ),
+    name
+  ).pipe(Config.withDefault(fallback))
 
 /** Reads the service configuration; a missing SESSION_JWT_SECRET gets a random one (sessions then die with the process). */
 export const serviceConfig = Effect.gen(function* () {
@@ -81,6 +105,13 @@ export const serviceConfig = Effect.gen(function* () {
     Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0)),
     "TRANSFER_ACCEPTANCE_TTL_SECONDS"
   ).pipe(Config.withDefault(DEFAULT_ACCEPTANCE_TTL_SECONDS))
+  const cardAuthToleranceMinor = yield* wholeNumber("CARD_AUTH_TOLERANCE_MINOR", 0, 0)
+  const cardAuthDeadlineMs = yield* wholeNumber("CARD_AUTH_DEADLINE_MS", 1_500, 100, 10_000)
+  const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
+  if (Option.isNone(cardNumberKey)) {
+    // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
+    yield* Effect.logWarning("CARD_NUMBER_KEY is unset: using a random key, so card number hashes die with the process")
+  }
   return {
     sessionJwtSecret,
     ...(Option.isSome(sessionJwtPreviousSecret) ? { sessionJwtPreviousSecret: sessionJwtPreviousSecret.value } : {}),
@@ -89,7 +120,10 @@ export const serviceConfig = Effect.gen(function* () {
     cursorSigningKey,
     publicBaseUrl: publicBaseUrl.replace(/\/+$/u, ""),
     approvalSweepIntervalSeconds,
-    transferAcceptanceTtlSeconds
+    transferAcceptanceTtlSeconds,
+    cardAuthToleranceMinor,
+    cardAuthDeadlineMs,
+    cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
   } satisfies ServiceConfig
 })
 
@@ -178,6 +212,14 @@ const retention = Layer.unwrap(
   })
 )
 
+/** The checkout settings a card's issuing and authorizations read. */
+const checkoutSettings = (config: ServiceConfig) =>
+  Layer.mergeAll(
+    Layer.succeed(AuthorizationTolerance, config.cardAuthToleranceMinor),
+    Layer.succeed(AuthorizationDeadline, config.cardAuthDeadlineMs),
+    Layer.succeed(CardNumberKey, Redacted.value(config.cardNumberKey))
+  )
+
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
@@ -185,8 +227,11 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Teams.layer,
     AgentCredentialsFromKeys,
     TeamCredentialsLive,
-    backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))
+    backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    backgroundJobs(Checkout.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))
   ).pipe(
+    Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
+    Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
     Layer.provideMerge(Transfers.layer),
     Layer.provideMerge(Layer.mergeAll(ReceiveAddresses.layer, PaymentCodes.layer)),
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),

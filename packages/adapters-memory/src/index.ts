@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { AccessPortsMemory } from "./access/index.ts"
 import { ApprovalsPortsMemory } from "./approvals/index.ts"
+import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
@@ -15,6 +16,7 @@ import { WebhooksPortsMemory } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
+export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"
@@ -33,6 +35,7 @@ export const PortsMemory = Layer.mergeAll(
   AccessPortsMemory,
   ApprovalsPortsMemory,
   BankingPortsMemory,
+  CheckoutPortsMemory,
   DocumentsPortsMemory,
   IdentityPortsMemory,
   InboundPortsMemory,

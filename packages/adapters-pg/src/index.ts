@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { AccessPortsPg } from "./access/index.ts"
 import { ApprovalsPortsPg } from "./approvals/index.ts"
+import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
@@ -15,6 +16,7 @@ import { WebhooksPortsPg } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
+export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"
@@ -42,6 +44,7 @@ export const PortsPg = Layer.mergeAll(
   AccessPortsPg,
   ApprovalsPortsPg,
   BankingPortsPg,
+  CheckoutPortsPg,
   DocumentsPortsPg,
   IdentityPortsPg,
   InboundPortsPg,

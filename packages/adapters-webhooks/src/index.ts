@@ -1,6 +1,7 @@
 import { InboundCommands, InboundReview, WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
 import { Config, Effect, Layer } from "effect"
 import {
+  AuthorizationStream,
   InboundIntake,
   InboundProcessor,
   InboundRunner,
@@ -34,8 +35,11 @@ export const WebhookServicesLive = Layer.mergeAll(
   InboundRunnerLive.pipe(Layer.provideMerge(WebhooksConfigLive))
 )
 
-/** The raw inbound webhook routes, with their secrets read from the environment. */
-export const InboundWebhookRoutes = Routes.pipe(Layer.provide(InboundIntake.layer), Layer.provide(InboundSecrets.layer))
+/** The raw inbound webhook routes, with their secrets read from the environment; the auth-stream needs `CardAuthorizations`. */
+export const InboundWebhookRoutes = Routes.pipe(
+  Layer.provide([InboundIntake.layer, AuthorizationStream.layer]),
+  Layer.provide(InboundSecrets.layer)
+)
 
 /** The inbound and outbound workers as scoped fibers; `WEBHOOK_WORKERS=off` leaves them out (e.g. an API-only process). */
 export const WebhookWorkersLive = Layer.unwrap(

@@ -1,6 +1,9 @@
 import type {
   AccountResponse,
   BalanceResponse,
+  CardCredentialsResponse,
+  CheckoutIntentResponse,
+  CreateCheckoutIntentBody,
   CreatePaymentCodeBody,
   CreateTeamRequest,
   CreateTransferBody,
@@ -39,6 +42,16 @@ export type CreateTransferInput = typeof CreateTransferBody.Type
 export interface ListTransfersParams extends ListParams {
   readonly status?: Transfer["status"]
   readonly direction?: Transfer["direction"]
+}
+/** A checkout intent: what the agent may buy, the policy's decision, its card's reference and what it holds. */
+export type CheckoutIntent = typeof CheckoutIntentResponse.Type
+/** The body of POST /v1/checkout/intents: amount and currency, the merchant, why, and how long it may wait. */
+export type CreateCheckoutIntentInput = typeof CreateCheckoutIntentBody.Type
+/** The card of an intent: `number` and `cvc` on the first answer only. */
+export type CardCredentials = typeof CardCredentialsResponse.Type
+/** Which checkout intents to list: a page, and optionally one status. */
+export interface ListCheckoutIntentsParams extends ListParams {
+  readonly status?: CheckoutIntent["status"]
 }
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
@@ -79,9 +92,21 @@ export interface PromiseClient {
   readonly declineTransfer: (id: string, idempotencyKey?: string) => Promise<Transfer>
   /** The sender withdraws a transfer pending approval or acceptance. */
   readonly cancelTransfer: (id: string, idempotencyKey?: string) => Promise<Transfer>
+  /** Asks to buy from one merchant; `idempotencyKey` makes the call safe to retry (the same key replays the first answer). */
+  readonly createCheckoutIntent: (input: CreateCheckoutIntentInput, idempotencyKey: string) => Promise<CheckoutIntent>
+  /** The team's checkout intents in the credential's mode, newest first. */
+  readonly listCheckoutIntents: (params?: ListCheckoutIntentsParams) => Promise<Page<CheckoutIntent>>
+  readonly getCheckoutIntent: (id: string) => Promise<CheckoutIntent>
+  /** Ends an intent not yet used; a given `idempotencyKey` makes the call safe to retry. */
+  readonly cancelCheckoutIntent: (id: string, idempotencyKey?: string) => Promise<CheckoutIntent>
+  /**
+   * The card of an approved intent. The first answer carries `number` and `cvc`, and no later one does (not even a
+   * retry): keep them from this answer.
+   */
+  readonly checkoutCredentials: (id: string) => Promise<CardCredentials>
 }
 
-/** The request of a transfer's accept, decline or cancel. */
+/** The request of a POST on one resource (a transfer's accept, decline or cancel, an intent's cancel). */
 const partyCall = (id: string, idempotencyKey: string | undefined) => ({
   params: { id },
   headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
@@ -111,6 +136,12 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     getTransfer: (id) => run(client.transfers.get({ params: { id } })),
     acceptTransfer: (id, idempotencyKey) => run(client.transfers.accept(partyCall(id, idempotencyKey))),
     declineTransfer: (id, idempotencyKey) => run(client.transfers.decline(partyCall(id, idempotencyKey))),
-    cancelTransfer: (id, idempotencyKey) => run(client.transfers.cancel(partyCall(id, idempotencyKey)))
+    cancelTransfer: (id, idempotencyKey) => run(client.transfers.cancel(partyCall(id, idempotencyKey))),
+    createCheckoutIntent: (input, idempotencyKey) =>
+      run(client.checkout.create({ payload: input, headers: { "idempotency-key": idempotencyKey } })),
+    listCheckoutIntents: (params = {}) => run(client.checkout.list({ query: params })),
+    getCheckoutIntent: (id) => run(client.checkout.get({ params: { id } })),
+    cancelCheckoutIntent: (id, idempotencyKey) => run(client.checkout.cancel(partyCall(id, idempotencyKey))),
+    checkoutCredentials: (id) => run(client.checkoutCredentials.credentials({ params: { id } }))
   }
 }

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
+import { SimulatedCardIssuer } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
-import { Ledger, type ManagedEntity, type TeamId } from "@svc/domain"
+import { CardAuthorizations, Ledger, type ManagedEntity, type TeamId } from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { sessionToken } from "../support/InProcessApp.ts"
@@ -13,10 +14,14 @@ export const pathOf = (name: string) => (name === "chat-interactions" ? "/apps/c
 export const appEnv = (overrides: Record<string, string | undefined> = {}) =>
   baseEnv({ WEBHOOK_WORKERS: "off", ...overrides })
 
-/** The inbound runner and the ledger over `ports`, shared by a suite's tests, whose apps run on the same ports. */
+/**
+ * The inbound runner, the ledger and card authorizations over `ports`, shared by a suite's tests, whose apps run on
+ * the same ports.
+ */
 export const inboundOver = <E>(ports: Layer.Layer<WebhookPorts, E>) =>
   layer(
     InboundRunnerLive.pipe(
+      Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
       Layer.provideMerge(Ledger.layer.pipe(Layer.provideMerge(ports))),
       Layer.provide(WebhooksConfigLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(appEnv())))))
     ),

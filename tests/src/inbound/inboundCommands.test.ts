@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { PortsMemory } from "@svc/adapters-memory"
+import { PortsMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import {
   type AccountId,
   BankConnectionChanged,
   BankConnectionsRepo,
+  CardAuthorizations,
   DepositReceived,
   type InboundCommand,
   InboundCommands,
@@ -24,6 +25,7 @@ import { Effect, Layer, Option } from "effect"
 import { unverifiedEntity } from "./InboundSetup.ts"
 
 const DomainMemory = InboundCommands.layer.pipe(
+  Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
   Layer.provideMerge(Teams.layer),
   Layer.provideMerge(Ledger.layer),
   Layer.provideMerge(PortsMemory)

@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { PortsMemory } from "@svc/adapters-memory"
+import { PortsMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, InboundWorker } from "@svc/adapters-webhooks"
 import {
+  CardAuthorizations,
   InboundEventStore,
   InboundRetryConfig,
   Ledger,
@@ -17,6 +18,7 @@ import { unverifiedEntity } from "./InboundSetup.ts"
 const POLICY = { ...InboundRetryConfig.defaultValue(), maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 4_000 }
 
 const RunnerMemory = InboundRunnerLive.pipe(
+  Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
   Layer.provideMerge(Teams.layer),
   Layer.provideMerge(Ledger.layer),
   Layer.provideMerge(PortsMemory),

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Ledger, Transactor } from "@svc/domain"
-import { Effect, type Layer } from "effect"
+import { Effect, Exit, type Layer } from "effect"
 import {
   allTransactions,
   assertLedgerInvariants,
@@ -92,6 +92,37 @@ export const ledgerPostingsContract = <E>(name: string, ports: Layer.Layer<Ledge
         assert.strictEqual((yield* ledger.account(team.id, settlement.id)).balance.posted, 2_500)
         assert.strictEqual((yield* Effect.flip(ledger.postHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
         assert.strictEqual((yield* Effect.flip(ledger.voidHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
+        yield* assertLedgerInvariants(team.id)
+      })
+    )
+
+    it.effect("posting part of a hold posts that amount and releases the rest, once; more than held is refused", () =>
+      Effect.gen(function* () {
+        const ledger = yield* Ledger
+        const { team, test, settlement, spend } = yield* fundedTestTeam(10_000)
+        const hold = yield* ledger.hold(spend("auth-1", 4_000))
+        const over = yield* Effect.exit(ledger.postHold(team.id, hold.id, 4_001))
+        assert.isTrue(Exit.hasDies(over))
+        const none = yield* Effect.exit(ledger.postHold(team.id, hold.id, 0))
+        assert.isTrue(Exit.hasDies(none))
+        const posting = yield* ledger.postHold(team.id, hold.id, 2_500)
+        assert.strictEqual(posting.kind, "post_pending")
+        assert.strictEqual(posting.pendingId, hold.id)
+        assert.deepStrictEqual((yield* ledger.account(team.id, test.id)).balance, {
+          posted: 7_500,
+          pending: 0,
+          available: 7_500
+        })
+        assert.deepStrictEqual((yield* ledger.account(team.id, settlement.id)).balance, {
+          posted: 2_500,
+          pending: 0,
+          available: 2_500
+        })
+        assert.strictEqual((yield* Effect.flip(ledger.postHold(team.id, hold.id, 1_000)))._tag, "HoldAlreadyResolved")
+        assert.strictEqual((yield* Effect.flip(ledger.voidHold(team.id, hold.id)))._tag, "HoldAlreadyResolved")
+        const whole = yield* ledger.hold(spend("auth-2", 1_000))
+        yield* ledger.postHold(team.id, whole.id, 1_000)
+        assert.strictEqual((yield* ledger.account(team.id, test.id)).balance.posted, 6_500)
         yield* assertLedgerInvariants(team.id)
       })
     )

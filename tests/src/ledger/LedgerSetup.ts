@@ -84,7 +84,10 @@ export const allTransactions = (teamId: TeamId) =>
 const byAccount = (entries: ReadonlyArray<{ readonly accountId: string; readonly amount: number }>) =>
   entries.map((e) => [e.accountId, e.amount] as const).toSorted(([a], [b]) => a.localeCompare(b))
 
-/** Each hold is resolved at most once, and its resolution releases exactly what it held and posts at most that. */
+/**
+ * Each hold is resolved at most once, and its resolution releases exactly what it held and posts at most that (all of
+ * it, or part of it in the hold's directions).
+ */
 const assertHoldsResolveOnce = (txs: ReadonlyArray<LedgerTransaction>) => {
   const holds = new Map(txs.filter((t) => t.kind === "pending").map((t) => [t.id as string, t]))
   const resolutions = txs.filter((t) => t.pendingId !== null)
@@ -99,10 +102,21 @@ const assertHoldsResolveOnce = (txs: ReadonlyArray<LedgerTransaction>) => {
       byAccount(hold!.entries.map((e) => ({ accountId: e.accountId, amount: -e.amount }))),
       `resolution ${resolution.id} releases exactly its hold`
     )
+    const posted = side(false)
+    if (resolution.kind === "void_pending") {
+      assert.deepStrictEqual(posted, [], `resolution ${resolution.id} posts nothing when voided`)
+      continue
+    }
+    // A partial posting posts one amount, at most the hold's, between the hold's accounts in its directions.
+    const amount = Math.abs(posted[0]?.[1] ?? 0)
+    assert.isTrue(
+      amount > 0 && amount <= Math.abs(held[0]?.[1] ?? 0),
+      `resolution ${resolution.id} posts at most its hold`
+    )
     assert.deepStrictEqual(
-      side(false),
-      resolution.kind === "post_pending" ? held : [],
-      `resolution ${resolution.id} posts exactly the held amounts, or nothing when voided`
+      posted,
+      held.map(([accountId, heldAmount]) => [accountId, Math.sign(heldAmount) * amount] as const),
+      `resolution ${resolution.id} posts between the held accounts`
     )
   }
 }

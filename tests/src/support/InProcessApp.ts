@@ -12,7 +12,10 @@ export const testConfig: ServiceConfig = {
   cursorSigningKey: Redacted.make("test-cursor-signing-key"),
   publicBaseUrl: "http://svc.test",
   approvalSweepIntervalSeconds: 3600,
-  transferAcceptanceTtlSeconds: 7 * 86_400
+  transferAcceptanceTtlSeconds: 7 * 86_400,
+  cardAuthToleranceMinor: 0,
+  cardAuthDeadlineMs: 1_500,
+  cardNumberKey: Redacted.make("test-card-number-key")
 }
 
 /** Signs a session JWT for a (new by default) user. */

@@ -17,7 +17,10 @@ const config = (publicBaseUrl = BASE): ServiceConfig => ({
   cursorSigningKey: Redacted.make("oauth-tests-cursor-signing-key"),
   publicBaseUrl,
   approvalSweepIntervalSeconds: 3600,
-  transferAcceptanceTtlSeconds: 7 * 86_400
+  transferAcceptanceTtlSeconds: 7 * 86_400,
+  cardAuthToleranceMinor: 0,
+  cardAuthDeadlineMs: 1_500,
+  cardNumberKey: Redacted.make("test-card-number-key")
 })
 
 /** The app on the in-memory adapters with a given OAuth rate limit (high by default so tests are not throttled). */

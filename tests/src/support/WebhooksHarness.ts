@@ -19,13 +19,12 @@ const JWKS = JSON.stringify({ keys: [{ ...(await exportJWK(jwtKey.publicKey)), k
 
 const whsec = (seed: string) => `whsec_${Buffer.from(createHash("sha256").update(seed).digest()).toString("base64")}`
 
-/** One configured secret per endpoint name (as the env var reads it). */
+/** One configured secret per endpoint name (as the env var reads it); the auth-stream shares card-issuing-a's. */
 export const SECRETS: Record<string, string> = {
   "banking-a": "banking-a-secret",
   "banking-b": whsec("banking-b"),
   "banking-c": "banking-c-secret",
   "card-issuing-a": whsec("card-issuing-a"),
-  "card-issuing-a/auth-stream": whsec("card-issuing-a-auth"),
   "bank-aggregator-b": "bank-aggregator-b-secret",
   "billing-a": "billing-a-raw-secret",
   payments: "whsec_payments_secret",
@@ -151,7 +150,8 @@ export const sign = async (
   body: string,
   options: SignOptions = {}
 ): Promise<Record<string, string>> => {
-  const secret = options.secret ?? SECRETS[endpoint] ?? ""
+  const secret =
+    options.secret ?? SECRETS[endpoint === "card-issuing-a/auth-stream" ? "card-issuing-a" : endpoint] ?? ""
   const t = options.timestamp ?? now()
   switch (endpoint) {
     case "banking-a":

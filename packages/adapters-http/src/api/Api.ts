@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
+import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -20,6 +21,8 @@ export class Api extends HttpApi.make("svc")
   .add(SpendRequestsApi)
   .add(TestHelpersApi)
   .add(TransfersApi)
+  .add(CheckoutApi)
+  .add(CheckoutCredentialsApi)
   .add(TreasuryApi)
   .add(AgentKeysApi)
   .add(OAuthApi)

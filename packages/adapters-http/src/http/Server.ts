@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
+import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { MeHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
@@ -23,6 +24,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     SpendRequestsHttp,
     TestHelpersHttp,
     TransfersHttp,
+    CheckoutHttp,
+    CheckoutCredentialsHttp,
     TreasuryHttp,
     AgentKeysHttp,
     OAuthHttp,

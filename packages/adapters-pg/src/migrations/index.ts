@@ -16,6 +16,7 @@ import oauthApplicationsByTeam from "./0013_oauth_applications_by_team.ts"
 import lockSpendDecisions from "./0014_lock_spend_decisions.ts"
 import receiveAddressesPaymentCodes from "./0015_receive_addresses_payment_codes.ts"
 import transfers from "./0016_transfers.ts"
+import checkout from "./0017_checkout.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -34,7 +35,8 @@ export const migrations = Migrator.fromRecord({
   "0013_oauth_applications_by_team": oauthApplicationsByTeam,
   "0014_lock_spend_decisions": lockSpendDecisions,
   "0015_receive_addresses_payment_codes": receiveAddressesPaymentCodes,
-  "0016_transfers": transfers
+  "0016_transfers": transfers,
+  "0017_checkout": checkout
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -1,3 +1,4 @@
+export * from "./AuthorizationStream.ts"
 export * from "./InboundIntake.ts"
 export * from "./InboundProcessor.ts"
 export * from "./InboundRoutes.ts"

@@ -9,8 +9,8 @@ export type ApprovalId = typeof ApprovalId.Type
 export const ApprovalStatus = Schema.Literals(["pending", "approved", "denied", "expired", "canceled"])
 export type ApprovalStatus = typeof ApprovalStatus.Type
 
-/** What an approval decides: spend requests today; transfers, checkout intents and payouts share the same object. */
-export const ApprovalSubjectType = Schema.Literals(["spend_request", "transfer"])
+/** What an approval decides: spend requests, transfers and checkout intents; payouts will share the same object. */
+export const ApprovalSubjectType = Schema.Literals(["spend_request", "transfer", "checkout_intent"])
 export type ApprovalSubjectType = typeof ApprovalSubjectType.Type
 
 /** A person's decision on a request that crossed its approval threshold, with its own expiry and decider. */

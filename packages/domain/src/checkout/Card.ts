@@ -1,4 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { Mode, TeamId } from "../shared/model.ts"
 
 /** A card's id in this service. */
@@ -67,46 +67,10 @@ export const CardCredentials = Schema.Struct({
 })
 export type CardCredentials = typeof CardCredentials.Type
 
-/** What the issuer answers for a new card: its token and its secrets, which only the agent may see. */
-export interface IssuedCard {
-  readonly token: string
-  readonly number: string
-  readonly cvc: string
-  readonly expMonth: number
-  readonly expYear: number
-  readonly brand: string
-}
-
-/** What a card is issued for. */
-export interface CardRequest {
-  readonly teamId: TeamId
-  readonly mode: Mode
-  /** The intent the card is locked to; the issuer's idempotency key, so a retried request gets the same card. */
-  readonly intentId: string
-  readonly amount: number
-  readonly currency: string
-  readonly merchantName: string
-}
-
 /** The card issuer is unreachable or refused; the intent keeps no card and the agent may ask again. */
 export class CardIssuerUnavailable extends Schema.TaggedError<CardIssuerUnavailable>()("CardIssuerUnavailable", {
   message: Schema.String
 }) {}
-
-/** The card issuer: issues single-use virtual cards and closes them. */
-export class CardIssuer extends Context.Service<
-  CardIssuer,
-  {
-    readonly issue: (request: CardRequest) => Effect.Effect<IssuedCard, CardIssuerUnavailable>
-    /** Closes a card at the issuer; closing a closed card changes nothing. */
-    readonly close: (token: string) => Effect.Effect<void, CardIssuerUnavailable>
-  }
->()("@svc/domain/CardIssuer") {}
-
-/** The key under which card numbers are hashed (`CARD_NUMBER_KEY`); never a card secret itself. */
-export const CardNumberKey = Context.Reference<string>("@svc/domain/CardNumberKey", {
-  defaultValue: () => "card-number-key-for-development-only"
-})
 
 /** Whether a card number passes the Luhn check. */
 export const luhnValid = (number: string): boolean => {

@@ -1,8 +1,38 @@
-import { Context, type Effect } from "effect"
-import type { InboundCommandRefused } from "../inbound/index.ts"
-import type { PersistenceUnavailable } from "../shared/index.ts"
+import { Cause, Clock, Context, Data, Effect, Layer, Option } from "effect"
+import {
+  CardAuthorizationNotFound,
+  CardClearingUnmatched,
+  CardNotFound,
+  InboundCommandRefused,
+  type InboundRefusalReason
+} from "../inbound/index.ts"
+import { Ledger, LedgerRepo, movementPosting, planTransaction } from "../ledger/index.ts"
+import { EventOutbox } from "../platform/index.ts"
+import {
+  isoOfMillis,
+  LedgerTransactionId,
+  millisOfIso,
+  newId,
+  newIdText,
+  nowIso,
+  type PersistenceUnavailable,
+  Transactor
+} from "../shared/index.ts"
+import { SpendRequestsRepo, usageWindows } from "../spend/index.ts"
 import type { CardStatus } from "./Card.ts"
-import type { CardAuthorizationAnswer, CardAuthorizationRequest } from "./CardAuthorization.ts"
+import {
+  authorizationAnswerOf,
+  authorizationCheck,
+  type CardAuthorization,
+  type CardAuthorizationAnswer,
+  type CardAuthorizationRequest,
+  type DeclineReason,
+  UNAVAILABLE_DECLINE_REASON
+} from "./CardAuthorization.ts"
+import { CardIssuer } from "./CardIssuer.ts"
+import { type CheckoutIntent, CheckoutIntentId } from "./CheckoutIntent.ts"
+import { CardAuthorizationsRepo, CardsRepo, CheckoutIntentsRepo } from "./CheckoutRepos.ts"
+import { intentEvents } from "./internal/IntentEvents.ts"
 
 /** What an authorization may exceed its intent by (tips, tax), in minor units; `CARD_AUTH_TOLERANCE_MINOR`, 0 by default. */
 export const AuthorizationTolerance = Context.Reference<number>("@svc/domain/AuthorizationTolerance", {
@@ -31,6 +61,23 @@ export interface ClearedTransaction {
 
 type EventError = InboundCommandRefused | PersistenceUnavailable
 
+/** The ledger code of an authorization's hold. */
+const HOLD_CODE = "card_authorization"
+
+/** The answer when no decision was reached in time; it is stored nowhere, so a retry is decided afresh. */
+const UNAVAILABLE: CardAuthorizationAnswer = {
+  approve_response: "DECLINED",
+  decline_reason: UNAVAILABLE_DECLINE_REASON
+}
+
+/** A concurrent delivery of the same authorization token stored its decision first. */
+class ReplayWon extends Data.TaggedError("ReplayWon")<{}> {}
+
+/** The decision took longer than `AuthorizationDeadline`; it is rolled back. */
+class DeadlinePassed extends Data.TaggedError("DeadlinePassed")<{}> {}
+
+const refuse = (reason: InboundRefusalReason) => Effect.fail(new InboundCommandRefused({ reason }))
+
 /**
  * The card issuer's real-time authorizations and later events on the cards of checkout intents (ADR 0015). Each
  * decision is one short transaction that locks the intent and its card, checks them in the contract's order, and
@@ -54,4 +101,298 @@ export class CardAuthorizations extends Context.Service<
     /** Records the card's state as the issuer reports it. */
     readonly cardChanged: (cardToken: string, status: CardStatus) => Effect.Effect<void, EventError>
   }
->()("@svc/domain/CardAuthorizations") {}
+>()("@svc/domain/CardAuthorizations") {
+  static readonly make = Effect.gen(function* () {
+    const intents = yield* CheckoutIntentsRepo
+    const cards = yield* CardsRepo
+    const authorizations = yield* CardAuthorizationsRepo
+    const issuer = yield* CardIssuer
+    const ledger = yield* Ledger
+    const ledgerRepo = yield* LedgerRepo
+    const spendRepo = yield* SpendRequestsRepo
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
+
+    const publish = (intent: CheckoutIntent, type: "authorized" | "completed") =>
+      Effect.flatMap(intentEvents(intent, [type]), (events) => outbox.publish(...events))
+
+    /** Locks the intent of a stored card or authorization, which always exists: intents are never deleted. */
+    const lockIntent = (id: string) =>
+      Effect.flatMap(
+        intents.lock(CheckoutIntentId.make(id)),
+        Option.match({
+          onNone: () => Effect.die(new Error(`no checkout intent ${id}`)),
+          onSome: Effect.succeed
+        })
+      )
+
+    /**
+     * A hold of `amount` on the intent's spend account towards the team's settlement account, planned over both
+     * accounts locked; with `checkFunds`, refused when the spend account's available balance does not cover it.
+     */
+    const planHold = (intent: CheckoutIntent, reference: string, amount: number, checkFunds: boolean) =>
+      Effect.gen(function* () {
+        const settlement = yield* ledgerRepo.findAccountByKind(
+          intent.teamId,
+          intent.mode,
+          "settlement",
+          intent.currency
+        )
+        // The intent was created against this settlement account, and accounts are never deleted.
+        if (Option.isNone(settlement)) return yield* Effect.die(new Error(`no settlement account for ${intent.id}`))
+        const locked = yield* ledgerRepo.lockAccounts([intent.accountId, settlement.value.id])
+        const { base, entries } = movementPosting(
+          {
+            teamId: intent.teamId,
+            mode: intent.mode,
+            code: HOLD_CODE,
+            reference,
+            debitAccountId: intent.accountId,
+            creditAccountId: settlement.value.id,
+            amount
+          },
+          true
+        )
+        const header = { ...base, id: yield* newId(LedgerTransactionId), createdAt: yield* nowIso }
+        return yield* Effect.fromResult(planTransaction(header, entries, { locked, checkFunds })).pipe(
+          // Two accounts of the intent's team, mode and currency, and a positive amount.
+          Effect.catchTags({ UnbalancedTransaction: Effect.die, AccountNotFound: Effect.die })
+        )
+      })
+
+    /** Appends a planned hold; its reference is new, so a duplicate means a concurrent replay already held. */
+    const insertHold = (hold: Parameters<LedgerRepo["Service"]["insertTransaction"]>[0]) =>
+      ledgerRepo.insertTransaction(hold).pipe(
+        Effect.catchTags({
+          DuplicateLedgerTransaction: () => Effect.fail(new ReplayWon()),
+          HoldAlreadyResolved: Effect.die
+        })
+      )
+
+    /** The decision on a new authorization and what it writes, in one transaction, or the stored decision. */
+    const decide = (request: CardAuthorizationRequest, deadline: number) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const known = yield* authorizations.find(request.token)
+          if (Option.isSome(known)) return authorizationAnswerOf(known.value)
+          const createdAt = isoOfMillis(now)
+          const found = yield* cards.findByToken(request.card_token)
+          let intent: CheckoutIntent | undefined
+          let reason: DeclineReason | undefined = "card_not_found"
+          let hold: Parameters<LedgerRepo["Service"]["insertTransaction"]>[0] | undefined
+          if (Option.isSome(found)) {
+            // The intent first, as every change of it and its card takes it; then the card as it is under that lock.
+            intent = yield* lockIntent(found.value.intentId)
+            const card = Option.getOrElse(yield* cards.findByToken(request.card_token), () => found.value)
+            reason = authorizationCheck(request, { card, intent }, now, yield* AuthorizationTolerance)
+            if (reason === undefined) {
+              const planned = yield* Effect.result(planHold(intent, request.token, request.amount, true))
+              if (planned._tag === "Success") hold = planned.success
+              else reason = "insufficient_funds"
+            }
+          }
+          const authorization: CardAuthorization = {
+            token: request.token,
+            cardToken: request.card_token,
+            teamId: intent?.teamId ?? null,
+            mode: intent?.mode ?? null,
+            intentId: intent?.id ?? null,
+            status: hold === undefined ? "declined" : "approved",
+            declineReason: reason ?? null,
+            amount: request.amount,
+            currency: request.currency,
+            merchantDescriptor: request.merchant.descriptor,
+            merchantMcc: request.merchant.mcc ?? null,
+            merchantCountry: request.merchant.country ?? null,
+            holdTransactionId: hold?.id ?? null,
+            heldAmount: hold === undefined ? 0 : request.amount,
+            createdAt,
+            updatedAt: createdAt
+          }
+          if (hold !== undefined) yield* insertHold(hold)
+          if (!(yield* authorizations.insert(authorization))) return yield* new ReplayWon()
+          if (intent !== undefined && hold !== undefined) {
+            const authorized = yield* intents.transition(intent.id, ["approved"], {
+              status: "authorized",
+              authorizedAmount: request.amount,
+              updatedAt: createdAt
+            })
+            // Checked approved under the intent's lock.
+            if (Option.isNone(authorized))
+              return yield* Effect.die(new Error(`intent ${intent.id} changed under its lock`))
+            yield* publish(authorized.value, "authorized")
+          }
+          if ((yield* Clock.currentTimeMillis) - now > deadline) return yield* new DeadlinePassed()
+          return authorizationAnswerOf(authorization)
+        })
+      )
+
+    /** The stored decision of a token whose concurrent delivery won. */
+    const storedAnswer = (token: string) =>
+      Effect.flatMap(
+        authorizations.find(token),
+        Option.match({
+          onNone: () => Effect.die(new Error(`no stored decision for authorization ${token}`)),
+          onSome: (a) => Effect.succeed(authorizationAnswerOf(a))
+        })
+      )
+
+    /** The answer when no decision was reached: logged with the token and why, never the request. */
+    const unavailable = (token: string, cause: Cause.Cause<unknown>) => {
+      const failure = Cause.squash(cause)
+      const why = typeof failure === "object" && failure !== null && "_tag" in failure ? String(failure._tag) : "defect"
+      return Effect.as(Effect.logWarning("card authorization answered unavailable", { token, why }), UNAVAILABLE)
+    }
+
+    const authorize = (request: CardAuthorizationRequest) =>
+      Effect.gen(function* () {
+        const deadline = yield* AuthorizationDeadline
+        return yield* decide(request, deadline).pipe(
+          Effect.catchTag("ReplayWon", () => storedAnswer(request.token)),
+          Effect.timeoutOrElse({
+            duration: deadline,
+            orElse: () => Effect.fail(new DeadlinePassed())
+          }),
+          Effect.catchCause((cause) =>
+            Cause.hasInterruptsOnly(cause) ? Effect.interrupt : unavailable(request.token, cause)
+          )
+        )
+      }).pipe(Effect.withSpan("CardAuthorizations.authorize", { attributes: { token: request.token } }))
+
+    /**
+     * The stored authorization of `token` with its intent locked, read again under that lock (every change of an
+     * authorization happens under its intent's lock); none for a decline of an unknown card, which has no intent.
+     */
+    const lockedAuthorization = (token: string) =>
+      Effect.gen(function* () {
+        const first = yield* authorizations.find(token)
+        if (Option.isNone(first)) return yield* refuse(new CardAuthorizationNotFound({ token }))
+        if (first.value.intentId === null) return Option.none()
+        const intent = yield* lockIntent(first.value.intentId)
+        const authorization = Option.getOrElse(yield* authorizations.find(token), () => first.value)
+        return Option.some({ intent, authorization })
+      })
+
+    const advise = Effect.fn("CardAuthorizations.advise")(function* (advice: AuthorizationAdvice) {
+      yield* transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const locked = yield* lockedAuthorization(advice.token)
+            if (Option.isNone(locked)) return
+            const { intent, authorization } = locked.value
+            const holdId = authorization.holdTransactionId
+            if (authorization.status !== "approved" || holdId === null || advice.amount === authorization.heldAmount) {
+              return
+            }
+            const updatedAt = yield* nowIso
+            yield* ledger.voidHold(intent.teamId, holdId)
+            if (advice.amount === 0) {
+              yield* authorizations.update(advice.token, ["approved"], {
+                status: "reversed",
+                heldAmount: 0,
+                holdTransactionId: holdId,
+                updatedAt
+              })
+              // Usable again until its deadline; one past it expires on its next read or sweep, giving its budget back.
+              yield* intents.transition(intent.id, ["authorized"], {
+                status: "approved",
+                authorizedAmount: 0,
+                updatedAt
+              })
+              return
+            }
+            // The issuer approved the new amount already: its funds are not checked again. The first hold took the
+            // token as reference; each later one takes a fresh reference under it.
+            const hold = yield* planHold(intent, `${advice.token}:${yield* newIdText}`, advice.amount, false).pipe(
+              Effect.catchTag("InsufficientFunds", Effect.die)
+            )
+            yield* insertHold(hold)
+            yield* authorizations.update(advice.token, ["approved"], {
+              status: "approved",
+              heldAmount: advice.amount,
+              holdTransactionId: hold.id,
+              updatedAt
+            })
+            yield* intents.transition(intent.id, ["authorized"], {
+              status: "authorized",
+              authorizedAmount: advice.amount,
+              updatedAt
+            })
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            // The hold is the authorization's, resolved only under the intent's lock with the row's status changed.
+            HoldNotFound: Effect.die,
+            HoldAlreadyResolved: Effect.die,
+            ReplayWon: Effect.die
+          })
+        )
+    })
+
+    const clear = Effect.fn("CardAuthorizations.clear")(function* (cleared: ClearedTransaction) {
+      const unmatched = (message: string) => refuse(new CardClearingUnmatched({ token: cleared.token, message }))
+      const closed = yield* transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const locked = yield* lockedAuthorization(cleared.token)
+            if (Option.isNone(locked)) return yield* unmatched("the authorization was declined")
+            const { intent, authorization } = locked.value
+            if (authorization.status === "cleared") return Option.none<string>()
+            const holdId = authorization.holdTransactionId
+            if (authorization.status !== "approved" || holdId === null) {
+              return yield* unmatched(`the authorization is ${authorization.status}`)
+            }
+            if (cleared.currency !== authorization.currency) {
+              return yield* unmatched(`cleared in ${cleared.currency}, authorized in ${authorization.currency}`)
+            }
+            if (cleared.amount > authorization.heldAmount) {
+              return yield* unmatched(`clears ${cleared.amount}, more than the ${authorization.heldAmount} held`)
+            }
+            const updatedAt = yield* nowIso
+            yield* authorizations.update(cleared.token, ["approved"], {
+              status: "cleared",
+              heldAmount: 0,
+              holdTransactionId: holdId,
+              updatedAt
+            })
+            yield* cards.setStatus(authorization.cardToken, "closed", updatedAt)
+            yield* ledger.postHold(intent.teamId, holdId, cleared.amount)
+            const completed = yield* intents.transition(intent.id, ["authorized"], {
+              status: "completed",
+              authorizedAmount: 0,
+              capturedAmount: cleared.amount,
+              updatedAt
+            })
+            // An approved authorization leaves its intent authorized until it is reversed or cleared, under this lock.
+            if (Option.isNone(completed)) return yield* Effect.die(new Error(`intent ${intent.id} is not authorized`))
+            if (cleared.amount !== intent.amount) {
+              yield* spendRepo.moveUsage(
+                intent.spendingKeyId,
+                usageWindows(millisOfIso(intent.createdAt)),
+                cleared.amount - intent.amount
+              )
+            }
+            yield* publish(completed.value, "completed")
+            return Option.some(authorization.cardToken)
+          })
+        )
+        .pipe(Effect.catchTags({ HoldNotFound: Effect.die, HoldAlreadyResolved: Effect.die }))
+      if (Option.isSome(closed)) {
+        yield* issuer
+          .close(closed.value)
+          .pipe(Effect.catch((e) => Effect.logWarning("the card issuer did not close a card", { error: e.message })))
+      }
+    })
+
+    const cardChanged = Effect.fn("CardAuthorizations.cardChanged")(function* (cardToken: string, status: CardStatus) {
+      const card = yield* cards.setStatus(cardToken, status, yield* nowIso)
+      if (Option.isNone(card)) return yield* refuse(new CardNotFound({ cardToken }))
+    })
+
+    return CardAuthorizations.of({ authorize, advise, clear, cardChanged })
+  })
+
+  static readonly layer = Layer.effect(CardAuthorizations, CardAuthorizations.make)
+}

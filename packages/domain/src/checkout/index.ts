@@ -1,4 +1,5 @@
 export * from "./CardAuthorizations.ts"
+export * from "./CardIssuer.ts"
 export * from "./Checkout.ts"
 export * from "./CheckoutRepos.ts"
 export * from "./model.ts"

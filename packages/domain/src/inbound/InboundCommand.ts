@@ -1,8 +1,9 @@
 import { Schema } from "effect"
+import { CardStatus } from "../checkout/model.ts"
 import { BankConnectionStatus } from "../finance/banking/index.ts"
 import { teamOfInboxAddress } from "../finance/documents/index.ts"
 import { KycStatus } from "../identity/index.ts"
-import { AccountId, Currency, PositiveAmountMinor, TeamId } from "../shared/index.ts"
+import { AccountId, AmountMinor, Currency, PositiveAmountMinor, TeamId } from "../shared/index.ts"
 
 const Provider = Schema.NonEmptyString
 
@@ -60,6 +61,29 @@ export class InboxEmailReceived extends Schema.TaggedClass<InboxEmailReceived>()
   attachments: Schema.Array(InboxEmailAttachment)
 }) {}
 
+/** The card issuer's later word on an authorization: its new amount, 0 when it is reversed. */
+export class CardAuthorizationAdvised extends Schema.TaggedClass<CardAuthorizationAdvised>()(
+  "CardAuthorizationAdvised",
+  {
+    token: Schema.NonEmptyString,
+    amount: AmountMinor
+  }
+) {}
+
+/** The card issuer cleared (settled) `amount` of an authorization. */
+export class CardTransactionCleared extends Schema.TaggedClass<CardTransactionCleared>()("CardTransactionCleared", {
+  transactionId: Schema.NonEmptyString,
+  token: Schema.NonEmptyString,
+  amount: PositiveAmountMinor,
+  currency: Currency
+}) {}
+
+/** The card issuer reports a card's state. */
+export class CardStatusReported extends Schema.TaggedClass<CardStatusReported>()("CardStatusReported", {
+  cardToken: Schema.NonEmptyString,
+  status: CardStatus
+}) {}
+
 /** What a verified provider event asks the service to do. */
 export const InboundCommand = Schema.Union([
   DepositReceived,
@@ -67,13 +91,17 @@ export const InboundCommand = Schema.Union([
   PlanChanged,
   SubscriptionEnded,
   BankConnectionChanged,
-  InboxEmailReceived
+  InboxEmailReceived,
+  CardAuthorizationAdvised,
+  CardTransactionCleared,
+  CardStatusReported
 ])
 export type InboundCommand = typeof InboundCommand.Type
 
 /**
  * The team a command names itself (deposits, plans, subscriptions, an inbox address), or null when only a lookup
- * could tell (KYC decisions and bank connections name records that may not exist yet).
+ * could tell (KYC decisions and bank connections name records that may not exist yet; card events name the issuer's
+ * tokens).
  */
 export const teamOfCommand = (command: InboundCommand): TeamId | null => {
   switch (command._tag) {
@@ -87,6 +115,9 @@ export const teamOfCommand = (command: InboundCommand): TeamId | null => {
     }
     case "KycDecisionReceived":
     case "BankConnectionChanged":
+    case "CardAuthorizationAdvised":
+    case "CardTransactionCleared":
+    case "CardStatusReported":
       return null
   }
 }

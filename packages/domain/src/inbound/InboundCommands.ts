@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import { CardAuthorizations } from "../checkout/index.ts"
 import { BankConnectionsRepo } from "../finance/banking/index.ts"
 import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
 import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
@@ -25,7 +26,10 @@ const refuse = (reason: InboundRefusalReason) => Effect.fail(new InboundCommandR
 /** The plan a team falls back to when its subscription ends. */
 const PLAN_AFTER_SUBSCRIPTION = { plan: "free", status: "canceled" } as const
 
-/** Applies what verified provider events report to the ledger, identity, banking and documents records. */
+/**
+ * Applies what verified provider events report to the ledger, identity, banking and documents records, and the card
+ * issuer's events to checkout's authorizations.
+ */
 export class InboundCommands extends Context.Service<
   InboundCommands,
   {
@@ -43,6 +47,7 @@ export class InboundCommands extends Context.Service<
     const connections = yield* BankConnectionsRepo
     const plans = yield* TeamPlansRepo
     const inbox = yield* InboxItemsRepo
+    const cardAuthorizations = yield* CardAuthorizations
 
     const requireTeam = (teamId: TeamId) =>
       teams
@@ -132,6 +137,12 @@ export class InboundCommands extends Context.Service<
           return bankConnection(command)
         case "InboxEmailReceived":
           return inboxEmail(command)
+        case "CardAuthorizationAdvised":
+          return cardAuthorizations.advise(command)
+        case "CardTransactionCleared":
+          return cardAuthorizations.clear(command)
+        case "CardStatusReported":
+          return cardAuthorizations.cardChanged(command.cardToken, command.status)
       }
     }
 

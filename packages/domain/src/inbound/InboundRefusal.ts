@@ -24,13 +24,34 @@ export class InboxAddressUnknown extends Schema.TaggedError<InboxAddressUnknown>
   address: Schema.String
 }) {}
 
+/** The card issuer names an authorization this service never decided. */
+export class CardAuthorizationNotFound extends Schema.TaggedError<CardAuthorizationNotFound>()(
+  "CardAuthorizationNotFound",
+  { token: Schema.String }
+) {}
+
+/** The card issuer names a card this service never issued. */
+export class CardNotFound extends Schema.TaggedError<CardNotFound>()("CardNotFound", { cardToken: Schema.String }) {}
+
+/**
+ * A clearing this service cannot post by itself: more than the authorization holds, another currency, or an
+ * authorization that holds nothing (declined or reversed). It is parked for a person to review.
+ */
+export class CardClearingUnmatched extends Schema.TaggedError<CardClearingUnmatched>()("CardClearingUnmatched", {
+  token: Schema.String,
+  message: Schema.String
+}) {}
+
 /** Why an inbound command was not applied. */
 export const InboundRefusalReason = Schema.Union([
   TeamNotFound,
   DepositAccountNotFound,
   ManagedEntityNotFound,
   BankConnectionNotFound,
-  InboxAddressUnknown
+  InboxAddressUnknown,
+  CardAuthorizationNotFound,
+  CardNotFound,
+  CardClearingUnmatched
 ])
 export type InboundRefusalReason = typeof InboundRefusalReason.Type
 
@@ -46,6 +67,12 @@ const describe = (reason: InboundRefusalReason): string => {
       return `no bank connection ${reason.externalId} on ${reason.provider}`
     case "InboxAddressUnknown":
       return `no team owns the address ${reason.address}`
+    case "CardAuthorizationNotFound":
+      return `no card authorization ${reason.token}`
+    case "CardNotFound":
+      return `no card ${reason.cardToken}`
+    case "CardClearingUnmatched":
+      return `clearing of authorization ${reason.token} not posted: ${reason.message}`
   }
 }
 

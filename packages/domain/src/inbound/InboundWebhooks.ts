@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { CardAuthorizationAnswer, UNAVAILABLE_DECLINE_REASON } from "../checkout/model.ts"
 
 /** The headers of the Standard Webhooks specification. */
 export const StandardWebhooksHeaders = {
@@ -170,14 +171,13 @@ export const InboundWebhooks: ReadonlyArray<InboundWebhook> = [
   ),
   webhook("card-issuing-a", "Receive card-issuing events", standardWhsec, { eventIdSource: "webhook-id-header" }),
   webhook("card-issuing-a/auth-stream", "Decide a card authorization in real time", standardWhsec, {
+    // The issuer signs its authorizations with the card-issuing-a secret; the answer is the decision, not stored.
+    secretEnv: secretEnvName("card-issuing-a"),
     eventIdSource: "webhook-id-header",
-    acknowledgement: acknowledgement(
-      Schema.Struct({
-        approve_response: Schema.Literals(["APPROVED", "DECLINED"]),
-        decline_reason: Schema.optionalKey(Schema.String)
-      }),
-      { approve_response: "DECLINED", decline_reason: "card_issuing_unavailable" }
-    )
+    acknowledgement: acknowledgement(CardAuthorizationAnswer, {
+      approve_response: "DECLINED",
+      decline_reason: UNAVAILABLE_DECLINE_REASON
+    })
   }),
   webhook(
     "bank-aggregator-a",

@@ -20,7 +20,7 @@ import {
   SettlementAccountMissing
 } from "./LedgerErrors.ts"
 import { LedgerRepo } from "./LedgerRepo.ts"
-import { movementPosting, type PlannedEntry, planTransaction, resolutionPosting } from "./Planning.ts"
+import { heldAmountOf, movementPosting, type PlannedEntry, planTransaction, resolutionPosting } from "./Planning.ts"
 import type { UnbalancedTransaction } from "./Posting.ts"
 import type { LedgerTransaction, Movement } from "./Transactions.ts"
 
@@ -56,10 +56,14 @@ export class Ledger extends Context.Service<
     readonly transfer: (movement: Movement) => Effect.Effect<LedgerTransaction, PostingError | PersistenceUnavailable>
     /** Reserves the amount on the debit account (lowering available) without posting it. */
     readonly hold: (movement: Movement) => Effect.Effect<LedgerTransaction, PostingError | PersistenceUnavailable>
-    /** Posts a hold's amount, exactly once. */
+    /**
+     * Posts a hold, exactly once: its whole amount, or `amount` of it with the rest released in the same transaction.
+     * An `amount` outside 1 to the hold's amount is a defect: callers check it against what they hold.
+     */
     readonly postHold: (
       teamId: TeamId,
-      holdId: LedgerTransactionId
+      holdId: LedgerTransactionId,
+      amount?: number
     ) => Effect.Effect<LedgerTransaction, HoldNotFound | HoldAlreadyResolved | PersistenceUnavailable>
     /** Releases a hold, exactly once. */
     readonly voidHold: (
@@ -149,13 +153,24 @@ export class Ledger extends Context.Service<
       )
     }
 
-    const resolve = (teamId: TeamId, holdId: LedgerTransactionId, outcome: "post_pending" | "void_pending") =>
+    const resolve = (
+      teamId: TeamId,
+      holdId: LedgerTransactionId,
+      outcome: "post_pending" | "void_pending",
+      amount?: number
+    ) =>
       transactor
         .withTransaction(
           Effect.gen(function* () {
             const hold = yield* repo.findTransaction(teamId, holdId)
             if (Option.isNone(hold) || hold.value.kind !== "pending") return yield* new HoldNotFound({ holdId })
-            const { base, entries } = resolutionPosting(hold.value, outcome)
+            if (
+              amount !== undefined &&
+              !(Number.isSafeInteger(amount) && amount > 0 && amount <= heldAmountOf(hold.value))
+            ) {
+              return yield* Effect.die(new Error(`cannot post ${amount} of hold ${holdId}`))
+            }
+            const { base, entries } = resolutionPosting(hold.value, outcome, amount)
             return yield* record(base, entries, false)
           })
         )
@@ -221,8 +236,8 @@ export class Ledger extends Context.Service<
       openTeamAccounts,
       transfer: Effect.fn("Ledger.transfer")((movement: Movement) => move(movement, false)),
       hold: Effect.fn("Ledger.hold")((movement: Movement) => move(movement, true)),
-      postHold: Effect.fn("Ledger.postHold")((teamId: TeamId, holdId: LedgerTransactionId) =>
-        resolve(teamId, holdId, "post_pending")
+      postHold: Effect.fn("Ledger.postHold")((teamId: TeamId, holdId: LedgerTransactionId, amount?: number) =>
+        resolve(teamId, holdId, "post_pending", amount)
       ),
       voidHold: Effect.fn("Ledger.voidHold")((teamId: TeamId, holdId: LedgerTransactionId) =>
         resolve(teamId, holdId, "void_pending")

@@ -35,10 +35,15 @@ export const movementPosting = (
   ]
 })
 
-/** What resolving a hold records: its pending entries reversed and, when it is posted, the same amounts posted. */
+/**
+ * What resolving a hold records: its pending entries reversed and, when it is posted, the same amounts posted; or,
+ * given `amount` (at most what the hold reserves), that amount posted between the same two accounts, the rest
+ * released in the same transaction. A partial posting takes a hold of two entries (a movement's).
+ */
 export const resolutionPosting = (
   hold: LedgerTransaction,
-  outcome: "post_pending" | "void_pending"
+  outcome: "post_pending" | "void_pending",
+  amount?: number
 ): {
   readonly base: Omit<LedgerTransaction, "id" | "entries" | "createdAt">
   readonly entries: ReadonlyArray<PlannedEntry>
@@ -54,10 +59,18 @@ export const resolutionPosting = (
   entries: [
     ...hold.entries.map((e) => ({ accountId: e.accountId, amount: -e.amount, pending: true })),
     ...(outcome === "post_pending"
-      ? hold.entries.map((e) => ({ accountId: e.accountId, amount: e.amount, pending: false }))
+      ? hold.entries.map((e) => ({
+          accountId: e.accountId,
+          amount: amount === undefined ? e.amount : Math.sign(e.amount) * amount,
+          pending: false
+        }))
       : [])
   ]
 })
+
+/** What a hold reserves: the sum of its credits. */
+export const heldAmountOf = (hold: LedgerTransaction): number =>
+  hold.entries.reduce((sum, e) => (e.amount > 0 ? sum + e.amount : sum), 0)
 
 /**
  * The ledger transaction that records `entries` over accounts read under their locks: every account belongs to the

@@ -28,14 +28,21 @@ export const generateSecret = (prefix: string): Effect.Effect<string> =>
 /** The SHA-256 hex digest under which a secret is stored; the raw value is never kept. */
 export const hashSecret = (raw: string): Effect.Effect<string> => Effect.map(sha256(utf8(raw)), toHex)
 
-/** HMAC-SHA256 of a message under a key, as base64url: deterministic, unforgeable without the key. */
-export const hmacBase64Url = (key: string, message: string): Effect.Effect<string> =>
+const hmacSha256 = (key: string, message: string): Effect.Effect<Uint8Array> =>
   Effect.promise(async () => {
     const cryptoKey = await crypto.subtle.importKey("raw", utf8(key), { name: "HMAC", hash: "SHA-256" }, false, [
       "sign"
     ])
-    return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, utf8(message))))
+    return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, utf8(message)))
   })
+
+/** HMAC-SHA256 of a message under a key, as base64url: deterministic, unforgeable without the key. */
+export const hmacBase64Url = (key: string, message: string): Effect.Effect<string> =>
+  Effect.map(hmacSha256(key, message), toBase64Url)
+
+/** HMAC-SHA256 of a message under a key, as lowercase hex. */
+export const hmacHex = (key: string, message: string): Effect.Effect<string> =>
+  Effect.map(hmacSha256(key, message), toHex)
 
 /** Compares two strings in time that depends only on their lengths, never on where they differ. */
 export const constantTimeEqual = (a: string, b: string): boolean => {

@@ -15,7 +15,8 @@ import { SpendRequestInvalid, type UsageWindows } from "./SpendRequest.ts"
 import type { DecisionInputs } from "./SpendRequestsRepo.ts"
 
 /**
- * What an agent asks to move out of its team, as its policy and the ledger see it: a spend request, a book transfer.
+ * What an agent asks to move out of its team, as its policy and the ledger see it: a spend request, a book transfer, a
+ * checkout intent.
  * Every such ask is governed alike: the same policy, the same budgets, the same holds and approvals.
  */
 export interface GovernedAsk {
@@ -32,10 +33,11 @@ export interface GovernedSubject {
   readonly type: ApprovalSubjectType
   readonly id: string
   /**
-   * What an approved ask moves at once: `post` (a spend request is paid now) or `hold` (a transfer waits for its
-   * recipient). An ask routed to approval is always held.
+   * What an approved ask moves at once: `post` (a spend request is paid now), `hold` (a transfer waits for its
+   * recipient), or `none` (a checkout intent is funded later, by its card's authorization). An ask routed to approval
+   * is held, except with `none`, which moves nothing either way.
    */
-  readonly whenApproved: "post" | "hold"
+  readonly whenApproved: "post" | "hold" | "none"
 }
 
 /** The decision on an ask, and what it writes. */
@@ -43,7 +45,7 @@ export interface GovernedDecision {
   readonly decision: SpendDecision
   /** The spend account the ask draws on. */
   readonly account: Account
-  /** The posting or hold; null when denied. */
+  /** The posting or hold; null when denied, and when the ask moves no money (`whenApproved: "none"`). */
   readonly ledgerTransaction: LedgerTransaction | null
   /** The approval an ask routed to a human waits on; null otherwise. */
   readonly approval: Approval | null
@@ -106,7 +108,7 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     decision.outcome === "pending_approval" || subject.whenApproved === "hold"
   )
   const ledgerTransaction =
-    decision.outcome === "denied"
+    decision.outcome === "denied" || subject.whenApproved === "none"
       ? null
       : yield* Effect.fromResult(
           planTransaction({ ...posting.base, id: yield* newId(LedgerTransactionId), createdAt }, posting.entries, {

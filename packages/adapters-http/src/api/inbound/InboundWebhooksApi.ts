@@ -1,4 +1,10 @@
-import { ChatInteractionsWebhook, type InboundWebhook, InboundWebhooks, signatureHeaders } from "@svc/domain/model"
+import {
+  CardAuthorizationRequest,
+  ChatInteractionsWebhook,
+  type InboundWebhook,
+  InboundWebhooks,
+  signatureHeaders
+} from "@svc/domain/model"
 import { Array as Arr, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -38,11 +44,14 @@ const ProcessingFailed = Schema.Struct({
   .pipe(HttpApiSchema.status(500))
 
 const INBOX = "inbox"
+const AUTH_STREAM = "card-issuing-a/auth-stream"
 
 const operationName = (name: string) => name.replace(/[-/](\w)/gu, (_, letter: string) => letter.toUpperCase())
 
 const errorsOf = (webhook: InboundWebhook) => [
-  ...(webhook.name === INBOX ? [InboxInvalidPayload, InboxInternalError] : [ServiceUnavailable]),
+  ...(webhook.name === INBOX ? [InboxInvalidPayload, InboxInternalError] : []),
+  // The auth-stream always answers its decision: DECLINED when it cannot decide, never 503.
+  ...(webhook.name === INBOX || webhook.name === AUTH_STREAM ? [] : [ServiceUnavailable]),
   BadRequest,
   PayloadTooLarge,
   ...(webhook.invalidSignatureStatus === 401 ? [Unauthorized] : []),
@@ -50,18 +59,28 @@ const errorsOf = (webhook: InboundWebhook) => [
   ...(webhook.processedBeforeAnswer ? [ProcessingFailed] : [])
 ]
 
+const AUTH_STREAM_ANSWER =
+  " The body is the issuer's authorization request `{token, card_token, amount, currency, merchant: {descriptor, mcc?, " +
+  "country?}}` (400 `invalid_payload` naming the field otherwise). It is decided at once and answered 200 " +
+  '`{approve_response: "APPROVED"}` or `{approve_response: "DECLINED", decline_reason}`; a replayed `token` ' +
+  "answers the first decision. Nothing is stored as an inbound event: the authorization is its own record."
+
 const descriptionOf = (webhook: InboundWebhook) =>
   (webhook.signature._tag === "SourceIp"
     ? `Accepted only from the source addresses in \`${webhook.secretEnv}\` (IPs or CIDRs).`
     : `Signed with the secret in \`${webhook.secretEnv}\` (comma-separated during rotation), verified over the raw body.`) +
-  " Each event is stored once per provider event id; a repeat is acknowledged again." +
-  (webhook.processedBeforeAnswer ? " The event is processed before the answer." : "")
+  (webhook.name === AUTH_STREAM
+    ? AUTH_STREAM_ANSWER
+    : " Each event is stored once per provider event id; a repeat is acknowledged again." +
+      (webhook.processedBeforeAnswer ? " The event is processed before the answer." : ""))
 
 const endpointOf = (webhook: InboundWebhook) => {
   const headers = signatureHeaders(webhook.signature)
   return HttpApiEndpoint.post(operationName(webhook.name), webhook.path, {
-    payload: InboundPayload,
-    success: webhook.acknowledgement.schema.annotate({ description: "Acknowledged" }),
+    payload: webhook.name === AUTH_STREAM ? CardAuthorizationRequest : InboundPayload,
+    success: webhook.acknowledgement.schema.annotate({
+      description: webhook.name === AUTH_STREAM ? "The decision" : "Acknowledged"
+    }),
     error: errorsOf(webhook),
     ...(headers.length === 0
       ? {}

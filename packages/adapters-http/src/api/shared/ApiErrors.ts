@@ -89,5 +89,5 @@ export const conflict = (error: string, message: string) => new Conflict({ error
 export const unprocessable = (error: string, message: string) => new Unprocessable({ error, code: 422, message })
 /** What a client is told when the store is down. */
 export const STORE_UNAVAILABLE_MESSAGE = "the database is unavailable; retry later"
-export const serviceUnavailable = (message = STORE_UNAVAILABLE_MESSAGE) =>
-  new ServiceUnavailable({ error: "service_unavailable", code: 503, message })
+export const serviceUnavailable = (message = STORE_UNAVAILABLE_MESSAGE, error = "service_unavailable") =>
+  new ServiceUnavailable({ error, code: 503, message })

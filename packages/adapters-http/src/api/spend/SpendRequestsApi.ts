@@ -7,6 +7,7 @@ import {
   CommonErrors,
   Conflict,
   Forbidden,
+  HttpUrl,
   ListOf,
   ListQuery,
   NotFound,
@@ -15,11 +16,6 @@ import {
   Unprocessable,
   UuidParam
 } from "../shared/index.ts"
-
-const HttpsUrl = Schema.String.check(
-  Schema.isMaxLength(2048),
-  Schema.isPattern(/^https?:\/\/[^\s/$.?#][^\s]*$/u, { message: "expected an http(s) URL" })
-)
 
 const MetadataKey = Schema.String.check(
   Schema.isBetweenLength(1, 40, { message: "metadata keys are 1..40 characters" })
@@ -38,7 +34,7 @@ export const CreateSpendRequestBody = Schema.Struct({
       Schema.isPattern(/\S/u, { message: "must not be blank" })
     ),
     category: Schema.optionalKey(CategorySlug),
-    url: Schema.optionalKey(HttpsUrl)
+    url: Schema.optionalKey(HttpUrl)
   }),
   purpose: Schema.String.check(
     Schema.isBetweenLength(1, 1000, { message: "expected 1..1000 characters" }),

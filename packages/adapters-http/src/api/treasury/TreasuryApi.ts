@@ -1,6 +1,7 @@
 import {
   ApprovalSubjectType,
   ApprovalView,
+  CheckoutIntentView,
   LedgerAccountView,
   LedgerTransactionView,
   TransferView
@@ -27,8 +28,8 @@ export const TreasuryAccount = LedgerAccountView
 export const LedgerTransactionResponse = LedgerTransactionView
 
 /**
- * A human approval with what it decides as of now: `subjectType` says which, `spendRequest` holds a spend request and
- * `transfer` a transfer (as its sender sees it).
+ * A human approval with what it decides as of now: `subjectType` says which, `spendRequest` holds a spend request,
+ * `transfer` a transfer (as its sender sees it) and `checkoutIntent` a checkout intent.
  */
 export const ApprovalResponse = Schema.Struct({
   id: ApprovalView.fields.id,
@@ -36,7 +37,8 @@ export const ApprovalResponse = Schema.Struct({
   ...Struct.omit(ApprovalView.fields, ["id"]),
   subjectType: ApprovalSubjectType,
   spendRequest: Schema.optionalKey(SpendRequestResponse),
-  transfer: Schema.optionalKey(TransferView)
+  transfer: Schema.optionalKey(TransferView),
+  checkoutIntent: Schema.optionalKey(CheckoutIntentView)
 })
 
 const Decision = Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) })
@@ -82,18 +84,19 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       .annotate(OpenApi.Summary, "List approvals")
       .annotate(
         OpenApi.Description,
-        "Approvals of the team's spend requests and transfers, newest first; `?status=pending` for the queue."
+        "Approvals of the team's spend requests, transfers and checkout intents, newest first; `?status=pending` for the queue."
       ),
     decision(
       "approve",
-      "Approve a spend request or transfer",
+      "Approve a spend request, transfer or checkout intent",
       "Approves (owners and admins): a spend request's held amount is posted; a transfer goes on to its recipient for " +
-        "acceptance. 409 when expired or already decided."
+        "acceptance; a checkout intent becomes `approved`, ready for its card. 409 when expired or already decided."
     ),
     decision(
       "deny",
-      "Deny a spend request or transfer",
-      "Denies (owners and admins): releases the hold. 409 when expired or already decided."
+      "Deny a spend request, transfer or checkout intent",
+      "Denies (owners and admins): releases the hold (a checkout intent holds nothing; its budget usage is given back). " +
+        "409 when expired or already decided."
     )
   )
   .middleware(DashboardAuth)

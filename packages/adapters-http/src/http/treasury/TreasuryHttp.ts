@@ -2,6 +2,9 @@ import {
   type AccountId,
   ApprovalId,
   ApprovalsRepo,
+  Checkout,
+  type CheckoutIntent,
+  checkoutIntentView,
   Ledger,
   newestFirst,
   type SpendRequest,
@@ -34,10 +37,25 @@ const transferApproval = (t: Transfer) => ({
   transfer: transferView(t, "outgoing")
 })
 
-/** An approval's subject, of either kind, in the queue's newest-first order (its subject's creation). */
+const intentApproval = (intent: CheckoutIntent) => ({
+  ...intent.approval!,
+  object: "approval" as const,
+  subjectType: "checkout_intent" as const,
+  checkoutIntent: checkoutIntentView(intent)
+})
+
+/** An approval's subject, of any kind, in the queue's newest-first order (its subject's creation). */
 type Subject =
   | { readonly createdAt: string; readonly id: string; readonly spend: SpendRequest }
   | { readonly createdAt: string; readonly id: string; readonly transfer: Transfer }
+  | { readonly createdAt: string; readonly id: string; readonly intent: CheckoutIntent }
+
+const approvalOf = (subject: Subject) =>
+  "spend" in subject
+    ? approval(subject.spend)
+    : "transfer" in subject
+      ? transferApproval(subject.transfer)
+      : intentApproval(subject.intent)
 
 /** The team the principal acts for; sessions without a team get 403. */
 const principalTeam = Effect.gen(function* () {
@@ -52,16 +70,22 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
     const ledger = yield* Ledger
     const spend = yield* SpendRequests
     const transfers = yield* Transfers
+    const checkout = yield* Checkout
     const approvals = yield* ApprovalsRepo
 
     const decide = (outcome: "approve" | "deny", id: string, note: string | undefined) =>
       Effect.gen(function* () {
         const { principal, teamId } = yield* principalTeam
         const found = Schema.is(ApprovalId)(id) ? yield* approvals.find(teamId, id) : Option.none()
-        if (Option.isSome(found) && found.value.subjectType === "transfer") {
-          return transferApproval(yield* transfers[outcome](principal, id, note ?? null))
+        const subjectType = Option.isSome(found) ? found.value.subjectType : "spend_request"
+        switch (subjectType) {
+          case "transfer":
+            return transferApproval(yield* transfers[outcome](principal, id, note ?? null))
+          case "checkout_intent":
+            return intentApproval(yield* checkout[outcome](principal, id, note ?? null))
+          case "spend_request":
+            return approval(yield* spend[outcome](principal, id, note ?? null))
         }
-        return approval(yield* spend[outcome](principal, id, note ?? null))
       }).pipe(
         Effect.catchTags({
           ApprovalNotFound: () => Effect.fail(notFound(`no approval ${id}`)),
@@ -75,6 +99,13 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           TransferNotPending: (e) =>
             Effect.fail(
               conflict("approval_not_pending", `the approval can no longer be decided: the transfer is ${e.status}`)
+            ),
+          CheckoutIntentNotUsable: (e) =>
+            Effect.fail(
+              conflict(
+                "approval_not_pending",
+                `the approval can no longer be decided: the checkout intent is ${e.status}`
+              )
             ),
           ApproverNotAllowed: (e) => Effect.fail(forbidden("forbidden", e.message))
         }),
@@ -108,21 +139,20 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           const scope = `treasury-approvals:${teamId}`
           const page = yield* pageOf(scope, query)
           const filter = { approvalStatus: query.status ?? undefined, withApproval: true }
-          const [spendRows, transferRows] = yield* Effect.all([
+          const [spendRows, transferRows, intentRows] = yield* Effect.all([
             spend.list(teamId, filter, page),
-            transfers.list(teamId, { ...filter, direction: "outgoing" }, page)
+            transfers.list(teamId, { ...filter, direction: "outgoing" }, page),
+            checkout.list(teamId, filter, page)
           ])
           // Each list holds the page's rows of its kind and one more, so the merge holds the page's rows and one more.
           const rows = [
             ...spendRows.map((sr): Subject => ({ createdAt: sr.createdAt, id: sr.id, spend: sr })),
-            ...transferRows.map((t): Subject => ({ createdAt: t.createdAt, id: t.id, transfer: t }))
+            ...transferRows.map((t): Subject => ({ createdAt: t.createdAt, id: t.id, transfer: t })),
+            ...intentRows.map((i): Subject => ({ createdAt: i.createdAt, id: i.id, intent: i }))
           ]
             .toSorted(newestFirst)
             .slice(0, page.limit + 1)
-          return yield* signedPage(
-            scope,
-            toPage(page, rows, (row) => ("spend" in row ? approval(row.spend) : transferApproval(row.transfer)))
-          )
+          return yield* signedPage(scope, toPage(page, rows, approvalOf))
         }).pipe(orServiceUnavailable)
       )
       .handle("approve", ({ params, payload }) => decide("approve", params.id, payload.note))

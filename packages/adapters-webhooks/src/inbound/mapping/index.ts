@@ -2,6 +2,7 @@ import { type TeamId, teamOfCommand } from "@svc/domain"
 import { Result } from "effect"
 import { bankAggregatorAEvents, bankAggregatorBEvents, bankingEvents } from "./Banking.ts"
 import { billingAEvents } from "./Billing.ts"
+import { cardIssuingAEvents } from "./CardIssuing.ts"
 import type { EventMapping, ProviderEvent } from "./EventMapping.ts"
 import { Ignored } from "./EventMapping.ts"
 import { inboxEvents } from "./Inbox.ts"
@@ -14,6 +15,7 @@ const MAPPINGS: ReadonlyMap<string, EventMapping> = new Map([
   ["bank-aggregator-a", bankAggregatorAEvents],
   ["bank-aggregator-b", bankAggregatorBEvents],
   ["billing-a", billingAEvents],
+  ["card-issuing-a", cardIssuingAEvents],
   ["kyc-a", kycAEvents],
   ["kyc-b", kycBEvents],
   ["kyc-c", kycCEvents],

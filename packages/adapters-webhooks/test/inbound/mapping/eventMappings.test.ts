@@ -2,6 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   type AccountId,
   BankConnectionChanged,
+  CardAuthorizationAdvised,
+  CardStatusReported,
+  CardTransactionCleared,
   DepositReceived,
   InboxEmailReceived,
   KycDecisionReceived,
@@ -90,7 +93,27 @@ describe("provider events map to inbound commands", () => {
     [event("kyc-c", "inquiry.failed", { entity_id: ENTITY }), kyc("kyc-c", "rejected")],
     [event("kyc-d", "check.started", { entity_id: ENTITY }), kyc("kyc-d", "pending")],
     [event("kyc-d", "check.completed", { entity_id: ENTITY, result: "clear" }), kyc("kyc-d", "approved")],
-    [event("kyc-d", "check.completed", { entity_id: ENTITY, result: "consider" }), kyc("kyc-d", "in_review")]
+    [event("kyc-d", "check.completed", { entity_id: ENTITY, result: "consider" }), kyc("kyc-d", "in_review")],
+    [
+      event("card-issuing-a", "authorization.advice", { token: "auth_1", amount: 4_500 }),
+      new CardAuthorizationAdvised({ token: "auth_1", amount: 4_500 })
+    ],
+    [
+      event("card-issuing-a", "authorization.advice", { token: "auth_1", amount: 0 }),
+      new CardAuthorizationAdvised({ token: "auth_1", amount: 0 })
+    ],
+    [
+      event("card-issuing-a", "transaction", { id: "txn_1", token: "auth_1", amount: 3_000, currency: "USD" }),
+      new CardTransactionCleared({ transactionId: "txn_1", token: "auth_1", amount: 3_000, currency: "USD" })
+    ],
+    [
+      event("card-issuing-a", "card.updated", { card_token: "card_tok_1", status: "inactive" }),
+      new CardStatusReported({ cardToken: "card_tok_1", status: "inactive" })
+    ],
+    [
+      event("card-issuing-a", "card.closed", { card_token: "card_tok_1", status: "closed" }),
+      new CardStatusReported({ cardToken: "card_tok_1", status: "closed" })
+    ]
   ]
   for (const [e, command] of cases) {
     it(`${e.endpoint} ${e.type} ${JSON.stringify(e.payload.data)}`, () => {
@@ -144,6 +167,8 @@ describe("events the service does not act on map to Ignored", () => {
     event("kyc-d", "constructor", { entity_id: ENTITY }),
     event("payments", "invoice.payment_succeeded", depositData),
     event("card-issuing-a", "deposit.received", depositData),
+    event("card-issuing-a", "authorization.request", { token: "auth_1", amount: 100 }),
+    event("card-issuing-a", "cards", { card_token: "card_tok_1", status: "active" }),
     event("social-premium-payments", "deposit.received", depositData),
     event("constructor", "deposit.received", depositData)
   ]
@@ -177,6 +202,32 @@ describe("malformed payloads of events the service acts on are refused with the 
       '["account_id"]'
     ],
     [event("bank-aggregator-a", "item.disconnected", {}), "invalid item data", '["item_id"]'],
+    [
+      event("card-issuing-a", "authorization.advice", { token: "auth_1", amount: -1 }),
+      "invalid authorization advice",
+      '["amount"]'
+    ],
+    [event("card-issuing-a", "authorization.advice", { amount: 0 }), "invalid authorization advice", '["token"]'],
+    [
+      event("card-issuing-a", "transaction", { id: "txn_1", token: "auth_1", amount: 0, currency: "USD" }),
+      "invalid transaction data",
+      '["amount"]'
+    ],
+    [
+      event("card-issuing-a", "transaction", { id: "txn_1", token: "auth_1", amount: 10, currency: "usd" }),
+      "invalid transaction data",
+      '["currency"]'
+    ],
+    [
+      event("card-issuing-a", "transaction", { token: "auth_1", amount: 10, currency: "USD" }),
+      "invalid transaction data",
+      '["id"]'
+    ],
+    [
+      event("card-issuing-a", "card.updated", { card_token: "card_tok_1", status: "frozen" }),
+      "invalid card data",
+      '["status"]'
+    ],
     [
       event("bank-aggregator-b", "enrollment.disconnected", { enrollment_id: "" }),
       "invalid enrollment data",

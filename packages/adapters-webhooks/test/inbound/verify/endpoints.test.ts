@@ -17,7 +17,7 @@ const expected = [
   ["banking-c", "WEBHOOK_SECRET_BANKING_C", 503, 400, "envelope-id"],
   ["inbox", "INBOX_ALLOWED_IPS", 400, 403, "payload"],
   ["card-issuing-a", "WEBHOOK_SECRET_CARD_ISSUING_A", 400, 400, "webhook-id-header"],
-  ["card-issuing-a/auth-stream", "WEBHOOK_SECRET_CARD_ISSUING_A_AUTH_STREAM", 400, 400, "webhook-id-header"],
+  ["card-issuing-a/auth-stream", "WEBHOOK_SECRET_CARD_ISSUING_A", 400, 400, "webhook-id-header"],
   ["bank-aggregator-a", "BANK_AGGREGATOR_A_JWKS", 400, 401, "envelope-id"],
   ["bank-aggregator-b", "WEBHOOK_SECRET_BANK_AGGREGATOR_B", 400, 401, "envelope-id"],
   ["billing-a", "WEBHOOK_SECRET_BILLING_A", 400, 400, "webhook-id-header"],
@@ -51,8 +51,15 @@ describe("inbound endpoint registry", () => {
   })
 
   it("derives env var names from endpoint names", () => {
-    assert.strictEqual(secretEnvName("card-issuing-a/auth-stream"), "WEBHOOK_SECRET_CARD_ISSUING_A_AUTH_STREAM")
+    assert.strictEqual(secretEnvName("banking-b"), "WEBHOOK_SECRET_BANKING_B")
     assert.strictEqual(secretEnvName("kyc-d"), "WEBHOOK_SECRET_KYC_D")
+  })
+
+  it("reads the auth-stream's secret from card-issuing-a's variable: the issuer signs both with one secret", () => {
+    const env = { WEBHOOK_SECRET_CARD_ISSUING_A: "whsec_a", WEBHOOK_SECRET_CARD_ISSUING_A_AUTH_STREAM: "whsec_b" }
+    const byName = (name: string) => InboundEndpoints.find((e) => e.name === name)!
+    assert.deepStrictEqual(secretsFromEnv(byName("card-issuing-a/auth-stream"), env), ["whsec_a"])
+    assert.deepStrictEqual(secretsFromEnv(byName("card-issuing-a"), env), ["whsec_a"])
   })
 
   it("describes the chat interactions signer", () => {

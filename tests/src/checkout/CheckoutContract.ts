@@ -1,0 +1,501 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  AuthorizationTolerance,
+  CardAuthorizations,
+  CardAuthorizationsRepo,
+  CardsRepo,
+  Checkout,
+  type CheckoutIntent,
+  luhnValid,
+  PersistenceUnavailable,
+  UNAVAILABLE_DECLINE_REASON
+} from "@svc/domain"
+import { Effect, Fiber, type Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
+import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
+import { fundedAgent, spend } from "../spend/SpendSetup.ts"
+import {
+  authorization,
+  authorizationMoves,
+  authorize,
+  balanceOf,
+  type CheckoutPorts,
+  cardOf,
+  checkoutDomainOver,
+  intent,
+  intentWithCard
+} from "./CheckoutDomainSetup.ts"
+
+const approved = { approve_response: "APPROVED" } as const
+const declined = (reason: string) => ({ approve_response: "DECLINED", decline_reason: reason }) as const
+
+const refusalOf = <R>(self: Effect.Effect<unknown, unknown, R>) =>
+  Effect.map(Effect.flip(self), (e) => {
+    const refused = e as { _tag: string; reason: { _tag: string }; retryable: boolean }
+    return `${refused._tag}:${refused.reason._tag}:${refused.retryable}`
+  })
+
+/** How every adapter set runs checkout (issue 13): intents governed like spend, one card, money held and posted once. */
+export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPorts, E>) =>
+  layer(checkoutDomainOver(ports), { timeout: "120 seconds" })(`Checkout (${name})`, (it) => {
+    it.effect(
+      "an approved intent's card: numbers shown once, an authorization within the intent holds the money once",
+      () =>
+        Effect.gen(function* () {
+          const { agent } = yield* fundedAgent({ funds: 10_000 })
+          const { intent: created, credentials, cardToken } = yield* intentWithCard(agent)
+          assert.strictEqual(created.status, "approved")
+          assert.strictEqual(created.decision.outcome, "approved")
+          assert.isTrue(luhnValid(credentials.number!) && credentials.number!.startsWith("400000"))
+          assert.match(credentials.cvc!, /^[0-9]{3}$/u)
+          assert.strictEqual(credentials.last4, credentials.number!.slice(-4))
+          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 0, available: 10_000 })
+
+          const again = yield* Checkout.use((c) => c.credentials(agent, created.id))
+          assert.deepStrictEqual(again, {
+            cardId: credentials.cardId,
+            expMonth: credentials.expMonth,
+            expYear: credentials.expYear,
+            last4: credentials.last4,
+            brand: "visa"
+          })
+          const card = yield* cardOf(created)
+          assert.notInclude(JSON.stringify(card), credentials.number!)
+          assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).card?.id, card.id)
+
+          const request = authorization(cardToken, { amount: 4_000 })
+          assert.deepStrictEqual(yield* authorize(request), approved)
+          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
+          const authorized = yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))
+          assert.strictEqual(authorized.status, "authorized")
+          assert.strictEqual(authorized.authorizedAmount, 4_000)
+          assert.deepStrictEqual(yield* authorize(request), approved)
+          assert.deepStrictEqual(
+            yield* authorize(authorization(cardToken, { amount: 1_000 })),
+            declined("intent_not_approved")
+          )
+          assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:4000"])
+          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
+          const late = yield* Checkout.use((c) => c.credentials(agent, created.id))
+          assert.isUndefined(late.number)
+          yield* assertLedgerInvariants(agent.teamId)
+        })
+    )
+
+    it.effect("declines with each of the contract's reasons, stores each decline, and holds nothing for any", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { intent: created, cardToken } = yield* intentWithCard(agent, { amount: 6_000 })
+        const cases = [
+          [authorization("card_tok_unknown"), "card_not_found"],
+          [authorization(cardToken, { currency: "EUR" }), "currency_mismatch"],
+          [authorization(cardToken, { amount: 6_001 }), "amount_over_intent"],
+          [authorization(cardToken, { merchant: { descriptor: "OTHER SHOP", mcc: "5942" } }), "merchant_mismatch"],
+          [
+            authorization(cardToken, { merchant: { descriptor: "ACME BOOKS", mcc: "7995", country: "US" } }),
+            "merchant_mismatch"
+          ]
+        ] as const
+        for (const [request, reason] of cases) {
+          assert.deepStrictEqual(yield* authorize(request), declined(reason), reason)
+          assert.deepStrictEqual(yield* authorize(request), declined(reason), `${reason} replayed`)
+          const stored = yield* CardAuthorizationsRepo.use((r) => r.find(request.token))
+          assert.isTrue(Option.isSome(stored) && stored.value.status === "declined", reason)
+        }
+        const unknown = yield* CardAuthorizationsRepo.use((r) => r.find(cases[0][0].token))
+        assert.isTrue(Option.isSome(unknown) && unknown.value.teamId === null && unknown.value.intentId === null)
+
+        yield* CardAuthorizations.use((a) => a.cardChanged(cardToken, "inactive"))
+        assert.deepStrictEqual(yield* authorize(authorization(cardToken)), declined("card_inactive"))
+        yield* CardAuthorizations.use((a) => a.cardChanged(cardToken, "active"))
+
+        // Created while the funds sufficed; the first authorization took them.
+        const other = yield* intentWithCard(agent, { amount: 6_000 })
+        assert.deepStrictEqual(yield* authorize(authorization(other.cardToken, { amount: 6_000 })), approved)
+        const short = authorization(cardToken, { amount: 5_000 })
+        assert.deepStrictEqual(yield* authorize(short), declined("insufficient_funds"))
+        assert.deepStrictEqual(yield* authorize(short), declined("insufficient_funds"))
+        assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).status, "approved")
+
+        const expiring = yield* intentWithCard(agent, { amount: 1_000, expiresInSeconds: 60 })
+        yield* TestClock.adjust("61 seconds")
+        assert.deepStrictEqual(
+          yield* authorize(authorization(expiring.cardToken, { amount: 1_000 })),
+          declined("intent_expired")
+        )
+        assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:6000"])
+        assert.strictEqual(
+          yield* refusalOf(CardAuthorizations.use((a) => a.cardChanged("card_tok_unknown", "closed"))),
+          "InboundCommandRefused:CardNotFound:false"
+        )
+        yield* assertLedgerInvariants(agent.teamId)
+      })
+    )
+
+    it.effect("a tolerance lets an authorization exceed its intent by that much, and no more", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { cardToken } = yield* intentWithCard(agent)
+        const withTip = (amount: number) =>
+          authorize(authorization(cardToken, { amount })).pipe(Effect.provideService(AuthorizationTolerance, 500))
+        assert.deepStrictEqual(yield* withTip(5_501), declined("amount_over_intent"))
+        assert.deepStrictEqual(yield* withTip(5_500), approved)
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 5_500, available: 4_500 })
+      })
+    )
+
+    it.effect("10 concurrent authorizations on one intent: exactly one is approved and holds", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 100_000 })
+        const { cardToken } = yield* intentWithCard(agent)
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 10 }, () => authorization(cardToken)),
+          authorize,
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(answers.filter((a) => a.approve_response === "APPROVED").length, 1)
+        assert.isTrue(
+          answers
+            .filter((a) => a.approve_response === "DECLINED")
+            .every((a) => a.decline_reason === "intent_not_approved")
+        )
+        assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:5000"])
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 100_000, pending: 5_000, available: 95_000 })
+        yield* assertLedgerInvariants(agent.teamId)
+      })
+    )
+
+    it.effect("concurrent replays of one authorization token answer alike and hold once", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 100_000 })
+        const { cardToken } = yield* intentWithCard(agent)
+        const request = authorization(cardToken)
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 5 }, () => request),
+          authorize,
+          {
+            concurrency: "unbounded"
+          }
+        )
+        assert.deepStrictEqual(
+          answers,
+          Array.from({ length: 5 }, () => approved)
+        )
+        assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:5000"])
+      })
+    )
+
+    it.effect(
+      "clearing less than the hold posts that, releases the rest, completes the intent and closes the card, once",
+      () =>
+        Effect.gen(function* () {
+          const { agent } = yield* fundedAgent({ funds: 10_000, policy: { dailyBudget: 10_000 } })
+          const { intent: created, cardToken } = yield* intentWithCard(agent)
+          const request = authorization(cardToken)
+          yield* authorize(request)
+          const cleared = { transactionId: "txn_1", token: request.token, amount: 3_000, currency: "USD" }
+          const refused = [
+            { ...cleared, amount: 5_001 },
+            { ...cleared, currency: "EUR" }
+          ]
+          for (const clearing of refused) {
+            assert.strictEqual(
+              yield* refusalOf(CardAuthorizations.use((a) => a.clear(clearing))),
+              "InboundCommandRefused:CardClearingUnmatched:false"
+            )
+          }
+          assert.strictEqual(
+            yield* refusalOf(CardAuthorizations.use((a) => a.clear({ ...cleared, token: "auth_unknown" }))),
+            "InboundCommandRefused:CardAuthorizationNotFound:false"
+          )
+          yield* CardAuthorizations.use((a) => a.clear(cleared))
+          yield* CardAuthorizations.use((a) => a.clear(cleared))
+          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 7_000, pending: 0, available: 7_000 })
+          assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:5000", "post_pending:3000"])
+          const done = yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))
+          assert.deepInclude(done, { status: "completed", capturedAmount: 3_000, authorizedAmount: 0 })
+          assert.strictEqual((yield* cardOf(created)).status, "closed")
+          assert.deepStrictEqual(yield* authorize(authorization(cardToken, { amount: 100 })), declined("card_inactive"))
+          // The day's budget counts what was captured: 3_000 of 10_000.
+          assert.strictEqual((yield* spend(agent, 7_000)).status, "approved")
+          assert.strictEqual((yield* spend(agent, 1)).status, "denied")
+          yield* assertLedgerInvariants(agent.teamId)
+        })
+    )
+
+    it.effect("a clearing of the whole hold posts it all", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { cardToken } = yield* intentWithCard(agent)
+        const request = authorization(cardToken, { amount: 4_200 })
+        yield* authorize(request)
+        yield* CardAuthorizations.use((a) =>
+          a.clear({ transactionId: "txn_2", token: request.token, amount: 4_200, currency: "USD" })
+        )
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 5_800, pending: 0, available: 5_800 })
+        assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:4200", "post_pending:4200"])
+        yield* assertLedgerInvariants(agent.teamId)
+      })
+    )
+
+    it.effect("advice moves the hold to the new amount, a reversal releases it and frees the intent, once each", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { intent: created, cardToken } = yield* intentWithCard(agent)
+        const request = authorization(cardToken)
+        yield* authorize(request)
+        const advise = (amount: number) => CardAuthorizations.use((a) => a.advise({ token: request.token, amount }))
+        yield* advise(4_500)
+        yield* advise(4_500)
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_500, available: 5_500 })
+        assert.strictEqual(
+          (yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).authorizedAmount,
+          4_500
+        )
+        yield* advise(0)
+        yield* advise(0)
+        yield* advise(3_000)
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 0, available: 10_000 })
+        assert.deepStrictEqual(yield* authorizationMoves(agent), [
+          "pending:5000",
+          "void_pending:5000",
+          "pending:4500",
+          "void_pending:4500"
+        ])
+        const freed = yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))
+        assert.deepInclude(freed, { status: "approved", authorizedAmount: 0 })
+        assert.deepStrictEqual(yield* authorize(authorization(cardToken, { amount: 2_000 })), approved)
+        assert.strictEqual(
+          yield* refusalOf(CardAuthorizations.use((a) => a.advise({ token: "auth_unknown", amount: 0 }))),
+          "InboundCommandRefused:CardAuthorizationNotFound:false"
+        )
+        yield* assertLedgerInvariants(agent.teamId)
+      })
+    )
+
+    it.effect("policy decides intents as spend: denied, pending approval, then approved or denied by a person", () =>
+      Effect.gen(function* () {
+        const { agent, approver } = yield* fundedAgent({
+          funds: 100_000,
+          policy: { approvalThreshold: 5_000, blockedMerchants: ["Casino Royale"] }
+        })
+        const service = yield* Checkout
+        const blocked = yield* intent(agent, { merchant: { name: "Casino Royale" } })
+        assert.strictEqual(blocked.status, "denied")
+        assert.include(
+          blocked.decision.reasons.map((r) => r.code),
+          "merchant_blocked"
+        )
+        const { agent: poor } = yield* fundedAgent({ funds: 1_000 })
+        const unfunded = yield* intent(poor, { amount: 1_001 })
+        assert.strictEqual(unfunded.status, "denied")
+        assert.include(
+          unfunded.decision.reasons.map((r) => r.code),
+          "insufficient_funds"
+        )
+        const big = yield* intent(agent, { amount: 6_000 })
+        assert.strictEqual(big.status, "pending_approval")
+        assert.strictEqual(big.approval?.status, "pending")
+        assert.deepInclude(yield* Effect.flip(service.credentials(agent, big.id)), {
+          _tag: "CheckoutIntentNotUsable",
+          status: "pending_approval"
+        })
+        const let_go = yield* service.approve(approver, big.approval!.id, "ok")
+        assert.strictEqual(let_go.status, "approved")
+        assert.strictEqual(let_go.approval?.status, "approved")
+        assert.isDefined((yield* service.credentials(agent, big.id)).number)
+        assert.deepInclude(yield* Effect.flip(service.approve(approver, big.approval!.id, null)), {
+          _tag: "CheckoutIntentNotUsable",
+          status: "approved"
+        })
+        const refused = yield* intent(agent, { amount: 7_000 })
+        const denied = yield* service.deny(approver, refused.approval!.id, "no")
+        assert.strictEqual(denied.status, "denied")
+        assert.deepInclude(yield* Effect.flip(service.credentials(agent, refused.id)), {
+          _tag: "CheckoutIntentNotUsable",
+          status: "denied"
+        })
+        const other = yield* fundedAgent({ funds: 0 })
+        assert.strictEqual(
+          (yield* Effect.flip(service.approve(other.approver, big.approval!.id, null)))._tag,
+          "ApprovalNotFound"
+        )
+        const pending = yield* service.list(
+          agent.teamId,
+          { mode: "test", status: "pending_approval" },
+          { limit: 10, after: Option.none() }
+        )
+        assert.deepStrictEqual(pending, [])
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 100_000, pending: 0, available: 100_000 })
+      })
+    )
+
+    it.effect("budgets are shared with spend requests; unused intents give theirs back on expiry and cancel", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 100_000, policy: { dailyBudget: 10_000 } })
+        const service = yield* Checkout
+        const soon = yield* intentWithCard(agent, { amount: 6_000, expiresInSeconds: 60 })
+        const later = yield* intent(agent, { amount: 3_000 })
+        const lacking = yield* spend(agent, 2_000)
+        assert.strictEqual(lacking.status, "denied")
+        assert.include(
+          lacking.decision.reasons.map((r) => r.code),
+          "daily_budget_exceeded"
+        )
+        assert.strictEqual((yield* intent(agent, { amount: 1_001 })).status, "denied")
+
+        yield* TestClock.adjust("61 seconds")
+        assert.isAtLeast(yield* service.expireDue, 1)
+        const expired = yield* service.get(agent.teamId, "test", soon.intent.id)
+        assert.strictEqual(expired.status, "expired")
+        assert.strictEqual((yield* cardOf(soon.intent)).status, "closed")
+        assert.strictEqual(yield* service.expireDue, 0)
+        assert.strictEqual((yield* spend(agent, 2_000)).status, "approved")
+
+        const canceled = yield* service.cancel(agent, later.id)
+        assert.strictEqual(canceled.status, "canceled")
+        assert.strictEqual((yield* spend(agent, 3_000)).status, "approved")
+        for (const done of [expired, canceled]) {
+          assert.deepInclude(yield* Effect.flip(service.cancel(agent, done.id)), {
+            _tag: "CheckoutIntentNotUsable",
+            status: done.status
+          })
+        }
+      })
+    )
+
+    it.effect(
+      "an intent whose approval expires is expired by the sweeper, its approval too, its budget given back",
+      () =>
+        Effect.gen(function* () {
+          const { agent, approver } = yield* fundedAgent({
+            funds: 100_000,
+            policy: { approvalThreshold: 5_000, approvalTtlSeconds: 60, dailyBudget: 8_000 }
+          })
+          const service = yield* Checkout
+          const waiting = yield* intent(agent, { amount: 6_000 })
+          assert.strictEqual((yield* spend(agent, 3_000)).status, "denied")
+          yield* TestClock.adjust("61 seconds")
+          assert.isAtLeast(yield* service.expireDue, 1)
+          const expired = yield* service.get(agent.teamId, "test", waiting.id)
+          assert.strictEqual(expired.status, "expired")
+          assert.strictEqual(expired.approval?.status, "expired")
+          assert.deepInclude(yield* Effect.flip(service.approve(approver, waiting.approval!.id, null)), {
+            _tag: "CheckoutIntentNotUsable",
+            status: "expired"
+          })
+          assert.strictEqual((yield* spend(agent, 3_000)).status, "approved")
+        })
+    )
+
+    it.effect("an unused intent past its deadline is expired when read, its card closed, its budget given back", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 100_000, policy: { dailyBudget: 5_000 } })
+        const service = yield* Checkout
+        const { intent: created, cardToken } = yield* intentWithCard(agent, { expiresInSeconds: 120 })
+        assert.strictEqual((yield* spend(agent, 1)).status, "denied")
+        yield* TestClock.adjust("121 seconds")
+        const read = yield* service.get(agent.teamId, "test", created.id)
+        assert.strictEqual(read.status, "expired")
+        assert.deepStrictEqual(yield* authorize(authorization(cardToken)), declined("card_inactive"))
+        assert.strictEqual((yield* spend(agent, 5_000)).status, "approved")
+        const used = yield* intentWithCard(yield* Effect.map(fundedAgent({ funds: 10_000 }), (a) => a.agent))
+        yield* authorize(authorization(used.cardToken))
+        yield* TestClock.adjust("2 hours")
+        const authorized: CheckoutIntent = yield* service.get(used.intent.teamId, "test", used.intent.id)
+        assert.strictEqual(authorized.status, "authorized")
+      })
+    )
+
+    it.effect("past the deadline, or with the store down, the answer is DECLINED unavailable and nothing is kept", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { intent: created, cardToken } = yield* intentWithCard(agent)
+        const cards = yield* CardsRepo
+        const request = authorization(cardToken)
+        const slow = yield* CardAuthorizations.make.pipe(
+          Effect.provideService(
+            CardsRepo,
+            CardsRepo.of({
+              ...cards,
+              findByToken: (token) => Effect.andThen(Effect.sleep("5 seconds"), cards.findByToken(token))
+            })
+          )
+        )
+        const fiber = yield* Effect.forkChild(slow.authorize(request))
+        yield* TestClock.adjust("5 seconds")
+        assert.deepStrictEqual(yield* Fiber.join(fiber), declined(UNAVAILABLE_DECLINE_REASON))
+        const down = yield* CardAuthorizations.make.pipe(
+          Effect.provideService(
+            CardsRepo,
+            CardsRepo.of({
+              ...cards,
+              findByToken: () => Effect.fail(new PersistenceUnavailable({ operation: "test" }))
+            })
+          )
+        )
+        assert.deepStrictEqual(yield* down.authorize(request), declined(UNAVAILABLE_DECLINE_REASON))
+        assert.isTrue(Option.isNone(yield* CardAuthorizationsRepo.use((r) => r.find(request.token))))
+        assert.deepStrictEqual(yield* authorizationMoves(agent), [])
+        assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).status, "approved")
+        assert.deepStrictEqual(yield* authorize(request), approved)
+      })
+    )
+
+    it.effect("refuses malformed intents naming the field, and creates nothing", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const refusals = [
+          [{ amount: 0 }, "amount"],
+          [{ amount: 12.5 }, "amount"],
+          [{ currency: "usd" }, "currency"],
+          [{ currency: "EUR" }, "currency"],
+          [{ merchant: { name: "" } }, "merchant.name"],
+          [{ merchant: { name: "x".repeat(501) } }, "merchant.name"],
+          [{ merchant: { name: "Acme", url: "ftp://acme.example" } }, "merchant.url"],
+          [{ merchant: { name: "Acme", url: "not a url" } }, "merchant.url"],
+          [{ merchant: { name: "Acme", mcc: "59420" } }, "merchant.mcc"],
+          [{ merchant: { name: "Acme", country: "us" } }, "merchant.country"],
+          [{ purpose: "" }, "purpose"],
+          [{ purpose: "x".repeat(501) }, "purpose"],
+          [{ expiresInSeconds: 59 }, "expiresInSeconds"],
+          [{ expiresInSeconds: 2_592_001 }, "expiresInSeconds"],
+          [{ expiresInSeconds: 90.5 }, "expiresInSeconds"]
+        ] as const
+        for (const [input, field] of refusals) {
+          const refused = yield* Effect.flip(intent(agent, input))
+          assert.deepInclude(refused, { _tag: "CheckoutIntentInvalid", field }, JSON.stringify(input))
+        }
+        const ok = yield* intent(agent, {
+          merchant: { name: "Acme", url: "https://acme.example/checkout" },
+          expiresInSeconds: 60
+        })
+        assert.deepStrictEqual(ok.merchant, {
+          name: "Acme",
+          url: "https://acme.example/checkout",
+          mcc: null,
+          country: null
+        })
+        const listed = yield* Checkout.use((c) =>
+          c.list(agent.teamId, { mode: "test" }, { limit: 10, after: Option.none() })
+        )
+        assert.deepStrictEqual(
+          listed.map((i) => i.id),
+          [ok.id]
+        )
+        const outsider = yield* fundedAgent({ funds: 0 })
+        assert.strictEqual(
+          (yield* Effect.flip(Checkout.use((c) => c.get(outsider.team.id, "test", ok.id))))._tag,
+          "CheckoutIntentNotFound"
+        )
+        assert.strictEqual(
+          (yield* Effect.flip(Checkout.use((c) => c.cancel(outsider.agent, ok.id))))._tag,
+          "CheckoutIntentNotFound"
+        )
+        assert.strictEqual(
+          (yield* Effect.flip(Checkout.use((c) => c.get(agent.teamId, "live", ok.id))))._tag,
+          "CheckoutIntentNotFound"
+        )
+      })
+    )
+  })

@@ -1,0 +1,213 @@
+import { assert, layer } from "@effect/vitest"
+import { PortsPg } from "@svc/adapters-pg"
+import { TestDatabase } from "@svc/adapters-pg/testing"
+import {
+  type Card,
+  type CardAuthorization,
+  CardAuthorizationsRepo,
+  CardId,
+  CardsRepo,
+  type CheckoutIntent,
+  CheckoutIntentId,
+  CheckoutIntentsRepo,
+  Ledger
+} from "@svc/domain"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { domainOver, fundedAgent } from "../spend/SpendSetup.ts"
+
+const ports = PortsPg.pipe(Layer.provideMerge(TestDatabase))
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 0, minute)).toISOString()
+
+const newIntent = (over: Partial<CheckoutIntent> = {}) =>
+  Effect.gen(function* () {
+    const { team, agent } = yield* fundedAgent({ funds: 10_000 })
+    const intent: CheckoutIntent = {
+      id: CheckoutIntentId.make(crypto.randomUUID()),
+      teamId: team.id,
+      mode: "test",
+      status: "approved",
+      amount: 2_500,
+      currency: "USD",
+      merchant: { name: "Acme Store", url: "https://acme.example", mcc: "5734", country: "US" },
+      purpose: "a laptop bag",
+      accountId: agent.accountId!,
+      spendingKeyId: agent.keyId,
+      decision: { outcome: "approved", reasons: [] },
+      approval: null,
+      card: null,
+      authorizedAmount: 0,
+      capturedAmount: null,
+      expiresAt: at(60),
+      createdAt: at(0),
+      updatedAt: at(0),
+      ...over
+    }
+    yield* CheckoutIntentsRepo.use((repo) => repo.insert(intent))
+    return intent
+  })
+
+const cardOf = (intent: CheckoutIntent): Card => ({
+  id: CardId.make(crypto.randomUUID()),
+  teamId: intent.teamId,
+  mode: intent.mode,
+  intentId: intent.id,
+  token: `card_${crypto.randomUUID()}`,
+  status: "active",
+  last4: "4242",
+  brand: "visa",
+  expMonth: 12,
+  expYear: 2029,
+  numberHash: "ab".repeat(32),
+  createdAt: at(1),
+  updatedAt: at(1)
+})
+
+layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds" })(
+  "checkout repositories on Postgres",
+  (it) => {
+    it.effect("an intent reads back as stored, and moves only from the statuses named", () =>
+      Effect.gen(function* () {
+        const repo = yield* CheckoutIntentsRepo
+        const intent = yield* newIntent()
+        assert.deepStrictEqual(yield* repo.find(intent.id), Option.some(intent))
+        const card = cardOf(intent)
+        const reference = { id: card.id, last4: "4242", brand: "visa", expMonth: 12, expYear: 2029 }
+        const carded = yield* repo.transition(intent.id, ["approved"], {
+          status: "approved",
+          card: reference,
+          updatedAt: at(1)
+        })
+        assert.deepStrictEqual(Option.getOrThrow(carded).card, reference)
+        const authorized = { status: "authorized", authorizedAmount: 2_000, updatedAt: at(2) } as const
+        assert.isTrue(Option.isNone(yield* repo.transition(intent.id, ["pending_approval"], authorized)))
+        const moved = Option.getOrThrow(yield* repo.transition(intent.id, ["approved"], authorized))
+        assert.deepStrictEqual(moved, {
+          ...intent,
+          card: reference,
+          status: "authorized",
+          authorizedAmount: 2_000,
+          updatedAt: at(2)
+        })
+        const completed = { status: "completed", authorizedAmount: 0, capturedAmount: 1_900, updatedAt: at(3) } as const
+        assert.strictEqual(
+          Option.getOrThrow(yield* repo.transition(intent.id, ["authorized"], completed)).capturedAmount,
+          1_900
+        )
+        assert.deepStrictEqual(Option.getOrThrow(yield* repo.lock(intent.id)).status, "completed")
+      })
+    )
+
+    it.effect("the database refuses any change of an intent whose status is final", () =>
+      Effect.gen(function* () {
+        const repo = yield* CheckoutIntentsRepo
+        const sql = yield* SqlClient.SqlClient
+        for (const status of ["completed", "expired", "canceled", "denied"] as const) {
+          const intent = yield* newIntent({ status, capturedAmount: status === "completed" ? 2_500 : null })
+          for (const change of [
+            sql`UPDATE checkout_intents SET status = 'approved' WHERE id = ${intent.id}`,
+            sql`UPDATE checkout_intents SET captured_amount = 1, authorized_amount = 1 WHERE id = ${intent.id}`,
+            sql`UPDATE checkout_intents SET card = NULL, updated_at = now() WHERE id = ${intent.id}`
+          ]) {
+            const refused = yield* Effect.flip(change)
+            const cause = refused.reason.cause as { code?: string; message?: string }
+            assert.strictEqual(cause.code, "23001", status)
+            assert.match(cause.message ?? "", /is final/u)
+          }
+          const moved = yield* Effect.flip(
+            repo.transition(intent.id, [status], { status: "approved", updatedAt: at(9) })
+          )
+          assert.strictEqual(moved._tag, "PersistenceUnavailable")
+          assert.deepStrictEqual(yield* repo.find(intent.id), Option.some(intent))
+        }
+      })
+    )
+
+    it.effect("one card per intent; no second card is stored", () =>
+      Effect.gen(function* () {
+        const cards = yield* CardsRepo
+        const intent = yield* newIntent()
+        const card = cardOf(intent)
+        assert.isTrue(yield* cards.insert(card))
+        assert.isFalse(yield* cards.insert({ ...cardOf(intent) }))
+        assert.deepStrictEqual(yield* cards.findByIntent(intent.id), Option.some(card))
+        assert.deepStrictEqual(yield* cards.findByToken(card.token), Option.some(card))
+        const closed = yield* cards.setStatus(card.token, "closed", at(5))
+        assert.deepStrictEqual(closed, Option.some({ ...card, status: "closed" as const, updatedAt: at(5) }))
+        assert.isTrue(Option.isNone(yield* cards.setStatus("card_unknown", "closed", at(5))))
+      })
+    )
+
+    it.effect("an authorization token stores its first decision only, and changes only from the statuses named", () =>
+      Effect.gen(function* () {
+        const repo = yield* CardAuthorizationsRepo
+        const intent = yield* newIntent()
+        const card = cardOf(intent)
+        yield* CardsRepo.use((cards) => cards.insert(card))
+        const ledger = yield* Ledger
+        const settlement = yield* ledger.settlementAccount(intent.teamId, "test", "USD")
+        const token = `auth_${crypto.randomUUID()}`
+        const hold = yield* ledger.hold({
+          teamId: intent.teamId,
+          mode: "test",
+          code: "card_authorization",
+          reference: token,
+          debitAccountId: intent.accountId,
+          creditAccountId: settlement.id,
+          amount: 2_000
+        })
+        const approved: CardAuthorization = {
+          token,
+          cardToken: card.token,
+          teamId: intent.teamId,
+          mode: "test",
+          intentId: intent.id,
+          status: "approved",
+          declineReason: null,
+          amount: 2_000,
+          currency: "USD",
+          merchantDescriptor: "ACME STORE",
+          merchantMcc: "5734",
+          merchantCountry: "US",
+          holdTransactionId: hold.id,
+          heldAmount: 2_000,
+          createdAt: at(2),
+          updatedAt: at(2)
+        }
+        assert.isTrue(yield* repo.insert(approved))
+        assert.isFalse(
+          yield* repo.insert({ ...approved, status: "declined", declineReason: "card_inactive", heldAmount: 0 })
+        )
+        assert.deepStrictEqual(yield* repo.find(approved.token), Option.some(approved))
+        const release = {
+          status: "reversed",
+          heldAmount: 0,
+          holdTransactionId: approved.holdTransactionId,
+          updatedAt: at(3)
+        } as const
+        assert.isTrue(Option.isNone(yield* repo.update(approved.token, ["declined"], release)))
+        assert.deepStrictEqual(
+          yield* repo.update(approved.token, ["approved"], release),
+          Option.some({ ...approved, status: "reversed" as const, heldAmount: 0, updatedAt: at(3) })
+        )
+        const unknown: CardAuthorization = {
+          ...approved,
+          token: `auth_${crypto.randomUUID()}`,
+          cardToken: "card_unknown",
+          teamId: null,
+          mode: null,
+          intentId: null,
+          status: "declined",
+          declineReason: "card_not_found",
+          merchantMcc: null,
+          merchantCountry: null,
+          holdTransactionId: null,
+          heldAmount: 0
+        }
+        assert.isTrue(yield* repo.insert(unknown))
+        assert.deepStrictEqual(yield* repo.find(unknown.token), Option.some(unknown))
+      })
+    )
+  }
+)

@@ -1,0 +1,89 @@
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { ApiError, createClient } from "@svc/sdk"
+import { twoTeamsApp } from "../transfers/TransfersHttpSetup.ts"
+import { assertFullCredentials, intentBody } from "./CheckoutHttpSetup.ts"
+
+const { app, teams } = twoTeamsApp()
+
+/** The in-process app behind a loopback socket, so the SDK talks to it over real HTTP. */
+const server = createServer(async (req, res) => {
+  const chunks: Array<Buffer> = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value)
+  const response = await app.handler(
+    new Request(`http://svc.test${req.url}`, {
+      method: req.method ?? "GET",
+      headers,
+      ...(chunks.length === 0 ? {} : { body: Buffer.concat(chunks) })
+    })
+  )
+  res.writeHead(response.status, Object.fromEntries(response.headers))
+  res.end(Buffer.from(await response.arrayBuffer()))
+})
+let baseUrl = ""
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const deposit = await app.call("POST", "/v1/test-helpers/deposits", {
+    token: teams.acme.testKey,
+    body: { amount: 10_000, currency: "USD" },
+    headers: { "idempotency-key": crypto.randomUUID() }
+  })
+  assert.strictEqual(deposit.status, 201)
+})
+afterAll(() => new Promise((resolve) => server.close(resolve)))
+
+const failureOf = (call: Promise<unknown>) =>
+  call.then(
+    () => assert.fail("expected the call to be refused"),
+    (e: unknown) => {
+      assert.instanceOf(e, ApiError)
+      return e as ApiError
+    }
+  )
+
+describe("the SDK's checkout routes", () => {
+  it("creates an intent once per idempotency key, gets its card once, lists, reads and cancels intents", async () => {
+    const acme = createClient({ baseUrl, token: teams.acme.testKey })
+    const key = crypto.randomUUID()
+    const intent = await acme.createCheckoutIntent(intentBody(), key)
+    assert.strictEqual(intent.status, "approved")
+    assert.deepStrictEqual(await acme.createCheckoutIntent(intentBody(), key), intent)
+
+    const card = await acme.checkoutCredentials(intent.id)
+    assertFullCredentials(card)
+    const { number: _number, cvc: _cvc, ...reference } = card
+    assert.deepStrictEqual(await acme.checkoutCredentials(intent.id), reference, "the secrets come once")
+    assert.strictEqual((await acme.getCheckoutIntent(intent.id)).card?.id, card.cardId)
+
+    const other = await acme.createCheckoutIntent(intentBody({ amount: 300 }), crypto.randomUUID())
+    assert.strictEqual((await acme.cancelCheckoutIntent(other.id)).status, "canceled")
+    const late = await failureOf(acme.checkoutCredentials(other.id))
+    assert.deepStrictEqual([late.status, late.error], [409, "checkout_intent_not_usable"])
+    const again = await failureOf(acme.cancelCheckoutIntent(other.id, crypto.randomUUID()))
+    assert.deepStrictEqual([again.status, again.error], [409, "checkout_intent_not_usable"])
+
+    const page = await acme.listCheckoutIntents({ limit: 1 })
+    assert.deepStrictEqual(
+      page.data.map((i) => i.id),
+      [other.id]
+    )
+    assert.isTrue(page.meta.hasNextPage)
+    assert.deepStrictEqual(
+      (await acme.listCheckoutIntents({ status: "approved" })).data.map((i) => i.id),
+      [intent.id]
+    )
+    const globex = createClient({ baseUrl, token: teams.globex.testKey })
+    const hidden = await failureOf(globex.getCheckoutIntent(intent.id))
+    assert.deepStrictEqual([hidden.status, hidden.error], [404, "not_found"])
+    const invalid = await failureOf(acme.createCheckoutIntent(intentBody({ amount: 0 }), crypto.randomUUID()))
+    assert.deepStrictEqual(
+      invalid.details?.map((d) => d.path),
+      ["amount"]
+    )
+  })
+})
