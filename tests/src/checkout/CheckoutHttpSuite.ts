@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
 import { Readiness } from "@svc/adapters-http"
 import { appLayer, type Ports, type ServiceConfig } from "@svc/api"
-import { CardsRepo, type CheckoutIntentId } from "@svc/domain"
+import { CardsRepo, type CheckoutIntentId, InboundEventStore } from "@svc/domain"
 import { ConfigProvider, type Context, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { type Answer, clientOf, sessionToken, testConfig } from "../support/InProcessApp.ts"
@@ -474,11 +474,33 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
     )
 
     it.effect("the auth-stream verifies the card-issuing-a signature and names the field of a malformed request", () =>
-      withApp(async (app) => {
+      withApp(async (app, run) => {
         const request = authorizationRequest("card_tok_unknown", 100)
-        const ok = await authorize(app, request)
+        const messageId = `msg_${crypto.randomUUID()}`
+        const ok = await authorize(app, request, { id: messageId })
         assert.strictEqual(ok.status, 200)
         assert.deepStrictEqual(ok.body, { approve_response: "DECLINED", decline_reason: "card_not_found" })
+        const probe = await run(
+          InboundEventStore.use((store) =>
+            store.record({
+              id: crypto.randomUUID(),
+              endpoint: "card-issuing-a/auth-stream",
+              providerEventId: messageId,
+              type: "probe",
+              payload: {},
+              status: "processed",
+              attempts: 0,
+              nextAttemptAt: new Date().toISOString(),
+              lastError: null,
+              receivedAt: new Date().toISOString(),
+              processedAt: null,
+              teamId: null,
+              discardedAt: null,
+              discardedBy: null
+            })
+          )
+        )
+        assert.isFalse(probe.duplicate, "no inbound event was stored: the decision is the request's record")
 
         const { body, headers } = await signedAuthorization(request)
         const tampered = await app.call("POST", AUTH_STREAM, {
