@@ -1,7 +1,9 @@
+import { createHmac } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
 import { Readiness } from "@svc/adapters-http"
-import { appLayer, type Ports } from "@svc/api"
-import { ConfigProvider, type Context, Effect, Layer } from "effect"
+import { appLayer, type Ports, type ServiceConfig } from "@svc/api"
+import { CardsRepo, type CheckoutIntentId, InboundEventStore } from "@svc/domain"
+import { ConfigProvider, type Context, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { type Answer, clientOf, sessionToken, testConfig } from "../support/InProcessApp.ts"
 import { baseEnv } from "../support/WebhooksHarness.ts"
@@ -81,13 +83,14 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
     /** Runs `f` against the whole app in process over the suite's ports, with `env`, on the live clock. */
     const withApp = (
       f: (app: Client, run: <A, E2>(effect: Effect.Effect<A, E2, Ports>) => Promise<A>) => Promise<void>,
-      env: Record<string, string> = ENV
+      env: Record<string, string> = ENV,
+      config: ServiceConfig = testConfig
     ) =>
       Effect.gen(function* () {
         const context = yield* Effect.context<Ports>()
         const { handler, dispose } = HttpRouter.toWebHandler(
           appLayer(
-            testConfig,
+            config,
             Layer.succeedContext(context),
             Layer.succeed(Readiness, { check: Effect.succeed(true) })
           ).pipe(
@@ -163,6 +166,12 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
         })
         assert.notInclude(JSON.stringify(withCard), first.body.number)
 
+        const stored = await run(CardsRepo.use((cards) => cards.findByIntent(intent.id as CheckoutIntentId)))
+        assert.strictEqual(
+          Option.getOrThrow(stored).numberHash,
+          createHmac("sha256", Redacted.value(testConfig.cardNumberKey)).update(first.body.number).digest("hex"),
+          "the number is kept only as its HMAC under the configured CARD_NUMBER_KEY"
+        )
         const cardToken = await run(cardTokenOf(intent.id))
         const request = authorizationRequest(cardToken, 2_400)
         const approved = await authorize(app, request)
@@ -465,11 +474,33 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
     )
 
     it.effect("the auth-stream verifies the card-issuing-a signature and names the field of a malformed request", () =>
-      withApp(async (app) => {
+      withApp(async (app, run) => {
         const request = authorizationRequest("card_tok_unknown", 100)
-        const ok = await authorize(app, request)
+        const messageId = `msg_${crypto.randomUUID()}`
+        const ok = await authorize(app, request, { id: messageId })
         assert.strictEqual(ok.status, 200)
         assert.deepStrictEqual(ok.body, { approve_response: "DECLINED", decline_reason: "card_not_found" })
+        const probe = await run(
+          InboundEventStore.use((store) =>
+            store.record({
+              id: crypto.randomUUID(),
+              endpoint: "card-issuing-a/auth-stream",
+              providerEventId: messageId,
+              type: "probe",
+              payload: {},
+              status: "processed",
+              attempts: 0,
+              nextAttemptAt: new Date().toISOString(),
+              lastError: null,
+              receivedAt: new Date().toISOString(),
+              processedAt: null,
+              teamId: null,
+              discardedAt: null,
+              discardedBy: null
+            })
+          )
+        )
+        assert.isFalse(probe.duplicate, "no inbound event was stored: the decision is the request's record")
 
         const { body, headers } = await signedAuthorization(request)
         const tampered = await app.call("POST", AUTH_STREAM, {
@@ -540,5 +571,23 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
             { ...withoutCardIssuingSecret, WEBHOOK_SECRET_CARD_ISSUING_A_AUTH_STREAM: oldSecret }
           )
         })
+    )
+
+    it.effect("an authorization may exceed its intent by the app's configured tolerance, and not by more", () =>
+      withApp(
+        async (app, run) => {
+          const acme = await setUpTeam(app, { funds: 10_000 })
+          const intent = (await createIntent(app, acme.key, intentBody())).body
+          assert.strictEqual((await credentials(app, acme.key, intent.id)).status, 200)
+          const cardToken = await run(cardTokenOf(intent.id))
+          const over = await authorize(app, authorizationRequest(cardToken, 2_601))
+          assert.deepStrictEqual(over.body, { approve_response: "DECLINED", decline_reason: "amount_over_intent" })
+          const tipped = await authorize(app, authorizationRequest(cardToken, 2_600))
+          assert.deepStrictEqual(tipped.body, { approve_response: "APPROVED" })
+          assert.deepStrictEqual(await balance(app, acme.key), { posted: 10_000, pending: 2_600, available: 7_400 })
+        },
+        ENV,
+        { ...testConfig, cardAuthToleranceMinor: 100 }
+      )
     )
   })

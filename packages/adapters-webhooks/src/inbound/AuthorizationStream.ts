@@ -48,6 +48,11 @@ export class AuthorizationStream extends Context.Service<
     Effect.gen(function* () {
       const secrets = yield* InboundSecrets
       const authorizations = yield* CardAuthorizations
+      // A raw route's request runs on the server's context, without the app's settings (tolerance, deadline): the
+      // decision also sees the context this layer was built with, under the request's own (its span).
+      const built = yield* Effect.context<never>()
+      const withAppSettings = <A, E>(effect: Effect.Effect<A, E>) =>
+        Effect.updateContext(effect, (request: Context.Context<never>) => Context.merge(built, request))
 
       const handle = (endpoint: InboundEndpoint, request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
@@ -61,7 +66,7 @@ export class AuthorizationStream extends Context.Service<
           if (decoded._tag === "Failure") {
             return invalidPayload(payloadIssues(decoded.cause, "invalid authorization request"))
           }
-          return jsonAnswer(200, yield* authorizations.authorize(decoded.value))
+          return jsonAnswer(200, yield* withAppSettings(authorizations.authorize(decoded.value)))
         }).pipe(Effect.withSpan("AuthorizationStream.handle"))
 
       return AuthorizationStream.of({ handle })
