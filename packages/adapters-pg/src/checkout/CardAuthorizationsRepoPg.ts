@@ -96,7 +96,7 @@ export const CardAuthorizationsRepoPg = Layer.effect(
                   sql`intent_authorized AS (
                     UPDATE checkout_intents i
                     SET status = 'authorized', authorized_amount = ${a.heldAmount}, updated_at = ${a.createdAt}
-                    FROM card_authorization d WHERE i.id = d.intent_id AND i.status = 'approved')`
+                    FROM card_authorization d WHERE i.id = d.intent_id AND i.status = 'approved' RETURNING i.id)`
                 ]),
             ...(events.length === 0
               ? []
@@ -117,11 +117,19 @@ export const CardAuthorizationsRepoPg = Layer.effect(
                     WHERE EXISTS (SELECT 1 FROM card_authorization))`
                 ])
           ]
-          return sql<{ inserted: boolean }>`
-            WITH ${sql.csv(writes)} SELECT EXISTS (SELECT 1 FROM card_authorization) AS inserted`
+          return sql<{ inserted: boolean; unmoved: boolean }>`
+            WITH ${sql.csv(writes)}
+            SELECT EXISTS (SELECT 1 FROM card_authorization) AS inserted,
+              ${hold === null ? sql`false` : sql`NOT EXISTS (SELECT 1 FROM intent_authorized)`} AS unmoved`
         }).pipe(
-          Effect.map(([row]) => row?.inserted === true),
-          orUnavailable("cardAuthorizations.insertDecision")
+          orUnavailable("cardAuthorizations.insertDecision"),
+          Effect.flatMap(([row]) => {
+            const inserted = row?.inserted === true
+            // The intent was checked approved under its lock.
+            if (inserted && row?.unmoved === true)
+              return Effect.die(new Error(`intent ${a.intentId} changed under its lock`))
+            return Effect.succeed(inserted)
+          })
         ),
       update: (token, from, u) =>
         sql`UPDATE card_authorizations
