@@ -3,14 +3,14 @@ import {
   AuthorizationTolerance,
   CardAuthorizations,
   CardAuthorizationsRepo,
-  CardsRepo,
   Checkout,
   type CheckoutIntent,
+  CheckoutIntentsRepo,
   luhnValid,
   PersistenceUnavailable,
   UNAVAILABLE_DECLINE_REASON
 } from "@svc/domain"
-import { Effect, Fiber, type Layer, Option } from "effect"
+import { Clock, Effect, Fiber, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
 import { fundedAgent, spend } from "../spend/SpendSetup.ts"
@@ -407,18 +407,95 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
       })
     )
 
+    it.effect("a closed card stays closed: a late card event does not reopen it, and it declines", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { intent: created, cardToken } = yield* intentWithCard(agent)
+        const request = authorization(cardToken, { amount: 2_000 })
+        assert.deepStrictEqual(yield* authorize(request), approved)
+        yield* CardAuthorizations.use((a) =>
+          a.clear({ transactionId: "txn_late", token: request.token, amount: 2_000, currency: "USD" })
+        )
+        const closed = yield* cardOf(created)
+        assert.strictEqual(closed.status, "closed")
+        for (const late of ["active", "inactive", "active"] as const) {
+          yield* CardAuthorizations.use((a) => a.cardChanged(cardToken, late))
+        }
+        assert.deepStrictEqual(yield* cardOf(created), closed)
+        assert.deepStrictEqual(yield* authorize(authorization(cardToken, { amount: 100 })), declined("card_inactive"))
+
+        const other = yield* intentWithCard(agent, { amount: 1_000 })
+        yield* CardAuthorizations.use((a) => a.cardChanged(other.cardToken, "inactive"))
+        yield* CardAuthorizations.use((a) => a.cardChanged(other.cardToken, "closed"))
+        yield* CardAuthorizations.use((a) => a.cardChanged(other.cardToken, "active"))
+        assert.strictEqual((yield* cardOf(other.intent)).status, "closed")
+        assert.deepStrictEqual(
+          yield* authorize(authorization(other.cardToken, { amount: 1_000 })),
+          declined("card_inactive")
+        )
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 8_000, pending: 0, available: 8_000 })
+        yield* assertLedgerInvariants(agent.teamId)
+      })
+    )
+
+    it.effect("an intent pending approval is due at its own deadline when that comes before its approval's", () =>
+      Effect.gen(function* () {
+        const { agent, approver } = yield* fundedAgent({
+          funds: 100_000,
+          policy: { approvalThreshold: 5_000, approvalTtlSeconds: 86_400, dailyBudget: 19_000 }
+        })
+        const service = yield* Checkout
+        const swept = yield* intent(agent, { amount: 6_000, expiresInSeconds: 60 })
+        const approvedLate = yield* intent(agent, { amount: 7_000, expiresInSeconds: 120 })
+        const later = yield* intent(agent, { amount: 6_000, expiresInSeconds: 3_600 })
+        assert.deepStrictEqual(
+          [swept, approvedLate, later].map((i) => i.status),
+          ["pending_approval", "pending_approval", "pending_approval"]
+        )
+        assert.strictEqual((yield* spend(agent, 1)).status, "denied")
+
+        yield* TestClock.adjust("61 seconds")
+        const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+        const due = yield* CheckoutIntentsRepo.use((r) => r.dueForExpiry(now, 100))
+        assert.deepStrictEqual(
+          due.filter((i) => i.teamId === agent.teamId).map((i) => i.id),
+          [swept.id]
+        )
+        assert.isAtLeast(yield* service.expireDue, 1)
+        const expired = Option.getOrThrow(yield* CheckoutIntentsRepo.use((r) => r.find(swept.id)))
+        assert.strictEqual(expired.status, "expired")
+        assert.strictEqual(expired.approval?.status, "expired")
+        assert.deepInclude(yield* Effect.flip(service.approve(approver, swept.approval!.id, null)), {
+          _tag: "CheckoutIntentNotUsable",
+          status: "expired"
+        })
+
+        yield* TestClock.adjust("60 seconds")
+        assert.deepInclude(yield* Effect.flip(service.approve(approver, approvedLate.approval!.id, "too late")), {
+          _tag: "CheckoutIntentNotUsable",
+          status: "expired"
+        })
+        const lapsed = yield* service.get(agent.teamId, "test", approvedLate.id)
+        assert.deepInclude(lapsed, { status: "expired" })
+        assert.strictEqual(lapsed.approval?.status, "expired")
+        assert.strictEqual((yield* service.approve(approver, later.approval!.id, null)).status, "approved")
+        for (const _ of [1, 2, 3]) assert.strictEqual((yield* spend(agent, 4_000)).status, "approved")
+        assert.strictEqual((yield* spend(agent, 1_001)).status, "denied")
+      })
+    )
+
     it.effect("past the deadline, or with the store down, the answer is DECLINED unavailable and nothing is kept", () =>
       Effect.gen(function* () {
         const { agent } = yield* fundedAgent({ funds: 10_000 })
         const { intent: created, cardToken } = yield* intentWithCard(agent)
-        const cards = yield* CardsRepo
+        const repo = yield* CardAuthorizationsRepo
         const request = authorization(cardToken)
         const slow = yield* CardAuthorizations.make.pipe(
           Effect.provideService(
-            CardsRepo,
-            CardsRepo.of({
-              ...cards,
-              findByToken: (token) => Effect.andThen(Effect.sleep("5 seconds"), cards.findByToken(token))
+            CardAuthorizationsRepo,
+            CardAuthorizationsRepo.of({
+              ...repo,
+              insertDecision: (decided) => Effect.andThen(Effect.sleep("5 seconds"), repo.insertDecision(decided))
             })
           )
         )
@@ -427,10 +504,10 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
         assert.deepStrictEqual(yield* Fiber.join(fiber), declined(UNAVAILABLE_DECLINE_REASON))
         const down = yield* CardAuthorizations.make.pipe(
           Effect.provideService(
-            CardsRepo,
-            CardsRepo.of({
-              ...cards,
-              findByToken: () => Effect.fail(new PersistenceUnavailable({ operation: "test" }))
+            CardAuthorizationsRepo,
+            CardAuthorizationsRepo.of({
+              ...repo,
+              lockForDecision: () => Effect.fail(new PersistenceUnavailable({ operation: "test" }))
             })
           )
         )

@@ -103,8 +103,11 @@ layer(InboundCommands.layer.pipe(Layer.provideMerge(checkoutDomainOver(PortsMemo
             (yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).capturedAmount,
             3_500
           )
-          yield* handle(new CardStatusReported({ cardToken, status: "inactive" }))
-          assert.strictEqual((yield* cardOf(created)).status, "inactive")
+          const other = yield* intentWithCard(agent, { amount: 1_000 })
+          yield* handle(new CardStatusReported({ cardToken: other.cardToken, status: "inactive" }))
+          assert.strictEqual((yield* cardOf(other.intent)).status, "inactive")
+          yield* handle(new CardStatusReported({ cardToken, status: "active" }))
+          assert.strictEqual((yield* cardOf(created)).status, "closed")
           const unknown = yield* Effect.flip(
             handle(new CardStatusReported({ cardToken: "card_tok_none", status: "closed" }))
           )

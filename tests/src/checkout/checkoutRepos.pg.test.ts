@@ -10,9 +10,13 @@ import {
   type CheckoutIntent,
   CheckoutIntentId,
   CheckoutIntentsRepo,
-  Ledger
+  Ledger,
+  LedgerTransactionId,
+  movementPosting,
+  planTransaction,
+  Transactor
 } from "@svc/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { domainOver, fundedAgent } from "../spend/SpendSetup.ts"
 
@@ -139,24 +143,62 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
       })
     )
 
-    it.effect("an authorization token stores its first decision only, and changes only from the statuses named", () =>
+    it.effect("a closed card stays closed whatever status is recorded after", () =>
+      Effect.gen(function* () {
+        const cards = yield* CardsRepo
+        const card = cardOf(yield* newIntent())
+        yield* cards.insert(card)
+        const closed = { ...card, status: "closed" as const, updatedAt: at(5) }
+        assert.deepStrictEqual(yield* cards.setStatus(card.token, "closed", at(5)), Option.some(closed))
+        for (const late of ["active", "inactive", "closed"] as const) {
+          assert.deepStrictEqual(yield* cards.setStatus(card.token, late, at(6)), Option.some(closed), late)
+        }
+        assert.deepStrictEqual(yield* cards.findByToken(card.token), Option.some(closed))
+      })
+    )
+
+    it.effect("what an authorization is decided on: the stored decision, else the card, its intent and accounts", () =>
       Effect.gen(function* () {
         const repo = yield* CardAuthorizationsRepo
+        const transactor = yield* Transactor
         const intent = yield* newIntent()
         const card = cardOf(intent)
         yield* CardsRepo.use((cards) => cards.insert(card))
-        const ledger = yield* Ledger
-        const settlement = yield* ledger.settlementAccount(intent.teamId, "test", "USD")
+        const settlement = yield* Ledger.use((l) => l.settlementAccount(intent.teamId, "test", "USD"))
         const token = `auth_${crypto.randomUUID()}`
-        const hold = yield* ledger.hold({
-          teamId: intent.teamId,
-          mode: "test",
-          code: "card_authorization",
-          reference: token,
-          debitAccountId: intent.accountId,
-          creditAccountId: settlement.id,
-          amount: 2_000
-        })
+        assert.deepStrictEqual(yield* repo.lockForDecision(token, "card_unknown"), { _tag: "NoCard" })
+        const inputs = yield* transactor.withTransaction(repo.lockForDecision(token, card.token))
+        assert.strictEqual(inputs._tag, "Card")
+        if (inputs._tag !== "Card") return
+        assert.deepStrictEqual(inputs.card, card)
+        assert.deepStrictEqual(inputs.intent, intent)
+        assert.deepStrictEqual(
+          inputs.accounts.map((l) => [l.account.id, l.account.kind, l.counters]),
+          [
+            [intent.accountId, "spend", { postedSum: 10_000, pendingOut: 0, pendingIn: 0 }],
+            [settlement.id, "settlement", { postedSum: 0, pendingOut: 0, pendingIn: 0 }]
+          ].toSorted((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1))
+        )
+        const holdOf = (id: string, amount: number) => {
+          const { base, entries } = movementPosting(
+            {
+              teamId: intent.teamId,
+              mode: "test",
+              code: "card_authorization",
+              reference: token,
+              debitAccountId: intent.accountId,
+              creditAccountId: settlement.id,
+              amount
+            },
+            true
+          )
+          return Result.getOrThrow(
+            planTransaction({ ...base, id: LedgerTransactionId.make(id), createdAt: at(2) }, entries, {
+              locked: inputs.accounts,
+              checkFunds: true
+            })
+          )
+        }
         const approved: CardAuthorization = {
           token,
           cardToken: card.token,
@@ -170,25 +212,77 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
           merchantDescriptor: "ACME STORE",
           merchantMcc: "5734",
           merchantCountry: "US",
-          holdTransactionId: hold.id,
+          holdTransactionId: LedgerTransactionId.make(crypto.randomUUID()),
           heldAmount: 2_000,
           createdAt: at(2),
           updatedAt: at(2)
         }
-        assert.isTrue(yield* repo.insert(approved))
-        assert.isFalse(
-          yield* repo.insert({ ...approved, status: "declined", declineReason: "card_inactive", heldAmount: 0 })
+        const event = (id: string) => ({
+          id,
+          teamId: intent.teamId,
+          mode: "test" as const,
+          type: "checkout_intent.authorized",
+          data: { id: intent.id },
+          createdAt: at(2)
+        })
+        const firstEvent = crypto.randomUUID()
+        assert.isTrue(
+          yield* repo.insertDecision({
+            authorization: approved,
+            hold: holdOf(approved.holdTransactionId!, 2_000),
+            events: [event(firstEvent)]
+          })
         )
-        assert.deepStrictEqual(yield* repo.find(approved.token), Option.some(approved))
+        const second = crypto.randomUUID()
+        assert.isFalse(
+          yield* repo.insertDecision({
+            authorization: {
+              ...approved,
+              amount: 1_000,
+              heldAmount: 1_000,
+              holdTransactionId: LedgerTransactionId.make(second)
+            },
+            hold: holdOf(second, 1_000),
+            events: [event(crypto.randomUUID())]
+          })
+        )
+        assert.isFalse(
+          yield* repo.insertDecision({
+            authorization: { ...approved, status: "declined", declineReason: "card_inactive", heldAmount: 0 },
+            hold: null,
+            events: []
+          })
+        )
+        assert.deepStrictEqual(yield* repo.find(token), Option.some(approved))
+        assert.deepInclude(Option.getOrThrow(yield* CheckoutIntentsRepo.use((r) => r.find(intent.id))), {
+          status: "authorized",
+          authorizedAmount: 2_000,
+          updatedAt: at(2)
+        })
+        assert.deepStrictEqual((yield* Ledger.use((l) => l.account(intent.teamId, intent.accountId))).balance, {
+          posted: 10_000,
+          pending: 2_000,
+          available: 8_000
+        })
+        const sql = yield* SqlClient.SqlClient
+        const written = yield* sql<{ holds: number; events: string }>`
+          SELECT (SELECT count(*)::int FROM ledger_transactions WHERE reference = ${token}) AS holds,
+                 (SELECT string_agg(id::text, ',') FROM outbox_events WHERE data->>'id' = ${intent.id}) AS events`
+        assert.deepStrictEqual(written, [{ holds: 1, events: firstEvent }])
+        assert.deepStrictEqual(yield* repo.lockForDecision(token, card.token), {
+          _tag: "Decided",
+          decision: { status: "approved", declineReason: null }
+        })
+
         const release = {
           status: "reversed",
           heldAmount: 0,
           holdTransactionId: approved.holdTransactionId,
           updatedAt: at(3)
         } as const
-        assert.isTrue(Option.isNone(yield* repo.update(approved.token, ["declined"], release)))
+        assert.isTrue(Option.isNone(yield* repo.update(token, ["declined"], release)))
         assert.deepStrictEqual(
-          yield* repo.update(approved.token, ["approved"], release),
+          yield* repo.update(token, ["approved"], release),
           Option.some({ ...approved, status: "reversed" as const, heldAmount: 0, updatedAt: at(3) })
         )
         const unknown: CardAuthorization = {
@@ -205,8 +299,12 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
           holdTransactionId: null,
           heldAmount: 0
         }
-        assert.isTrue(yield* repo.insert(unknown))
+        assert.isTrue(yield* repo.insertDecision({ authorization: unknown, hold: null, events: [] }))
         assert.deepStrictEqual(yield* repo.find(unknown.token), Option.some(unknown))
+        assert.deepStrictEqual(yield* repo.lockForDecision(unknown.token, "card_unknown"), {
+          _tag: "Decided",
+          decision: { status: "declined", declineReason: "card_not_found" }
+        })
       })
     )
   }

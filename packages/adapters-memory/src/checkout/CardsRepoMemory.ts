@@ -2,7 +2,7 @@ import { type Card, type CardId, CardsRepo } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
-/** CardsRepo over the in-memory store: one card per intent, found by its issuer token or its intent. */
+/** CardsRepo over the in-memory store: one card per intent, found by its issuer token or its intent; closed for good. */
 export const CardsRepoMemory = Layer.effect(
   CardsRepo,
   Effect.gen(function* () {
@@ -26,6 +26,7 @@ export const CardsRepoMemory = Layer.effect(
           Ref.modify(cards, (map) => {
             const card = Array.from(HashMap.values(map)).find((c) => c.token === token)
             if (card === undefined) return [Option.none<Card>(), map] as const
+            if (card.status === "closed") return [Option.some(card), map] as const
             const next: Card = { ...card, status, updatedAt }
             return [Option.some(next), HashMap.set(map, card.id, next)] as const
           })

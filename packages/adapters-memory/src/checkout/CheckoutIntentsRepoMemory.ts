@@ -17,12 +17,17 @@ interface StoredIntent extends Omit<CheckoutIntent, "approval"> {
   readonly approvalId: ApprovalId | null
 }
 
-/** When an unused intent is due: an approved one at its deadline, one pending approval when its approval expires. */
+/**
+ * When an unused intent is due: an approved one at its deadline, one pending approval at the earlier of its deadline
+ * and its approval's expiry.
+ */
 const deadlineOf = (intent: CheckoutIntent): string | undefined =>
   intent.status === "approved"
     ? intent.expiresAt
     : intent.status === "pending_approval" && intent.approval?.status === "pending"
-      ? intent.approval.expiresAt
+      ? intent.approval.expiresAt < intent.expiresAt
+        ? intent.approval.expiresAt
+        : intent.expiresAt
       : undefined
 
 /** CheckoutIntentsRepo over the in-memory store; transactions are serialised, so a read inside one is already locked. */

@@ -6,7 +6,10 @@ import { decodeFirst, orUnavailable } from "../shared/index.ts"
 const COLUMNS =
   "id, team_id, mode, intent_id, token, status, last4, brand, exp_month, exp_year, number_hash, created_at, updated_at"
 
-/** CardsRepo on Postgres: one card per intent (a unique intent column), and no column for a number or CVC. */
+/**
+ * CardsRepo on Postgres: one card per intent (a unique intent column), no column for a number or CVC, and a closed
+ * card stays closed.
+ */
 export const CardsRepoPg = Layer.effect(
   CardsRepo,
   Effect.gen(function* () {
@@ -43,7 +46,10 @@ export const CardsRepoPg = Layer.effect(
           Effect.flatMap(decodeFirst(Card, "cards.findByIntent"))
         ),
       setStatus: (token, status, updatedAt) =>
-        sql`UPDATE checkout_cards SET status = ${status}, updated_at = ${updatedAt} WHERE token = ${token}
+        sql`UPDATE checkout_cards
+            SET status = CASE status WHEN 'closed' THEN status ELSE ${status} END,
+                updated_at = CASE status WHEN 'closed' THEN updated_at ELSE ${updatedAt}::timestamptz END
+            WHERE token = ${token}
             RETURNING ${columns}`.pipe(
           orUnavailable("cards.setStatus"),
           Effect.flatMap(decodeFirst(Card, "cards.setStatus"))

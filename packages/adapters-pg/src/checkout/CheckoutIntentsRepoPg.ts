@@ -4,7 +4,8 @@ import { SqlClient } from "effect/sql"
 import { JOINED_APPROVAL_COLUMNS, JoinedApprovalFields, withJoinedApproval } from "../approvals/index.ts"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 
-const Row = Schema.Struct({
+/** A `checkout_intents` row with its joined approval, as read with COLUMNS. */
+export const IntentRow = Schema.Struct({
   ...Struct.omit(CheckoutIntent.fields, ["approval"]),
   amount: SafeIntegerColumn,
   authorizedAmount: SafeIntegerColumn,
@@ -18,7 +19,8 @@ const COLUMNS =
   "'country', i.merchant_country) AS merchant, i.purpose, i.account_id, i.spending_key_id, i.decision, i.card, " +
   `i.authorized_amount, i.captured_amount, i.expires_at, i.created_at, i.updated_at, ${JOINED_APPROVAL_COLUMNS}`
 
-const toIntent = (row: typeof Row.Type): CheckoutIntent => withJoinedApproval(row)
+/** The intent of an `IntentRow`. */
+export const toIntent = (row: typeof IntentRow.Type): CheckoutIntent => withJoinedApproval(row)
 
 /** CheckoutIntentsRepo on Postgres; a trigger refuses any update of an intent whose status is final. */
 export const CheckoutIntentsRepoPg = Layer.effect(
@@ -28,8 +30,8 @@ export const CheckoutIntentsRepoPg = Layer.effect(
     const columns = sql.unsafe(COLUMNS)
     /** Intents (as `i`) with their approvals (as `a`). */
     const withApprovals = sql.unsafe("checkout_intents i LEFT JOIN approvals a ON a.id = i.approval_id")
-    const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toIntent)))
-    const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toIntent)))
+    const one = (operation: string) => flow(decodeFirst(IntentRow, operation), Effect.map(Option.map(toIntent)))
+    const all = (operation: string) => flow(decodeRows(IntentRow, operation), Effect.map(Arr.map(toIntent)))
     return CheckoutIntentsRepo.of({
       insert: (i) =>
         sql`INSERT INTO checkout_intents ${sql.insert({
@@ -98,9 +100,10 @@ export const CheckoutIntentsRepoPg = Layer.effect(
         ),
       dueForExpiry: (now, limit) =>
         sql`SELECT ${columns} FROM ${withApprovals}
-            WHERE (i.status = 'approved' AND i.expires_at <= ${now})
-               OR (i.status = 'pending_approval' AND a.status = 'pending' AND a.expires_at <= ${now})
-            ORDER BY CASE i.status WHEN 'approved' THEN i.expires_at ELSE a.expires_at END, i.id
+            WHERE i.status IN ('approved', 'pending_approval')
+              AND (i.status = 'approved' OR a.status = 'pending')
+              AND (i.expires_at <= ${now} OR (i.status = 'pending_approval' AND a.expires_at <= ${now}))
+            ORDER BY CASE i.status WHEN 'approved' THEN i.expires_at ELSE LEAST(i.expires_at, a.expires_at) END, i.id
             LIMIT ${limit}`.pipe(
           orUnavailable("checkoutIntents.dueForExpiry"),
           Effect.flatMap(all("checkoutIntents.dueForExpiry"))

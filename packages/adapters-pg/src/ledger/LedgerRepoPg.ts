@@ -50,13 +50,15 @@ const withBalance = (row: typeof AccountRow.Type): AccountWithBalance => {
  * The common table expressions that append ledger transactions with their entries and move the account sums by the
  * same amounts, for a statement of the form `WITH ${postingCtes(sql, txs)} ...`: one round trip, composable with other
  * writes of the same unit. Its names start with `ledger_`. With `onConflict: "skip"` a transaction refused by a unique
- * key appends nothing and moves nothing (it is then missing from `ledger_tx`) instead of failing the statement.
+ * key appends nothing and moves nothing (it is then missing from `ledger_tx`) instead of failing the statement. With
+ * `onlyWith`, the name of an earlier expression of the statement, nothing is appended unless it returns a row.
  * Entries keep their order (their ids ascend transaction by transaction, entry by entry).
  */
 export const postingCtes = (
   sql: SqlClient.SqlClient,
   txs: Arr.NonEmptyReadonlyArray<LedgerTransaction>,
-  onConflict: "fail" | "skip" = "fail"
+  onConflict: "fail" | "skip" = "fail",
+  onlyWith?: string
 ) => {
   const transactions = JSON.stringify(
     txs.map((tx) => {
@@ -97,6 +99,7 @@ export const postingCtes = (
       SELECT t.id, t.team_id, t.mode, t.kind, t.code, t.reference, t.pending_id, t.created_at
       FROM jsonb_to_recordset(${transactions}::jsonb)
         AS t(id uuid, team_id uuid, mode text, kind text, code text, reference text, pending_id uuid, created_at timestamptz)
+      ${onlyWith === undefined ? sql`` : sql`WHERE EXISTS (SELECT 1 FROM ${sql(onlyWith)})`}
       ${onConflict === "skip" ? sql`ON CONFLICT DO NOTHING` : sql``}
       RETURNING id, team_id, mode
     ), ledger_input AS (

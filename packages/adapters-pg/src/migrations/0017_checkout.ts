@@ -6,6 +6,12 @@ import { SqlClient } from "effect/sql"
  * reference and a keyed hash of its number, never the number or CVC), and the issuer's authorizations keyed by its
  * token with the hold each approved one placed. Final intent statuses never change (a trigger), and approvals may now
  * hold intents.
+ *
+ * `lock_card_authorization(token, card_token)` reads and locks what an authorization is decided on, in one call: the
+ * token's stored decision (`decided_*`), else the card (`card_*`) and its intent with its approval (`intent_*`),
+ * locked intent first, then card, the decision looked up again under those locks (a concurrent delivery of the token
+ * queued on them), then the intent's spend account and the team's settlement account of the intent's currency
+ * (`account_*`) locked in id order: one row per account. One row of nulls answers a card unknown.
  */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -35,7 +41,9 @@ export default Effect.gen(function* () {
       updated_at timestamptz NOT NULL
     )`
   yield* sql`CREATE INDEX checkout_intents_team_idx ON checkout_intents (team_id, mode, created_at DESC, id DESC)`
-  yield* sql`CREATE INDEX checkout_intents_due_idx ON checkout_intents (expires_at) WHERE status = 'approved'`
+  yield* sql`
+    CREATE INDEX checkout_intents_due_idx ON checkout_intents (expires_at)
+      WHERE status IN ('approved', 'pending_approval')`
   yield* sql`
     CREATE FUNCTION checkout_intents_final_status_guard() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -83,6 +91,64 @@ export default Effect.gen(function* () {
       updated_at timestamptz NOT NULL
     )`
   yield* sql`CREATE INDEX card_authorizations_intent_idx ON card_authorizations (intent_id)`
+  yield* sql`
+    CREATE FUNCTION lock_card_authorization(p_token text, p_card_token text) RETURNS TABLE (
+      decided_status text, decided_decline_reason text,
+      card_id uuid, card_team_id uuid, card_mode text, card_intent_id uuid, card_token text, card_status text,
+      card_last4 text, card_brand text, card_exp_month smallint, card_exp_year smallint, card_number_hash text,
+      card_created_at timestamptz, card_updated_at timestamptz,
+      intent_id uuid, intent_team_id uuid, intent_mode text, intent_status text, intent_amount bigint,
+      intent_currency text, intent_merchant jsonb, intent_purpose text, intent_account_id uuid,
+      intent_spending_key_id uuid, intent_decision jsonb, intent_card jsonb, intent_authorized_amount bigint,
+      intent_captured_amount bigint, intent_expires_at timestamptz, intent_created_at timestamptz,
+      intent_updated_at timestamptz, intent_approval_id uuid, intent_approval_status text,
+      intent_approval_expires_at timestamptz, intent_approval_decided_at timestamptz, intent_approval_decided_by uuid,
+      intent_approval_note text,
+      account_id uuid, account_team_id uuid, account_mode text, account_kind text, account_name text,
+      account_currency text, account_posted_sum bigint, account_pending_out bigint, account_pending_in bigint,
+      account_created_at timestamptz
+    ) LANGUAGE plpgsql AS $$
+    DECLARE
+      v_intent uuid;
+      v_spend uuid;
+      v_settlement uuid;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM card_authorizations d WHERE d.token = p_token) THEN
+        SELECT c.intent_id INTO v_intent FROM checkout_cards c WHERE c.token = p_card_token;
+        IF v_intent IS NOT NULL THEN
+          SELECT i.account_id INTO v_spend FROM checkout_intents i WHERE i.id = v_intent FOR UPDATE;
+          PERFORM 1 FROM checkout_cards c WHERE c.token = p_card_token FOR UPDATE;
+          IF NOT EXISTS (SELECT 1 FROM card_authorizations d WHERE d.token = p_token) THEN
+            SELECT s.id INTO v_settlement
+            FROM checkout_intents i
+            JOIN ledger_accounts s ON s.team_id = i.team_id AND s.mode = i.mode AND s.kind = 'settlement'
+              AND s.currency = i.currency
+            WHERE i.id = v_intent
+            ORDER BY s.created_at, s.id LIMIT 1;
+            PERFORM 1 FROM ledger_accounts a WHERE a.id IN (v_spend, v_settlement) ORDER BY a.id FOR UPDATE;
+          END IF;
+        END IF;
+      END IF;
+
+      RETURN QUERY
+        SELECT d.status, d.decline_reason,
+          c.id, c.team_id, c.mode, c.intent_id, c.token, c.status, c.last4, c.brand, c.exp_month, c.exp_year,
+          c.number_hash, c.created_at, c.updated_at,
+          i.id, i.team_id, i.mode, i.status, i.amount, i.currency,
+          jsonb_build_object('name', i.merchant_name, 'url', i.merchant_url, 'mcc', i.merchant_mcc,
+                             'country', i.merchant_country),
+          i.purpose, i.account_id, i.spending_key_id, i.decision, i.card, i.authorized_amount, i.captured_amount,
+          i.expires_at, i.created_at, i.updated_at, p.id, p.status, p.expires_at, p.decided_at, p.decided_by, p.note,
+          a.id, a.team_id, a.mode, a.kind, a.name, a.currency::text, a.posted_sum, a.pending_out, a.pending_in,
+          a.created_at
+        FROM (VALUES (1)) AS one(n)
+        LEFT JOIN card_authorizations d ON d.token = p_token
+        LEFT JOIN checkout_cards c ON d.token IS NULL AND c.token = p_card_token
+        LEFT JOIN checkout_intents i ON i.id = c.intent_id
+        LEFT JOIN approvals p ON p.id = i.approval_id
+        LEFT JOIN ledger_accounts a ON c.id IS NOT NULL AND a.id IN (v_spend, v_settlement)
+        ORDER BY a.id;
+    END $$`
   yield* sql`
     ALTER TABLE approvals
       DROP CONSTRAINT approvals_subject_type_check,

@@ -6,7 +6,14 @@ import {
   InboundCommandRefused,
   type InboundRefusalReason
 } from "../inbound/index.ts"
-import { Ledger, LedgerRepo, movementPosting, planTransaction } from "../ledger/index.ts"
+import {
+  Ledger,
+  LedgerRepo,
+  type LedgerTransaction,
+  type LockedAccount,
+  movementPosting,
+  planTransaction
+} from "../ledger/index.ts"
 import { EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,
@@ -26,12 +33,17 @@ import {
   type CardAuthorization,
   type CardAuthorizationAnswer,
   type CardAuthorizationRequest,
-  type DeclineReason,
   UNAVAILABLE_DECLINE_REASON
 } from "./CardAuthorization.ts"
 import { CardIssuer } from "./CardIssuer.ts"
 import { type CheckoutIntent, CheckoutIntentId } from "./CheckoutIntent.ts"
-import { CardAuthorizationsRepo, CardsRepo, CheckoutIntentsRepo } from "./CheckoutRepos.ts"
+import {
+  type AuthorizationInputs,
+  CardAuthorizationsRepo,
+  CardsRepo,
+  CheckoutIntentsRepo,
+  type DecidedAuthorization
+} from "./CheckoutRepos.ts"
 import { intentEvents } from "./internal/IntentEvents.ts"
 
 /** What an authorization may exceed its intent by (tips, tax), in minor units; `CARD_AUTH_TOLERANCE_MINOR`, 0 by default. */
@@ -113,8 +125,8 @@ export class CardAuthorizations extends Context.Service<
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
 
-    const publish = (intent: CheckoutIntent, type: "authorized" | "completed") =>
-      Effect.flatMap(intentEvents(intent, [type]), (events) => outbox.publish(...events))
+    const publishCompleted = (intent: CheckoutIntent) =>
+      Effect.flatMap(intentEvents(intent, ["completed"]), (events) => outbox.publish(...events))
 
     /** Locks the intent of a stored card or authorization, which always exists: intents are never deleted. */
     const lockIntent = (id: string) =>
@@ -128,19 +140,19 @@ export class CardAuthorizations extends Context.Service<
 
     /**
      * A hold of `amount` on the intent's spend account towards the team's settlement account, planned over both
-     * accounts locked; with `checkFunds`, refused when the spend account's available balance does not cover it.
+     * accounts as `locked`; with `checkFunds`, refused when the spend account's available balance does not cover it.
      */
-    const planHold = (intent: CheckoutIntent, reference: string, amount: number, checkFunds: boolean) =>
+    const holdOn = (
+      intent: CheckoutIntent,
+      locked: ReadonlyArray<LockedAccount>,
+      reference: string,
+      amount: number,
+      checkFunds: boolean
+    ) =>
       Effect.gen(function* () {
-        const settlement = yield* ledgerRepo.findAccountByKind(
-          intent.teamId,
-          intent.mode,
-          "settlement",
-          intent.currency
-        )
+        const settlement = locked.find((l) => l.account.kind === "settlement")
         // The intent was created against this settlement account, and accounts are never deleted.
-        if (Option.isNone(settlement)) return yield* Effect.die(new Error(`no settlement account for ${intent.id}`))
-        const locked = yield* ledgerRepo.lockAccounts([intent.accountId, settlement.value.id])
+        if (settlement === undefined) return yield* Effect.die(new Error(`no settlement account for ${intent.id}`))
         const { base, entries } = movementPosting(
           {
             teamId: intent.teamId,
@@ -148,7 +160,7 @@ export class CardAuthorizations extends Context.Service<
             code: HOLD_CODE,
             reference,
             debitAccountId: intent.accountId,
-            creditAccountId: settlement.value.id,
+            creditAccountId: settlement.account.id,
             amount
           },
           true
@@ -160,8 +172,24 @@ export class CardAuthorizations extends Context.Service<
         )
       })
 
+    /** `holdOn` the intent's spend account and the team's settlement account, locked now. */
+    const planHold = (intent: CheckoutIntent, reference: string, amount: number, checkFunds: boolean) =>
+      Effect.gen(function* () {
+        const settlement = yield* ledgerRepo.findAccountByKind(
+          intent.teamId,
+          intent.mode,
+          "settlement",
+          intent.currency
+        )
+        const locked = yield* ledgerRepo.lockAccounts([
+          intent.accountId,
+          ...Option.toArray(settlement).map((a) => a.id)
+        ])
+        return yield* holdOn(intent, locked, reference, amount, checkFunds)
+      })
+
     /** Appends a planned hold; its reference is new, so a duplicate means a concurrent replay already held. */
-    const insertHold = (hold: Parameters<LedgerRepo["Service"]["insertTransaction"]>[0]) =>
+    const insertHold = (hold: LedgerTransaction) =>
       ledgerRepo.insertTransaction(hold).pipe(
         Effect.catchTags({
           DuplicateLedgerTransaction: () => Effect.fail(new ReplayWon()),
@@ -169,62 +197,68 @@ export class CardAuthorizations extends Context.Service<
         })
       )
 
-    /** The decision on a new authorization and what it writes, in one transaction, or the stored decision. */
+    /** What a new authorization writes, decided on the locked card, intent and accounts (none for an unknown card). */
+    const decision = (
+      request: CardAuthorizationRequest,
+      inputs: Exclude<AuthorizationInputs, { readonly _tag: "Decided" }>,
+      now: number
+    ) =>
+      Effect.gen(function* () {
+        const found = inputs._tag === "Card" ? inputs : undefined
+        let reason = authorizationCheck(request, found, now, yield* AuthorizationTolerance)
+        let hold: LedgerTransaction | null = null
+        if (found !== undefined && reason === undefined) {
+          const planned = yield* Effect.result(
+            holdOn(found.intent, found.accounts, request.token, request.amount, true)
+          )
+          if (planned._tag === "Success") hold = planned.success
+          else reason = "insufficient_funds"
+        }
+        const createdAt = isoOfMillis(now)
+        const intent = found?.intent
+        const authorization: CardAuthorization = {
+          token: request.token,
+          cardToken: request.card_token,
+          teamId: intent?.teamId ?? null,
+          mode: intent?.mode ?? null,
+          intentId: intent?.id ?? null,
+          status: hold === null ? "declined" : "approved",
+          declineReason: reason ?? null,
+          amount: request.amount,
+          currency: request.currency,
+          merchantDescriptor: request.merchant.descriptor,
+          merchantMcc: request.merchant.mcc ?? null,
+          merchantCountry: request.merchant.country ?? null,
+          holdTransactionId: hold?.id ?? null,
+          heldAmount: hold === null ? 0 : request.amount,
+          createdAt,
+          updatedAt: createdAt
+        }
+        const events =
+          intent === undefined || hold === null
+            ? []
+            : yield* intentEvents(
+                { ...intent, status: "authorized", authorizedAmount: request.amount, updatedAt: createdAt },
+                ["authorized"]
+              )
+        const decided: DecidedAuthorization = { authorization, hold, events }
+        return decided
+      })
+
+    /**
+     * The decision on a new authorization and what it writes, in one transaction of two statements (what it is
+     * decided on, read and locked; what it writes), or the stored decision.
+     */
     const decide = (request: CardAuthorizationRequest, deadline: number) =>
       transactor.withTransaction(
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
-          const known = yield* authorizations.find(request.token)
-          if (Option.isSome(known)) return authorizationAnswerOf(known.value)
-          const createdAt = isoOfMillis(now)
-          const found = yield* cards.findByToken(request.card_token)
-          let intent: CheckoutIntent | undefined
-          let reason: DeclineReason | undefined = "card_not_found"
-          let hold: Parameters<LedgerRepo["Service"]["insertTransaction"]>[0] | undefined
-          if (Option.isSome(found)) {
-            // The intent first, as every change of it and its card takes it; then the card as it is under that lock.
-            intent = yield* lockIntent(found.value.intentId)
-            const card = Option.getOrElse(yield* cards.findByToken(request.card_token), () => found.value)
-            reason = authorizationCheck(request, { card, intent }, now, yield* AuthorizationTolerance)
-            if (reason === undefined) {
-              const planned = yield* Effect.result(planHold(intent, request.token, request.amount, true))
-              if (planned._tag === "Success") hold = planned.success
-              else reason = "insufficient_funds"
-            }
-          }
-          const authorization: CardAuthorization = {
-            token: request.token,
-            cardToken: request.card_token,
-            teamId: intent?.teamId ?? null,
-            mode: intent?.mode ?? null,
-            intentId: intent?.id ?? null,
-            status: hold === undefined ? "declined" : "approved",
-            declineReason: reason ?? null,
-            amount: request.amount,
-            currency: request.currency,
-            merchantDescriptor: request.merchant.descriptor,
-            merchantMcc: request.merchant.mcc ?? null,
-            merchantCountry: request.merchant.country ?? null,
-            holdTransactionId: hold?.id ?? null,
-            heldAmount: hold === undefined ? 0 : request.amount,
-            createdAt,
-            updatedAt: createdAt
-          }
-          if (hold !== undefined) yield* insertHold(hold)
-          if (!(yield* authorizations.insert(authorization))) return yield* new ReplayWon()
-          if (intent !== undefined && hold !== undefined) {
-            const authorized = yield* intents.transition(intent.id, ["approved"], {
-              status: "authorized",
-              authorizedAmount: request.amount,
-              updatedAt: createdAt
-            })
-            // Checked approved under the intent's lock.
-            if (Option.isNone(authorized))
-              return yield* Effect.die(new Error(`intent ${intent.id} changed under its lock`))
-            yield* publish(authorized.value, "authorized")
-          }
+          const inputs = yield* authorizations.lockForDecision(request.token, request.card_token)
+          if (inputs._tag === "Decided") return authorizationAnswerOf(inputs.decision)
+          const decided = yield* decision(request, inputs, now)
+          if (!(yield* authorizations.insertDecision(decided))) return yield* new ReplayWon()
           if ((yield* Clock.currentTimeMillis) - now > deadline) return yield* new DeadlinePassed()
-          return authorizationAnswerOf(authorization)
+          return authorizationAnswerOf(decided.authorization)
         })
       )
 
@@ -374,7 +408,7 @@ export class CardAuthorizations extends Context.Service<
                 cleared.amount - intent.amount
               )
             }
-            yield* publish(completed.value, "completed")
+            yield* publishCompleted(completed.value)
             return Option.some(authorization.cardToken)
           })
         )

@@ -333,13 +333,16 @@ export class Checkout extends Context.Service<
           )
         )
 
-    /** Whether an unused intent is past its deadline at `nowMillis` (its own, or its pending approval's). */
+    /**
+     * Whether an unused intent is past its deadline at `nowMillis`: its own, or for one pending approval the earlier of
+     * its own and its approval's (an approver cannot let an intent go past its deadline).
+     */
     const isDue = (intent: CheckoutIntent, nowMillis: number) =>
       (intent.status === "approved" && millisOfIso(intent.expiresAt) <= nowMillis) ||
       (intent.status === "pending_approval" &&
         intent.approval !== null &&
         intent.approval.status === "pending" &&
-        millisOfIso(intent.approval.expiresAt) <= nowMillis)
+        Math.min(millisOfIso(intent.expiresAt), millisOfIso(intent.approval.expiresAt)) <= nowMillis)
 
     const expire = (intent: CheckoutIntent) =>
       release(

@@ -1,5 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ApprovalStatus } from "../approvals/index.ts"
+import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
+import type { DomainEvent } from "../platform/index.ts"
 import type { LedgerTransactionId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import type { Card, CardStatus } from "./Card.ts"
 import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
@@ -45,8 +47,8 @@ export class CheckoutIntentsRepo extends Context.Service<
       transition: CheckoutIntentTransition
     ) => Effect.Effect<Option.Option<CheckoutIntent>, PersistenceUnavailable>
     /**
-     * Intents due to expire at `now`: `approved` ones past `expiresAt`, and `pending_approval` ones whose approval
-     * expired; soonest first, then by id.
+     * Intents due to expire at `now`: `approved` ones past `expiresAt`, and `pending_approval` ones past the earlier of
+     * `expiresAt` and their pending approval's expiry; soonest first, then by id.
      */
     readonly dueForExpiry: (
       now: string,
@@ -63,7 +65,10 @@ export class CardsRepo extends Context.Service<
     readonly insert: (card: Card) => Effect.Effect<boolean, PersistenceUnavailable>
     readonly findByToken: (token: string) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
     readonly findByIntent: (intentId: CheckoutIntentId) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
-    /** Records the card's state; none when no card has the token. */
+    /**
+     * Records the card's state and answers the card as it then is: a closed card stays closed, whatever a later
+     * (possibly out-of-order) event of the issuer says. None when no card has the token.
+     */
     readonly setStatus: (
       token: string,
       status: CardStatus,
@@ -80,13 +85,56 @@ export interface CardAuthorizationUpdate {
   readonly updatedAt: string
 }
 
+/** What `CardAuthorizationsRepo.lockForDecision` answers for an authorization token. */
+export type AuthorizationInputs =
+  /** The token was decided before: a replay answers that decision. */
+  | { readonly _tag: "Decided"; readonly decision: Pick<CardAuthorization, "status" | "declineReason"> }
+  /** No card has the token the authorization names. */
+  | { readonly _tag: "NoCard" }
+  /**
+   * The card and its intent, locked, with the intent's spend account and the team's settlement account of the
+   * intent's currency, locked in id order (the settlement account absent when the team has none).
+   */
+  | {
+      readonly _tag: "Card"
+      readonly card: Card
+      readonly intent: CheckoutIntent
+      readonly accounts: ReadonlyArray<LockedAccount>
+    }
+
+/** Everything one authorization decision writes, in one unit. */
+export interface DecidedAuthorization {
+  readonly authorization: CardAuthorization
+  /**
+   * An approval's hold; with it, the intent moves from `approved` to `authorized` holding the authorization's
+   * `heldAmount` as of its `createdAt`. Null for a decline, which writes the authorization alone.
+   */
+  readonly hold: LedgerTransaction | null
+  /** The events an approval publishes (none for a decline). */
+  readonly events: ReadonlyArray<DomainEvent>
+}
+
 /** Storage of authorization decisions by the issuer's token: the first decision of a token is the only one. */
 export class CardAuthorizationsRepo extends Context.Service<
   CardAuthorizationsRepo,
   {
     readonly find: (token: string) => Effect.Effect<Option.Option<CardAuthorization>, PersistenceUnavailable>
-    /** Stores a decision; false, storing nothing, when the token has one already (a concurrent replay won). */
-    readonly insert: (authorization: CardAuthorization) => Effect.Effect<boolean, PersistenceUnavailable>
+    /**
+     * Reads, in one step, what a new authorization of `token` on the card `cardToken` is decided on: the token's
+     * stored decision, else the card with its intent and accounts, locked until the transaction ends (the intent
+     * first, then the card, then the accounts in id order, the order every change of them follows), the stored
+     * decision looked up again under those locks, so concurrent deliveries of one token queue and the later ones
+     * answer the first decision.
+     */
+    readonly lockForDecision: (
+      token: string,
+      cardToken: string
+    ) => Effect.Effect<AuthorizationInputs, PersistenceUnavailable>
+    /**
+     * Stores a decision with everything it writes, in one write; false, storing nothing at all, when the token has a
+     * decision already (a concurrent delivery won).
+     */
+    readonly insertDecision: (decided: DecidedAuthorization) => Effect.Effect<boolean, PersistenceUnavailable>
     /** Applies a change only if the authorization's status is still one of `from`; none when it is not. */
     readonly update: (
       token: string,
