@@ -58,19 +58,23 @@ export const meanwhileReporter =
     )
 
 /**
- * Expires each of the `due` subjects in turn; returns how many it expired, one that another transition decided
- * meanwhile not counted.
+ * Expires the subjects `dueForExpiry` answers as of now, at most 100 a call, in turn; returns how many it expired,
+ * one that another transition decided meanwhile not counted.
  */
-export const expireEach = <S, R>(
-  due: ReadonlyArray<S>,
+export const expireDueSubjects = <S, R>(
+  dueForExpiry: (now: string, limit: number) => Effect.Effect<ReadonlyArray<S>, PersistenceUnavailable>,
   expire: (subject: S) => Effect.Effect<unknown, DecidedMeanwhile | PersistenceUnavailable, R>
 ): Effect.Effect<number, PersistenceUnavailable, R> =>
-  Effect.reduce(
-    due,
-    () => 0,
-    (expired, subject) =>
-      expire(subject).pipe(
-        Effect.as(expired + 1),
-        Effect.catchTag("DecidedMeanwhile", () => Effect.succeed(expired))
+  Effect.flatMap(nowIso, (now) => dueForExpiry(now, 100)).pipe(
+    Effect.flatMap((due) =>
+      Effect.reduce(
+        due,
+        () => 0,
+        (expired, subject) =>
+          expire(subject).pipe(
+            Effect.as(expired + 1),
+            Effect.catchTag("DecidedMeanwhile", () => Effect.succeed(expired))
+          )
       )
+    )
   )

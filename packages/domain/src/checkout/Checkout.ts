@@ -8,7 +8,7 @@ import {
   DecidedMeanwhile,
   decidableApproval,
   decidePendingApproval,
-  expireEach,
+  expireDueSubjects,
   meanwhileReporter,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
@@ -466,9 +466,7 @@ export class Checkout extends Context.Service<
         )
       })
 
-    const expireDue = Effect.gen(function* () {
-      return yield* expireEach(yield* repo.dueForExpiry(yield* nowIso, 100), expire)
-    }).pipe(Effect.withSpan("Checkout.expireDue"))
+    const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Checkout.expireDue"))
 
     return Checkout.of({
       create,

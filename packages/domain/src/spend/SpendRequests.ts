@@ -7,7 +7,7 @@ import {
   type ApproverNotAllowed,
   DecidedMeanwhile,
   decidableApproval,
-  expireEach,
+  expireDueSubjects,
   isApprovalDue,
   meanwhileReporter
 } from "../approvals/index.ts"
@@ -253,11 +253,9 @@ export class SpendRequests extends Context.Service<
       return yield* finish(now, "canceled", null, null)
     })
 
-    const expireDue = Effect.gen(function* () {
-      return yield* expireEach(yield* repo.dueForExpiry(yield* nowIso, 100), (sr) =>
-        transition(sr, "expired", null, null)
-      )
-    }).pipe(Effect.withSpan("SpendRequests.expireDue"))
+    const expireDue = expireDueSubjects(repo.dueForExpiry, (sr) => transition(sr, "expired", null, null)).pipe(
+      Effect.withSpan("SpendRequests.expireDue")
+    )
 
     return SpendRequests.of({
       create,

@@ -8,7 +8,7 @@ import {
   DecidedMeanwhile,
   decidableApproval,
   decidePendingApproval,
-  expireEach,
+  expireDueSubjects,
   meanwhileReporter,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
@@ -482,9 +482,7 @@ export class Transfers extends Context.Service<
         )
       })
 
-    const expireDue = Effect.gen(function* () {
-      return yield* expireEach(yield* repo.dueForExpiry(yield* nowIso, 100), expire)
-    }).pipe(Effect.withSpan("Transfers.expireDue"))
+    const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Transfers.expireDue"))
 
     return Transfers.of({
       create,
