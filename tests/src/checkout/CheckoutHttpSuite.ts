@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
 import type { Ports, ServiceConfig } from "@svc/api"
-import { CardsRepo, type CheckoutIntentId, InboundEventStore } from "@svc/domain"
+import { CardsRepo, type CheckoutIntentId } from "@svc/domain"
 import { Effect, type Layer, Option, Redacted } from "effect"
+import { isStored } from "../inbound/InboundSetup.ts"
 import { assertInvalid, balance, type Client, setUpKeyedTeam, withAppOnPorts } from "../support/HttpScenarios.ts"
 import { testConfig } from "../support/InProcessApp.ts"
 import { baseEnv } from "../support/WebhooksHarness.ts"
@@ -420,27 +421,10 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
         const ok = await authorize(app, request, { id: messageId })
         assert.strictEqual(ok.status, 200)
         assert.deepStrictEqual(ok.body, { approve_response: "DECLINED", decline_reason: "card_not_found" })
-        const probe = await run(
-          InboundEventStore.use((store) =>
-            store.record({
-              id: crypto.randomUUID(),
-              endpoint: "card-issuing-a/auth-stream",
-              providerEventId: messageId,
-              type: "probe",
-              payload: {},
-              status: "processed",
-              attempts: 0,
-              nextAttemptAt: new Date().toISOString(),
-              lastError: null,
-              receivedAt: new Date().toISOString(),
-              processedAt: null,
-              teamId: null,
-              discardedAt: null,
-              discardedBy: null
-            })
-          )
+        assert.isFalse(
+          await run(isStored("card-issuing-a/auth-stream", messageId)),
+          "no inbound event was stored: the decision is the request's record"
         )
-        assert.isFalse(probe.duplicate, "no inbound event was stored: the decision is the request's record")
 
         const { body, headers } = await signedAuthorization(request)
         const tampered = await app.call("POST", AUTH_STREAM, {
