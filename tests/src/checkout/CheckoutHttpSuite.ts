@@ -1,11 +1,11 @@
 import { createHmac } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
-import { Readiness } from "@svc/adapters-http"
-import { appLayer, type Ports, type ServiceConfig } from "@svc/api"
-import { CardsRepo, type CheckoutIntentId, InboundEventStore } from "@svc/domain"
-import { ConfigProvider, type Context, Effect, Layer, Option, Redacted } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
-import { type Answer, clientOf, sessionToken, testConfig } from "../support/InProcessApp.ts"
+import type { Ports, ServiceConfig } from "@svc/api"
+import { CardsRepo, type CheckoutIntentId } from "@svc/domain"
+import { Effect, type Layer, Option, Redacted } from "effect"
+import { isStored } from "../inbound/InboundSetup.ts"
+import { assertInvalid, balance, type Client, setUpKeyedTeam, withAppOnPorts } from "../support/HttpScenarios.ts"
+import { testConfig } from "../support/InProcessApp.ts"
 import { baseEnv } from "../support/WebhooksHarness.ts"
 import {
   AUTH_STREAM,
@@ -15,36 +15,6 @@ import {
   intentBody,
   signedAuthorization
 } from "./CheckoutHttpSetup.ts"
-
-type Client = ReturnType<typeof clientOf>
-
-/** A team made through the API: its owner and a test spending key with `policy`, its account holding `funds`. */
-interface Team {
-  readonly owner: string
-  readonly key: string
-}
-
-const setUpTeam = async (
-  app: Client,
-  options: { readonly policy?: Record<string, unknown>; readonly funds?: number } = {}
-): Promise<Team> => {
-  const owner = await sessionToken()
-  assert.strictEqual((await app.call("POST", "/teams", { token: owner, body: { name: "Team" } })).status, 201)
-  const key = await app.call("POST", "/treasury/spending-keys", {
-    token: owner,
-    body: { name: "agent", mode: "test", policy: options.policy ?? {} }
-  })
-  assert.strictEqual(key.status, 201)
-  if (options.funds !== undefined) {
-    const deposit = await app.call("POST", "/v1/test-helpers/deposits", {
-      token: key.body.secret,
-      body: { amount: options.funds, currency: "USD" },
-      headers: { "idempotency-key": crypto.randomUUID() }
-    })
-    assert.strictEqual(deposit.status, 201)
-  }
-  return { owner, key: key.body.secret }
-}
 
 const createIntent = (app: Client, key: string, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
   app.call("POST", "/v1/checkout/intents", { token: key, body, headers: { "idempotency-key": idempotencyKey } })
@@ -56,22 +26,6 @@ const credentials = (app: Client, key: string, id: string, headers: Record<strin
 const authorize = async (app: Client, request: unknown, options: Parameters<typeof signedAuthorization>[1] = {}) => {
   const { body, headers } = await signedAuthorization(request, options)
   return app.call("POST", AUTH_STREAM, { body, headers })
-}
-
-/** The posted, pending and available balance of the key's account. */
-const balance = async (app: Client, key: string) => {
-  const { posted, pending, available } = (await app.call("GET", "/v1/balance", { token: key })).body
-  return { posted, pending, available }
-}
-
-/** A 400 naming `field` (or a field inside it) among its details. */
-const assertInvalid = (answer: Answer, field: string, error = "validation_failed") => {
-  assert.strictEqual(answer.status, 400, JSON.stringify(answer.body))
-  assert.strictEqual(answer.body.error, error)
-  assert.isTrue(
-    answer.body.details.some((d: { path: string }) => d.path === field || d.path.startsWith(`${field}.`)),
-    `${field} in ${JSON.stringify(answer.body)}`
-  )
 }
 
 /** The environment of the suite's apps: every webhook secret, no background workers. */
@@ -86,28 +40,15 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
       env: Record<string, string> = ENV,
       config: ServiceConfig = testConfig
     ) =>
-      Effect.gen(function* () {
-        const context = yield* Effect.context<Ports>()
-        const { handler, dispose } = HttpRouter.toWebHandler(
-          appLayer(
-            config,
-            Layer.succeedContext(context),
-            Layer.succeed(Readiness, { check: Effect.succeed(true) })
-          ).pipe(
-            Layer.provide(HttpServer.layerServices),
-            Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
-          ),
-          { disableLogger: true }
-        )
-        yield* Effect.addFinalizer(() => Effect.promise(() => dispose()))
-        const run = <A, E2>(effect: Effect.Effect<A, E2, Ports>) =>
-          Effect.runPromise(Effect.provide(effect, context as Context.Context<Ports>))
-        yield* Effect.promise(() => f(clientOf(handler), run))
-      }).pipe(Effect.scoped)
+      withAppOnPorts(
+        (app, context) => f(app, (effect) => Effect.runPromise(Effect.provide(effect, context))),
+        config,
+        env
+      )
 
     it.effect("an approved intent gets its card once; the auth-stream approves within it and holds the money", () =>
       withApp(async (app, run) => {
-        const acme = await setUpTeam(app, { funds: 10_000 })
+        const acme = await setUpKeyedTeam(app, { funds: 10_000 })
         const created = await createIntent(app, acme.key, intentBody())
         assert.strictEqual(created.status, 201, JSON.stringify(created.body))
         const intent = created.body
@@ -222,7 +163,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
 
     it.effect("lists, filters and cancels intents; a canceled intent gets no card and declines", () =>
       withApp(async (app, run) => {
-        const acme = await setUpTeam(app, { funds: 10_000 })
+        const acme = await setUpKeyedTeam(app, { funds: 10_000 })
         const first = (await createIntent(app, acme.key, intentBody())).body
         const second = (await createIntent(app, acme.key, intentBody({ amount: 700 }))).body
         const third = (await createIntent(app, acme.key, intentBody({ amount: 300, expiresInSeconds: 60 }))).body
@@ -288,7 +229,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
 
     it.effect("refuses bad intents with 400s naming the field, unknown ones with 404, other teams' too", () =>
       withApp(async (app) => {
-        const acme = await setUpTeam(app, { funds: 10_000 })
+        const acme = await setUpKeyedTeam(app, { funds: 10_000 })
         const merchant = intentBody().merchant
         for (const [body, field] of [
           [intentBody({ amount: 0 }), "amount"],
@@ -317,7 +258,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
         assert.deepStrictEqual((await app.call("GET", "/v1/checkout/intents", { token: acme.key })).body.data, [])
 
         const intent = (await createIntent(app, acme.key, intentBody())).body
-        const globex = await setUpTeam(app, { funds: 10_000 })
+        const globex = await setUpKeyedTeam(app, { funds: 10_000 })
         const unknown = crypto.randomUUID()
         for (const [method, path, key] of [
           ["GET", `/v1/checkout/intents/${unknown}`, acme.key],
@@ -344,7 +285,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
 
     it.effect("keys without spend.write cannot create intents nor get cards; with spend.read they read them", () =>
       withApp(async (app) => {
-        const acme = await setUpTeam(app, { funds: 10_000 })
+        const acme = await setUpKeyedTeam(app, { funds: 10_000 })
         const intent = (await createIntent(app, acme.key, intentBody())).body
         const scoped = await app.call("POST", "/treasury/team-api-keys", {
           token: acme.owner,
@@ -368,7 +309,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
 
     it.effect("a create is idempotent: a retry replays it, another body under the key is 422, one intent is made", () =>
       withApp(async (app) => {
-        const acme = await setUpTeam(app, { funds: 10_000, policy: { dailyBudget: 3_000 } })
+        const acme = await setUpKeyedTeam(app, { funds: 10_000, policy: { dailyBudget: 3_000 } })
         const key = crypto.randomUUID()
         const first = await createIntent(app, acme.key, intentBody(), key)
         assert.strictEqual(first.status, 201)
@@ -401,7 +342,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
       "an intent over the threshold waits in /treasury/approvals; approved there it gets its card, denied it does not",
       () =>
         withApp(async (app, run) => {
-          const acme = await setUpTeam(app, { funds: 10_000, policy: { approvalThreshold: 1_000 } })
+          const acme = await setUpKeyedTeam(app, { funds: 10_000, policy: { approvalThreshold: 1_000 } })
           const created = await createIntent(app, acme.key, intentBody())
           assert.strictEqual(created.status, 201)
           const intent = created.body
@@ -480,27 +421,10 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
         const ok = await authorize(app, request, { id: messageId })
         assert.strictEqual(ok.status, 200)
         assert.deepStrictEqual(ok.body, { approve_response: "DECLINED", decline_reason: "card_not_found" })
-        const probe = await run(
-          InboundEventStore.use((store) =>
-            store.record({
-              id: crypto.randomUUID(),
-              endpoint: "card-issuing-a/auth-stream",
-              providerEventId: messageId,
-              type: "probe",
-              payload: {},
-              status: "processed",
-              attempts: 0,
-              nextAttemptAt: new Date().toISOString(),
-              lastError: null,
-              receivedAt: new Date().toISOString(),
-              processedAt: null,
-              teamId: null,
-              discardedAt: null,
-              discardedBy: null
-            })
-          )
+        assert.isFalse(
+          await run(isStored("card-issuing-a/auth-stream", messageId)),
+          "no inbound event was stored: the decision is the request's record"
         )
-        assert.isFalse(probe.duplicate, "no inbound event was stored: the decision is the request's record")
 
         const { body, headers } = await signedAuthorization(request)
         const tampered = await app.call("POST", AUTH_STREAM, {
@@ -576,7 +500,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
     it.effect("an authorization may exceed its intent by the app's configured tolerance, and not by more", () =>
       withApp(
         async (app, run) => {
-          const acme = await setUpTeam(app, { funds: 10_000 })
+          const acme = await setUpKeyedTeam(app, { funds: 10_000 })
           const intent = (await createIntent(app, acme.key, intentBody())).body
           assert.strictEqual((await credentials(app, acme.key, intent.id)).status, 200)
           const cardToken = await run(cardTokenOf(intent.id))

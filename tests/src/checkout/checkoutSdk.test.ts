@@ -1,33 +1,14 @@
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { ApiError, createClient } from "@svc/sdk"
+import { assert, beforeAll, describe, it } from "@effect/vitest"
+import { createClient } from "@svc/sdk"
+import { failureOf, loopbackServer } from "../support/LoopbackServer.ts"
 import { twoTeamsApp } from "../transfers/TransfersHttpSetup.ts"
 import { assertFullCredentials, intentBody } from "./CheckoutHttpSetup.ts"
 
 const { app, teams } = twoTeamsApp()
 
-/** The in-process app behind a loopback socket, so the SDK talks to it over real HTTP. */
-const server = createServer(async (req, res) => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value)
-  const response = await app.handler(
-    new Request(`http://svc.test${req.url}`, {
-      method: req.method ?? "GET",
-      headers,
-      ...(chunks.length === 0 ? {} : { body: Buffer.concat(chunks) })
-    })
-  )
-  res.writeHead(response.status, Object.fromEntries(response.headers))
-  res.end(Buffer.from(await response.arrayBuffer()))
-})
-let baseUrl = ""
+const server = loopbackServer(app.handler)
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const deposit = await app.call("POST", "/v1/test-helpers/deposits", {
     token: teams.acme.testKey,
     body: { amount: 10_000, currency: "USD" },
@@ -35,20 +16,10 @@ beforeAll(async () => {
   })
   assert.strictEqual(deposit.status, 201)
 })
-afterAll(() => new Promise((resolve) => server.close(resolve)))
-
-const failureOf = (call: Promise<unknown>) =>
-  call.then(
-    () => assert.fail("expected the call to be refused"),
-    (e: unknown) => {
-      assert.instanceOf(e, ApiError)
-      return e as ApiError
-    }
-  )
 
 describe("the SDK's checkout routes", () => {
   it("creates an intent once per idempotency key, gets its card once, lists, reads and cancels intents", async () => {
-    const acme = createClient({ baseUrl, token: teams.acme.testKey })
+    const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
     const key = crypto.randomUUID()
     const intent = await acme.createCheckoutIntent(intentBody(), key)
     assert.strictEqual(intent.status, "approved")
@@ -77,7 +48,7 @@ describe("the SDK's checkout routes", () => {
       (await acme.listCheckoutIntents({ status: "approved" })).data.map((i) => i.id),
       [intent.id]
     )
-    const globex = createClient({ baseUrl, token: teams.globex.testKey })
+    const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
     const hidden = await failureOf(globex.getCheckoutIntent(intent.id))
     assert.deepStrictEqual([hidden.status, hidden.error], [404, "not_found"])
     const invalid = await failureOf(acme.createCheckoutIntent(intentBody({ amount: 0 }), crypto.randomUUID()))

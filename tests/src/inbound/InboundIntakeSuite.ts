@@ -1,8 +1,7 @@
 import { assert } from "@effect/vitest"
-import { InboundEventStore } from "@svc/domain"
 import { Effect, type Layer } from "effect"
 import { type Answer, baseEnv, post, SECRETS, sign, type WebhookPorts, withApp } from "../support/WebhooksHarness.ts"
-import { appEnv, inboundOver, pathOf } from "./InboundSetup.ts"
+import { appEnv, inboundOver, isStored, pathOf } from "./InboundSetup.ts"
 
 const SUCCESS: Record<string, object> = {
   inbox: { success: true },
@@ -32,29 +31,6 @@ const NOT_CONFIGURED_503 = new Set(["banking-a", "banking-b", "banking-c"])
 const bodyFor = (id: string) => JSON.stringify({ id, type: "something.happened", data: { note: "hi" } })
 
 const tamper = (body: string) => body.replace("hi", "ho")
-
-/** Stored iff recording the same (endpoint, provider id) again reports a duplicate. */
-const isStored = (endpoint: string, providerEventId: string) =>
-  Effect.gen(function* () {
-    const store = yield* InboundEventStore
-    const probe = yield* store.record({
-      id: crypto.randomUUID(),
-      endpoint,
-      providerEventId,
-      type: "probe",
-      payload: {},
-      status: "processed",
-      attempts: 0,
-      nextAttemptAt: new Date().toISOString(),
-      lastError: null,
-      receivedAt: new Date().toISOString(),
-      processedAt: null,
-      teamId: null,
-      discardedAt: null,
-      discardedBy: null
-    })
-    return probe.duplicate
-  })
 
 /** What inbound endpoints accept and store, over whichever ports the caller provides (memory or Postgres). */
 export const inboundIntakeSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts, E>) =>

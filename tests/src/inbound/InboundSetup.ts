@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { SimulatedCardIssuer } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
-import { CardAuthorizations, Ledger, type ManagedEntity, type TeamId } from "@svc/domain"
+import { CardAuthorizations, InboundEventStore, Ledger, type ManagedEntity, type TeamId } from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { sessionToken } from "../support/InProcessApp.ts"
@@ -92,3 +92,26 @@ export const unverifiedEntity = (id: string, teamId: TeamId): ManagedEntity => (
   kycUpdatedAt: null,
   createdAt: new Date().toISOString()
 })
+
+/** Stored iff recording the same (endpoint, provider id) again reports a duplicate. */
+export const isStored = (endpoint: string, providerEventId: string) =>
+  Effect.gen(function* () {
+    const store = yield* InboundEventStore
+    const probe = yield* store.record({
+      id: crypto.randomUUID(),
+      endpoint,
+      providerEventId,
+      type: "probe",
+      payload: {},
+      status: "processed",
+      attempts: 0,
+      nextAttemptAt: new Date().toISOString(),
+      lastError: null,
+      receivedAt: new Date().toISOString(),
+      processedAt: null,
+      teamId: null,
+      discardedAt: null,
+      discardedBy: null
+    })
+    return probe.duplicate
+  })

@@ -1,46 +1,26 @@
 import { assert, layer } from "@effect/vitest"
-import { Readiness } from "@svc/adapters-http"
-import { appLayer, type Ports, type ServiceConfig } from "@svc/api"
-import { AccountId, LedgerRepo, newId, nowIso, PaymentCodesRepo, type TeamId } from "@svc/domain"
-import { type Context, Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
-import { type Answer, clientOf, sessionToken, testConfig } from "../support/InProcessApp.ts"
-
-type Client = ReturnType<typeof clientOf>
+import type { Ports } from "@svc/api"
+import { AccountId, LedgerRepo, newId, nowIso, PaymentCodesRepo } from "@svc/domain"
+import { type Context, Effect, type Layer } from "effect"
+import {
+  assertInvalid,
+  balance,
+  type Client,
+  type KeyedTeam,
+  setUpKeyedTeam,
+  withAppOnPorts
+} from "../support/HttpScenarios.ts"
+import { testConfig } from "../support/InProcessApp.ts"
 
 /** A team made through the API: its owner, its test key (with `policy`) and its test receive address. */
-interface Team {
-  readonly id: TeamId
-  readonly owner: string
-  readonly key: string
+interface Team extends KeyedTeam {
   readonly address: string
 }
 
-const setUpTeam = async (
-  app: Client,
-  options: { readonly policy?: Record<string, unknown>; readonly funds?: number; readonly baseCurrency?: string } = {}
-): Promise<Team> => {
-  const owner = await sessionToken()
-  const created = await app.call("POST", "/teams", {
-    token: owner,
-    body: { name: "Team", ...(options.baseCurrency === undefined ? {} : { baseCurrency: options.baseCurrency }) }
-  })
-  assert.strictEqual(created.status, 201)
-  const key = await app.call("POST", "/treasury/spending-keys", {
-    token: owner,
-    body: { name: "agent", mode: "test", policy: options.policy ?? {} }
-  })
-  assert.strictEqual(key.status, 201)
-  if (options.funds !== undefined) {
-    const deposit = await app.call("POST", "/v1/test-helpers/deposits", {
-      token: key.body.secret,
-      body: { amount: options.funds, currency: options.baseCurrency ?? "USD" },
-      headers: { "idempotency-key": crypto.randomUUID() }
-    })
-    assert.strictEqual(deposit.status, 201)
-  }
-  const address = await app.call("GET", "/v1/transfers/receive-address", { token: key.body.secret })
-  return { id: created.body.id, owner, key: key.body.secret, address: address.body.address }
+const setUpTeam = async (app: Client, options: Parameters<typeof setUpKeyedTeam>[1] = {}): Promise<Team> => {
+  const team = await setUpKeyedTeam(app, options)
+  const address = await app.call("GET", "/v1/transfers/receive-address", { token: team.key })
+  return { ...team, address: address.body.address }
 }
 
 const send = (app: Client, key: string, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
@@ -52,51 +32,16 @@ const act = (app: Client, key: string, id: string, operation: "accept" | "declin
     headers: { "idempotency-key": crypto.randomUUID() }
   })
 
-/** The posted, pending and available balance of the key's account. */
-const balance = async (app: Client, key: string) => {
-  const { posted, pending, available } = (await app.call("GET", "/v1/balance", { token: key })).body
-  return { posted, pending, available }
-}
-
-/** A 400 naming `field` (or a field inside it) among its details. */
-const assertInvalid = (answer: Answer, field: string) => {
-  assert.strictEqual(answer.status, 400, JSON.stringify(answer.body))
-  assert.strictEqual(answer.body.error, "validation_failed")
-  assert.isTrue(
-    answer.body.details.some((d: { path: string }) => d.path === field || d.path.startsWith(`${field}.`)),
-    `${field} in ${JSON.stringify(answer.body)}`
-  )
-}
-
 const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 
 /** The /v1/transfers and treasury-approval scenarios over HTTP, on whichever ports the caller provides. */
 export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
   layer(ports, { timeout: "120 seconds", excludeTestServices: true })(`book transfers over HTTP (${name})`, (it) => {
-    /** Runs `f` against the whole app in process over the suite's ports, on the live clock (no test services). */
-    const withApp = (
-      f: (app: Client, ports: Context.Context<Ports>) => Promise<void>,
-      config: ServiceConfig = testConfig
-    ) =>
-      Effect.gen(function* () {
-        const context = yield* Effect.context<Ports>()
-        const { handler, dispose } = HttpRouter.toWebHandler(
-          appLayer(
-            config,
-            Layer.succeedContext(context),
-            Layer.succeed(Readiness, { check: Effect.succeed(true) })
-          ).pipe(Layer.provide(HttpServer.layerServices)),
-          { disableLogger: true }
-        )
-        yield* Effect.addFinalizer(() => Effect.promise(() => dispose()))
-        yield* Effect.promise(() => f(clientOf(handler), context))
-      }).pipe(Effect.scoped)
-
     const run = <A, E2>(context: Context.Context<Ports>, effect: Effect.Effect<A, E2, Ports>) =>
       Effect.runPromise(Effect.provide(effect, context))
 
     it.effect("a transfer is accepted, another declined, another canceled; each side sees its own view", () =>
-      withApp(async (app) => {
+      withAppOnPorts(async (app) => {
         const acme = await setUpTeam(app, { funds: 10_000 })
         const globex = await setUpTeam(app)
 
@@ -199,7 +144,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
     )
 
     it.effect("refuses bad transfers with the contract's errors, each naming its field or the status", () =>
-      withApp(async (app, context) => {
+      withAppOnPorts(async (app, context) => {
         const acme = await setUpTeam(app, { funds: 10_000 })
         const globex = await setUpTeam(app)
         const to = { address: globex.address }
@@ -348,7 +293,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
     )
 
     it.effect("keys without spend.write cannot send or act on transfers; with spend.read they list them", () =>
-      withApp(async (app) => {
+      withAppOnPorts(async (app) => {
         const acme = await setUpTeam(app, { funds: 1_000 })
         const globex = await setUpTeam(app)
         const pending = (await send(app, acme.key, { to: { address: globex.address }, amount: 100, currency: "USD" }))
@@ -381,7 +326,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
     it.effect(
       "a create is idempotent: a retry replays it, another body under the key is 422, one transfer is made",
       () =>
-        withApp(async (app) => {
+        withAppOnPorts(async (app) => {
           const acme = await setUpTeam(app, { funds: 1_000 })
           const globex = await setUpTeam(app)
           const key = crypto.randomUUID()
@@ -409,7 +354,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
     it.effect(
       "a transfer over the threshold is listed in /treasury/approvals with spend requests and decided there",
       () =>
-        withApp(async (app) => {
+        withAppOnPorts(async (app) => {
           const acme = await setUpTeam(app, { funds: 10_000, policy: { approvalThreshold: 1_000 } })
           const globex = await setUpTeam(app)
           const spend = await app.call("POST", "/v1/spend-requests", {
@@ -489,7 +434,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
     )
 
     it.effect("the acceptance deadline is the app's configured TTL", () =>
-      withApp(
+      withAppOnPorts(
         async (app) => {
           const acme = await setUpTeam(app, { funds: 1_000 })
           const globex = await setUpTeam(app)

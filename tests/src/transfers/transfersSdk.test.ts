@@ -1,64 +1,32 @@
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
-import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { ApiError, createClient } from "@svc/sdk"
+import { assert, describe, it } from "@effect/vitest"
+import { createClient } from "@svc/sdk"
+import { failureOf, loopbackServer } from "../support/LoopbackServer.ts"
 import { twoTeamsApp } from "./TransfersHttpSetup.ts"
 
 const { app, teams } = twoTeamsApp()
 
-/** The in-process app behind a loopback socket, so the SDK talks to it over real HTTP. */
-const server = createServer(async (req, res) => {
-  const chunks: Array<Buffer> = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value)
-  const response = await app.handler(
-    new Request(`http://svc.test${req.url}`, {
-      method: req.method ?? "GET",
-      headers,
-      ...(chunks.length === 0 ? {} : { body: Buffer.concat(chunks) })
-    })
-  )
-  res.writeHead(response.status, Object.fromEntries(response.headers))
-  res.end(Buffer.from(await response.arrayBuffer()))
-})
-let baseUrl = ""
-
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-})
-afterAll(() => new Promise((resolve) => server.close(resolve)))
-
-const failureOf = (call: Promise<unknown>) =>
-  call.then(
-    () => assert.fail("expected the call to be refused"),
-    (e: unknown) => {
-      assert.instanceOf(e, ApiError)
-      return e as ApiError
-    }
-  )
+const server = loopbackServer(app.handler)
 
 describe("the SDK's transfer routes (receive addresses, payment codes)", () => {
   it("reads and resolves receive addresses; another mode's address is a 404 ApiError", async () => {
-    const acme = createClient({ baseUrl, token: teams.acme.testKey })
-    const globex = createClient({ baseUrl, token: teams.globex.testKey })
+    const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
+    const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
     const own = await acme.receiveAddress()
     assert.strictEqual(own.teamName, "Acme")
     assert.strictEqual(own.mode, "test")
     assert.deepStrictEqual(await globex.resolveReceiveAddress(own.address), own)
-    const live = createClient({ baseUrl, token: teams.globex.liveKey })
+    const live = createClient({ baseUrl: server.baseUrl(), token: teams.globex.liveKey })
     const refused = await failureOf(live.resolveReceiveAddress(own.address))
     assert.deepStrictEqual([refused.status, refused.error], [404, "not_found"])
   })
 
   it("creates a payment code once per idempotency key and resolves it from another team", async () => {
-    const acme = createClient({ baseUrl, token: teams.acme.testKey })
+    const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
     const key = crypto.randomUUID()
     const code = await acme.createPaymentCode({ amount: 900, memo: "thanks" }, key)
     assert.deepStrictEqual(await acme.createPaymentCode({ amount: 900, memo: "thanks" }, key), code)
     assert.strictEqual(code.status, "active")
-    const globex = createClient({ baseUrl, token: teams.globex.testKey })
+    const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
     assert.deepStrictEqual(await globex.getPaymentCode(code.code), code)
     const invalid = await failureOf(acme.createPaymentCode({ amount: 0 }, crypto.randomUUID()))
     assert.deepStrictEqual(
@@ -76,8 +44,8 @@ describe("the SDK's transfer routes (sending, listing, accepting)", () => {
       headers: { "idempotency-key": crypto.randomUUID() }
     })
     assert.strictEqual(deposit.status, 201)
-    const acme = createClient({ baseUrl, token: teams.acme.testKey })
-    const globex = createClient({ baseUrl, token: teams.globex.testKey })
+    const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
+    const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
     const to = { address: (await globex.receiveAddress()).address }
     const key = crypto.randomUUID()
     const sent = await acme.createTransfer({ to, amount: 1_200, currency: "USD", memo: "thanks" }, key)

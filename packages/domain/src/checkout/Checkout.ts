@@ -1,12 +1,16 @@
-import { Clock, Context, Data, type Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
-  ApprovalId,
   ApprovalNotFound,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
-  decidableApproval
+  DecidedMeanwhile,
+  decidableApproval,
+  decidePendingApproval,
+  expireDueSubjects,
+  meanwhileReporter,
+  type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import type { SettlementAccountMissing } from "../ledger/index.ts"
 import { EventOutbox } from "../platform/index.ts"
@@ -57,9 +61,6 @@ export interface CreateCheckoutIntent {
   readonly purpose: string
   readonly expiresInSeconds?: number | undefined
 }
-
-/** Another change decided the intent first; the caller reports the status it now has. */
-class DecidedMeanwhile extends Data.TaggedError("DecidedMeanwhile")<{}> {}
 
 const invalid = (field: string, message: string) => new CheckoutIntentInvalid({ field, message })
 
@@ -265,30 +266,14 @@ export class Checkout extends Context.Service<
       )
 
     /** Fails with the status another change left, when one won. */
-    const reportMeanwhile = <A, E, R>(intent: CheckoutIntent, self: Effect.Effect<A, E | DecidedMeanwhile, R>) =>
-      Effect.catchTag(self, "DecidedMeanwhile", () =>
-        Effect.flatMap(stored(intent), (now) =>
-          Effect.fail(new CheckoutIntentNotUsable({ id: intent.id, status: now.status }))
-        )
-      )
+    const reportMeanwhile = meanwhileReporter(
+      stored,
+      (intent, status) => new CheckoutIntentNotUsable({ id: intent.id, status })
+    )
 
-    /** Decides the intent's pending approval first (ADR 0010); fails when it was decided meanwhile. */
-    const decideApproval = (
-      intent: CheckoutIntent,
-      d: {
-        readonly status: "approved" | "denied" | "expired" | "canceled"
-        readonly decidedBy: string | null
-        readonly note: string | null
-      }
-    ) =>
-      Effect.gen(function* () {
-        if (intent.approval === null) return yield* new DecidedMeanwhile()
-        const decided = yield* approvals.decide(intent.teamId, ApprovalId.make(intent.approval.id), {
-          ...d,
-          decidedAt: yield* nowIso
-        })
-        if (Option.isNone(decided)) return yield* new DecidedMeanwhile()
-      })
+    /** Decides the intent's pending approval first. */
+    const decideApproval = (intent: CheckoutIntent, d: SubjectApprovalDecision) =>
+      decidePendingApproval(approvals, intent.teamId, intent.approval, d)
 
     /**
      * Ends an unused intent (canceled, expired, denied): the status if it is still one of `from`, its card closed,
@@ -481,17 +466,7 @@ export class Checkout extends Context.Service<
         )
       })
 
-    const expireDue = Effect.gen(function* () {
-      const due = yield* repo.dueForExpiry(yield* nowIso, 100)
-      let expired = 0
-      for (const intent of due) {
-        expired += yield* expire(intent).pipe(
-          Effect.as(1),
-          Effect.catchTag("DecidedMeanwhile", () => Effect.succeed(0))
-        )
-      }
-      return expired
-    }).pipe(Effect.withSpan("Checkout.expireDue"))
+    const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Checkout.expireDue"))
 
     return Checkout.of({
       create,

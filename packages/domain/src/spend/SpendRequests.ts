@@ -1,12 +1,15 @@
-import { Clock, Context, Data, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
   ApprovalId,
   ApprovalNotFound,
   ApprovalsRepo,
   type ApproverNotAllowed,
+  DecidedMeanwhile,
   decidableApproval,
-  isApprovalDue
+  expireDueSubjects,
+  isApprovalDue,
+  meanwhileReporter
 } from "../approvals/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import { EventOutbox, type OnceWrite } from "../platform/index.ts"
@@ -33,9 +36,6 @@ import {
 } from "./SpendRequest.ts"
 import { SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 import { type CreateSpendError, makeSpendWriter, type SubmitError } from "./SpendWriter.ts"
-
-/** Another transition decided the request first; the caller reports the status it now has. */
-class DecidedMeanwhile extends Data.TaggedError("DecidedMeanwhile")<{}> {}
 
 type DecisionError = ApprovalNotFound | SpendRequestNotPending | ApproverNotAllowed | PersistenceUnavailable
 
@@ -188,14 +188,10 @@ export class SpendRequests extends Context.Service<
         )
       )
 
+    const reportMeanwhile = meanwhileReporter(stored, (sr, status) => new SpendRequestNotPending({ id: sr.id, status }))
+
     const finish = (sr: SpendRequest, outcome: Transition["status"], decidedBy: string | null, note: string | null) =>
-      transition(sr, outcome, decidedBy, note).pipe(
-        Effect.catchTag("DecidedMeanwhile", () =>
-          Effect.flatMap(stored(sr), (now) =>
-            Effect.fail(new SpendRequestNotPending({ id: sr.id, status: now.status }))
-          )
-        )
-      )
+      reportMeanwhile(sr, transition(sr, outcome, decidedBy, note))
 
     const isExpired = (sr: SpendRequest, nowMillis: number) =>
       sr.status === "pending_approval" && sr.approval !== null && isApprovalDue(sr.approval, nowMillis)
@@ -257,18 +253,9 @@ export class SpendRequests extends Context.Service<
       return yield* finish(now, "canceled", null, null)
     })
 
-    const expireDue = Effect.gen(function* () {
-      const due = yield* repo.dueForExpiry(yield* nowIso, 100)
-      let expired = 0
-      for (const sr of due) {
-        const done = yield* transition(sr, "expired", null, null).pipe(
-          Effect.as(1),
-          Effect.catchTag("DecidedMeanwhile", () => Effect.succeed(0))
-        )
-        expired += done
-      }
-      return expired
-    }).pipe(Effect.withSpan("SpendRequests.expireDue"))
+    const expireDue = expireDueSubjects(repo.dueForExpiry, (sr) => transition(sr, "expired", null, null)).pipe(
+      Effect.withSpan("SpendRequests.expireDue")
+    )
 
     return SpendRequests.of({
       create,

@@ -1,12 +1,16 @@
-import { Clock, Context, Data, type Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
-  ApprovalId,
   ApprovalNotFound,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
-  decidableApproval
+  DecidedMeanwhile,
+  decidableApproval,
+  decidePendingApproval,
+  expireDueSubjects,
+  meanwhileReporter,
+  type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import type { ReceiveHandleMissing } from "../identity/index.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
@@ -59,9 +63,6 @@ export interface CreateTransfer {
   readonly currency: string
   readonly memo?: string | undefined
 }
-
-/** Another transition decided the transfer first; the caller reports the status it now has. */
-class DecidedMeanwhile extends Data.TaggedError("DecidedMeanwhile")<{}> {}
 
 type CreateError =
   | TransferInvalid
@@ -283,10 +284,7 @@ export class Transfers extends Context.Service<
       )
 
     /** Fails with the status another transition left, when one won. */
-    const reportMeanwhile = <A, E, R>(t: Transfer, self: Effect.Effect<A, E | DecidedMeanwhile, R>) =>
-      Effect.catchTag(self, "DecidedMeanwhile", () =>
-        Effect.flatMap(stored(t), (now) => Effect.fail(new TransferNotPending({ id: t.id, status: now.status })))
-      )
+    const reportMeanwhile = meanwhileReporter(stored, (t, status) => new TransferNotPending({ id: t.id, status }))
 
     /**
      * Ends an open transfer without paying it (declined, canceled, expired, denied): the status if it is still one of
@@ -352,23 +350,9 @@ export class Transfers extends Context.Service<
           : Effect.void
       )
 
-    /** Decides the transfer's pending approval first (ADR 0010); fails when it was decided meanwhile. */
-    const decideApproval = (
-      t: Transfer,
-      d: {
-        readonly status: "approved" | "denied" | "expired" | "canceled"
-        readonly decidedBy: string | null
-        readonly note: string | null
-      }
-    ) =>
-      Effect.gen(function* () {
-        if (t.approval === null) return yield* new DecidedMeanwhile()
-        const decided = yield* approvals.decide(t.senderTeamId, ApprovalId.make(t.approval.id), {
-          ...d,
-          decidedAt: yield* nowIso
-        })
-        if (Option.isNone(decided)) return yield* new DecidedMeanwhile()
-      })
+    /** Decides the transfer's pending approval, on the sender's side, first. */
+    const decideApproval = (t: Transfer, d: SubjectApprovalDecision) =>
+      decidePendingApproval(approvals, t.senderTeamId, t.approval, d)
 
     /** The open transfer `id` of the agent's team, on the side the operation needs. */
     const partyTo = (agent: AgentPrincipal, id: string, side: "outgoing" | "incoming", operation: string) =>
@@ -498,17 +482,7 @@ export class Transfers extends Context.Service<
         )
       })
 
-    const expireDue = Effect.gen(function* () {
-      const due = yield* repo.dueForExpiry(yield* nowIso, 100)
-      let expired = 0
-      for (const t of due) {
-        expired += yield* expire(t).pipe(
-          Effect.as(1),
-          Effect.catchTag("DecidedMeanwhile", () => Effect.succeed(0))
-        )
-      }
-      return expired
-    }).pipe(Effect.withSpan("Transfers.expireDue"))
+    const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Transfers.expireDue"))
 
     return Transfers.of({
       create,

@@ -12,7 +12,7 @@ import {
 } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
+import { IdempotencyKeyHeader, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
 import {
   AgentAuth,
   CommonErrors,
@@ -66,7 +66,7 @@ const errors = [...CommonErrors, Forbidden, TooManyRequests] as const
 export class CheckoutApi extends HttpApiGroup.make("checkout")
   .add(
     HttpApiEndpoint.post("create", "/v1/checkout/intents", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: IdempotencyKeyHeader,
       payload: CreateCheckoutIntentBody,
       success: CheckoutIntentResponse.pipe(HttpApiSchema.status(201)),
       error: [...errors, Conflict, Unprocessable]
@@ -102,7 +102,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       .annotate(OpenApi.Summary, "Get a checkout intent")
       .annotate(OpenApi.Description, "One checkout intent. An unused intent past its deadline reads as `expired`."),
     HttpApiEndpoint.post("cancel", "/v1/checkout/intents/:id/cancel", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: IdempotencyKeyHeader,
       params: { id: UuidParam },
       success: CheckoutIntentResponse,
       error: [...errors, NotFound, Conflict, Unprocessable]

@@ -42,6 +42,9 @@ export const IdempotencyKey = Schema.String.check(
     "`idempotency_key_in_use` with `Retry-After`. Kept at least 24 h."
 })
 
+/** The headers of a POST run at most once per key: an optional `Idempotency-Key` (required where the route says so). */
+export const IdempotencyKeyHeader = { "idempotency-key": Schema.optionalKey(IdempotencyKey) }
+
 /**
  * Idempotency for a /v1 POST (CONTRACT.md "Idempotency"). Add it to a group BEFORE `.middleware(AgentAuth)`:
  * middlewares added first run innermost, and this one needs the `CurrentAgent` the authentication provides.

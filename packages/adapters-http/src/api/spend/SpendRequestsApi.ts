@@ -1,7 +1,7 @@
 import { CategorySlug, Currency, PositiveAmountMinor, SpendRequestView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AnswersWithItsWork, IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
+import { AnswersWithItsWork, IdempotencyKeyHeader, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
 import {
   AgentAuth,
   CommonErrors,
@@ -55,7 +55,7 @@ const errors = [...CommonErrors, Forbidden, TooManyRequests, Conflict, Unprocess
 export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
   .add(
     HttpApiEndpoint.post("create", "/v1/spend-requests", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: IdempotencyKeyHeader,
       payload: CreateSpendRequestBody,
       success: SpendRequestResponse.pipe(HttpApiSchema.status(201)),
       error: [...errors, NotFound]
@@ -89,7 +89,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
         "One spend request. A pending request past its approval expiry reads as `expired`."
       ),
     HttpApiEndpoint.post("cancel", "/v1/spend-requests/:id/cancel", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: IdempotencyKeyHeader,
       params: { id: UuidParam },
       success: SpendRequestResponse,
       error: [...errors, NotFound]
@@ -109,7 +109,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
 export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
   .add(
     HttpApiEndpoint.post("deposit", "/v1/test-helpers/deposits", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: IdempotencyKeyHeader,
       payload: Schema.Struct({
         amount: PositiveAmountMinor,
         currency: Currency,

@@ -11,7 +11,7 @@ import {
 } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdempotencyKey, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
+import { IdempotencyKeyHeader, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
 import {
   AgentAuth,
   CommonErrors,
@@ -107,7 +107,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
           "mode: a live key never reaches a test address and back."
       ),
     HttpApiEndpoint.post("createPaymentCode", "/v1/transfers/payment-codes", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: IdempotencyKeyHeader,
       payload: CreatePaymentCodeBody,
       success: PaymentCodeResponse.pipe(HttpApiSchema.status(201)),
       error: [...errors, Conflict, Unprocessable]
@@ -136,7 +136,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
   )
   .add(
     HttpApiEndpoint.post("create", "/v1/transfers", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+      headers: IdempotencyKeyHeader,
       payload: CreateTransferBody,
       success: TransferResponse.pipe(HttpApiSchema.status(201)),
       error: [...errors, Conflict, Unprocessable]
@@ -179,7 +179,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
       ),
     ...(["accept", "decline", "cancel"] as const).map((name) =>
       HttpApiEndpoint.post(name, `/v1/transfers/:id/${name}`, {
-        headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
+        headers: IdempotencyKeyHeader,
         params: { id: UuidParam },
         success: TransferResponse,
         error: [...errors, Conflict, Unprocessable]
