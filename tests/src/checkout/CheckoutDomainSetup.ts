@@ -4,6 +4,7 @@ import {
   type CardAuthorizationRequest,
   CardAuthorizations,
   type CardAuthorizationsRepo,
+  type CardIssuer,
   CardsRepo,
   Checkout,
   type CheckoutIntent,
@@ -18,10 +19,13 @@ import { domainOver, type Ports } from "../spend/SpendSetup.ts"
 /** The ports checkout runs on; the card issuer is the simulated one, whatever the storage. */
 export type CheckoutPorts = Ports | CheckoutIntentsRepo | CardsRepo | CardAuthorizationsRepo
 
-/** Checkout and card authorizations, with the spend core and the simulated issuer, over the ports given. */
-export const checkoutDomainOver = <E>(ports: Layer.Layer<CheckoutPorts, E>) =>
+/** Checkout and card authorizations, with the spend core and the card issuer (the simulated one), over the ports given. */
+export const checkoutDomainOver = <E>(
+  ports: Layer.Layer<CheckoutPorts, E>,
+  issuer: Layer.Layer<CardIssuer> = SimulatedCardIssuer
+) =>
   Layer.mergeAll(Checkout.layer, CardAuthorizations.layer).pipe(
-    Layer.provideMerge(SimulatedCardIssuer),
+    Layer.provideMerge(issuer),
     Layer.provideMerge(domainOver(ports)),
     // The same layer as inside `domainOver` (built once): it also holds the checkout ports.
     Layer.provideMerge(ports)
