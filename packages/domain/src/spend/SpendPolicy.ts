@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { Role } from "../identity/model.ts"
 import { AmountMinor } from "../shared/model.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
@@ -52,14 +53,28 @@ export const SpendPolicy = Schema.Struct({
 /** Decoded spend policy. */
 export type SpendPolicy = typeof SpendPolicy.Type
 
-/** Stable reason codes attached to a spend decision. */
+/**
+ * Stable reason codes attached to a spend decision, in evaluation order. Denials first: `spending_frozen`, the
+ * merchant and category lists, `outside_allowed_hours` (when the policy denies outside them), `amount_over_limit`,
+ * `velocity_exceeded`, the budgets (day, week, month, year, lifetime, then category budgets), `insufficient_funds`.
+ * When nothing denies, the reasons that route to approval: `outside_allowed_hours` (when the policy asks for approval
+ * outside them), `new_merchant`, `approval_threshold`. Every rule that fires is reported, in this order.
+ */
 export const DecisionReasonCode = Schema.Literals([
+  "spending_frozen",
   "merchant_blocked",
   "category_blocked",
+  "outside_allowed_hours",
   "amount_over_limit",
+  "velocity_exceeded",
   "daily_budget_exceeded",
+  "weekly_budget_exceeded",
   "monthly_budget_exceeded",
+  "yearly_budget_exceeded",
+  "lifetime_budget_exceeded",
+  "category_budget_exceeded",
   "insufficient_funds",
+  "new_merchant",
   "approval_threshold"
 ])
 
@@ -72,10 +87,55 @@ export const SpendOutcome = Schema.Literals(["approved", "denied", "pending_appr
 /** Outcome of evaluating a spend request against policy. */
 export type SpendOutcome = typeof SpendOutcome.Type
 
-/** One rule that fired, with its stable code and a human-readable message. */
-export const DecisionReason = Schema.Struct({ code: DecisionReasonCode, message: Schema.String })
+/** The period a budget or a velocity limit counts over; `lifetime` never resets, `hour` is a rolling hour. */
+export const UsageInterval = Schema.Literals(["hour", "day", "week", "month", "year", "lifetime"])
 
-/** One rule that fired, with its stable code and a human-readable message. */
+/** The period a budget or a velocity limit counts over. */
+export type UsageInterval = typeof UsageInterval.Type
+
+/** Who must approve a request routed to approval, and how many of them. */
+export const RequiredApprovers = Schema.Struct({
+  /** Distinct eligible members whose approvals make the quorum. */
+  required: Schema.Int,
+  /** Team roles whose members may approve. */
+  roles: Schema.Array(Role),
+  /** Whether one of the approvals must be the team owner's. */
+  requireOwner: Schema.Boolean
+})
+
+/** Who must approve a request routed to approval, and how many of them. */
+export type RequiredApprovers = typeof RequiredApprovers.Type
+
+/**
+ * One rule that fired: its stable code, a human-readable message, and the figures an agent acts on. Amounts are in
+ * minor units; counts for `velocity_exceeded`. Which figures a code carries is documented with the code.
+ */
+export const DecisionReason = Schema.Struct({
+  code: DecisionReasonCode,
+  message: Schema.String,
+  /** The limit that was crossed: a budget, the per-request limit, a request count, the approval threshold. */
+  limit: Schema.optionalKey(Schema.Int),
+  /** What the period has used of `limit` before this request. */
+  used: Schema.optionalKey(Schema.Int),
+  /** What this request asks for (its amount; 1 for a request count). */
+  requested: Schema.optionalKey(Schema.Int),
+  /** What is left of `limit` in the period, never below 0. */
+  remaining: Schema.optionalKey(Schema.Int),
+  /** The spend account's available balance (`insufficient_funds`). */
+  available: Schema.optionalKey(Schema.Int),
+  /** The period a budget or a velocity limit counts over. */
+  interval: Schema.optionalKey(UsageInterval),
+  /** The category of a category budget. */
+  category: Schema.optionalKey(Schema.String),
+  /** When the period's usage starts again from 0 (ISO 8601); absent for lifetime budgets. */
+  resetsAt: Schema.optionalKey(Schema.String),
+  /** The earliest moment a request like this one can be allowed (velocity, allowed hours), ISO 8601. */
+  nextAllowedAt: Schema.optionalKey(Schema.String),
+  /** Who must approve and how many (reasons that route to approval). */
+  approvers: Schema.optionalKey(RequiredApprovers)
+})
+
+/** One rule that fired, with its code, message and figures. */
 export type DecisionReason = typeof DecisionReason.Type
 
 /** The policy decision for a spend request. */
