@@ -10,6 +10,7 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { PgClient } from "@effect/sql-pg"
 import autocannon from "autocannon"
@@ -23,7 +24,14 @@ import { type AgentIds, directSql, nextTurn } from "./directSql.ts"
 import type { Figures } from "./figures.ts"
 import { openLoop, SLOW_MS } from "./openLoop.ts"
 import { withPeakRss } from "./rss.ts"
-import { AGENTS, AUTH_CARDS, AUTH_RATE, CONNECTIONS, DURATION_SECONDS, POOL_SIZE } from "./settings.ts"
+import { AGENTS, AUTH_CARDS, AUTH_RATE, CONNECTIONS, DURATION_SECONDS, POOL_SIZE, SCENARIOS } from "./settings.ts"
+
+/** The node flags `npm start` runs the service with (its start script's), so that the bench measures that service. */
+const SERVICE_NODE_FLAGS = (
+  JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }
+).scripts.start
+  .split(" ")
+  .filter((word) => word.startsWith("--"))
 
 /** Arrival rates of the open-loop scenarios, as shares of the closed loop's throughput. */
 const OPEN_LOOP_SHARES = [0.25, 0.5, 0.75]
@@ -141,7 +149,11 @@ const main = async () => {
   try {
     child = spawn(
       process.execPath,
-      [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "apps/api/src/main.ts"],
+      [
+        ...SERVICE_NODE_FLAGS,
+        ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+        "apps/api/src/main.ts"
+      ],
       {
         env: {
           ...process.env,
@@ -212,104 +224,121 @@ const main = async () => {
       results.push({ ...result, cpu, peakRssMb })
       return result
     }
-    const spendRequest = { url: `${base}/v1/spend-requests`, method: "POST" as const, body }
-    const spread = await measure(() =>
-      load(`POST /v1/spend-requests, ${AGENTS} agents (auto-approved)`, {
-        ...spendRequest,
-        headers: { ...headers, "idempotency-key": "[<id>]" },
-        next: () => ({ headers: { authorization: `Bearer ${agents[nextTurn(agents.length)]?.secret}` } })
-      })
-    )
-    const spreadDirect = await measure(() =>
-      directSql(`direct SQL of one spend request, ${AGENTS} accounts`, url, agents)
-    )
-    const spreadBatched = await measure(() =>
-      batchedSql(`direct SQL, group-committed batches, ${AGENTS} accounts`, url, agents)
-    )
-    const hotService = await measure(() =>
-      load("POST /v1/spend-requests, 1 hot account (auto-approved)", {
-        ...spendRequest,
-        headers: { ...headers, "idempotency-key": "[<id>]" }
-      })
-    )
-    const hotDirect = await measure(() => directSql("direct SQL of one spend request, 1 hot account", url, [hot]))
-    const hotBatched = await measure(() => batchedSql("direct SQL, group-committed batches, 1 hot account", url, [hot]))
-    await measure(() =>
-      load("POST /v1/spend-requests (idempotent replay)", {
-        ...spendRequest,
-        headers: { ...headers, "idempotency-key": replayKey }
-      })
-    )
-    await measure(() => load("GET /v1/balance", { url: `${base}/v1/balance`, method: "GET", headers }))
-    for (const share of OPEN_LOOP_SHARES) {
-      const ratePerSecond = Math.max(1, Math.round(spread.requestsPerSecond * share))
+    const spendScenarios = async () => {
+      const spendRequest = { url: `${base}/v1/spend-requests`, method: "POST" as const, body }
+      const spread = await measure(() =>
+        load(`POST /v1/spend-requests, ${AGENTS} agents (auto-approved)`, {
+          ...spendRequest,
+          headers: { ...headers, "idempotency-key": "[<id>]" },
+          next: () => ({ headers: { authorization: `Bearer ${agents[nextTurn(agents.length)]?.secret}` } })
+        })
+      )
+      const spreadDirect = await measure(() =>
+        directSql(`direct SQL of one spend request, ${AGENTS} accounts`, url, agents)
+      )
+      const spreadBatched = await measure(() =>
+        batchedSql(`direct SQL, group-committed batches, ${AGENTS} accounts`, url, agents)
+      )
+      const hotService = await measure(() =>
+        load("POST /v1/spend-requests, 1 hot account (auto-approved)", {
+          ...spendRequest,
+          headers: { ...headers, "idempotency-key": "[<id>]" }
+        })
+      )
+      const hotDirect = await measure(() => directSql("direct SQL of one spend request, 1 hot account", url, [hot]))
+      const hotBatched = await measure(() =>
+        batchedSql("direct SQL, group-committed batches, 1 hot account", url, [hot])
+      )
       await measure(() =>
-        openLoop(
-          `POST /v1/spend-requests, ${AGENTS} agents, open loop at ${share * 100}% of max (${ratePerSecond}/s)`,
-          {
-            url: spendRequest.url,
-            next: () => ({
-              headers: {
-                authorization: `Bearer ${agents[nextTurn(agents.length)]!.secret}`,
-                "content-type": "application/json",
-                "idempotency-key": crypto.randomUUID()
-              },
-              body
-            }),
-            ratePerSecond,
-            seconds: DURATION_SECONDS
-          }
+        load("POST /v1/spend-requests (idempotent replay)", {
+          ...spendRequest,
+          headers: { ...headers, "idempotency-key": replayKey }
+        })
+      )
+      await measure(() => load("GET /v1/balance", { url: `${base}/v1/balance`, method: "GET", headers }))
+      for (const share of OPEN_LOOP_SHARES) {
+        const ratePerSecond = Math.max(1, Math.round(spread.requestsPerSecond * share))
+        await measure(() =>
+          openLoop(
+            `POST /v1/spend-requests, ${AGENTS} agents, open loop at ${share * 100}% of max (${ratePerSecond}/s)`,
+            {
+              url: spendRequest.url,
+              next: () => ({
+                headers: {
+                  authorization: `Bearer ${agents[nextTurn(agents.length)]!.secret}`,
+                  "content-type": "application/json",
+                  "idempotency-key": crypto.randomUUID()
+                },
+                body
+              }),
+              ratePerSecond,
+              seconds: DURATION_SECONDS
+            }
+          )
         )
+      }
+      return () => {
+        const ratio = (service: Figures, reference: Figures) =>
+          (service.requestsPerSecond / reference.requestsPerSecond).toFixed(2)
+        console.log(`service / direct SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadDirect)}`)
+        console.log(`service / direct SQL throughput, 1 hot account: ${ratio(hotService, hotDirect)}`)
+        console.log(`service / group-committed SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadBatched)}`)
+        console.log(`service / group-committed SQL throughput, 1 hot account: ${ratio(hotService, hotBatched)}`)
+      }
+    }
+    const spendRatios = SCENARIOS.has("spend") ? await spendScenarios() : undefined
+    const authStreamScenarios = async () => {
+      const cardsFor = (count: number) =>
+        prepareCards(
+          base,
+          agents.map((a) => a.secret),
+          count,
+          async () =>
+            new Map(
+              (
+                await admin(
+                  url,
+                  (sql) => sql<{ readonly id: string; readonly token: string }>`
+                  SELECT id::text AS id, token FROM checkout_cards`
+                )
+              ).map((card) => [card.id, card.token])
+            )
+        )
+      const authStream = `${base}/webhook/card-issuing-a/auth-stream`
+      const closedCards = await cardsFor(AUTH_CARDS)
+      let closedTurn = 0
+      await measure(() =>
+        load(`POST auth-stream, approved intents, ${AGENTS} agents (closed loop, ${AUTH_CARDS} authorizations)`, {
+          url: authStream,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          amount: closedCards.length,
+          next: () => authorizationRequest(closedCards[closedTurn++ % closedCards.length]!)
+        })
+      )
+      // Signed before the clock starts, so that the load generator's own work does not show as the service's latency.
+      const openRequests = (await cardsFor(AUTH_RATE * DURATION_SECONDS)).map(authorizationRequest)
+      let openTurn = 0
+      await measure(() =>
+        openLoop(`POST auth-stream, approved intents, open loop at ${AUTH_RATE}/s`, {
+          url: authStream,
+          next: () => openRequests[openTurn++ % openRequests.length]!,
+          ratePerSecond: AUTH_RATE,
+          seconds: DURATION_SECONDS
+        })
+      )
+      const answers = await admin(
+        url,
+        (sql) => sql<{ readonly status: string; readonly reason: string | null; readonly count: number }>`
+          SELECT status, decline_reason AS reason, count(*)::int AS count FROM card_authorizations GROUP BY 1, 2`
+      )
+      const approved = answers.find((a) => a.status === "approved")?.count ?? 0
+      console.log(
+        `auth-stream answers: ${approved} approved of ${AUTH_CARDS + AUTH_RATE * DURATION_SECONDS} sent`,
+        answers.filter((a) => a.status !== "approved")
       )
     }
-    const cardsFor = (count: number) =>
-      prepareCards(
-        base,
-        agents.map((a) => a.secret),
-        count,
-        async () =>
-          new Map(
-            (
-              await admin(
-                url,
-                (sql) => sql<{ readonly id: string; readonly token: string }>`
-                SELECT id::text AS id, token FROM checkout_cards`
-              )
-            ).map((card) => [card.id, card.token])
-          )
-      )
-    const authStream = `${base}/webhook/card-issuing-a/auth-stream`
-    const closedCards = await cardsFor(AUTH_CARDS)
-    let closedTurn = 0
-    await measure(() =>
-      load(`POST auth-stream, approved intents, ${AGENTS} agents (closed loop, ${AUTH_CARDS} authorizations)`, {
-        url: authStream,
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        amount: closedCards.length,
-        next: () => authorizationRequest(closedCards[closedTurn++ % closedCards.length]!)
-      })
-    )
-    const openCards = await cardsFor(AUTH_RATE * DURATION_SECONDS)
-    let openTurn = 0
-    await measure(() =>
-      openLoop(`POST auth-stream, approved intents, open loop at ${AUTH_RATE}/s`, {
-        url: authStream,
-        next: () => authorizationRequest(openCards[openTurn++ % openCards.length]!),
-        ratePerSecond: AUTH_RATE,
-        seconds: DURATION_SECONDS
-      })
-    )
-    const answers = await admin(
-      url,
-      (sql) => sql<{ readonly status: string; readonly reason: string | null; readonly count: number }>`
-        SELECT status, decline_reason AS reason, count(*)::int AS count FROM card_authorizations GROUP BY 1, 2`
-    )
-    const approved = answers.find((a) => a.status === "approved")?.count ?? 0
-    console.log(
-      `auth-stream answers: ${approved} approved of ${AUTH_CARDS + AUTH_RATE * DURATION_SECONDS} sent`,
-      answers.filter((a) => a.status !== "approved")
-    )
+    if (SCENARIOS.has("auth-stream")) await authStreamScenarios()
     console.log(
       `\n${CONNECTIONS} connections (closed loop), ${DURATION_SECONDS} s each, pool ${POOL_SIZE}, ${serverUrl.replace(/\/\/[^@]*@/u, "//")}`
     )
@@ -325,12 +354,7 @@ const main = async () => {
         "service peak RSS MB": r.peakRssMb ?? "-"
       }))
     )
-    const ratio = (service: Figures, reference: Figures) =>
-      (service.requestsPerSecond / reference.requestsPerSecond).toFixed(2)
-    console.log(`service / direct SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadDirect)}`)
-    console.log(`service / direct SQL throughput, 1 hot account: ${ratio(hotService, hotDirect)}`)
-    console.log(`service / group-committed SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadBatched)}`)
-    console.log(`service / group-committed SQL throughput, 1 hot account: ${ratio(hotService, hotBatched)}`)
+    spendRatios?.()
   } finally {
     child?.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 1500))

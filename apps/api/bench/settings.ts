@@ -7,3 +7,5 @@ export const AGENTS = Number(process.env.BENCH_AGENTS ?? 32)
 /** The auth-stream's open-loop arrival rate (authorizations/s) and the closed loop's number of authorizations. */
 export const AUTH_RATE = Number(process.env.BENCH_AUTH_RATE ?? 200)
 export const AUTH_CARDS = Number(process.env.BENCH_AUTH_CARDS ?? 4000)
+/** Which scenario groups run: `spend` (spend requests, direct SQL, replays, balance) and `auth-stream`; both by default. */
+export const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? "spend,auth-stream").split(",").map((s) => s.trim()))

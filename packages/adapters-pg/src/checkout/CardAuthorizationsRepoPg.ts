@@ -21,16 +21,29 @@ const DecidedRow = Schema.Struct({
   declineReason: CardAuthorization.fields.declineReason
 })
 
-/** The columns of a wide row named `prefix_*` (read as `prefixName`), as a row of their own without the prefix. */
-const part = (row: Readonly<Record<string, unknown>>, prefix: string): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(row).flatMap(([name, value]) => {
+/**
+ * The columns of a wide row named `prefix_*` (read as `prefixName`), as a row of their own without the prefix. Which
+ * columns those are is worked out from the first row read: the function's columns never change.
+ */
+const part = (prefix: string) => {
+  let columns: ReadonlyArray<readonly [column: string, field: string]> | undefined
+  return (row: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+    columns ??= Object.keys(row).flatMap((name) => {
       const rest = name.slice(prefix.length)
       return name.startsWith(prefix) && /^[A-Z]/u.test(rest)
-        ? [[`${rest.charAt(0).toLowerCase()}${rest.slice(1)}`, value]]
+        ? [[name, `${rest.charAt(0).toLowerCase()}${rest.slice(1)}`] as const]
         : []
     })
-  )
+    const fields: Record<string, unknown> = {}
+    for (const [column, field] of columns) fields[field] = row[column]
+    return fields
+  }
+}
+
+const decidedPart = part("decided")
+const cardPart = part("card")
+const intentPart = part("intent")
+const accountPart = part("account")
 
 /** CardAuthorizationsRepo on Postgres, keyed by the issuer's token: a second decision of a token stores nothing. */
 export const CardAuthorizationsRepoPg = Layer.effect(
@@ -51,13 +64,13 @@ export const CardAuthorizationsRepoPg = Layer.effect(
           const first = rows[0]
           if (first === undefined) return yield* Effect.die(new Error("lock_card_authorization answered no row"))
           if (first.decidedStatus !== null) {
-            const [decision] = yield* decodeRows(DecidedRow, operation)([part(first, "decided")])
+            const [decision] = yield* decodeRows(DecidedRow, operation)([decidedPart(first)])
             if (decision !== undefined) return { _tag: "Decided", decision } satisfies AuthorizationInputs
           }
           if (first.cardId === null) return { _tag: "NoCard" } satisfies AuthorizationInputs
-          const [card] = yield* decodeRows(Card, operation)([part(first, "card")])
-          const [intent] = yield* decodeRows(IntentRow, operation)([part(first, "intent")])
-          const accounts = yield* decodeRows(AccountRow, operation)(rows.map((row) => part(row, "account")))
+          const [card] = yield* decodeRows(Card, operation)([cardPart(first)])
+          const [intent] = yield* decodeRows(IntentRow, operation)([intentPart(first)])
+          const accounts = yield* decodeRows(AccountRow, operation)(rows.map(accountPart))
           // One row decodes into one of each.
           if (card === undefined || intent === undefined) return yield* Effect.die(new Error("no card decoded"))
           return {

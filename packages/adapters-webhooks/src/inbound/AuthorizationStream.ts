@@ -1,5 +1,5 @@
 import { CardAuthorizationRequest, CardAuthorizations } from "@svc/domain"
-import { Context, Effect, Layer, Result, Schema } from "effect"
+import { Context, Effect, Layer, Option, Result, Schema, Tracer } from "effect"
 import type { HttpServerRequest, HttpServerResponse } from "effect/http"
 import {
   errorAnswer,
@@ -49,10 +49,16 @@ export class AuthorizationStream extends Context.Service<
       const secrets = yield* InboundSecrets
       const authorizations = yield* CardAuthorizations
       // A raw route's request runs on the server's context, without the app's settings (tolerance, deadline): the
-      // decision also sees the context this layer was built with, under the request's own (its span).
+      // decision runs on the context this layer was built with, under the request's span. Adding the span is one
+      // overlay; merging the two contexts would copy the app's whole context on every request.
       const built = yield* Effect.context<never>()
       const withAppSettings = <A, E>(effect: Effect.Effect<A, E>) =>
-        Effect.updateContext(effect, (request: Context.Context<never>) => Context.merge(built, request))
+        Effect.updateContext(effect, (request: Context.Context<never>) =>
+          Option.match(Context.getOption(request, Tracer.ParentSpan), {
+            onNone: () => built,
+            onSome: (span) => Context.add(built, Tracer.ParentSpan, span)
+          })
+        )
 
       const handle = (endpoint: InboundEndpoint, request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
