@@ -84,17 +84,43 @@ export const RequestCount = Schema.Int.check(
   )
 )
 
+const described = <S extends Schema.Top>(schema: S, description: string) => schema.annotate({ description })
+
+const budgetText = (period: string) =>
+  `Most the key may spend (approved and pending, minor units) per ${period}; above it the request is denied.`
+
 /** Spend policy of a spending key or team defaults; every field is optional. */
 export const SpendPolicy = Schema.Struct({
-  perRequestLimit: Schema.optionalKey(AmountMinor),
-  dailyBudget: Schema.optionalKey(AmountMinor),
-  weeklyBudget: Schema.optionalKey(AmountMinor),
-  monthlyBudget: Schema.optionalKey(AmountMinor),
-  yearlyBudget: Schema.optionalKey(AmountMinor),
-  lifetimeBudget: Schema.optionalKey(AmountMinor),
-  categoryBudgets: Schema.optionalKey(CategoryBudgets),
-  maxRequestsPerHour: Schema.optionalKey(RequestCount),
-  maxRequestsPerDay: Schema.optionalKey(RequestCount),
+  perRequestLimit: Schema.optionalKey(
+    described(AmountMinor, "Largest amount one request may ask for (minor units); above it: `amount_over_limit`.")
+  ),
+  dailyBudget: Schema.optionalKey(described(AmountMinor, budgetText("UTC day"))),
+  weeklyBudget: Schema.optionalKey(described(AmountMinor, budgetText("ISO week (Monday 00:00 UTC to Monday)"))),
+  monthlyBudget: Schema.optionalKey(described(AmountMinor, budgetText("UTC calendar month"))),
+  yearlyBudget: Schema.optionalKey(described(AmountMinor, budgetText("UTC calendar year"))),
+  lifetimeBudget: Schema.optionalKey(described(AmountMinor, `${budgetText("key's whole life")} It never resets.`)),
+  categoryBudgets: Schema.optionalKey(
+    described(
+      CategoryBudgets,
+      'Budgets of one category each, e.g. `{category: "travel", interval: "month", amount: 50000}`: the approved ' +
+        "and pending spend of requests in that category (normalised: trimmed, lower case) may not exceed `amount` in " +
+        "the interval (`day`, `week`, `month`, `year`, `lifetime`); above it: `category_budget_exceeded`. At most one " +
+        "budget per category and interval."
+    )
+  ),
+  maxRequestsPerHour: Schema.optionalKey(
+    described(
+      RequestCount,
+      "Most requests (every outcome but denied: spend requests, transfers, checkout intents) per rolling hour; " +
+        "beyond it: `velocity_exceeded` with `nextAllowedAt`."
+    )
+  ),
+  maxRequestsPerDay: Schema.optionalKey(
+    described(
+      RequestCount,
+      "Most requests (every outcome but denied) per UTC day; beyond it: `velocity_exceeded` until the next UTC day."
+    )
+  ),
   approvalThreshold: Schema.optionalKey(AmountMinor),
   allowedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
   blockedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
