@@ -435,6 +435,11 @@ const utcMonthStartOffset = (epochMillis: number, monthOffset: number): number =
     DateTime.add(DateTime.startOf(DateTime.makeUnsafe(epochMillis), "month"), { months: monthOffset })
   )
 
+const utcYearStartOffset = (epochMillis: number, yearOffset: number): number =>
+  DateTime.toEpochMillis(
+    DateTime.add(DateTime.startOf(DateTime.makeUnsafe(epochMillis), "year"), { years: yearOffset })
+  )
+
 /** Epoch millis of 00:00:00.000 UTC on the day containing `epochMillis`. */
 export const utcDayStart = (epochMillis: number): number =>
   epochMillis - (((epochMillis % MILLIS_PER_DAY) + MILLIS_PER_DAY) % MILLIS_PER_DAY)
@@ -457,7 +462,7 @@ export const utcWeekStart = (epochMillis: number): number => {
 }
 
 /** Epoch millis of 00:00:00.000 UTC on January 1st of the year containing `epochMillis`. */
-export const utcYearStart = (epochMillis: number): number => Date.UTC(new Date(epochMillis).getUTCFullYear(), 0, 1)
+export const utcYearStart = (epochMillis: number): number => utcYearStartOffset(epochMillis, 0)
 
 /** Where the periods of every interval start: lifetime's never moves (the epoch). */
 export const periodStart = (interval: BudgetInterval, epochMillis: number): number => {
@@ -485,7 +490,7 @@ export const nextPeriodStart = (interval: BudgetInterval, epochMillis: number): 
     case "month":
       return nextUtcMonthStart(epochMillis)
     case "year":
-      return Date.UTC(new Date(epochMillis).getUTCFullYear() + 1, 0, 1)
+      return utcYearStartOffset(epochMillis, 1)
     case "lifetime":
       return Number.POSITIVE_INFINITY
   }
