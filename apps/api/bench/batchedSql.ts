@@ -36,11 +36,11 @@ const writeBatch = (sql: SqlClient.SqlClient, batch: Arr.NonEmptyReadonlyArray<W
         ORDER BY id FOR UPDATE`
       const keyIds = JSON.stringify(sortedDistinct(batch.map((w) => w.ids.keyId)))
       yield* sql`
-        INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
-        SELECT k::uuid, p.period, date_trunc(p.period, ${now}::timestamptz), 0
+        INSERT INTO spend_usage AS u (spending_key_id, category, period, period_start, amount)
+        SELECT k::uuid, '', p.period, date_trunc(p.period, ${now}::timestamptz), 0
         FROM jsonb_array_elements_text(${keyIds}::jsonb) k, (VALUES ('day'), ('month')) AS p(period)
-        ORDER BY 1, 2
-        ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount`
+        ORDER BY 1, 3
+        ON CONFLICT (spending_key_id, category, period, period_start) DO UPDATE SET amount = u.amount`
 
       const available = new Map(locked.map((a) => [a.id, Number(a.postedSum) - Number(a.pendingOut)]))
       const transactions: Array<Record<string, unknown>> = []
@@ -113,7 +113,8 @@ const writeBatch = (sql: SqlClient.SqlClient, batch: Arr.NonEmptyReadonlyArray<W
         sql`spend_usage_moved AS (
               UPDATE spend_usage u SET amount = u.amount + s.amount
               FROM jsonb_to_recordset(${sums(usage)}::jsonb) AS s(id uuid, amount bigint)
-              WHERE u.spending_key_id = s.id AND u.period_start = date_trunc(u.period, ${now}::timestamptz))`,
+              WHERE u.spending_key_id = s.id AND u.category = '' AND u.period IN ('day', 'month')
+                AND u.period_start = date_trunc(u.period, ${now}::timestamptz))`,
         ...insert("spend_request", "spend_requests", requests),
         ...insert("outbox", "outbox_events", events)
       ])} SELECT 1`

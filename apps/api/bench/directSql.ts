@@ -54,9 +54,25 @@ const perRequest = Effect.gen(function* () {
           yield* sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${id}, 0))`
           const day = new Date(`${now.slice(0, 10)}T00:00:00.000Z`).toISOString()
           const month = new Date(`${now.slice(0, 7)}-01T00:00:00.000Z`).toISOString()
+          const week = new Date(Date.parse(day) - ((new Date(day).getUTCDay() + 6) % 7) * 86_400_000).toISOString()
+          const year = new Date(`${now.slice(0, 4)}-01-01T00:00:00.000Z`).toISOString()
           yield* sql`SELECT * FROM lock_spend_decisions(${JSON.stringify([
-            { n: 0, team: ids.teamId, mode: "test", account: ids.accountId, key: ids.keyId, day, month }
-          ])}::jsonb)`
+            {
+              n: 0,
+              team: ids.teamId,
+              mode: "test",
+              account: ids.accountId,
+              key: ids.keyId,
+              day,
+              week,
+              month,
+              year,
+              category: null,
+              at: now,
+              per_hour: null,
+              per_day: null
+            }
+          ])}::jsonb, true)`
           yield* sql`WITH ledger_tx AS (
                        INSERT INTO ledger_transactions (id, team_id, mode, kind, code, reference, created_at)
                        VALUES (${txId}, ${ids.teamId}, 'test', 'posted', 'spend_request', ${id}, ${now}) RETURNING id
@@ -74,10 +90,11 @@ const perRequest = Effect.gen(function* () {
                        VALUES (${id}, ${ids.teamId}, 'test', 'approved', 1, 'USD', '{"name":"m"}'::jsonb, 'p', ${ids.accountId},
                          ${ids.keyId}, '{}'::jsonb, '{"outcome":"approved","reasons":[]}'::jsonb, ${txId}, ${now}, ${now})
                      ), spend_usage_moved AS (
-                       INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
-                       VALUES (${ids.keyId}, 'day', date_trunc('day', ${now}::timestamptz), 1),
-                              (${ids.keyId}, 'month', date_trunc('month', ${now}::timestamptz), 1)
-                       ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount
+                       INSERT INTO spend_usage AS u (spending_key_id, category, period, period_start, amount)
+                       VALUES (${ids.keyId}, '', 'day', date_trunc('day', ${now}::timestamptz), 1),
+                              (${ids.keyId}, '', 'month', date_trunc('month', ${now}::timestamptz), 1)
+                       ON CONFLICT (spending_key_id, category, period, period_start)
+                       DO UPDATE SET amount = u.amount + EXCLUDED.amount
                      ), outbox AS (
                        INSERT INTO outbox_events (id, team_id, mode, type, data, created_at)
                        VALUES (${crypto.randomUUID()}, ${ids.teamId}, 'test', 'spend_request.created', '{}'::jsonb, ${now}),

@@ -5,10 +5,12 @@ import type {
   CheckoutIntentResponse,
   CreateCheckoutIntentBody,
   CreatePaymentCodeBody,
+  CreateSpendRequestBody,
   CreateTeamRequest,
   CreateTransferBody,
   PaymentCodeResponse,
   ReceiveAddressResponse,
+  SpendEvaluationResponse,
   TeamResponse,
   TransferResponse,
   UserResponse
@@ -30,6 +32,13 @@ export type Balance = typeof BalanceResponse.Type
 export type CreateTeamInput = typeof CreateTeamRequest.Type
 /** A team's receive address in one mode (`acme-7fk2@svc`, `acme-7fk2@test.svc`). */
 export type ReceiveAddress = typeof ReceiveAddressResponse.Type
+/** The body of POST /v1/spend-requests: amount, currency, merchant (name, category, url), purpose, account, metadata. */
+export type CreateSpendRequestInput = typeof CreateSpendRequestBody.Type
+/**
+ * What create would decide now: `outcome` and `reasons`, each reason with its figures (`limit`, `used`, `requested`,
+ * `remaining`, `interval`, `category`, `resetsAt`, `nextAllowedAt`, `approvers`).
+ */
+export type SpendEvaluation = typeof SpendEvaluationResponse.Type
 /** A single-use payment code with its status as of the answer. */
 export type PaymentCode = typeof PaymentCodeResponse.Type
 /** The body of POST /v1/transfers/payment-codes. */
@@ -77,6 +86,8 @@ export interface PromiseClient {
   readonly receiveAddress: () => Promise<ReceiveAddress>
   /** The team receiving at `address` (404 when unknown or of the other mode). */
   readonly resolveReceiveAddress: (address: string) => Promise<ReceiveAddress>
+  /** A dry run of a spend request: what create would decide for `input` now; writes nothing (no key needed). */
+  readonly evaluateSpendRequest: (input: CreateSpendRequestInput) => Promise<SpendEvaluation>
   /** A new payment code; `idempotencyKey` makes the call safe to retry (the same key replays the first answer). */
   readonly createPaymentCode: (input: CreatePaymentCodeInput, idempotencyKey: string) => Promise<PaymentCode>
   /** A payment code of the credential's mode, with its status now (404 when unknown or of the other mode). */
@@ -127,6 +138,7 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     health: () => run(client.system.health()),
     receiveAddress: () => run(client.transfers.receiveAddress()),
     resolveReceiveAddress: (address) => run(client.transfers.resolveAddress({ params: { address } })),
+    evaluateSpendRequest: (input) => run(client.spendEvaluation.evaluate({ payload: input })),
     createPaymentCode: (input, idempotencyKey) =>
       run(client.transfers.createPaymentCode({ payload: input, headers: { "idempotency-key": idempotencyKey } })),
     getPaymentCode: (code) => run(client.transfers.getPaymentCode({ params: { code } })),

@@ -112,7 +112,9 @@ layer(Ledger.layer.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(TestData
             mode: "live",
             accountId: a as AccountId,
             spendingKeyId: key,
-            windows: usageWindows(Date.now())
+            windows: usageWindows(Date.now(), null),
+            at: Date.now(),
+            requestLimits: {}
           }
         ])
       )

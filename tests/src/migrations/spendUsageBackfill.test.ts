@@ -1,7 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { migrations, PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
-import { type AccountId, SpendRequestsRepo, type TeamId, usageWindows } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 
@@ -40,22 +39,24 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 seconds" })
         yield* sql`CREATE INDEX spend_requests_key_window_idx ON spend_requests (spending_key_id, created_at)`
         const [, , load] = (yield* migrations).find(([id]) => id === 7)!
         yield* (yield* load) as Effect.Effect<void, unknown, SqlClient.SqlClient>
-        const repo = yield* SpendRequestsRepo
-        const totalsAt = (at: string) =>
-          repo
-            .lockForDecisions([
-              {
-                teamId: team as TeamId,
-                mode: "test",
-                accountId: account as AccountId,
-                spendingKeyId: key,
-                windows: usageWindows(Date.parse(at))
-              }
-            ])
-            .pipe(Effect.map(([inputs]) => [inputs?.spentToday, inputs?.spentThisMonth]))
-        assert.deepStrictEqual(yield* totalsAt("2026-10-31T20:00:00Z"), [100, 100])
-        assert.deepStrictEqual(yield* totalsAt("2026-11-01T20:00:00Z"), [500, 1100])
-        assert.deepStrictEqual(yield* totalsAt("2026-11-02T00:00:00Z"), [600, 1100])
+        const totalsAt = (day: string, month: string) =>
+          sql<{ period: string; amount: string }>`
+            SELECT period, amount::text AS amount FROM spend_usage
+            WHERE spending_key_id = ${key}
+              AND ((period = 'day' AND period_start = ${day}) OR (period = 'month' AND period_start = ${month}))
+            ORDER BY period`.pipe(Effect.map((rows) => rows.map((r) => [r.period, Number(r.amount)])))
+        assert.deepStrictEqual(yield* totalsAt("2026-10-31T00:00:00Z", "2026-10-01T00:00:00Z"), [
+          ["day", 100],
+          ["month", 100]
+        ])
+        assert.deepStrictEqual(yield* totalsAt("2026-11-01T00:00:00Z", "2026-11-01T00:00:00Z"), [
+          ["day", 500],
+          ["month", 1100]
+        ])
+        assert.deepStrictEqual(yield* totalsAt("2026-11-02T00:00:00Z", "2026-11-01T00:00:00Z"), [
+          ["day", 600],
+          ["month", 1100]
+        ])
       })
     )
   }

@@ -7,7 +7,7 @@ import { AccountsApi } from "./ledger/index.ts"
 import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
 import { InputLimits, RequestValidation } from "./shared/index.ts"
-import { SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
+import { SpendEvaluationApi, SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
 import { TransfersApi } from "./transfers/index.ts"
 import { TreasuryApi } from "./treasury/index.ts"
 import { WebhookEndpointsApi } from "./webhooks/index.ts"
@@ -19,6 +19,7 @@ export class Api extends HttpApi.make("svc")
   .add(MeApi)
   .add(AccountsApi)
   .add(SpendRequestsApi)
+  .add(SpendEvaluationApi)
   .add(TestHelpersApi)
   .add(TransfersApi)
   .add(CheckoutApi)

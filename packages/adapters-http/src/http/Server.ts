@@ -9,7 +9,7 @@ import { AccountsHttp } from "./ledger/index.ts"
 import { AuthenticationLive, ErrorHandlingLive, OAuthGuardLive } from "./middleware/index.ts"
 import { OAuthApplicationsHttp, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
 import { SystemHttp } from "./platform/index.ts"
-import { SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
+import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
 import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
 import { WebhookEndpointsHttp } from "./webhooks/index.ts"
@@ -22,6 +22,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     MeHttp,
     AccountsHttp,
     SpendRequestsHttp,
+    SpendEvaluationHttp,
     TestHelpersHttp,
     TransfersHttp,
     CheckoutHttp,

@@ -3,11 +3,19 @@ import {
   ApprovalId,
   ApprovalsRepo,
   approvalView,
+  BUDGET_INTERVALS,
+  type BudgetInterval,
+  type DecisionInputs,
+  type DecisionLock,
   EventOutbox,
   isAfter,
   LedgerRepo,
+  millisOfIso,
+  NO_USAGE,
   newestFirst,
+  nextUtcDayStart,
   pickSpendAccount,
+  type RequestUsage,
   type SpendRequest,
   type SpendRequestId,
   SpendRequestsRepo,
@@ -25,8 +33,24 @@ interface StoredRequest extends Omit<SpendRequest, "approval"> {
   readonly approvalId: ApprovalId | null
 }
 
-const usageKeys = (keyId: string, windows: UsageWindows) =>
-  [`${keyId}|day|${windows.day}`, `${keyId}|month|${windows.month}`] as const
+const startsOf = (w: UsageWindows): Readonly<Record<BudgetInterval, string>> => ({
+  day: w.day,
+  week: w.week,
+  month: w.month,
+  year: w.year,
+  lifetime: ""
+})
+
+const totalKey = (keyId: string, category: string, interval: BudgetInterval, w: UsageWindows) =>
+  `${keyId}|${category}|${interval}|${startsOf(w)[interval]}`
+
+/** Every total an amount in `windows` moves: the credential's, and its category's when it has one. */
+const usageKeys = (keyId: string, w: UsageWindows) =>
+  (w.category === null ? [""] : ["", w.category]).flatMap((category) =>
+    BUDGET_INTERVALS.map((interval) => totalKey(keyId, category, interval, w))
+  )
+
+const MILLIS_PER_HOUR = 3_600_000
 
 const soonestExpiryFirst = (a: SpendRequest, b: SpendRequest): number => {
   const [x, y] = [a.approval?.expiresAt ?? "", b.approval?.expiresAt ?? ""]
@@ -48,6 +72,8 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const approvals = yield* ApprovalsRepo
     const requests = yield* store.table(HashMap.empty<SpendRequestId, StoredRequest>())
     const usage = yield* store.table(HashMap.empty<string, number>())
+    /** When each credential's counted requests were made (epoch millis), most recent first. */
+    const requestTimes = yield* store.table(HashMap.empty<string, ReadonlyArray<number>>())
     const withApproval = ({ approvalId, ...stored }: StoredRequest) =>
       Effect.map(
         approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
@@ -63,33 +89,58 @@ export const SpendRequestsRepoMemory = Layer.effect(
           )
         )
       )
+    const countRequest = (keyId: string, at: number) =>
+      Ref.update(requestTimes, (map) =>
+        HashMap.set(
+          map,
+          keyId,
+          [at, ...Option.getOrElse(HashMap.get(map, keyId), () => [])].toSorted((a, b) => b - a)
+        )
+      )
+    const totalsOf = (totals: HashMap.HashMap<string, number>, keyId: string, category: string, w: UsageWindows) => {
+      const of = (interval: BudgetInterval) =>
+        Option.getOrElse(HashMap.get(totals, totalKey(keyId, category, interval, w)), () => 0)
+      return { day: of("day"), week: of("week"), month: of("month"), year: of("year"), lifetime: of("lifetime") }
+    }
+    /** The state a decision reads; the store serialises writes, so reading is all a lock needs here. */
+    const read = ({ teamId, mode, accountId, spendingKeyId, windows, at, requestLimits }: DecisionLock) =>
+      Effect.gen(function* () {
+        const accounts = yield* ledger.listAccounts(teamId, { mode })
+        const spend = pickSpendAccount(accounts, accountId)
+        const settlement =
+          spend === undefined
+            ? undefined
+            : accounts.find((a) => a.kind === "settlement" && a.currency === spend.currency)
+        const locked = yield* ledger.lockAccounts([spend, settlement].flatMap((a) => (a === undefined ? [] : [a.id])))
+        const lockedOf = (id: string | undefined) => Option.fromNullishOr(locked.find((l) => l.account.id === id))
+        const totals = yield* Ref.get(usage)
+        const teamPolicy = yield* keys.teamPolicy(teamId)
+        const perHour = requestLimits.maxRequestsPerHour ?? teamPolicy.maxRequestsPerHour
+        const perDay = requestLimits.maxRequestsPerDay ?? teamPolicy.maxRequestsPerDay
+        const times = Option.getOrElse(HashMap.get(yield* Ref.get(requestTimes), spendingKeyId), () => [])
+        const dayStart = millisOfIso(windows.day)
+        const today = times.filter((t) => t >= dayStart && t < nextUtcDayStart(dayStart)).length
+        const inputs: DecisionInputs = {
+          spendAccount: lockedOf(spend?.id),
+          settlementAccount: lockedOf(settlement?.id),
+          teamPolicy,
+          spent: totalsOf(totals, spendingKeyId, "", windows),
+          categorySpent:
+            windows.category === null ? NO_USAGE : totalsOf(totals, spendingKeyId, windows.category, windows),
+          recentRequests: perHour === undefined ? [] : times.filter((t) => t > at - MILLIS_PER_HOUR).slice(0, perHour),
+          requestsToday: perDay === undefined ? 0 : Math.min(today, perDay)
+        }
+        return inputs
+      })
+    const recordUsage = (keyId: string, counted: RequestUsage) =>
+      counted.amount === 0
+        ? Effect.void
+        : store.atomically(
+            Effect.andThen(addUsage(keyId, counted.windows, counted.amount), countRequest(keyId, counted.at))
+          )
     return SpendRequestsRepo.of({
-      lockForDecisions: (locks) =>
-        Effect.forEach(locks, ({ teamId, mode, accountId, spendingKeyId, windows }) =>
-          Effect.gen(function* () {
-            const accounts = yield* ledger.listAccounts(teamId, { mode })
-            const spend = pickSpendAccount(accounts, accountId)
-            const settlement =
-              spend === undefined
-                ? undefined
-                : accounts.find((a) => a.kind === "settlement" && a.currency === spend.currency)
-            const locked = yield* ledger.lockAccounts(
-              [spend, settlement].flatMap((a) => (a === undefined ? [] : [a.id]))
-            )
-            const lockedOf = (id: string | undefined) => Option.fromNullishOr(locked.find((l) => l.account.id === id))
-            const totals = yield* Ref.get(usage)
-            const [day, month] = usageKeys(spendingKeyId, windows).map((key) =>
-              Option.getOrElse(HashMap.get(totals, key), () => 0)
-            )
-            return {
-              spendAccount: lockedOf(spend?.id),
-              settlementAccount: lockedOf(settlement?.id),
-              teamPolicy: yield* keys.teamPolicy(teamId),
-              spentToday: day ?? 0,
-              spentThisMonth: month ?? 0
-            }
-          })
-        ),
+      lockForDecisions: (locks) => Effect.forEach(locks, read),
+      readForDecision: read,
       insertDecided: (batch) =>
         store.atomically(
           Effect.forEach(
@@ -110,7 +161,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
                     approvalId: view === null ? null : ApprovalId.make(view.id)
                   })
                 )
-                if (spent.amount !== 0) yield* addUsage(request.spendingKeyId, spent.windows, spent.amount)
+                yield* recordUsage(request.spendingKeyId, spent)
                 yield* outbox.publish(...events)
               }),
             { discard: true }
@@ -138,6 +189,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
               .slice(0, page.limit + 1)
           )
         ),
+      recordUsage,
       moveUsage: addUsage,
       transition: (teamId, id, transition) =>
         store.atomically(

@@ -1,4 +1,15 @@
-import { SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
+import {
+  type DecisionInputs,
+  type DecisionLock,
+  isoOfMillis,
+  type RequestUsage,
+  SpendPolicy,
+  SpendRequest,
+  SpendRequestsRepo,
+  type UsageTotals,
+  type UsageWindows,
+  utcDayStart
+} from "@svc/domain"
 import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { approvalRow, JOINED_APPROVAL_COLUMNS, JoinedApprovalFields, withJoinedApproval } from "../approvals/index.ts"
@@ -18,17 +29,88 @@ const COLUMNS =
   "r.metadata::text AS metadata, r.decision, r.ledger_transaction_id, r.hold_transaction_id, r.created_at, r.updated_at, " +
   JOINED_APPROVAL_COLUMNS
 
+/** Totals keyed by period, as `lock_spend_decisions` answers them; a total not yet stored is absent. */
+const Totals = Schema.Record(Schema.String, Schema.Int)
+
 /**
- * A row of `lock_spend_decisions` (migration 0014): a locked spend or settlement account of request `n`, with its team's
- * policy and its credential's budget totals.
+ * A row of `lock_spend_decisions` (migration 0018): a locked spend or settlement account of request `n`, with its team's
+ * policy, its credential's budget totals and its recent requests.
  */
 const DecisionRow = Schema.Struct({
   n: Schema.Int,
   ...AccountRow.fields,
   teamPolicy: Schema.NullOr(SpendPolicy),
-  spentToday: SafeIntegerColumn,
-  spentThisMonth: SafeIntegerColumn
+  spent: Totals,
+  categorySpent: Totals,
+  recentRequests: Schema.Array(Schema.Int),
+  requestsToday: SafeIntegerColumn
 })
+
+const totalsOf = (totals: typeof Totals.Type): UsageTotals => ({
+  day: totals.day ?? 0,
+  week: totals.week ?? 0,
+  month: totals.month ?? 0,
+  year: totals.year ?? 0,
+  lifetime: totals.lifetime ?? 0
+})
+
+/** Where the lifetime total's period starts: it never moves. */
+const LIFETIME_START = "1970-01-01T00:00:00.000Z"
+
+/** Every total (category, period, start) an amount in `w` moves: the credential's, and its category's if it has one. */
+const totalsIn = (w: UsageWindows) =>
+  (w.category === null ? [""] : ["", w.category]).flatMap((category) =>
+    (
+      [
+        ["day", w.day],
+        ["week", w.week],
+        ["month", w.month],
+        ["year", w.year],
+        ["lifetime", LIFETIME_START]
+      ] as const
+    ).map(([period, start]) => ({ category, period, start }))
+  )
+
+/** Requests counted at or before the start of the day before are read by no velocity limit any more. */
+const MILLIS_KEPT = 2 * 86_400_000
+
+/**
+ * The statements (CTEs of one write) that count `usage` of each credential: the amounts added to its totals in
+ * (credential, category, period, start) order, the times of its counted requests, and the times too old to count
+ * dropped.
+ */
+const usageWrites = (
+  sql: SqlClient.SqlClient,
+  counted: ReadonlyArray<{ readonly keyId: string; readonly usage: RequestUsage }>
+) => {
+  const totals = new Map<string, { key: string; category: string; period: string; start: string; amount: number }>()
+  const times: Array<{ spending_key_id: string; at: string }> = []
+  for (const { keyId, usage } of counted) {
+    if (usage.amount === 0) continue
+    for (const { category, period, start } of totalsIn(usage.windows)) {
+      const id = `${keyId}|${category}|${period}|${start}`
+      const total = totals.get(id)
+      totals.set(id, { key: keyId, category, period, start, amount: (total?.amount ?? 0) + usage.amount })
+    }
+    times.push({ spending_key_id: keyId, at: isoOfMillis(usage.at) })
+  }
+  if (!Arr.isArrayNonEmpty(times)) return []
+  const oldest = Math.min(...counted.map((c) => c.usage.at))
+  return [
+    sql`spend_usage_moved AS (
+      INSERT INTO spend_usage AS u (spending_key_id, category, period, period_start, amount)
+      SELECT m.key, m.category, m.period, m.start, m.amount
+      FROM jsonb_to_recordset(${JSON.stringify([...totals.values()])}::jsonb)
+        AS m(key uuid, category text, period text, start timestamptz, amount bigint)
+      ORDER BY 1, 2, 3, 4
+      ON CONFLICT (spending_key_id, category, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount)`,
+    sql`spend_request_times_added AS (INSERT INTO spend_request_times ${sql.insert(times)})`,
+    sql`spend_request_times_dropped AS (
+      DELETE FROM spend_request_times
+      WHERE spending_key_id IN ${sql.in([...new Set(times.map((t) => t.spending_key_id))])}
+        AND at < ${isoOfMillis(utcDayStart(oldest) - MILLIS_KEPT)})`
+  ]
+}
 
 const toSpendRequest = (row: typeof Row.Type): SpendRequest => withJoinedApproval(row)
 
@@ -42,54 +124,67 @@ export const SpendRequestsRepoPg = Layer.effect(
     const withApprovals = sql.unsafe("spend_requests r LEFT JOIN approvals a ON a.id = r.approval_id")
     const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
     const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
+    /** `lock_spend_decisions` of `locks`, locking and creating the totals when `lock`, else only reading. */
+    const decisionInputs = (locks: ReadonlyArray<DecisionLock>, lock: boolean, operation: string) =>
+      sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
+        locks.map((l, n) => ({
+          n,
+          team: l.teamId,
+          mode: l.mode,
+          account: l.accountId,
+          key: l.spendingKeyId,
+          day: l.windows.day,
+          week: l.windows.week,
+          month: l.windows.month,
+          year: l.windows.year,
+          category: l.windows.category,
+          at: isoOfMillis(l.at),
+          per_hour: l.requestLimits.maxRequestsPerHour ?? null,
+          per_day: l.requestLimits.maxRequestsPerDay ?? null
+        }))
+      )}::jsonb, ${lock})`.pipe(
+        orUnavailable(operation),
+        Effect.flatMap(decodeRows(DecisionRow, operation)),
+        Effect.map((rows) =>
+          locks.map((_, n): DecisionInputs => {
+            const mine = rows.filter((row) => row.n === n)
+            const locked = (kind: "spend" | "settlement") =>
+              Option.map(
+                Option.fromNullishOr(mine.find((a) => a.kind === kind)),
+                ({
+                  n: _,
+                  teamPolicy: _p,
+                  spent: _s,
+                  categorySpent: _c,
+                  recentRequests: _r,
+                  requestsToday: _t,
+                  ...row
+                }) => lockedAccount(row)
+              )
+            const first = mine[0]
+            return {
+              spendAccount: locked("spend"),
+              settlementAccount: locked("settlement"),
+              teamPolicy: first?.teamPolicy ?? {},
+              spent: totalsOf(first?.spent ?? {}),
+              categorySpent: totalsOf(first?.categorySpent ?? {}),
+              recentRequests: first?.recentRequests ?? [],
+              requestsToday: first?.requestsToday ?? 0
+            }
+          })
+        )
+      )
     return SpendRequestsRepo.of({
-      lockForDecisions: (locks) =>
-        sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
-          locks.map((l, n) => ({
-            n,
-            team: l.teamId,
-            mode: l.mode,
-            account: l.accountId,
-            key: l.spendingKeyId,
-            day: l.windows.day,
-            month: l.windows.month
-          }))
-        )}::jsonb)`.pipe(
-          orUnavailable("spendRequests.lockForDecisions"),
-          Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecisions")),
-          Effect.map((rows) =>
-            locks.map((_, n) => {
-              const mine = rows.filter((row) => row.n === n)
-              const locked = (kind: "spend" | "settlement") =>
-                Option.map(Option.fromNullishOr(mine.find((a) => a.kind === kind)), ({ n: _, ...row }) =>
-                  lockedAccount(row)
-                )
-              return {
-                spendAccount: locked("spend"),
-                settlementAccount: locked("settlement"),
-                teamPolicy: mine[0]?.teamPolicy ?? {},
-                spentToday: mine[0]?.spentToday ?? 0,
-                spentThisMonth: mine[0]?.spentThisMonth ?? 0
-              }
-            })
-          )
+      lockForDecisions: (locks) => decisionInputs(locks, true, "spendRequests.lockForDecisions"),
+      readForDecision: (lock) =>
+        decisionInputs([lock], false, "spendRequests.readForDecision").pipe(
+          // One lock answers one state.
+          Effect.flatMap(([inputs]) => (inputs === undefined ? Effect.die("no state read") : Effect.succeed(inputs)))
         ),
       insertDecided: (batch) =>
         Effect.suspend(() => {
           const transactions = batch.flatMap((d) => (d.ledgerTransaction === null ? [] : [d.ledgerTransaction]))
           const approvals = batch.flatMap((d) => (d.approval === null ? [] : [approvalRow(d.approval)]))
-          const usage = new Map<string, { key: string; period: string; start: string; amount: number }>()
-          for (const { request, usage: spent } of batch) {
-            if (spent.amount === 0) continue
-            for (const [period, start] of [
-              ["day", spent.windows.day],
-              ["month", spent.windows.month]
-            ] as const) {
-              const id = `${request.spendingKeyId}|${period}|${start}`
-              const total = usage.get(id)
-              usage.set(id, { key: request.spendingKeyId, period, start, amount: (total?.amount ?? 0) + spent.amount })
-            }
-          }
           const outbox = outboxRows(batch.flatMap((d) => d.events))
           const writes = [
             ...(Arr.isArrayNonEmpty(transactions) ? [postingCtes(sql, transactions)] : []),
@@ -117,17 +212,10 @@ export const SpendRequestsRepoPg = Layer.effect(
                 updated_at: sr.updatedAt
               }))
             )})`,
-            ...(usage.size === 0
-              ? []
-              : [
-                  sql`spend_usage_moved AS (
-                    INSERT INTO spend_usage AS u (spending_key_id, period, period_start, amount)
-                    SELECT m.key, m.period, m.start, m.amount
-                    FROM jsonb_to_recordset(${JSON.stringify([...usage.values()])}::jsonb)
-                      AS m(key uuid, period text, start timestamptz, amount bigint)
-                    ORDER BY 1, 2, 3
-                    ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount)`
-                ]),
+            ...usageWrites(
+              sql,
+              batch.map((d) => ({ keyId: d.request.spendingKeyId, usage: d.usage }))
+            ),
             ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : [])
           ]
           return sql`WITH ${sql.csv(writes)} SELECT 1`
@@ -152,13 +240,17 @@ export const SpendRequestsRepoPg = Layer.effect(
           orUnavailable("spendRequests.list"),
           Effect.flatMap(all("spendRequests.list"))
         ),
+      recordUsage: (keyId, usage) =>
+        Effect.suspend(() => {
+          const writes = usageWrites(sql, [{ keyId, usage }])
+          return Arr.isArrayNonEmpty(writes) ? Effect.asVoid(sql`WITH ${sql.csv(writes)} SELECT 1`) : Effect.void
+        }).pipe(Effect.asVoid, orUnavailable("spendRequests.recordUsage")),
       moveUsage: (keyId, windows, delta) =>
-        sql`UPDATE spend_usage SET amount = amount + ${delta}
-            WHERE spending_key_id = ${keyId}
-              AND ((period = 'day' AND period_start = ${windows.day}) OR (period = 'month' AND period_start = ${windows.month}))`.pipe(
-          Effect.asVoid,
-          orUnavailable("spendRequests.moveUsage")
-        ),
+        sql`UPDATE spend_usage u SET amount = u.amount + ${delta}
+            FROM jsonb_to_recordset(${JSON.stringify(totalsIn(windows))}::jsonb)
+              AS m(category text, period text, start timestamptz)
+            WHERE u.spending_key_id = ${keyId} AND u.category = m.category AND u.period = m.period
+              AND u.period_start = m.start`.pipe(Effect.asVoid, orUnavailable("spendRequests.moveUsage")),
       transition: (teamId, id, t) =>
         sql`WITH r AS (
                    UPDATE spend_requests

@@ -404,7 +404,7 @@ export class CardAuthorizations extends Context.Service<
             if (cleared.amount !== intent.amount) {
               yield* spendRepo.moveUsage(
                 intent.spendingKeyId,
-                usageWindows(millisOfIso(intent.createdAt)),
+                usageWindows(millisOfIso(intent.createdAt), null),
                 cleared.amount - intent.amount
               )
             }

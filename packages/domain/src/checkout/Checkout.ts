@@ -27,7 +27,7 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { decideGoverned, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import { decideGoverned, decisionLock, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
 import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
 import { CardIssuer, CardNumberKey } from "./CardIssuer.ts"
 import {
@@ -187,10 +187,8 @@ export class Checkout extends Context.Service<
       const now = yield* Clock.currentTimeMillis
       return yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const windows = usageWindows(now)
-          const [inputs] = yield* spendRepo.lockForDecisions([
-            { teamId: agent.teamId, mode: agent.mode, accountId: agent.accountId, spendingKeyId: agent.keyId, windows }
-          ])
+          const lock = decisionLock(agent, agent.accountId, now, null)
+          const [inputs] = yield* spendRepo.lockForDecisions([lock])
           const id = yield* newId(CheckoutIntentId)
           const { decision, account, approval, usage } = yield* decideGoverned(
             agent,
@@ -204,7 +202,7 @@ export class Checkout extends Context.Service<
             // The lock of one request answers one state.
             inputs ?? (yield* Effect.die(new Error("no locked state for the checkout intent"))),
             now,
-            windows
+            lock.windows
           ).pipe(Effect.catchTag("SpendRequestInvalid", (e) => Effect.fail(invalid(e.field, e.message))))
           const status: CheckoutIntentStatus =
             decision.outcome === "approved"
@@ -235,7 +233,7 @@ export class Checkout extends Context.Service<
           }
           if (approval !== null) yield* approvals.insert(approval)
           yield* repo.insert(intent)
-          if (usage.amount !== 0) yield* spendRepo.moveUsage(agent.keyId, usage.windows, usage.amount)
+          yield* spendRepo.recordUsage(agent.keyId, usage)
           yield* publish(
             intent,
             status === "approved" ? ["created"] : ["created", status === "denied" ? "denied" : "approval_required"]
@@ -296,7 +294,7 @@ export class Checkout extends Context.Service<
             if (Option.isSome(card)) yield* cards.setStatus(card.value.token, "closed", now)
             yield* spendRepo.moveUsage(
               intent.spendingKeyId,
-              usageWindows(millisOfIso(intent.createdAt)),
+              usageWindows(millisOfIso(intent.createdAt), null),
               -intent.amount
             )
             yield* publish(updated.value, [outcome])

@@ -10,8 +10,14 @@ import {
   SettlementAccountMissing
 } from "../ledger/index.ts"
 import { type AccountId, isoOfMillis, LedgerTransactionId, newId } from "../shared/index.ts"
-import { approvalExpiresAt, effectivePolicy, evaluateSpend, type SpendDecision } from "./SpendPolicy.ts"
-import { SpendRequestInvalid, type UsageWindows } from "./SpendRequest.ts"
+import {
+  approvalExpiresAt,
+  effectivePolicy,
+  evaluateSpend,
+  normalizeCategory,
+  type SpendDecision
+} from "./SpendPolicy.ts"
+import { type RequestUsage, SpendRequestInvalid, type UsageWindows } from "./SpendRequest.ts"
 import type { DecisionInputs } from "./SpendRequestsRepo.ts"
 
 /**
@@ -49,14 +55,14 @@ export interface GovernedDecision {
   readonly ledgerTransaction: LedgerTransaction | null
   /** The approval an ask routed to a human waits on; null otherwise. */
   readonly approval: Approval | null
-  /** What the ask adds to its credential's budget totals (0 when denied). */
-  readonly usage: { readonly windows: UsageWindows; readonly amount: number }
+  /** What the ask adds to its credential's budget totals and request counts (nothing when denied). */
+  readonly usage: RequestUsage
 }
 
 /**
  * Decides an ask on the state `SpendRequestsRepo.lockForDecisions` read under its locks at `now` for the budget
- * `windows` of that moment: the policy decision (the agent's policy over the team's defaults), the posting or hold,
- * the approval, the budget usage. Refused when the credential has no such spend account, the currency differs from
+ * `windows` of that moment and the ask's category: the policy decision (the agent's policy over the team's defaults),
+ * the posting or hold, the approval, the budget usage and request count. Refused when the credential has no such spend account, the currency differs from
  * the account's, or the team has no settlement account in that currency.
  */
 export const decideGoverned = Effect.fn("Governed.decide")(function* (
@@ -86,12 +92,18 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
   }
   const settlement = inputs.settlementAccount.value
   const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
+  if (windows.category !== normalizeCategory(ask.merchant.category)) {
+    return yield* Effect.die(new Error("the ask was locked under another category than its own"))
+  }
   const decision = evaluateSpend({
     policy,
     amount: ask.amount,
     merchant: ask.merchant,
-    spentToday: inputs.spentToday,
-    spentThisMonth: inputs.spentThisMonth,
+    now,
+    spent: inputs.spent,
+    categorySpent: inputs.categorySpent,
+    recentRequests: inputs.recentRequests,
+    requestsToday: inputs.requestsToday,
     available: balanceOf(spend.counters).available
   })
   const createdAt = isoOfMillis(now)
@@ -142,7 +154,7 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     account,
     ledgerTransaction,
     approval,
-    usage: { windows, amount: decision.outcome === "denied" ? 0 : ask.amount }
+    usage: { windows, amount: decision.outcome === "denied" ? 0 : ask.amount, at: now }
   }
   return decided
 })

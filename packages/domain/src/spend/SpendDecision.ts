@@ -5,8 +5,9 @@ import { applyEntry, type LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import { type AccountId, isoOfMillis, newId, newIdText } from "../shared/index.ts"
 import { decideGoverned } from "./GovernedDecision.ts"
-import { type SpendRequest, SpendRequestId, spendRequestJson, type UsageWindows } from "./SpendRequest.ts"
-import type { DecidedSpend, DecisionInputs } from "./SpendRequestsRepo.ts"
+import { BUDGET_INTERVALS, type BudgetInterval, type UsageTotals } from "./SpendPolicy.ts"
+import { type SpendRequest, SpendRequestId, spendRequestJson, type UsageWindows, usageWindows } from "./SpendRequest.ts"
+import type { DecidedSpend, DecisionInputs, DecisionLock } from "./SpendRequestsRepo.ts"
 
 /** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
 export const spendEvents = (
@@ -33,6 +34,25 @@ export interface CreateSpendRequest {
   readonly accountId?: AccountId | undefined
   readonly metadata?: Readonly<Record<string, string>> | undefined
 }
+
+/**
+ * What an ask of `agent` on the spend account `accountId` (null: the mode's first) in `category`, decided at `now`,
+ * locks: its account and its credential's totals in the windows of that moment.
+ */
+export const decisionLock = (
+  agent: AgentPrincipal,
+  accountId: AccountId | null,
+  now: number,
+  category: string | null | undefined
+): DecisionLock => ({
+  teamId: agent.teamId,
+  mode: agent.mode,
+  accountId,
+  spendingKeyId: agent.keyId,
+  windows: usageWindows(now, category),
+  at: now,
+  requestLimits: agent.policy ?? {}
+})
 
 /**
  * What a new request decides from the state `SpendRequestsRepo.lockForDecisions` read under its locks at `now` for
@@ -105,6 +125,15 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
   return decided
 })
 
+/** The start of each interval's period in `windows` (lifetime's never moves). */
+const startsOf = (w: UsageWindows): Readonly<Record<BudgetInterval, string>> => ({
+  day: w.day,
+  week: w.week,
+  month: w.month,
+  year: w.year,
+  lifetime: ""
+})
+
 /**
  * The locked state of a batch as its decisions move it (`inputs[i]` as `SpendRequestsRepo.lockForDecisions` read it for
  * request `i`): `inputsOf(i)` is request `i`'s state after every decision `record`ed so far, so requests decided one
@@ -113,20 +142,32 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
 export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: ReadonlyArray<UsageWindows>) => {
   const accounts = new Map<string, LockedAccount>()
   const spent = new Map<string, number>()
-  const totalKeys = (keyId: string, w: UsageWindows) => [`${keyId}|day|${w.day}`, `${keyId}|month|${w.month}`] as const
+  const requests = new Map<string, Array<number>>()
+  const requestsOnDay = new Map<string, number>()
+  const total = (keyId: string, category: string, interval: BudgetInterval, w: UsageWindows) =>
+    `${keyId}|${category}|${interval}|${startsOf(w)[interval]}`
+  const totalsOf = (keyId: string, category: string, w: UsageWindows, read: UsageTotals): UsageTotals => ({
+    day: read.day + (spent.get(total(keyId, category, "day", w)) ?? 0),
+    week: read.week + (spent.get(total(keyId, category, "week", w)) ?? 0),
+    month: read.month + (spent.get(total(keyId, category, "month", w)) ?? 0),
+    year: read.year + (spent.get(total(keyId, category, "year", w)) ?? 0),
+    lifetime: read.lifetime + (spent.get(total(keyId, category, "lifetime", w)) ?? 0)
+  })
   const current = (locked: Option.Option<LockedAccount>) => Option.map(locked, (a) => accounts.get(a.account.id) ?? a)
   return {
     inputsOf: (i: number, spendingKeyId: string): DecisionInputs => {
       const read = inputs[i]
       const w = windows[i]
       if (read === undefined || w === undefined) throw new RangeError(`no locked state for request ${i}`)
-      const [day, month] = totalKeys(spendingKeyId, w)
       return {
         ...read,
         spendAccount: current(read.spendAccount),
         settlementAccount: current(read.settlementAccount),
-        spentToday: read.spentToday + (spent.get(day) ?? 0),
-        spentThisMonth: read.spentThisMonth + (spent.get(month) ?? 0)
+        spent: totalsOf(spendingKeyId, "", w, read.spent),
+        categorySpent:
+          w.category === null ? read.categorySpent : totalsOf(spendingKeyId, w.category, w, read.categorySpent),
+        recentRequests: [...(requests.get(spendingKeyId) ?? []), ...read.recentRequests],
+        requestsToday: read.requestsToday + (requestsOnDay.get(`${spendingKeyId}|${w.day}`) ?? 0)
       }
     },
     /** Moves the state by `decided`, which was decided on `decidedOn` (what `inputsOf` gave). */
@@ -143,12 +184,17 @@ export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: Rea
           })
         }
       }
-      const { amount } = decided.usage
-      if (amount !== 0) {
-        for (const key of totalKeys(decided.request.spendingKeyId, decided.usage.windows)) {
+      const { amount, windows: w, at } = decided.usage
+      if (amount === 0) return
+      const keyId = decided.request.spendingKeyId
+      for (const category of w.category === null ? [""] : ["", w.category]) {
+        for (const interval of BUDGET_INTERVALS) {
+          const key = total(keyId, category, interval, w)
           spent.set(key, (spent.get(key) ?? 0) + amount)
         }
       }
+      requests.set(keyId, [at, ...(requests.get(keyId) ?? [])])
+      requestsOnDay.set(`${keyId}|${w.day}`, (requestsOnDay.get(`${keyId}|${w.day}`) ?? 0) + 1)
     }
   }
 }

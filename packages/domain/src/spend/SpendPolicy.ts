@@ -1,6 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { Role } from "../identity/model.ts"
-import { AmountMinor } from "../shared/model.ts"
+import { AmountMinor, isoOfMillis } from "../shared/model.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
 export const CategorySlug = Schema.String.check(
@@ -37,11 +37,90 @@ export const ApprovalTtlSeconds = Schema.Int.check(
   )
 )
 
+/** The periods a budget counts over: UTC day, ISO week (from Monday, UTC), UTC month, UTC year, or ever. */
+export const BudgetInterval = Schema.Literals(["day", "week", "month", "year", "lifetime"])
+
+/** The period a budget counts over. */
+export type BudgetInterval = typeof BudgetInterval.Type
+
+/** Every budget interval, in the order budgets are evaluated and reported. */
+export const BUDGET_INTERVALS: ReadonlyArray<BudgetInterval> = ["day", "week", "month", "year", "lifetime"]
+
+/** A budget of one category over one interval, e.g. travel 50,000 a month. */
+export const CategoryBudget = Schema.Struct({
+  category: CategorySlug,
+  interval: BudgetInterval,
+  amount: AmountMinor
+})
+
+/** A budget of one category over one interval. */
+export type CategoryBudget = typeof CategoryBudget.Type
+
+const CategoryBudgets = Schema.Array(CategoryBudget).check(
+  Schema.isMaxLength(100, { message: "expected at most 100 category budgets" }),
+  Schema.makeFilter(
+    (budgets) => {
+      const seen = new Set<string>()
+      for (const [i, b] of budgets.entries()) {
+        const pair = `${b.category}|${b.interval}`
+        if (seen.has(pair))
+          return { path: [i], issue: `a second ${b.interval} budget for category ${JSON.stringify(b.category)}` }
+        seen.add(pair)
+      }
+      return undefined
+    },
+    { description: "at most one budget per category and interval" }
+  )
+)
+
+/** Most requests a velocity limit may allow per period. */
+export const MAX_REQUEST_COUNT = 1_000_000
+
+/** A velocity limit: at most this many requests per period. */
+export const RequestCount = Schema.Int.check(
+  Schema.isBetween(
+    { minimum: 0, maximum: MAX_REQUEST_COUNT },
+    { message: `expected a whole number of requests between 0 and ${MAX_REQUEST_COUNT}` }
+  )
+)
+
+const described = <S extends Schema.Top>(schema: S, description: string) => schema.annotate({ description })
+
+const budgetText = (period: string) =>
+  `Most the key may spend (approved and pending, minor units) per ${period}; above it the request is denied.`
+
 /** Spend policy of a spending key or team defaults; every field is optional. */
 export const SpendPolicy = Schema.Struct({
-  perRequestLimit: Schema.optionalKey(AmountMinor),
-  dailyBudget: Schema.optionalKey(AmountMinor),
-  monthlyBudget: Schema.optionalKey(AmountMinor),
+  perRequestLimit: Schema.optionalKey(
+    described(AmountMinor, "Largest amount one request may ask for (minor units); above it: `amount_over_limit`.")
+  ),
+  dailyBudget: Schema.optionalKey(described(AmountMinor, budgetText("UTC day"))),
+  weeklyBudget: Schema.optionalKey(described(AmountMinor, budgetText("ISO week (Monday 00:00 UTC to Monday)"))),
+  monthlyBudget: Schema.optionalKey(described(AmountMinor, budgetText("UTC calendar month"))),
+  yearlyBudget: Schema.optionalKey(described(AmountMinor, budgetText("UTC calendar year"))),
+  lifetimeBudget: Schema.optionalKey(described(AmountMinor, `${budgetText("key's whole life")} It never resets.`)),
+  categoryBudgets: Schema.optionalKey(
+    described(
+      CategoryBudgets,
+      'Budgets of one category each, e.g. `{category: "travel", interval: "month", amount: 50000}`: the approved ' +
+        "and pending spend of requests in that category (normalised: trimmed, lower case) may not exceed `amount` in " +
+        "the interval (`day`, `week`, `month`, `year`, `lifetime`); above it: `category_budget_exceeded`. At most one " +
+        "budget per category and interval."
+    )
+  ),
+  maxRequestsPerHour: Schema.optionalKey(
+    described(
+      RequestCount,
+      "Most requests (every outcome but denied: spend requests, transfers, checkout intents) per rolling hour; " +
+        "beyond it: `velocity_exceeded` with `nextAllowedAt`."
+    )
+  ),
+  maxRequestsPerDay: Schema.optionalKey(
+    described(
+      RequestCount,
+      "Most requests (every outcome but denied) per UTC day; beyond it: `velocity_exceeded` until the next UTC day."
+    )
+  ),
   approvalThreshold: Schema.optionalKey(AmountMinor),
   allowedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
   blockedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
@@ -144,15 +223,35 @@ export const SpendDecision = Schema.Struct({ outcome: SpendOutcome, reasons: Sch
 /** The policy decision for a spend request. */
 export type SpendDecision = typeof SpendDecision.Type
 
+/** Running totals of one credential (or of one of its categories) in the budget intervals a moment falls in. */
+export type UsageTotals = Readonly<Record<BudgetInterval, number>>
+
+/** Totals of nothing spent. */
+export const NO_USAGE: UsageTotals = { day: 0, week: 0, month: 0, year: 0, lifetime: 0 }
+
 /** Input of `evaluateSpend`; all amounts are in minor units of the account currency. */
 export interface SpendEvaluationInput {
   readonly policy: SpendPolicy
   readonly amount: number
   readonly merchant: { readonly name: string; readonly category?: string | undefined }
-  readonly spentToday: number
-  readonly spentThisMonth: number
+  /** When the request is decided (epoch millis): the periods, resets and the rolling hour are counted from it. */
+  readonly now: number
+  /** The credential's approved and pending spend in each interval `now` falls in. */
+  readonly spent: UsageTotals
+  /** The same totals of the request's category alone (all 0 without a category). */
+  readonly categorySpent: UsageTotals
+  /**
+   * When the credential's counted requests (every outcome but denied) were made, epoch millis: at least the most
+   * recent `maxRequestsPerHour` of the hour before `now` (older ones are ignored).
+   */
+  readonly recentRequests: ReadonlyArray<number>
+  /** How many counted requests the credential made in the UTC day of `now` (at least up to `maxRequestsPerDay`). */
+  readonly requestsToday: number
   readonly available: number
 }
+
+/** Who approves a request routed to approval while the team has no approval rules: one owner or admin. */
+export const SINGLE_APPROVER: RequiredApprovers = { required: 1, roles: ["owner", "admin"], requireOwner: false }
 
 /** Merges a key's policy over team defaults: each team field applies only where the key's field is absent. */
 export const effectivePolicy = (keyPolicy: SpendPolicy, teamDefaults: SpendPolicy): SpendPolicy => ({
@@ -161,6 +260,10 @@ export const effectivePolicy = (keyPolicy: SpendPolicy, teamDefaults: SpendPolic
 })
 
 const normalizeMerchant = (name: string): string => name.trim().toLowerCase()
+
+/** The category a request is governed (and its category budgets counted) under: trimmed, lower case; none if blank. */
+export const normalizeCategory = (category: string | null | undefined): string | null =>
+  category?.trim().toLowerCase() || null
 
 const quote = (value: string): string => JSON.stringify(value)
 
@@ -179,7 +282,7 @@ const merchantReason = (policy: SpendPolicy, name: string): DecisionReason | und
 }
 
 const categoryReason = (policy: SpendPolicy, rawCategory: string | undefined): DecisionReason | undefined => {
-  const category = rawCategory?.trim().toLowerCase() || undefined
+  const category = normalizeCategory(rawCategory) ?? undefined
   if (category !== undefined && policy.blockedCategories?.includes(category)) {
     return { code: "category_blocked", message: `category ${quote(category)} is on the blocked category list` }
   }
@@ -197,36 +300,113 @@ const categoryReason = (policy: SpendPolicy, rawCategory: string | undefined): D
   return undefined
 }
 
+const MILLIS_PER_HOUR = 3_600_000
+
+const budgets = {
+  day: { code: "daily_budget_exceeded", label: "daily", field: "dailyBudget" },
+  week: { code: "weekly_budget_exceeded", label: "weekly", field: "weeklyBudget" },
+  month: { code: "monthly_budget_exceeded", label: "monthly", field: "monthlyBudget" },
+  year: { code: "yearly_budget_exceeded", label: "yearly", field: "yearlyBudget" },
+  lifetime: { code: "lifetime_budget_exceeded", label: "lifetime", field: "lifetimeBudget" }
+} as const satisfies Record<BudgetInterval, { code: DecisionReasonCode; label: string; field: keyof SpendPolicy }>
+
+/** The figures of a limit of `limit` of which `used` is used, asked for `requested` more. */
+const figures = (limit: number, used: number, requested: number) => ({
+  limit,
+  used,
+  requested,
+  remaining: Math.max(0, limit - used)
+})
+
+/** Where the period of `interval` that `now` falls in ends (ISO 8601); none for lifetime. */
+const resetOf = (interval: BudgetInterval, now: number): { readonly resetsAt?: string } =>
+  interval === "lifetime" ? {} : { resetsAt: isoOfMillis(nextPeriodStart(interval, now)) }
+
 const budgetReason = (
-  code: "daily_budget_exceeded" | "monthly_budget_exceeded",
-  label: string,
+  interval: BudgetInterval,
   budget: number | undefined,
   spent: number,
-  amount: number
-): DecisionReason | undefined =>
-  budget !== undefined && !(amount <= budget - spent)
-    ? {
-        code,
-        message: `${label} spend ${spent} plus amount ${amount} is ${spent + amount}, which exceeds the ${label} budget ${budget}`
-      }
-    : undefined
+  amount: number,
+  now: number,
+  category?: string
+): DecisionReason | undefined => {
+  if (budget === undefined || amount <= budget - spent) return undefined
+  const { code, label } = budgets[interval]
+  const what = category === undefined ? label : `${label} ${quote(category)}`
+  return {
+    code: category === undefined ? code : "category_budget_exceeded",
+    message: `${what} spend ${spent} plus amount ${amount} is ${spent + amount}, which exceeds the ${what} budget ${budget}`,
+    ...figures(budget, spent, amount),
+    interval,
+    ...(category === undefined ? {} : { category }),
+    ...resetOf(interval, now)
+  }
+}
+
+const velocityReasons = (input: SpendEvaluationInput): ReadonlyArray<DecisionReason> => {
+  const { policy, now } = input
+  const reasons: Array<DecisionReason> = []
+  const perHour = policy.maxRequestsPerHour
+  if (perHour !== undefined) {
+    const lastHour = input.recentRequests.filter((at) => at > now - MILLIS_PER_HOUR).toSorted((a, b) => b - a)
+    if (lastHour.length >= perHour) {
+      const nextAllowedAt = perHour === 0 ? undefined : (lastHour[perHour - 1] ?? now) + MILLIS_PER_HOUR
+      reasons.push({
+        code: "velocity_exceeded",
+        message: `${lastHour.length} requests in the last hour reach the limit of ${perHour} requests per hour`,
+        ...figures(perHour, lastHour.length, 1),
+        interval: "hour",
+        ...(nextAllowedAt === undefined ? {} : { nextAllowedAt: isoOfMillis(nextAllowedAt) })
+      })
+    }
+  }
+  const perDay = policy.maxRequestsPerDay
+  if (perDay !== undefined && input.requestsToday >= perDay) {
+    const resetsAt = isoOfMillis(nextUtcDayStart(now))
+    reasons.push({
+      code: "velocity_exceeded",
+      message: `${input.requestsToday} requests today reach the limit of ${perDay} requests per day`,
+      ...figures(perDay, input.requestsToday, 1),
+      interval: "day",
+      resetsAt,
+      ...(perDay === 0 ? {} : { nextAllowedAt: resetsAt })
+    })
+  }
+  return reasons
+}
 
 /** Evaluates a spend request against an effective policy in contract order; pure and total. */
 export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
-  const { amount, available, policy } = input
+  const { amount, available, policy, now } = input
+  const category = normalizeCategory(input.merchant.category)
+  const categoryBudgets = category === null ? [] : (policy.categoryBudgets ?? []).filter((b) => b.category === category)
   const candidates: ReadonlyArray<DecisionReason | undefined> = [
     merchantReason(policy, input.merchant.name),
     categoryReason(policy, input.merchant.category),
     policy.perRequestLimit !== undefined && !(amount <= policy.perRequestLimit)
       ? {
           code: "amount_over_limit",
-          message: `amount ${amount} exceeds the per-request limit ${policy.perRequestLimit}`
+          message: `amount ${amount} exceeds the per-request limit ${policy.perRequestLimit}`,
+          limit: policy.perRequestLimit,
+          requested: amount
         }
       : undefined,
-    budgetReason("daily_budget_exceeded", "daily", policy.dailyBudget, input.spentToday, amount),
-    budgetReason("monthly_budget_exceeded", "monthly", policy.monthlyBudget, input.spentThisMonth, amount),
+    ...velocityReasons(input),
+    ...BUDGET_INTERVALS.map((interval) =>
+      budgetReason(interval, policy[budgets[interval].field], input.spent[interval], amount, now)
+    ),
+    ...BUDGET_INTERVALS.flatMap((interval) =>
+      categoryBudgets
+        .filter((b) => b.interval === interval)
+        .map((b) => budgetReason(interval, b.amount, input.categorySpent[interval], amount, now, b.category))
+    ),
     !(available >= amount)
-      ? { code: "insufficient_funds", message: `available balance ${available} is below the amount ${amount}` }
+      ? {
+          code: "insufficient_funds",
+          message: `available balance ${available} is below the amount ${amount}`,
+          available,
+          requested: amount
+        }
       : undefined
   ]
   const denials = candidates.filter((reason): reason is DecisionReason => reason !== undefined)
@@ -237,7 +417,10 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
       reasons: [
         {
           code: "approval_threshold",
-          message: `amount ${amount} is at or above the approval threshold ${policy.approvalThreshold}`
+          message: `amount ${amount} is at or above the approval threshold ${policy.approvalThreshold}`,
+          limit: policy.approvalThreshold,
+          requested: amount,
+          approvers: SINGLE_APPROVER
         }
       ]
     }
@@ -252,6 +435,11 @@ const utcMonthStartOffset = (epochMillis: number, monthOffset: number): number =
     DateTime.add(DateTime.startOf(DateTime.makeUnsafe(epochMillis), "month"), { months: monthOffset })
   )
 
+const utcYearStartOffset = (epochMillis: number, yearOffset: number): number =>
+  DateTime.toEpochMillis(
+    DateTime.add(DateTime.startOf(DateTime.makeUnsafe(epochMillis), "year"), { years: yearOffset })
+  )
+
 /** Epoch millis of 00:00:00.000 UTC on the day containing `epochMillis`. */
 export const utcDayStart = (epochMillis: number): number =>
   epochMillis - (((epochMillis % MILLIS_PER_DAY) + MILLIS_PER_DAY) % MILLIS_PER_DAY)
@@ -264,6 +452,49 @@ export const utcMonthStart = (epochMillis: number): number => utcMonthStartOffse
 
 /** Epoch millis of 00:00:00.000 UTC on the first day of the month after the one containing `epochMillis`. */
 export const nextUtcMonthStart = (epochMillis: number): number => utcMonthStartOffset(epochMillis, 1)
+
+/** Epoch millis of Monday 00:00:00.000 UTC of the ISO week containing `epochMillis`. */
+export const utcWeekStart = (epochMillis: number): number => {
+  const day = utcDayStart(epochMillis)
+  // 1970-01-01 was a Thursday, 3 days after the Monday that starts its ISO week.
+  const sinceMonday = (((Math.floor(day / MILLIS_PER_DAY) + 3) % 7) + 7) % 7
+  return day - sinceMonday * MILLIS_PER_DAY
+}
+
+/** Epoch millis of 00:00:00.000 UTC on January 1st of the year containing `epochMillis`. */
+export const utcYearStart = (epochMillis: number): number => utcYearStartOffset(epochMillis, 0)
+
+/** Where the periods of every interval start: lifetime's never moves (the epoch). */
+export const periodStart = (interval: BudgetInterval, epochMillis: number): number => {
+  switch (interval) {
+    case "day":
+      return utcDayStart(epochMillis)
+    case "week":
+      return utcWeekStart(epochMillis)
+    case "month":
+      return utcMonthStart(epochMillis)
+    case "year":
+      return utcYearStart(epochMillis)
+    case "lifetime":
+      return 0
+  }
+}
+
+/** Where the period of `interval` after the one containing `epochMillis` starts (lifetime: never, +Infinity). */
+export const nextPeriodStart = (interval: BudgetInterval, epochMillis: number): number => {
+  switch (interval) {
+    case "day":
+      return nextUtcDayStart(epochMillis)
+    case "week":
+      return utcWeekStart(epochMillis) + 7 * MILLIS_PER_DAY
+    case "month":
+      return nextUtcMonthStart(epochMillis)
+    case "year":
+      return utcYearStartOffset(epochMillis, 1)
+    case "lifetime":
+      return Number.POSITIVE_INFINITY
+  }
+}
 
 /** Epoch millis at which a pending approval created at `createdAtMillis` expires under `policy`. */
 export const approvalExpiresAt = (createdAtMillis: number, policy: Pick<SpendPolicy, "approvalTtlSeconds">): number =>

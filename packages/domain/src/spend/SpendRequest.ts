@@ -1,7 +1,14 @@
 import { Schema } from "effect"
 import { type ApprovalStatus, ApprovalView } from "../approvals/model.ts"
 import { AccountId, isoOfMillis, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
-import { SpendDecision, utcDayStart, utcMonthStart } from "./SpendPolicy.ts"
+import {
+  normalizeCategory,
+  SpendDecision,
+  utcDayStart,
+  utcMonthStart,
+  utcWeekStart,
+  utcYearStart
+} from "./SpendPolicy.ts"
 
 /** A spend request's id. */
 export const SpendRequestId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendRequestId"))
@@ -118,14 +125,32 @@ export interface Transition {
   readonly updatedAt: string
 }
 
-/** The starts (ISO 8601) of the UTC day and month a moment falls in: the windows daily and monthly budgets count. */
+/**
+ * The running totals a governed ask counts in: the starts (ISO 8601) of the UTC day, ISO week, month and year its
+ * moment falls in (the lifetime total has no start), and its category (normalised; null without one), whose totals
+ * category budgets count.
+ */
 export interface UsageWindows {
   readonly day: string
+  readonly week: string
   readonly month: string
+  readonly year: string
+  readonly category: string | null
 }
 
-/** The budget windows of a moment (epoch millis). */
-export const usageWindows = (millis: number): UsageWindows => ({
+/** The totals an ask of `category` at a moment (epoch millis) counts in. */
+export const usageWindows = (millis: number, category: string | null | undefined): UsageWindows => ({
   day: isoOfMillis(utcDayStart(millis)),
-  month: isoOfMillis(utcMonthStart(millis))
+  week: isoOfMillis(utcWeekStart(millis)),
+  month: isoOfMillis(utcMonthStart(millis)),
+  year: isoOfMillis(utcYearStart(millis)),
+  category: normalizeCategory(category)
 })
+
+/** What a decided ask adds to its credential's totals: `amount` in `windows` (0 when denied), and a request at `at`. */
+export interface RequestUsage {
+  readonly windows: UsageWindows
+  readonly amount: number
+  /** When the ask was decided (epoch millis); it counts towards the velocity limits unless it was denied. */
+  readonly at: number
+}

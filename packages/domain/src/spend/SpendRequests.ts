@@ -22,8 +22,9 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { type CreateSpendRequest, spendEvents } from "./SpendDecision.ts"
+import { type CreateSpendRequest, decideSpend, decisionLock, spendEvents } from "./SpendDecision.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"
+import type { SpendDecision } from "./SpendPolicy.ts"
 import {
   type SpendRequest,
   SpendRequestId,
@@ -61,6 +62,14 @@ export class SpendRequests extends Context.Service<
       input: CreateSpendRequest,
       once: OnceWrite<SpendRequest, CreateSpendError>
     ) => Effect.Effect<SpendRequest, SubmitError>
+    /**
+     * What `create` would decide for this request now (a dry run): read without locks, writing nothing (no budget use,
+     * no hold, no approval, no idempotency record); refused as `create` would refuse it.
+     */
+    readonly evaluate: (
+      agent: AgentPrincipal,
+      input: CreateSpendRequest
+    ) => Effect.Effect<SpendDecision, CreateSpendError | PersistenceUnavailable>
     /** A request as of now: a pending request past its expiry is expired first. */
     readonly get: (
       teamId: TeamId,
@@ -119,6 +128,15 @@ export class SpendRequests extends Context.Service<
       )
     })
 
+    const evaluate = Effect.fn("SpendRequests.evaluate")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
+      yield* checkedAmount(input)
+      const now = yield* Clock.currentTimeMillis
+      const lock = decisionLock(agent, input.accountId ?? agent.accountId, now, input.merchant.category)
+      const inputs = yield* repo.readForDecision(lock)
+      const decided = yield* decideSpend(agent, input, inputs, now, lock.windows)
+      return decided.request.decision
+    })
+
     const createOnce = Effect.fn("SpendRequests.createOnce")(function* (
       agent: AgentPrincipal,
       input: CreateSpendRequest,
@@ -161,7 +179,11 @@ export class SpendRequests extends Context.Service<
             })
             if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
             if (outcome !== "approved") {
-              yield* repo.moveUsage(sr.spendingKeyId, usageWindows(millisOfIso(sr.createdAt)), -sr.amount)
+              yield* repo.moveUsage(
+                sr.spendingKeyId,
+                usageWindows(millisOfIso(sr.createdAt), sr.merchant.category),
+                -sr.amount
+              )
             }
             yield* publish(updated.value, `spend_request.${outcome}`)
             return updated.value
@@ -259,6 +281,7 @@ export class SpendRequests extends Context.Service<
 
     return SpendRequests.of({
       create,
+      evaluate,
       createOnce,
       get,
       list,

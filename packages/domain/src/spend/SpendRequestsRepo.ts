@@ -3,8 +3,15 @@ import type { Approval } from "../approvals/index.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import type { AccountId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
-import type { SpendPolicy } from "./SpendPolicy.ts"
-import type { SpendRequest, SpendRequestId, SpendRequestQuery, Transition, UsageWindows } from "./SpendRequest.ts"
+import type { SpendPolicy, UsageTotals } from "./SpendPolicy.ts"
+import type {
+  RequestUsage,
+  SpendRequest,
+  SpendRequestId,
+  SpendRequestQuery,
+  Transition,
+  UsageWindows
+} from "./SpendRequest.ts"
 
 /** The locked state a spend decision reads (see `SpendRequestsRepo.lockForDecision`). */
 export interface DecisionInputs {
@@ -14,8 +21,17 @@ export interface DecisionInputs {
   readonly settlementAccount: Option.Option<LockedAccount>
   /** The team's default policy ({} when none is set). */
   readonly teamPolicy: SpendPolicy
-  readonly spentToday: number
-  readonly spentThisMonth: number
+  /** The credential's approved and pending spend in each interval of the lock's windows. */
+  readonly spent: UsageTotals
+  /** The same totals of the lock's category alone (all 0 without a category). */
+  readonly categorySpent: UsageTotals
+  /**
+   * When the credential's counted requests of the hour before the lock's moment were made (epoch millis, most recent
+   * first): the most recent `maxRequestsPerHour` of the effective policy, none without that limit.
+   */
+  readonly recentRequests: ReadonlyArray<number>
+  /** The credential's counted requests in the UTC day of the lock's windows, counted up to `maxRequestsPerDay`. */
+  readonly requestsToday: number
 }
 
 /** What one request of a batch locks: its spend account (or the mode's first) and its credential's budget totals. */
@@ -24,8 +40,15 @@ export interface DecisionLock {
   readonly mode: Mode
   readonly accountId: AccountId | null
   readonly spendingKeyId: string
-  /** The budget windows the request is decided in. */
+  /** The budget windows and category the request is decided in. */
   readonly windows: UsageWindows
+  /** When the request is decided (epoch millis): the rolling hour of `maxRequestsPerHour` ends then. */
+  readonly at: number
+  /**
+   * The credential's own velocity limits (`maxRequestsPerHour`, `maxRequestsPerDay`; where absent, the team's
+   * apply): the recent requests are read up to the effective limit, so a decision reads a bounded number of them.
+   */
+  readonly requestLimits: Pick<SpendPolicy, "maxRequestsPerHour" | "maxRequestsPerDay">
 }
 
 /** Everything a decided request writes, in one unit. */
@@ -35,8 +58,8 @@ export interface DecidedSpend {
   readonly approval: Approval | null
   /** The posting (approved) or hold (pending approval); null when denied. */
   readonly ledgerTransaction: LedgerTransaction | null
-  /** What the request adds to its credential's budget totals (0 when denied). */
-  readonly usage: { readonly windows: UsageWindows; readonly amount: number }
+  /** What the request adds to its credential's budget totals and request counts (nothing when denied). */
+  readonly usage: RequestUsage
   readonly events: ReadonlyArray<DomainEvent>
 }
 
@@ -56,21 +79,32 @@ export class SpendRequestsRepo extends Context.Service<
     /**
      * Reads what new requests are decided on and locks it until the transaction ends: first, in id order, every spend
      * account (a lock's `accountId`, or the mode's first spend account when null) with the settlement account of its
-     * currency, then the credentials' budget totals in both of each lock's windows, in credential order. Decisions of other
+     * currency, then the credentials' budget totals in every total of each lock's windows (the credential's and its category's), in
+     * (credential, category, period, start) order. Decisions of other
      * transactions on the same accounts or credentials therefore queue, and each sees the balances and totals the
      * previous one left. `inputs[i]` is the state of `locks[i]` as read, before any request of the batch moved it.
      */
     readonly lockForDecisions: (
       locks: Arr.NonEmptyReadonlyArray<DecisionLock>
     ) => Effect.Effect<ReadonlyArray<DecisionInputs>, PersistenceUnavailable>
+    /**
+     * What `lockForDecisions` would read for `lock`, read without locking or writing anything: what a dry run decides
+     * on. Another transaction may change it right after.
+     */
+    readonly readForDecision: (lock: DecisionLock) => Effect.Effect<DecisionInputs, PersistenceUnavailable>
     /** Stores decided requests with their approvals, ledger transactions, budget usage and events, in one write. */
     readonly insertDecided: (
       decided: Arr.NonEmptyReadonlyArray<DecidedSpend>
     ) => Effect.Effect<void, PersistenceUnavailable>
     /**
-     * Moves a credential's running totals in both `windows` by `delta`: what a governed request counts (a transfer,
-     * under the totals `lockForDecisions` locked) or, negative, what a released hold gives back in the windows it was
-     * counted in.
+     * Counts what a governed ask other than a spend request (a transfer, a checkout intent) adds, under the totals
+     * `lockForDecisions` locked: its amount in every total of its windows and, unless it was denied (amount 0), one
+     * request at `at` for the velocity limits.
+     */
+    readonly recordUsage: (spendingKeyId: string, usage: RequestUsage) => Effect.Effect<void, PersistenceUnavailable>
+    /**
+     * Moves a credential's running totals in every total of `windows` by `delta`: negative, what a released hold gives
+     * back in the windows it was counted in, or the difference a clearing makes. Request counts do not move.
      */
     readonly moveUsage: (
       spendingKeyId: string,

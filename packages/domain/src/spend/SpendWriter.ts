@@ -10,9 +10,9 @@ import {
   type StoredResponse
 } from "../platform/index.ts"
 import type { PersistenceUnavailable } from "../shared/index.ts"
-import { type CreateSpendRequest, carryForward, decideSpend } from "./SpendDecision.ts"
+import { type CreateSpendRequest, carryForward, decideSpend, decisionLock } from "./SpendDecision.ts"
 import { countDecision } from "./SpendMetrics.ts"
-import { type SpendRequest, type SpendRequestInvalid, usageWindows } from "./SpendRequest.ts"
+import type { SpendRequest, SpendRequestInvalid } from "./SpendRequest.ts"
 import { type DecidedSpend, SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 
 /** The most requests one batch decides; the rest wait for the next. */
@@ -68,26 +68,15 @@ export const makeSpendWriter = Effect.gen(function* () {
    */
   const write = (batch: Arr.NonEmptyReadonlyArray<Submission>) => {
     const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
-    const windows = Arr.map(batch, (s) => usageWindows(s.now))
+    const locks = Arr.map(batch, (s) =>
+      decisionLock(s.agent, s.input.accountId ?? s.agent.accountId, s.now, s.input.merchant.category)
+    )
+    const windows = Arr.map(locks, (l) => l.windows)
     return idempotency.exclusiveEach(
       claiming.map((c) => c.scope),
       (claims) =>
         Effect.gen(function* () {
-          const [held, inputs] = yield* Effect.all(
-            [
-              claims,
-              repo.lockForDecisions(
-                Arr.map(batch, (s, i) => ({
-                  teamId: s.agent.teamId,
-                  mode: s.agent.mode,
-                  accountId: s.input.accountId ?? s.agent.accountId,
-                  spendingKeyId: s.agent.keyId,
-                  windows: windows[i] ?? usageWindows(s.now)
-                }))
-              )
-            ],
-            { concurrency: "unbounded" }
-          )
+          const [held, inputs] = yield* Effect.all([claims, repo.lockForDecisions(locks)], { concurrency: "unbounded" })
           const inUse = new Set(claiming.filter((_, k) => held[k] !== true).map((c) => c.i))
           const state = carryForward(inputs, windows)
           const outcomes: Array<Exit.Exit<SpendRequest, SubmitError>> = []
@@ -104,7 +93,7 @@ export const makeSpendWriter = Effect.gen(function* () {
             }
             const on = state.inputsOf(i, s.agent.keyId)
             const exit = yield* Effect.exit(
-              decideSpend(s.agent, s.input, on, s.now, windows[i] ?? usageWindows(s.now)).pipe(
+              decideSpend(s.agent, s.input, on, s.now, locks[i]?.windows ?? windows[0]).pipe(
                 Effect.provideContext(s.context)
               )
             )

@@ -29,7 +29,7 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { decideGoverned, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import { decideGoverned, decisionLock, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
 import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
 import { PaymentCodes } from "./PaymentCodes.ts"
 import type { ReceiveAddressNotFound } from "./ReceiveAddress.ts"
@@ -74,6 +74,9 @@ type CreateError =
   | PersistenceUnavailable
 
 type PartyError = TransferNotFound | TransferWrongParty | TransferNotPending | PersistenceUnavailable
+
+/** The category a transfer is governed under: the policy's category rules and category budgets see it as this. */
+const TRANSFER_CATEGORY = "book_transfer"
 
 /** Whose outbox a transfer's event goes to. */
 type Audience = "sender" | "recipient" | "both"
@@ -191,24 +194,22 @@ export class Transfers extends Context.Service<
       const memo = input.memo ?? Option.getOrNull(Option.flatMap(target.code, (c) => Option.fromNullishOr(c.memo)))
       const transfer = yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const windows = usageWindows(now)
-          const [inputs] = yield* spendRepo.lockForDecisions([
-            { teamId: agent.teamId, mode: agent.mode, accountId: agent.accountId, spendingKeyId: agent.keyId, windows }
-          ])
+          const lock = decisionLock(agent, agent.accountId, now, TRANSFER_CATEGORY)
+          const [inputs] = yield* spendRepo.lockForDecisions([lock])
           const id = yield* newId(TransferId)
           const governed = yield* decideGoverned(
             agent,
             {
               amount: input.amount,
               currency: input.currency,
-              merchant: { name: recipient.address, category: "book_transfer" },
+              merchant: { name: recipient.address, category: TRANSFER_CATEGORY },
               accountId: agent.accountId
             },
             { type: "transfer", id, whenApproved: "hold" },
             // The lock of one request answers one state.
             inputs ?? (yield* Effect.die(new Error("no locked state for the transfer"))),
             now,
-            windows
+            lock.windows
           ).pipe(
             Effect.catchTag("SpendRequestInvalid", (e) =>
               Effect.fail(invalid(e.field === "accountId" ? "to" : e.field, e.message))
@@ -252,7 +253,7 @@ export class Transfers extends Context.Service<
               .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
           }
           yield* repo.insert(t)
-          if (usage.amount !== 0) yield* spendRepo.moveUsage(agent.keyId, usage.windows, usage.amount)
+          yield* spendRepo.recordUsage(agent.keyId, usage)
           yield* status === "pending_acceptance"
             ? publish(t, ["transfer.created"], "both")
             : publish(
@@ -307,7 +308,11 @@ export class Transfers extends Context.Service<
             })
             if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
             if (t.holdTransactionId !== null) yield* ledger.voidHold(t.senderTeamId, t.holdTransactionId)
-            yield* spendRepo.moveUsage(t.spendingKeyId, usageWindows(millisOfIso(t.createdAt)), -t.amount)
+            yield* spendRepo.moveUsage(
+              t.spendingKeyId,
+              usageWindows(millisOfIso(t.createdAt), TRANSFER_CATEGORY),
+              -t.amount
+            )
             // The recipient knew of the transfer once it awaited acceptance.
             yield* publish(
               updated.value,

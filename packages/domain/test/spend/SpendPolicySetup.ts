@@ -1,11 +1,20 @@
-import { evaluateSpend, type SpendEvaluationInput } from "../../src/spend/SpendPolicy.ts"
+import { evaluateSpend, NO_USAGE, type SpendEvaluationInput, type UsageTotals } from "../../src/spend/SpendPolicy.ts"
+
+/** Wednesday 18 November 2026, 12:00 UTC: the moment the examples are decided at. */
+export const NOW = Date.parse("2026-11-18T12:00:00.000Z")
+
+/** Totals with `totals` spent and nothing in the other intervals. */
+export const spentOf = (totals: Partial<UsageTotals>): UsageTotals => ({ ...NO_USAGE, ...totals })
 
 const base: SpendEvaluationInput = {
   policy: {},
   amount: 1000,
   merchant: { name: "Acme Cloud", category: "software" },
-  spentToday: 0,
-  spentThisMonth: 0,
+  now: NOW,
+  spent: NO_USAGE,
+  categorySpent: NO_USAGE,
+  recentRequests: [],
+  requestsToday: 0,
   available: 1_000_000
 }
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { SpendDecision } from "../../src/spend/SpendPolicy.ts"
-import { codes, evaluate } from "./SpendPolicySetup.ts"
+import { codes, evaluate, spentOf } from "./SpendPolicySetup.ts"
 
 describe("evaluateSpend", () => {
   it("approves with no reasons under an empty policy", () => {
@@ -109,7 +109,14 @@ describe("evaluateSpend", () => {
     it("denies amount_over_limit with both numbers in the message", () => {
       assert.deepStrictEqual(evaluate({ amount: 5000, policy: { perRequestLimit: 1000 } }), {
         outcome: "denied",
-        reasons: [{ code: "amount_over_limit", message: "amount 5000 exceeds the per-request limit 1000" }]
+        reasons: [
+          {
+            code: "amount_over_limit",
+            message: "amount 5000 exceeds the per-request limit 1000",
+            limit: 1000,
+            requested: 5000
+          }
+        ]
       })
     })
 
@@ -126,34 +133,52 @@ describe("evaluateSpend", () => {
 
   describe("budgets", () => {
     it("denies daily_budget_exceeded naming spent, amount and budget", () => {
-      const decision = evaluate({ amount: 200, spentToday: 900, policy: { dailyBudget: 1000 } })
+      const decision = evaluate({ amount: 200, spent: spentOf({ day: 900 }), policy: { dailyBudget: 1000 } })
       assert.strictEqual(decision.outcome, "denied")
       assert.deepStrictEqual(decision.reasons, [
         {
           code: "daily_budget_exceeded",
-          message: "daily spend 900 plus amount 200 is 1100, which exceeds the daily budget 1000"
+          message: "daily spend 900 plus amount 200 is 1100, which exceeds the daily budget 1000",
+          limit: 1000,
+          used: 900,
+          requested: 200,
+          remaining: 100,
+          interval: "day",
+          resetsAt: "2026-11-19T00:00:00.000Z"
         }
       ])
     })
 
     it("denies monthly_budget_exceeded naming spent, amount and budget", () => {
-      const decision = evaluate({ amount: 200, spentThisMonth: 9900, policy: { monthlyBudget: 10_000 } })
+      const decision = evaluate({ amount: 200, spent: spentOf({ month: 9900 }), policy: { monthlyBudget: 10_000 } })
       assert.deepStrictEqual(decision.reasons, [
         {
           code: "monthly_budget_exceeded",
-          message: "monthly spend 9900 plus amount 200 is 10100, which exceeds the monthly budget 10000"
+          message: "monthly spend 9900 plus amount 200 is 10100, which exceeds the monthly budget 10000",
+          limit: 10_000,
+          used: 9900,
+          requested: 200,
+          remaining: 100,
+          interval: "month",
+          resetsAt: "2026-12-01T00:00:00.000Z"
         }
       ])
     })
 
     it("approves when spent + amount == budget and denies one above", () => {
       const policy = { dailyBudget: 1000, monthlyBudget: 5000 }
-      assert.strictEqual(evaluate({ policy, amount: 100, spentToday: 900, spentThisMonth: 900 }).outcome, "approved")
-      assert.strictEqual(evaluate({ policy, amount: 1000, spentToday: 0, spentThisMonth: 4000 }).outcome, "approved")
-      assert.deepStrictEqual(codes({ policy, amount: 101, spentToday: 900, spentThisMonth: 900 }), [
+      assert.strictEqual(
+        evaluate({ policy, amount: 100, spent: spentOf({ day: 900, month: 900 }) }).outcome,
+        "approved"
+      )
+      assert.strictEqual(
+        evaluate({ policy, amount: 1000, spent: spentOf({ day: 0, month: 4000 }) }).outcome,
+        "approved"
+      )
+      assert.deepStrictEqual(codes({ policy, amount: 101, spent: spentOf({ day: 900, month: 900 }) }), [
         "daily_budget_exceeded"
       ])
-      assert.deepStrictEqual(codes({ policy, amount: 1000, spentToday: 0, spentThisMonth: 4001 }), [
+      assert.deepStrictEqual(codes({ policy, amount: 1000, spent: spentOf({ day: 0, month: 4001 }) }), [
         "monthly_budget_exceeded"
       ])
     })
@@ -166,14 +191,14 @@ describe("evaluateSpend", () => {
     })
 
     it("denies even a zero amount once spend is already over budget", () => {
-      assert.deepStrictEqual(codes({ amount: 0, spentToday: 1001, policy: { dailyBudget: 1000 } }), [
+      assert.deepStrictEqual(codes({ amount: 0, spent: spentOf({ day: 1001 }), policy: { dailyBudget: 1000 } }), [
         "daily_budget_exceeded"
       ])
     })
 
     it("ignores spend when no budget is set", () => {
       assert.strictEqual(
-        evaluate({ spentToday: Number.MAX_SAFE_INTEGER, spentThisMonth: Number.MAX_SAFE_INTEGER }).outcome,
+        evaluate({ spent: spentOf({ day: Number.MAX_SAFE_INTEGER, month: Number.MAX_SAFE_INTEGER }) }).outcome,
         "approved"
       )
     })
@@ -181,12 +206,13 @@ describe("evaluateSpend", () => {
     it("compares exactly near MAX_SAFE_INTEGER", () => {
       const budget = Number.MAX_SAFE_INTEGER
       assert.strictEqual(
-        evaluate({ amount: 1, spentToday: budget - 1, policy: { dailyBudget: budget } }).outcome,
+        evaluate({ amount: 1, spent: spentOf({ day: budget - 1 }), policy: { dailyBudget: budget } }).outcome,
         "approved"
       )
-      assert.deepStrictEqual(codes({ amount: 2, spentToday: budget - 1, policy: { dailyBudget: budget } }), [
-        "daily_budget_exceeded"
-      ])
+      assert.deepStrictEqual(
+        codes({ amount: 2, spent: spentOf({ day: budget - 1 }), policy: { dailyBudget: budget } }),
+        ["daily_budget_exceeded"]
+      )
     })
   })
 
@@ -194,7 +220,14 @@ describe("evaluateSpend", () => {
     it("denies insufficient_funds when available < amount", () => {
       assert.deepStrictEqual(evaluate({ amount: 500, available: 499 }), {
         outcome: "denied",
-        reasons: [{ code: "insufficient_funds", message: "available balance 499 is below the amount 500" }]
+        reasons: [
+          {
+            code: "insufficient_funds",
+            message: "available balance 499 is below the amount 500",
+            available: 499,
+            requested: 500
+          }
+        ]
       })
     })
 
@@ -212,7 +245,15 @@ describe("evaluateSpend", () => {
     it("pends at amount == threshold with approval_threshold", () => {
       assert.deepStrictEqual(evaluate({ amount: 5000, policy: { approvalThreshold: 5000 } }), {
         outcome: "pending_approval",
-        reasons: [{ code: "approval_threshold", message: "amount 5000 is at or above the approval threshold 5000" }]
+        reasons: [
+          {
+            code: "approval_threshold",
+            message: "amount 5000 is at or above the approval threshold 5000",
+            limit: 5000,
+            requested: 5000,
+            approvers: { required: 1, roles: ["owner", "admin"], requireOwner: false }
+          }
+        ]
       })
     })
 
@@ -231,8 +272,7 @@ describe("evaluateSpend", () => {
     it("pends when every deny rule sits exactly on its boundary", () => {
       const decision = evaluate({
         amount: 1000,
-        spentToday: 1000,
-        spentThisMonth: 4000,
+        spent: spentOf({ day: 1000, month: 4000 }),
         available: 1000,
         policy: { perRequestLimit: 1000, dailyBudget: 2000, monthlyBudget: 5000, approvalThreshold: 1000 }
       })
@@ -248,8 +288,7 @@ describe("evaluateSpend", () => {
     it("lists every deny rule that fired, in contract order", () => {
       const decision = evaluate({
         amount: 5000,
-        spentToday: 100,
-        spentThisMonth: 100,
+        spent: spentOf({ day: 100, month: 100 }),
         available: 10,
         merchant: { name: "Acme Cloud", category: "gambling" },
         policy: {
@@ -285,10 +324,10 @@ describe("evaluateSpend", () => {
         "merchant_blocked"
       ])
       assert.deepStrictEqual(codes({ policy: { ...threshold, allowedCategories: ["travel"] } }), ["category_blocked"])
-      assert.deepStrictEqual(codes({ spentToday: 1, policy: { ...threshold, dailyBudget: 1000 } }), [
+      assert.deepStrictEqual(codes({ spent: spentOf({ day: 1 }), policy: { ...threshold, dailyBudget: 1000 } }), [
         "daily_budget_exceeded"
       ])
-      assert.deepStrictEqual(codes({ spentThisMonth: 1, policy: { ...threshold, monthlyBudget: 1000 } }), [
+      assert.deepStrictEqual(codes({ spent: spentOf({ month: 1 }), policy: { ...threshold, monthlyBudget: 1000 } }), [
         "monthly_budget_exceeded"
       ])
     })

@@ -24,14 +24,31 @@ export const SpendingKeyResponse = SpendingKeyView
 export const TeamApiKeyResponse = TeamApiKeyView
 
 const Revoked = Schema.Struct({ id: Schema.String, revoked: Schema.Literal(true) })
-const PolicyBody = Schema.Struct({ policy: SpendPolicy })
+/** A spend policy as the forms show it, with an example of budget intervals, category budgets and velocity limits. */
+const PolicyForm = SpendPolicy.annotate({
+  examples: [
+    {
+      perRequestLimit: 50_000,
+      dailyBudget: 20_000,
+      weeklyBudget: 80_000,
+      monthlyBudget: 200_000,
+      yearlyBudget: 1_500_000,
+      lifetimeBudget: 5_000_000,
+      categoryBudgets: [{ category: "travel", interval: "month", amount: 50_000 }],
+      maxRequestsPerHour: 10,
+      maxRequestsPerDay: 100,
+      approvalThreshold: 5_000
+    }
+  ]
+})
+const PolicyBody = Schema.Struct({ policy: PolicyForm })
 const errors = [...CommonErrors, Forbidden] as const
 
 /** Issuing and revoking agent credentials, and the team's default spend policy: session only, owners and admins. */
 export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
   .add(
     HttpApiEndpoint.post("createSpendingKey", "/treasury/spending-keys", {
-      payload: Schema.Struct({ name: Name, mode: Mode, accountId: Schema.optionalKey(UuidParam), policy: SpendPolicy }),
+      payload: Schema.Struct({ name: Name, mode: Mode, accountId: Schema.optionalKey(UuidParam), policy: PolicyForm }),
       success: WithSecret(SpendingKeyResponse).pipe(HttpApiSchema.status(201)),
       error: errors
     })

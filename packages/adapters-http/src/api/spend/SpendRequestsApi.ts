@@ -1,4 +1,4 @@
-import { CategorySlug, Currency, PositiveAmountMinor, SpendRequestView } from "@svc/domain/model"
+import { CategorySlug, Currency, PositiveAmountMinor, SpendDecision, SpendRequestView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { AnswersWithItsWork, IdempotencyKeyHeader, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
@@ -102,6 +102,34 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
       )
   )
   .middleware(Idempotent)
+  .middleware(AgentAuth)
+  .annotate(OpenApi.Description, "Spend requests (agent spend)") {}
+
+/** The answer of a dry run: the outcome and reasons create would give now. */
+export const SpendEvaluationResponse = SpendDecision
+
+/**
+ * The dry run of a spend request. A group of its own, without the `Idempotent` middleware: it writes nothing, not even
+ * an idempotency record, so an `Idempotency-Key` header is ignored.
+ */
+export class SpendEvaluationApi extends HttpApiGroup.make("spendEvaluation")
+  .add(
+    HttpApiEndpoint.post("evaluate", "/v1/spend-requests/evaluate", {
+      payload: CreateSpendRequestBody,
+      success: SpendEvaluationResponse,
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "spend.write")
+      .annotate(OpenApi.Summary, "Evaluate a spend request (dry run)")
+      .annotate(
+        OpenApi.Description,
+        "Answers `{outcome, reasons}` as `POST /v1/spend-requests` would decide this body at this moment, each reason with " +
+          "its figures (`limit`, `used`, `requested`, `remaining`, `interval`, `category`, `resetsAt`, `nextAllowedAt`, " +
+          "`approvers`), and writes nothing: no request, no hold, no budget use, no request counted towards the velocity " +
+          "limits, no idempotency record. Refused as create would refuse the body (400 naming the field). Rate limited " +
+          "like every /v1 route. Another request may change the answer right after."
+      )
+  )
   .middleware(AgentAuth)
   .annotate(OpenApi.Description, "Spend requests (agent spend)") {}
 

@@ -17,6 +17,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { IdempotentCall } from "../../api/platform/index.ts"
 import { badRequest, CurrentAgent, conflict, notFound } from "../../api/shared/index.ts"
+import type { CreateSpendRequestBody } from "../../api/spend/index.ts"
 import { listPaging, orServiceUnavailable, settlementAccountMissing } from "../shared/index.ts"
 
 const encodeSpendRequest = Schema.encodeEffect(SpendRequestView)
@@ -29,14 +30,38 @@ const respond = <E>(outcome: Effect.Effect<SpendRequest, E | CreateSpendError>) 
   outcome.pipe(
     Effect.flatMap((sr) => Effect.orDie(encodeSpendRequest(spendRequestJson(sr)))),
     Effect.map((body) => HttpServerResponse.jsonUnsafe(body, { status: 201 })),
-    Effect.mapError((e) =>
-      e instanceof SpendRequestInvalid
-        ? badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }])
-        : e instanceof SettlementAccountMissing
-          ? settlementAccountMissing(e)
-          : (e as Exclude<E, CreateSpendError>)
-    )
+    Effect.mapError(refusal)
   )
+
+/** The answer to a refused spend request body, for create and its dry run alike. */
+const refusal = <E>(e: E | CreateSpendError) =>
+  e instanceof SpendRequestInvalid
+    ? badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }])
+    : e instanceof SettlementAccountMissing
+      ? settlementAccountMissing(e)
+      : (e as Exclude<E, CreateSpendError>)
+
+/** What an agent's create body asks for, as the domain takes it. */
+const spendInput = (payload: typeof CreateSpendRequestBody.Type) => ({
+  amount: payload.amount,
+  currency: payload.currency,
+  merchant: payload.merchant,
+  purpose: payload.purpose,
+  accountId: payload.accountId as AccountId | undefined,
+  metadata: payload.metadata
+})
+
+export const SpendEvaluationHttp = HttpApiBuilder.group(Api, "spendEvaluation", (handlers) =>
+  Effect.gen(function* () {
+    const spend = yield* SpendRequests
+    return handlers.handle("evaluate", ({ payload }) =>
+      Effect.gen(function* () {
+        const agent = yield* CurrentAgent
+        return yield* spend.evaluate(agent, spendInput(payload)).pipe(Effect.mapError(refusal))
+      }).pipe(orServiceUnavailable)
+    )
+  })
+)
 
 export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (handlers) =>
   Effect.gen(function* () {
@@ -46,14 +71,7 @@ export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (han
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
-          const input = {
-            amount: payload.amount,
-            currency: payload.currency,
-            merchant: payload.merchant,
-            purpose: payload.purpose,
-            accountId: payload.accountId as AccountId | undefined,
-            metadata: payload.metadata
-          }
+          const input = spendInput(payload)
           const call = yield* Effect.serviceOption(IdempotentCall)
           if (Option.isNone(call)) return yield* respond(spend.create(agent, input))
           const { scope, answer, unanswered } = call.value

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { spendBudgetsContract } from "./SpendBudgetsContract.ts"
+
+spendBudgetsContract("in-memory", PortsMemory)
