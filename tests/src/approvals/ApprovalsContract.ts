@@ -3,6 +3,7 @@ import {
   type Approval,
   ApprovalId,
   ApprovalsRepo,
+  DEFAULT_APPROVERS,
   newId,
   type Team,
   TeamId,
@@ -38,7 +39,11 @@ const setup = Effect.gen(function* () {
     decidedBy: null,
     note: null,
     createdAt: "2026-11-01T00:00:00.000Z",
-    updatedAt: "2026-11-01T00:00:00.000Z"
+    updatedAt: "2026-11-01T00:00:00.000Z",
+    approvers: DEFAULT_APPROVERS,
+    spendingKeyId: null,
+    separateFrom: null,
+    decisions: []
   }
   yield* ApprovalsRepo.use((repo) => repo.insert(approval))
   return { approval, decider: decider.id }

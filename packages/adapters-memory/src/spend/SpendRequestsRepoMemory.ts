@@ -8,6 +8,7 @@ import {
   LedgerRepo,
   newestFirst,
   pickSpendAccount,
+  SpendFreezesRepo,
   type SpendRequest,
   type SpendRequestId,
   SpendRequestsRepo,
@@ -19,6 +20,7 @@ import { ApprovalsRepoMemory } from "../approvals/index.ts"
 import { LedgerRepoMemory } from "../ledger/index.ts"
 import { EventOutboxMemory } from "../platform/index.ts"
 import { MemoryStore } from "../shared/index.ts"
+import { SpendFreezesRepoMemory } from "./SpendFreezesRepoMemory.ts"
 
 /** A stored request refers to its approval, which the approvals port keeps. */
 interface StoredRequest extends Omit<SpendRequest, "approval"> {
@@ -46,6 +48,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const keys = yield* AgentKeysRepo
     const outbox = yield* EventOutbox
     const approvals = yield* ApprovalsRepo
+    const freezes = yield* SpendFreezesRepo
     const requests = yield* store.table(HashMap.empty<SpendRequestId, StoredRequest>())
     const usage = yield* store.table(HashMap.empty<string, number>())
     const withApproval = ({ approvalId, ...stored }: StoredRequest) =>
@@ -86,7 +89,15 @@ export const SpendRequestsRepoMemory = Layer.effect(
               settlementAccount: lockedOf(settlement?.id),
               teamPolicy: yield* keys.teamPolicy(teamId),
               spentToday: day ?? 0,
-              spentThisMonth: month ?? 0
+              spentThisMonth: month ?? 0,
+              governance: {
+                freezes: yield* freezes.active(teamId),
+                approvalTiers: yield* approvals.tiers(teamId),
+                keyCreatedBy:
+                  [...(yield* keys.listSpendingKeys(teamId)), ...(yield* keys.listTeamKeys(teamId))].find(
+                    (k) => k.id === spendingKeyId
+                  )?.createdBy ?? null
+              }
             }
           })
         ),
@@ -164,4 +175,6 @@ export const SpendRequestsRepoMemory = Layer.effect(
         )
     })
   })
-).pipe(Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory, ApprovalsRepoMemory]))
+).pipe(
+  Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory, ApprovalsRepoMemory, SpendFreezesRepoMemory])
+)

@@ -1,4 +1,4 @@
-import { SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
+import { ApprovalTier, SpendFreeze, SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
 import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { approvalRow, JOINED_APPROVAL_COLUMNS, JoinedApprovalFields, withJoinedApproval } from "../approvals/index.ts"
@@ -30,6 +30,16 @@ const DecisionRow = Schema.Struct({
   spentThisMonth: SafeIntegerColumn
 })
 
+/** A row of the governance read of a batch: request `n`'s team's active freezes and approval tiers, its key's creator. */
+const GovernanceRow = Schema.Struct({
+  n: Schema.Int,
+  tiers: Schema.NullOr(Schema.Array(ApprovalTier)),
+  keyCreatedBy: Schema.NullOr(Schema.String),
+  freezes: Schema.Array(SpendFreeze)
+})
+
+const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`
+
 const toSpendRequest = (row: typeof Row.Type): SpendRequest => withJoinedApproval(row)
 
 /** SpendRequestsRepo on Postgres; a trigger refuses any update of a request whose status is final. */
@@ -42,23 +52,49 @@ export const SpendRequestsRepoPg = Layer.effect(
     const withApprovals = sql.unsafe("spend_requests r LEFT JOIN approvals a ON a.id = r.approval_id")
     const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
     const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
+    const isoMs = sql.unsafe(ISO_MS)
+    /** What the batch's decisions read of governance; it changes only by writes that do not wait for these locks. */
+    const governance = (locks: ReadonlyArray<{ readonly teamId: string; readonly spendingKeyId: string }>) =>
+      sql`SELECT l.n,
+            (SELECT r.tiers FROM team_approval_rules r WHERE r.team_id = l.team) AS tiers,
+            (SELECT k.created_by FROM agent_keys k WHERE k.id = l.key) AS key_created_by,
+            COALESCE((
+              SELECT jsonb_agg(jsonb_build_object(
+                'id', f.id, 'teamId', f.team_id, 'spendingKeyId', f.spending_key_id, 'mode', f.mode,
+                'reason', f.reason, 'frozenBy', f.frozen_by, 'frozenAt', to_char(f.frozen_at AT TIME ZONE 'UTC', ${isoMs}),
+                'liftedBy', NULL, 'liftedAt', NULL) ORDER BY f.spending_key_id NULLS FIRST)
+              FROM spend_freezes f WHERE f.team_id = l.team AND f.lifted_at IS NULL), '[]'::jsonb) AS freezes
+          FROM jsonb_to_recordset(${JSON.stringify(
+            locks.map((l, n) => ({ n, team: l.teamId, key: l.spendingKeyId }))
+          )}::jsonb) AS l(n int, team uuid, key uuid)`.pipe(
+        orUnavailable("spendRequests.governance"),
+        Effect.flatMap(decodeRows(GovernanceRow, "spendRequests.governance"))
+      )
     return SpendRequestsRepo.of({
       lockForDecisions: (locks) =>
-        sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
-          locks.map((l, n) => ({
-            n,
-            team: l.teamId,
-            mode: l.mode,
-            account: l.accountId,
-            key: l.spendingKeyId,
-            day: l.windows.day,
-            month: l.windows.month
-          }))
-        )}::jsonb)`.pipe(
-          orUnavailable("spendRequests.lockForDecisions"),
-          Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecisions")),
-          Effect.map((rows) =>
+        Effect.all(
+          [
+            sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
+              locks.map((l, n) => ({
+                n,
+                team: l.teamId,
+                mode: l.mode,
+                account: l.accountId,
+                key: l.spendingKeyId,
+                day: l.windows.day,
+                month: l.windows.month
+              }))
+            )}::jsonb)`.pipe(
+              orUnavailable("spendRequests.lockForDecisions"),
+              Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecisions"))
+            ),
+            governance(locks)
+          ],
+          { concurrency: "unbounded" }
+        ).pipe(
+          Effect.map(([rows, governed]) =>
             locks.map((_, n) => {
+              const gov = governed.find((g) => g.n === n)
               const mine = rows.filter((row) => row.n === n)
               const locked = (kind: "spend" | "settlement") =>
                 Option.map(Option.fromNullishOr(mine.find((a) => a.kind === kind)), ({ n: _, ...row }) =>
@@ -69,7 +105,12 @@ export const SpendRequestsRepoPg = Layer.effect(
                 settlementAccount: locked("settlement"),
                 teamPolicy: mine[0]?.teamPolicy ?? {},
                 spentToday: mine[0]?.spentToday ?? 0,
-                spentThisMonth: mine[0]?.spentThisMonth ?? 0
+                spentThisMonth: mine[0]?.spentThisMonth ?? 0,
+                governance: {
+                  freezes: gov?.freezes ?? [],
+                  approvalTiers: gov?.tiers ?? [],
+                  keyCreatedBy: gov?.keyCreatedBy ?? null
+                }
               }
             })
           )

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/index.ts"
-import { type Approval, ApprovalId, type ApprovalSubjectType } from "../approvals/index.ts"
+import { type Approval, ApprovalId, type ApprovalSubjectType, approvalTierOf } from "../approvals/index.ts"
 import {
   type Account,
   balanceOf,
@@ -10,6 +10,7 @@ import {
   SettlementAccountMissing
 } from "../ledger/index.ts"
 import { type AccountId, isoOfMillis, LedgerTransactionId, newId } from "../shared/index.ts"
+import { frozenBy } from "./SpendFreeze.ts"
 import { approvalExpiresAt, effectivePolicy, evaluateSpend, type SpendDecision } from "./SpendPolicy.ts"
 import { SpendRequestInvalid, type UsageWindows } from "./SpendRequest.ts"
 import type { DecisionInputs } from "./SpendRequestsRepo.ts"
@@ -92,7 +93,9 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     merchant: ask.merchant,
     spentToday: inputs.spentToday,
     spentThisMonth: inputs.spentThisMonth,
-    available: balanceOf(spend.counters).available
+    available: balanceOf(spend.counters).available,
+    frozen: frozenBy(inputs.governance.freezes, agent.keyId),
+    approvalTiers: inputs.governance.approvalTiers
   })
   const createdAt = isoOfMillis(now)
   const posting = movementPosting(
@@ -120,6 +123,7 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
           // any amount over the locked available balance: the plan cannot be refused.
           Effect.orDie
         )
+  const tier = approvalTierOf(inputs.governance.approvalTiers, ask.amount)
   const approval: Approval | null =
     decision.outcome === "pending_approval"
       ? {
@@ -134,7 +138,11 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
           decidedBy: null,
           note: null,
           createdAt,
-          updatedAt: createdAt
+          updatedAt: createdAt,
+          approvers: tier.approvers,
+          spendingKeyId: agent.keyId,
+          separateFrom: tier.index >= 1 ? inputs.governance.keyCreatedBy : null,
+          decisions: []
         }
       : null
   const decided: GovernedDecision = {

@@ -1,8 +1,9 @@
 import { type Array as Arr, Context, type Effect, type Option } from "effect"
-import type { Approval } from "../approvals/index.ts"
+import type { Approval, ApprovalTier } from "../approvals/index.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import type { AccountId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { SpendFreeze } from "./SpendFreeze.ts"
 import type { SpendPolicy } from "./SpendPolicy.ts"
 import type { SpendRequest, SpendRequestId, SpendRequestQuery, Transition, UsageWindows } from "./SpendRequest.ts"
 
@@ -16,6 +17,18 @@ export interface DecisionInputs {
   readonly teamPolicy: SpendPolicy
   readonly spentToday: number
   readonly spentThisMonth: number
+  /** The kill switch and the approval chain the decision reads (see `DecisionGovernance`). */
+  readonly governance: DecisionGovernance
+}
+
+/** What a decision reads of the team's governance: its active freezes, its approval chain, the key's creator. */
+export interface DecisionGovernance {
+  /** The team's active freezes (the team's own and its keys'). */
+  readonly freezes: ReadonlyArray<SpendFreeze>
+  /** The team's approval tiers, in increasing `minAmount` ([] when none are set). */
+  readonly approvalTiers: ReadonlyArray<ApprovalTier>
+  /** The member who created the request's credential; null when unknown. */
+  readonly keyCreatedBy: string | null
 }
 
 /** What one request of a batch locks: its spend account (or the mode's first) and its credential's budget totals. */

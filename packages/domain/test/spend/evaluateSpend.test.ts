@@ -212,7 +212,13 @@ describe("evaluateSpend", () => {
     it("pends at amount == threshold with approval_threshold", () => {
       assert.deepStrictEqual(evaluate({ amount: 5000, policy: { approvalThreshold: 5000 } }), {
         outcome: "pending_approval",
-        reasons: [{ code: "approval_threshold", message: "amount 5000 is at or above the approval threshold 5000" }]
+        reasons: [
+          {
+            code: "approval_threshold",
+            message: "amount 5000 is at or above the approval threshold 5000",
+            approvers: { required: 1, roles: ["owner", "admin"], requireOwner: false }
+          }
+        ]
       })
     })
 
