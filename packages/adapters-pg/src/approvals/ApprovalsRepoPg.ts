@@ -108,10 +108,16 @@ export const ApprovalsRepoPg = Layer.effect(
           orUnavailable("approvals.find"),
           Effect.flatMap(decodeFirst(Approval, "approvals.find"))
         ),
+      // The steps are read by a statement of their own, after the lock: under READ COMMITTED a statement that waited
+      // for the lock still reads through the snapshot it began with, which misses the steps of the transaction it
+      // waited for.
       lockPending: (teamId, id) =>
-        sql`SELECT ${columns} FROM approvals a
-            WHERE a.id = ${id} AND a.team_id = ${teamId} AND a.status = 'pending'
-            FOR UPDATE OF a`.pipe(
+        sql`SELECT id FROM approvals WHERE id = ${id} AND team_id = ${teamId} AND status = 'pending' FOR UPDATE`.pipe(
+          Effect.flatMap((locked) =>
+            locked.length === 0
+              ? Effect.succeed([])
+              : sql`SELECT ${columns} FROM approvals a WHERE a.id = ${id} AND a.status = 'pending'`
+          ),
           orUnavailable("approvals.lockPending"),
           Effect.flatMap(decodeFirst(Approval, "approvals.lockPending"))
         ),
