@@ -6,6 +6,8 @@ import {
   Conflict,
   DashboardAuth,
   Forbidden,
+  ListOf,
+  ListQuery,
   NotFound,
   RequiredScope,
   UuidParam
@@ -34,7 +36,7 @@ export const FreezeBody = Schema.Struct({
 })
 
 /** The team's active freezes. */
-export const ActiveFreezes = Schema.Struct({ data: Schema.Array(SpendFreezeView) })
+export const ActiveFreezes = ListOf(SpendFreezeView)
 
 /** Approval chains and the kill switch (dashboard). */
 export class GovernanceApi extends HttpApiGroup.make("governance")
@@ -57,10 +59,14 @@ export class GovernanceApi extends HttpApiGroup.make("governance")
           "team's members holding the tier's roles (the message gives their number). Pending approvals keep the " +
           "quorum they were made with."
       ),
-    HttpApiEndpoint.get("listSpendFreezes", "/treasury/spend-freeze", { success: ActiveFreezes, error: errors })
+    HttpApiEndpoint.get("listSpendFreezes", "/treasury/spend-freeze", {
+      query: ListQuery,
+      success: ActiveFreezes,
+      error: errors
+    })
       .annotate(RequiredScope, "spend.read")
       .annotate(OpenApi.Summary, "List active spend freezes")
-      .annotate(OpenApi.Description, "The team's active freezes: the team's own first, then per key."),
+      .annotate(OpenApi.Description, "The team's active freezes (its own and its keys'), newest first."),
     HttpApiEndpoint.post("freezeSpending", "/treasury/spend-freeze", {
       payload: FreezeBody,
       success: SpendFreezeView.pipe(HttpApiSchema.status(201)),

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/shared/index.ts"
-import { orServiceUnavailable } from "../shared/index.ts"
+import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 /** The team the principal acts for; sessions without a team get 403. */
 const principalTeam = Effect.gen(function* () {
@@ -14,6 +14,7 @@ const principalTeam = Effect.gen(function* () {
 
 export const GovernanceHttp = HttpApiBuilder.group(Api, "governance", (handlers) =>
   Effect.gen(function* () {
+    const { pageOfList } = yield* listPaging
     const chains = yield* ApprovalChains
     const freezes = yield* SpendFreezes
     const notAllowed = (e: { readonly message: string }) => Effect.fail(forbidden("forbidden", e.message))
@@ -37,10 +38,15 @@ export const GovernanceHttp = HttpApiBuilder.group(Api, "governance", (handlers)
           orServiceUnavailable
         )
       )
-      .handle("listSpendFreezes", () =>
+      .handle("listSpendFreezes", ({ query }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          return { data: (yield* freezes.active(teamId)).map(spendFreezeView) }
+          const active = (yield* freezes.active(teamId)).map((freeze) => ({
+            createdAt: freeze.frozenAt,
+            id: freeze.id,
+            freeze
+          }))
+          return yield* pageOfList(`spend-freezes:${teamId}`, query, active, (row) => spendFreezeView(row.freeze))
         }).pipe(orServiceUnavailable)
       )
       .handle("freezeSpending", ({ payload }) =>
