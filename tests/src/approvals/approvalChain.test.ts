@@ -1,16 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
-import fc from "fast-check"
 import {
   type ApprovalStep,
   type ApprovalTier,
   approvalTierOf,
   checkApprovalRules,
   DEFAULT_APPROVERS,
+  evaluateSpend,
   type RequiredApprovers,
+  type Role,
   stepOutcome
-} from "../../src/approvals/ApprovalChain.ts"
-import type { Role } from "../../src/identity/Team.ts"
-import { evaluateSpend } from "../../src/spend/SpendPolicy.ts"
+} from "@svc/domain"
+import fc from "fast-check"
 
 const TIERS: ReadonlyArray<ApprovalTier> = [
   { minAmount: 5_000, approvals: 1, roles: ["admin", "owner"] },
