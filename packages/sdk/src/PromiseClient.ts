@@ -1,5 +1,8 @@
 import type {
   AccountResponse,
+  ActiveFreezes,
+  ApprovalResponse,
+  ApprovalRulesBody,
   BalanceResponse,
   CardCredentialsResponse,
   CheckoutIntentResponse,
@@ -8,6 +11,7 @@ import type {
   CreateSpendRequestBody,
   CreateTeamRequest,
   CreateTransferBody,
+  FreezeBody,
   PaymentCodeResponse,
   ReceiveAddressResponse,
   SpendEvaluationResponse,
@@ -62,6 +66,18 @@ export type CardCredentials = typeof CardCredentialsResponse.Type
 export interface ListCheckoutIntentsParams extends ListParams {
   readonly status?: CheckoutIntent["status"]
 }
+/** An approval with its subject and its progress (`approvals: {required, received, decisions}`). */
+export type Approval = typeof ApprovalResponse.Type
+/** Which approvals to list: a page, and optionally one status (`pending` for the queue). */
+export interface ListApprovalsParams extends ListParams {
+  readonly status?: Approval["status"]
+}
+/** A team's approval chain: tiers by amount, each with its quorum and the roles that approve. */
+export type ApprovalRules = typeof ApprovalRulesBody.Type
+/** The body of POST /treasury/spend-freeze: why, and optionally the one key to freeze. */
+export type FreezeInput = typeof FreezeBody.Type
+/** A spend freeze (the kill switch): its scope, who froze it and why, and its lift. */
+export type SpendFreeze = (typeof ActiveFreezes.Type)["data"][number]
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -115,6 +131,21 @@ export interface PromiseClient {
    * retry): keep them from this answer.
    */
   readonly checkoutCredentials: (id: string) => Promise<CardCredentials>
+  /** The team's approvals with their progress, newest first (a session or OAuth token). */
+  readonly listApprovals: (params?: ListApprovalsParams) => Promise<Page<Approval>>
+  /** Records the caller's approval; the request is approved once its quorum is reached (409 for a second step). */
+  readonly approve: (approvalId: string, note?: string) => Promise<Approval>
+  /** Denies the request at once. */
+  readonly deny: (approvalId: string, note?: string) => Promise<Approval>
+  readonly getApprovalRules: () => Promise<ApprovalRules>
+  /** Replaces the team's approval chain (owners and admins). */
+  readonly setApprovalRules: (rules: ApprovalRules) => Promise<ApprovalRules>
+  /** The team's active freezes (its own and its keys'), newest first. */
+  readonly listSpendFreezes: (params?: ListParams) => Promise<Page<SpendFreeze>>
+  /** Freezes new spending of the team, or of one key (owners and admins). */
+  readonly freezeSpending: (input: FreezeInput) => Promise<SpendFreeze>
+  /** Lifts the team's freeze, or the key's. */
+  readonly liftSpendFreeze: (spendingKeyId?: string) => Promise<SpendFreeze>
 }
 
 /** The request of a POST on one resource (a transfer's accept, decline or cancel, an intent's cancel). */
@@ -154,6 +185,16 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     listCheckoutIntents: (params = {}) => run(client.checkout.list({ query: params })),
     getCheckoutIntent: (id) => run(client.checkout.get({ params: { id } })),
     cancelCheckoutIntent: (id, idempotencyKey) => run(client.checkout.cancel(partyCall(id, idempotencyKey))),
-    checkoutCredentials: (id) => run(client.checkoutCredentials.credentials({ params: { id } }))
+    checkoutCredentials: (id) => run(client.checkoutCredentials.credentials({ params: { id } })),
+    listApprovals: (params = {}) => run(client.treasury.approvals({ query: params })),
+    approve: (id, note) =>
+      run(client.treasury.approve({ params: { id }, payload: note === undefined ? {} : { note } })),
+    deny: (id, note) => run(client.treasury.deny({ params: { id }, payload: note === undefined ? {} : { note } })),
+    getApprovalRules: () => run(client.governance.getApprovalRules()),
+    setApprovalRules: (rules) => run(client.governance.setApprovalRules({ payload: rules })),
+    listSpendFreezes: (params = {}) => run(client.governance.listSpendFreezes({ query: params })),
+    freezeSpending: (input) => run(client.governance.freezeSpending({ payload: input })),
+    liftSpendFreeze: (spendingKeyId) =>
+      run(client.governance.liftSpendFreeze({ query: spendingKeyId === undefined ? {} : { spendingKeyId } }))
   }
 }

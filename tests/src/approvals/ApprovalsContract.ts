@@ -2,7 +2,11 @@ import { assert, layer } from "@effect/vitest"
 import {
   type Approval,
   ApprovalId,
+  type ApprovalStep,
   ApprovalsRepo,
+  type ApprovalTier,
+  approvalView,
+  DEFAULT_APPROVERS,
   newId,
   type Team,
   TeamId,
@@ -38,7 +42,11 @@ const setup = Effect.gen(function* () {
     decidedBy: null,
     note: null,
     createdAt: "2026-11-01T00:00:00.000Z",
-    updatedAt: "2026-11-01T00:00:00.000Z"
+    updatedAt: "2026-11-01T00:00:00.000Z",
+    approvers: DEFAULT_APPROVERS,
+    spendingKeyId: null,
+    separateFrom: null,
+    decisions: []
   }
   yield* ApprovalsRepo.use((repo) => repo.insert(approval))
   return { approval, decider: decider.id }
@@ -141,6 +149,86 @@ export const approvalsContract = <E>(name: string, ports: Layer.Layer<Ports, E>)
         })
         assert.isTrue(Option.isNone(other))
         assert.strictEqual(Option.getOrThrow(yield* repo.find(approval.teamId, approval.id)).status, "pending")
+      })
+    )
+
+    it.effect(
+      "records each member's step in order, locks only a pending approval, and keeps a decided one's steps",
+      () =>
+        Effect.gen(function* () {
+          const { approval, decider } = yield* setup
+          const other = yield* UsersRepo.use((users) =>
+            users.ensure({ id: crypto.randomUUID() as UserId, email: "admin@example.com", fullName: null })
+          )
+          const repo = yield* ApprovalsRepo
+          const locked = yield* repo.lockPending(approval.teamId, approval.id)
+          assert.deepStrictEqual(locked, Option.some(approval))
+          const first: ApprovalStep = {
+            userId: other.id,
+            role: "admin",
+            decision: "approved",
+            note: "fine by me",
+            decidedAt: "2026-11-01T09:00:00.000Z"
+          }
+          const second: ApprovalStep = {
+            userId: decider,
+            role: "owner",
+            decision: "approved",
+            note: null,
+            decidedAt: "2026-11-01T09:30:00.000Z"
+          }
+          yield* repo.insertStep(approval.teamId, approval.id, first)
+          yield* repo.insertStep(approval.teamId, approval.id, second)
+          const stepped = { ...approval, decisions: [first, second] }
+          assert.deepStrictEqual(yield* repo.find(approval.teamId, approval.id), Option.some(stepped))
+          assert.deepStrictEqual(approvalView(stepped).approvals, {
+            ...DEFAULT_APPROVERS,
+            received: 2,
+            decisions: [first, second]
+          })
+          assert.isTrue(Option.isNone(yield* repo.lockPending(TeamId.make(crypto.randomUUID()), approval.id)))
+          const decided = yield* repo.decide(approval.teamId, approval.id, {
+            status: "approved",
+            decidedAt: "2026-11-01T09:30:00.000Z",
+            decidedBy: decider,
+            note: null
+          })
+          assert.deepStrictEqual(
+            Option.map(decided, (a) => a.decisions),
+            Option.some([first, second])
+          )
+          assert.isTrue(Option.isNone(yield* repo.lockPending(approval.teamId, approval.id)))
+        })
+    )
+
+    it.effect("keeps who must approve an approval and its key's creator as it was made", () =>
+      Effect.gen(function* () {
+        const { approval, decider } = yield* setup
+        const repo = yield* ApprovalsRepo
+        const tiered: Approval = {
+          ...approval,
+          id: yield* newId(ApprovalId),
+          subjectId: crypto.randomUUID(),
+          approvers: { required: 2, roles: ["owner"], requireOwner: true },
+          separateFrom: decider
+        }
+        yield* repo.insert(tiered)
+        assert.deepStrictEqual(yield* repo.find(tiered.teamId, tiered.id), Option.some(tiered))
+      })
+    )
+
+    it.effect("stores a team's approval tiers whole, replacing the ones before", () =>
+      Effect.gen(function* () {
+        const { approval, decider } = yield* setup
+        const repo = yield* ApprovalsRepo
+        assert.deepStrictEqual(yield* repo.tiers(approval.teamId), [])
+        const top: ApprovalTier = { minAmount: 50_000, approvals: 2, roles: ["admin", "owner"], requireOwner: true }
+        const tiers: ReadonlyArray<ApprovalTier> = [{ minAmount: 5_000, approvals: 1, roles: ["admin", "owner"] }, top]
+        yield* repo.setTiers(approval.teamId, tiers, decider, "2026-11-01T09:00:00.000Z")
+        assert.deepStrictEqual(yield* repo.tiers(approval.teamId), tiers)
+        yield* repo.setTiers(approval.teamId, [top], decider, "2026-11-01T10:00:00.000Z")
+        assert.deepStrictEqual(yield* repo.tiers(approval.teamId), [top])
+        assert.deepStrictEqual(yield* repo.tiers(TeamId.make(crypto.randomUUID())), [])
       })
     )
   })

@@ -1,9 +1,20 @@
 import { assert, layer } from "@effect/vitest"
 import { PortsPg, runMigrations } from "@svc/adapters-pg"
 import { TestDatabaseBefore } from "@svc/adapters-pg/testing"
-import { ApprovalId, ApprovalsRepo, type ApprovalView, SpendRequestId, SpendRequestsRepo, TeamId } from "@svc/domain"
+import {
+  ApprovalId,
+  ApprovalsRepo,
+  type ApprovalView,
+  DEFAULT_APPROVERS,
+  SpendRequestId,
+  SpendRequestsRepo,
+  TeamId
+} from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
+
+/** An approval as spend requests carried it before migration 0010. */
+type LegacyApproval = Omit<ApprovalView, "approvals">
 
 layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 seconds" })(
   "migration 0010 (approvals)",
@@ -25,7 +36,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
                      created_by, created_at)
                    VALUES (${key}, 'spending_key', ${team}, 'test', 'Agent', 'svc_test_x', ${key}, ${account}, '{}', ${user}, now())`
           const merchant = JSON.stringify({ name: "M", category: null, url: null })
-          const insertRequest = (status: string, approval: ApprovalView | null) =>
+          const insertRequest = (status: string, approval: LegacyApproval | null) =>
             Effect.gen(function* () {
               const id = crypto.randomUUID()
               yield* sql`INSERT INTO spend_requests (id, team_id, mode, status, amount, currency, merchant, purpose,
@@ -37,7 +48,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
                          '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z')`
               return id
             })
-          const pending: ApprovalView = {
+          const pending: LegacyApproval = {
             id: ApprovalId.make(crypto.randomUUID()),
             status: "pending",
             expiresAt: "2026-11-02T00:00:00.000Z",
@@ -45,7 +56,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
             decidedBy: null,
             note: null
           }
-          const approved: ApprovalView = {
+          const approved: LegacyApproval = {
             id: ApprovalId.make(crypto.randomUUID()),
             status: "approved",
             expiresAt: "2026-11-02T00:00:00.000Z",
@@ -62,8 +73,10 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
           const requests = yield* SpendRequestsRepo
           const read = (id: string) =>
             requests.find(TeamId.make(team), SpendRequestId.make(id)).pipe(Effect.map(Option.getOrThrow))
-          assert.deepStrictEqual((yield* read(pendingRequest)).approval, pending)
-          assert.deepStrictEqual((yield* read(approvedRequest)).approval, approved)
+          // Approvals made before approval chains (migration 0019) need one owner or admin and have no steps.
+          const legacy = { ...DEFAULT_APPROVERS, received: 0, decisions: [] }
+          assert.deepStrictEqual((yield* read(pendingRequest)).approval, { ...pending, approvals: legacy })
+          assert.deepStrictEqual((yield* read(approvedRequest)).approval, { ...approved, approvals: legacy })
           assert.isNull((yield* read(plainRequest)).approval)
           const stored = Option.getOrThrow(
             yield* ApprovalsRepo.use((repo) => repo.find(TeamId.make(team), ApprovalId.make(approved.id)))

@@ -2,11 +2,14 @@ import {
   AgentKeys,
   type AgentKeysRepo,
   type AgentPrincipal,
+  ApprovalChains,
   type ApprovalsRepo,
   type EventOutbox,
   type IdempotencyStore,
   Ledger,
   PersistenceUnavailable,
+  SpendFreezes,
+  type SpendFreezesRepo,
   type SpendPolicy,
   SpendRequests,
   SpendRequestsRepo,
@@ -19,14 +22,16 @@ import { Effect, Layer, Option } from "effect"
 import type { LedgerPorts } from "../ledger/LedgerSetup.ts"
 
 /** The ports every spend contract runs on. */
-export type Ports = LedgerPorts<EventOutbox | AgentKeysRepo | ApprovalsRepo | SpendRequestsRepo | IdempotencyStore>
+export type Ports = LedgerPorts<
+  EventOutbox | AgentKeysRepo | ApprovalsRepo | SpendRequestsRepo | SpendFreezesRepo | IdempotencyStore
+>
 
 /** A test-only wrapper of the spend request store: given the real one, the one the spend services use instead. */
 export type RepoDecorator = (real: SpendRequestsRepo["Service"]) => SpendRequestsRepo["Service"]
 
 /** The spend services over whichever ports the caller provides; `decorate` wraps the store they write through. */
 export const domainOver = <E>(ports: Layer.Layer<Ports, E>, decorate: RepoDecorator = (real) => real) =>
-  Layer.mergeAll(Users.layer, Teams.layer, SpendRequests.layer).pipe(
+  Layer.mergeAll(Users.layer, Teams.layer, SpendRequests.layer, SpendFreezes.layer, ApprovalChains.layer).pipe(
     Layer.updateService(SpendRequestsRepo, decorate),
     Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),

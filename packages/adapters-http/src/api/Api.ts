@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
+import { GovernanceApi } from "./approvals/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
@@ -25,6 +26,7 @@ export class Api extends HttpApi.make("svc")
   .add(CheckoutApi)
   .add(CheckoutCredentialsApi)
   .add(TreasuryApi)
+  .add(GovernanceApi)
   .add(AgentKeysApi)
   .add(OAuthApi)
   .add(WellKnownApi)

@@ -49,7 +49,9 @@ export const TeamsRepoMemory = Layer.effect(
               onSome: withTeam
             })
           )
-        )
+        ),
+      memberRoles: (teamId) =>
+        Ref.get(members).pipe(Effect.map((rows) => rows.filter((r) => r.teamId === teamId).map((r) => r.role)))
     })
   })
 )

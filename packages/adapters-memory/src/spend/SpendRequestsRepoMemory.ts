@@ -16,6 +16,7 @@ import {
   nextUtcDayStart,
   pickSpendAccount,
   type RequestUsage,
+  SpendFreezesRepo,
   type SpendRequest,
   type SpendRequestId,
   SpendRequestsRepo,
@@ -27,6 +28,7 @@ import { ApprovalsRepoMemory } from "../approvals/index.ts"
 import { LedgerRepoMemory } from "../ledger/index.ts"
 import { EventOutboxMemory } from "../platform/index.ts"
 import { MemoryStore } from "../shared/index.ts"
+import { SpendFreezesRepoMemory } from "./SpendFreezesRepoMemory.ts"
 
 /** A stored request refers to its approval, which the approvals port keeps. */
 interface StoredRequest extends Omit<SpendRequest, "approval"> {
@@ -70,6 +72,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const keys = yield* AgentKeysRepo
     const outbox = yield* EventOutbox
     const approvals = yield* ApprovalsRepo
+    const freezes = yield* SpendFreezesRepo
     const requests = yield* store.table(HashMap.empty<SpendRequestId, StoredRequest>())
     const usage = yield* store.table(HashMap.empty<string, number>())
     /** When each credential's counted requests were made (epoch millis), most recent first. */
@@ -128,7 +131,15 @@ export const SpendRequestsRepoMemory = Layer.effect(
           categorySpent:
             windows.category === null ? NO_USAGE : totalsOf(totals, spendingKeyId, windows.category, windows),
           recentRequests: perHour === undefined ? [] : times.filter((t) => t > at - MILLIS_PER_HOUR).slice(0, perHour),
-          requestsToday: perDay === undefined ? 0 : Math.min(today, perDay)
+          requestsToday: perDay === undefined ? 0 : Math.min(today, perDay),
+          governance: {
+            freezes: yield* freezes.active(teamId),
+            approvalTiers: yield* approvals.tiers(teamId),
+            keyCreatedBy:
+              [...(yield* keys.listSpendingKeys(teamId)), ...(yield* keys.listTeamKeys(teamId))].find(
+                (k) => k.id === spendingKeyId
+              )?.createdBy ?? null
+          }
         }
         return inputs
       })
@@ -216,4 +227,6 @@ export const SpendRequestsRepoMemory = Layer.effect(
         )
     })
   })
-).pipe(Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory, ApprovalsRepoMemory]))
+).pipe(
+  Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory, ApprovalsRepoMemory, SpendFreezesRepoMemory])
+)

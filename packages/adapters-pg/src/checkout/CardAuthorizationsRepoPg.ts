@@ -1,6 +1,7 @@
 import { type AuthorizationInputs, Card, CardAuthorization, CardAuthorizationsRepo } from "@svc/domain"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { APPROVAL_PROGRESS_OF_A } from "../approvals/index.ts"
 import { AccountRow, lockedAccount, postingCtes } from "../ledger/index.ts"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 import { IntentRow, toIntent } from "./CheckoutIntentsRepoPg.ts"
@@ -51,6 +52,7 @@ export const CardAuthorizationsRepoPg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
+    const progressOfA = sql.unsafe(APPROVAL_PROGRESS_OF_A)
     const operation = "cardAuthorizations.lockForDecision"
     return CardAuthorizationsRepo.of({
       find: (token) =>
@@ -69,7 +71,16 @@ export const CardAuthorizationsRepoPg = Layer.effect(
           }
           if (first.cardId === null) return { _tag: "NoCard" } satisfies AuthorizationInputs
           const [card] = yield* decodeRows(Card, operation)([cardPart(first)])
-          const [intent] = yield* decodeRows(IntentRow, operation)([intentPart(first)])
+          const intentRow = intentPart(first)
+          // The lock answers the intent's approval without its quorum; a decided approval's steps never change.
+          const [progress] =
+            intentRow.approvalId === null || intentRow.approvalId === undefined
+              ? []
+              : yield* sql`SELECT ${progressOfA} AS approval_progress FROM approvals a WHERE a.id = ${intentRow.approvalId}`
+          const [intent] = yield* decodeRows(
+            IntentRow,
+            operation
+          )([{ ...intentRow, approvalProgress: progress?.approvalProgress ?? null }])
           const accounts = yield* decodeRows(AccountRow, operation)(rows.map(accountPart))
           // One row decodes into one of each.
           if (card === undefined || intent === undefined) return yield* Effect.die(new Error("no card decoded"))

@@ -5,6 +5,8 @@ import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
 
 const MembershipRow = Schema.Struct({ ...Team.fields, role: Role })
 
+const RoleRow = Schema.Struct({ role: Role })
+
 const toMembership = ({ role, ...team }: typeof MembershipRow.Type): Membership => ({ team, role })
 
 /** TeamsRepo on Postgres. */
@@ -48,6 +50,12 @@ export const TeamsRepoPg = Layer.effect(
           orUnavailable("teams.membership"),
           Effect.flatMap(decodeFirst(MembershipRow, "teams.membership")),
           Effect.map(Option.map(toMembership))
+        ),
+      memberRoles: (teamId) =>
+        sql`SELECT role FROM team_members WHERE team_id = ${teamId}`.pipe(
+          orUnavailable("teams.memberRoles"),
+          Effect.flatMap(decodeRows(RoleRow, "teams.memberRoles")),
+          Effect.map((rows) => rows.map((row) => row.role))
         )
     })
   })

@@ -18,6 +18,7 @@ import receiveAddressesPaymentCodes from "./0015_receive_addresses_payment_codes
 import transfers from "./0016_transfers.ts"
 import checkout from "./0017_checkout.ts"
 import budgetIntervalsVelocity from "./0018_budget_intervals_velocity.ts"
+import approvalChainsSpendFreezes from "./0019_approval_chains_spend_freezes.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -38,7 +39,8 @@ export const migrations = Migrator.fromRecord({
   "0015_receive_addresses_payment_codes": receiveAddressesPaymentCodes,
   "0016_transfers": transfers,
   "0017_checkout": checkout,
-  "0018_budget_intervals_velocity": budgetIntervalsVelocity
+  "0018_budget_intervals_velocity": budgetIntervalsVelocity,
+  "0019_approval_chains_spend_freezes": approvalChainsSpendFreezes
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

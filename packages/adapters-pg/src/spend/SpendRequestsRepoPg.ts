@@ -1,8 +1,10 @@
 import {
+  ApprovalTier,
   type DecisionInputs,
   type DecisionLock,
   isoOfMillis,
   type RequestUsage,
+  SpendFreeze,
   SpendPolicy,
   SpendRequest,
   SpendRequestsRepo,
@@ -112,6 +114,16 @@ const usageWrites = (
   ]
 }
 
+/** A row of the governance read of a batch: request `n`'s team's active freezes and approval tiers, its key's creator. */
+const GovernanceRow = Schema.Struct({
+  n: Schema.Int,
+  tiers: Schema.NullOr(Schema.Array(ApprovalTier)),
+  keyCreatedBy: Schema.NullOr(Schema.String),
+  freezes: Schema.Array(SpendFreeze)
+})
+
+const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`
+
 const toSpendRequest = (row: typeof Row.Type): SpendRequest => withJoinedApproval(row)
 
 /** SpendRequestsRepo on Postgres; a trigger refuses any update of a request whose status is final. */
@@ -124,6 +136,24 @@ export const SpendRequestsRepoPg = Layer.effect(
     const withApprovals = sql.unsafe("spend_requests r LEFT JOIN approvals a ON a.id = r.approval_id")
     const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
     const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
+    const isoMs = sql.unsafe(ISO_MS)
+    /** What the batch's decisions read of governance; it changes only by writes that do not wait for these locks. */
+    const governance = (locks: ReadonlyArray<{ readonly teamId: string; readonly spendingKeyId: string }>) =>
+      sql`SELECT l.n,
+            (SELECT r.tiers FROM team_approval_rules r WHERE r.team_id = l.team) AS tiers,
+            (SELECT k.created_by FROM agent_keys k WHERE k.id = l.key) AS key_created_by,
+            COALESCE((
+              SELECT jsonb_agg(jsonb_build_object(
+                'id', f.id, 'teamId', f.team_id, 'spendingKeyId', f.spending_key_id, 'mode', f.mode,
+                'reason', f.reason, 'frozenBy', f.frozen_by, 'frozenAt', to_char(f.frozen_at AT TIME ZONE 'UTC', ${isoMs}),
+                'liftedBy', NULL, 'liftedAt', NULL) ORDER BY f.spending_key_id NULLS FIRST)
+              FROM spend_freezes f WHERE f.team_id = l.team AND f.lifted_at IS NULL), '[]'::jsonb) AS freezes
+          FROM jsonb_to_recordset(${JSON.stringify(
+            locks.map((l, n) => ({ n, team: l.teamId, key: l.spendingKeyId }))
+          )}::jsonb) AS l(n int, team uuid, key uuid)`.pipe(
+        orUnavailable("spendRequests.governance"),
+        Effect.flatMap(decodeRows(GovernanceRow, "spendRequests.governance"))
+      )
     /** `lock_spend_decisions` of `locks`, locking and creating the totals when `lock`, else only reading. */
     const decisionInputs = (locks: ReadonlyArray<DecisionLock>, lock: boolean, operation: string) =>
       sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
@@ -145,8 +175,10 @@ export const SpendRequestsRepoPg = Layer.effect(
       )}::jsonb, ${lock})`.pipe(
         orUnavailable(operation),
         Effect.flatMap(decodeRows(DecisionRow, operation)),
-        Effect.map((rows) =>
+        Effect.zip(governance(locks)),
+        Effect.map(([rows, governed]) =>
           locks.map((_, n): DecisionInputs => {
+            const gov = governed.find((g) => g.n === n)
             const mine = rows.filter((row) => row.n === n)
             const locked = (kind: "spend" | "settlement") =>
               Option.map(
@@ -169,7 +201,12 @@ export const SpendRequestsRepoPg = Layer.effect(
               spent: totalsOf(first?.spent ?? {}),
               categorySpent: totalsOf(first?.categorySpent ?? {}),
               recentRequests: first?.recentRequests ?? [],
-              requestsToday: first?.requestsToday ?? 0
+              requestsToday: first?.requestsToday ?? 0,
+              governance: {
+                freezes: gov?.freezes ?? [],
+                approvalTiers: gov?.tiers ?? [],
+                keyCreatedBy: gov?.keyCreatedBy ?? null
+              }
             }
           })
         )

@@ -1,7 +1,9 @@
 import { Layer } from "effect"
+import { SpendFreezesRepoPg } from "./SpendFreezesRepoPg.ts"
 import { SpendRequestsRepoPg } from "./SpendRequestsRepoPg.ts"
 
+export * from "./SpendFreezesRepoPg.ts"
 export * from "./SpendRequestsRepoPg.ts"
 
 /** The spend context's ports on Postgres. */
-export const SpendPortsPg = Layer.mergeAll(SpendRequestsRepoPg)
+export const SpendPortsPg = Layer.mergeAll(SpendRequestsRepoPg, SpendFreezesRepoPg)

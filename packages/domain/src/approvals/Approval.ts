@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Mode, TeamId } from "../shared/model.ts"
+import { ApprovalProgress, ApprovalStep, approvalProgress, RequiredApprovers } from "./ApprovalChain.ts"
 
 /** An approval's id. */
 export const ApprovalId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("ApprovalId"))
@@ -13,7 +14,10 @@ export type ApprovalStatus = typeof ApprovalStatus.Type
 export const ApprovalSubjectType = Schema.Literals(["spend_request", "transfer", "checkout_intent"])
 export type ApprovalSubjectType = typeof ApprovalSubjectType.Type
 
-/** A person's decision on a request that crossed its approval threshold, with its own expiry and decider. */
+/**
+ * The approval of a request that crossed its approval threshold, with its own expiry, its quorum and every member's step;
+ * `decidedBy` is the member whose step ended it.
+ */
 export const Approval = Schema.Struct({
   id: ApprovalId,
   teamId: TeamId,
@@ -27,7 +31,15 @@ export const Approval = Schema.Struct({
   decidedBy: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),
   createdAt: Schema.String,
-  updatedAt: Schema.String
+  updatedAt: Schema.String,
+  /** Who must approve and how many (the request's tier of the team's approval chain when it was made). */
+  approvers: RequiredApprovers,
+  /** The credential that made the request; null for approvals made before approval chains. */
+  spendingKeyId: Schema.NullOr(Schema.String),
+  /** The member who may not be the only approver (the key's creator, above the first tier); null when none. */
+  separateFrom: Schema.NullOr(Schema.String),
+  /** Every member's step, in the order recorded. */
+  decisions: Schema.Array(ApprovalStep)
 })
 export type Approval = typeof Approval.Type
 
@@ -38,7 +50,9 @@ export const ApprovalView = Schema.Struct({
   expiresAt: Schema.String,
   decidedAt: Schema.NullOr(Schema.String),
   decidedBy: Schema.NullOr(Schema.String),
-  note: Schema.NullOr(Schema.String)
+  note: Schema.NullOr(Schema.String),
+  /** The quorum: how many approvals are required from which roles, how many were received, and every step. */
+  approvals: ApprovalProgress
 })
 export type ApprovalView = typeof ApprovalView.Type
 
@@ -49,7 +63,8 @@ export const approvalView = (approval: Approval): ApprovalView => ({
   expiresAt: approval.expiresAt,
   decidedAt: approval.decidedAt,
   decidedBy: approval.decidedBy,
-  note: approval.note
+  note: approval.note,
+  approvals: approvalProgress(approval.approvers, approval.decisions)
 })
 
 /** How a pending approval ends. */

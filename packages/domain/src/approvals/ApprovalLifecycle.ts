@@ -1,6 +1,9 @@
-import { Data, Effect, Option } from "effect"
-import { nowIso, type PersistenceUnavailable, type TeamId } from "../shared/index.ts"
-import { ApprovalId, type ApprovalStatus } from "./Approval.ts"
+import { Data, Effect, Option, Schema } from "effect"
+import type { Role } from "../identity/index.ts"
+import type { DomainEvent, EventOutbox } from "../platform/index.ts"
+import { newIdText, nowIso, type PersistenceUnavailable, type TeamId } from "../shared/index.ts"
+import { type Approval, ApprovalId, type ApprovalStatus, approvalView } from "./Approval.ts"
+import { type ApprovalStep, stepOutcome } from "./ApprovalChain.ts"
 import type { ApprovalsRepo } from "./ApprovalsRepo.ts"
 
 /**
@@ -78,3 +81,72 @@ export const expireDueSubjects = <S, R>(
       )
     )
   )
+
+/** A member's step was refused: not eligible, already decided, or it would fill the quorum without whom it needs. */
+export class ApprovalStepRefused extends Schema.TaggedError<ApprovalStepRefused>()("ApprovalStepRefused", {
+  reason: Schema.Literals(["not_eligible", "already_decided", "owner_required", "separation_of_duties"]),
+  message: Schema.String
+}) {}
+
+/** What a recorded step did: denied the approval, counted towards its quorum, or reached it. */
+export interface RecordedStep {
+  readonly outcome: "denied" | "recorded" | "quorum_reached"
+  /** The approval with the step. */
+  readonly approval: Approval
+}
+
+/**
+ * Records a member's step on a pending approval, in the caller's transaction, under the approval's lock (`stepOutcome`
+ * decides): the caller then ends the approval when the step denied it or reached its quorum. Publishes
+ * `approval.step_recorded`, and `approval.quorum_reached` with the step that reached it. Fails with `DecidedMeanwhile`
+ * when the approval is no longer pending.
+ */
+export const recordApprovalStep = (
+  approvals: ApprovalsRepo["Service"],
+  outbox: EventOutbox["Service"],
+  approval: Pick<Approval, "id" | "teamId">,
+  approver: { readonly userId: string; readonly role: Role | null },
+  decision: "approved" | "denied",
+  note: string | null
+): Effect.Effect<RecordedStep, DecidedMeanwhile | ApprovalStepRefused | PersistenceUnavailable> =>
+  Effect.gen(function* () {
+    const locked = yield* approvals.lockPending(approval.teamId, ApprovalId.make(approval.id))
+    if (Option.isNone(locked)) return yield* new DecidedMeanwhile()
+    const current = locked.value
+    const outcome =
+      approver.role === null
+        ? ({ _tag: "refused", reason: "not_eligible", message: "only team members decide approvals" } as const)
+        : stepOutcome(current, { userId: approver.userId, role: approver.role, decision })
+    if (outcome._tag === "refused") {
+      return yield* new ApprovalStepRefused({ reason: outcome.reason, message: outcome.message })
+    }
+    const decidedAt = yield* nowIso
+    const step: ApprovalStep = { userId: approver.userId, role: approver.role ?? "member", decision, note, decidedAt }
+    yield* approvals.insertStep(current.teamId, current.id, step)
+    const after: Approval = { ...current, decisions: [...current.decisions, step] }
+    const types =
+      outcome._tag === "quorum_reached"
+        ? ["approval.step_recorded", "approval.quorum_reached"]
+        : ["approval.step_recorded"]
+    const events = yield* Effect.forEach(types, (type) =>
+      Effect.map(
+        newIdText,
+        (id): DomainEvent => ({
+          id,
+          teamId: after.teamId,
+          mode: after.mode,
+          type,
+          data: {
+            ...approvalView(after),
+            object: "approval",
+            subjectType: after.subjectType,
+            subjectId: after.subjectId,
+            step
+          },
+          createdAt: decidedAt
+        })
+      )
+    )
+    yield* outbox.publish(...events)
+    return { outcome: outcome._tag, approval: after }
+  })

@@ -1,3 +1,4 @@
+export * from "./ApprovalChains.ts"
 export * from "./ApprovalLifecycle.ts"
 export * from "./ApprovalsRepo.ts"
 export * from "./DecidableApproval.ts"

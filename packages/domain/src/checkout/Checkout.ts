@@ -2,6 +2,7 @@ import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "ef
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
   ApprovalNotFound,
+  type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
@@ -27,7 +28,15 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { decideGoverned, decisionLock, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import {
+  decideByStep,
+  decideGoverned,
+  decisionLock,
+  SpendFreezesRepo,
+  type SpendingFrozen,
+  SpendRequestsRepo,
+  usageWindows
+} from "../spend/index.ts"
 import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
 import { CardIssuer, CardNumberKey } from "./CardIssuer.ts"
 import {
@@ -156,7 +165,12 @@ export class Checkout extends Context.Service<
       note: string | null
     ) => Effect.Effect<
       CheckoutIntent,
-      ApprovalNotFound | ApproverNotAllowed | CheckoutIntentNotUsable | PersistenceUnavailable
+      | ApprovalNotFound
+      | ApproverNotAllowed
+      | ApprovalStepRefused
+      | SpendingFrozen
+      | CheckoutIntentNotUsable
+      | PersistenceUnavailable
     >
     readonly deny: (
       approver: TeamPrincipal,
@@ -164,7 +178,12 @@ export class Checkout extends Context.Service<
       note: string | null
     ) => Effect.Effect<
       CheckoutIntent,
-      ApprovalNotFound | ApproverNotAllowed | CheckoutIntentNotUsable | PersistenceUnavailable
+      | ApprovalNotFound
+      | ApproverNotAllowed
+      | ApprovalStepRefused
+      | SpendingFrozen
+      | CheckoutIntentNotUsable
+      | PersistenceUnavailable
     >
     /** Expires every unused intent past its deadline; returns how many it expired. */
     readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
@@ -178,6 +197,7 @@ export class Checkout extends Context.Service<
     const approvals = yield* ApprovalsRepo
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
+    const freezes = yield* SpendFreezesRepo
 
     const publish = (intent: CheckoutIntent, types: ReadonlyArray<IntentEventType>) =>
       Effect.flatMap(intentEvents(intent, types), (events) => outbox.publish(...events))
@@ -444,11 +464,21 @@ export class Checkout extends Context.Service<
           return yield* new CheckoutIntentNotUsable({ id: intent.id, status: intent.status })
         }
         const decision = decideApproval(intent, { status: outcome, decidedBy: approver.userId, note })
-        if (outcome === "denied") {
-          return yield* reportMeanwhile(intent, release(intent, ["pending_approval"], "denied", decision))
-        }
-        return yield* reportMeanwhile(
-          intent,
+        const byStep = <E>(decide: Effect.Effect<CheckoutIntent, E>) =>
+          reportMeanwhile(
+            intent,
+            decideByStep(
+              { approvals, outbox, freezes, transactor },
+              approval,
+              approver,
+              outcome,
+              note,
+              stored(intent),
+              decide
+            )
+          )
+        if (outcome === "denied") return yield* byStep(release(intent, ["pending_approval"], "denied", decision))
+        return yield* byStep(
           transactor.withTransaction(
             Effect.gen(function* () {
               yield* decision

@@ -22,6 +22,8 @@ export class TeamsRepo extends Context.Service<
       teamId: TeamId,
       userId: UserId
     ) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
+    /** The role of every member of the team. */
+    readonly memberRoles: (teamId: TeamId) => Effect.Effect<ReadonlyArray<Role>, PersistenceUnavailable>
   }
 >()("@svc/domain/TeamsRepo") {}
 

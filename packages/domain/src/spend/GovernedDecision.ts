@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/index.ts"
-import { type Approval, ApprovalId, type ApprovalSubjectType } from "../approvals/index.ts"
+import { type Approval, ApprovalId, type ApprovalSubjectType, approvalTierOf } from "../approvals/index.ts"
 import {
   type Account,
   balanceOf,
@@ -10,6 +10,7 @@ import {
   SettlementAccountMissing
 } from "../ledger/index.ts"
 import { type AccountId, isoOfMillis, LedgerTransactionId, newId } from "../shared/index.ts"
+import { frozenBy } from "./SpendFreeze.ts"
 import {
   approvalExpiresAt,
   effectivePolicy,
@@ -104,7 +105,9 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     categorySpent: inputs.categorySpent,
     recentRequests: inputs.recentRequests,
     requestsToday: inputs.requestsToday,
-    available: balanceOf(spend.counters).available
+    available: balanceOf(spend.counters).available,
+    frozen: frozenBy(inputs.governance.freezes, agent.keyId),
+    approvalTiers: inputs.governance.approvalTiers
   })
   const createdAt = isoOfMillis(now)
   const posting = movementPosting(
@@ -132,6 +135,7 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
           // any amount over the locked available balance: the plan cannot be refused.
           Effect.orDie
         )
+  const tier = approvalTierOf(inputs.governance.approvalTiers, ask.amount)
   const approval: Approval | null =
     decision.outcome === "pending_approval"
       ? {
@@ -146,7 +150,11 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
           decidedBy: null,
           note: null,
           createdAt,
-          updatedAt: createdAt
+          updatedAt: createdAt,
+          approvers: tier.approvers,
+          spendingKeyId: agent.keyId,
+          separateFrom: tier.index >= 1 ? inputs.governance.keyCreatedBy : null,
+          decisions: []
         }
       : null
   const decided: GovernedDecision = {

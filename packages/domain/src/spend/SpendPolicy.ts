@@ -1,5 +1,5 @@
 import { DateTime, Schema } from "effect"
-import { Role } from "../identity/model.ts"
+import { type ApprovalTier, approvalTierOf, RequiredApprovers } from "../approvals/model.ts"
 import { AmountMinor, isoOfMillis } from "../shared/model.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
@@ -172,19 +172,6 @@ export const UsageInterval = Schema.Literals(["hour", "day", "week", "month", "y
 /** The period a budget or a velocity limit counts over. */
 export type UsageInterval = typeof UsageInterval.Type
 
-/** Who must approve a request routed to approval, and how many of them. */
-export const RequiredApprovers = Schema.Struct({
-  /** Distinct eligible members whose approvals make the quorum. */
-  required: Schema.Int,
-  /** Team roles whose members may approve. */
-  roles: Schema.Array(Role),
-  /** Whether one of the approvals must be the team owner's. */
-  requireOwner: Schema.Boolean
-})
-
-/** Who must approve a request routed to approval, and how many of them. */
-export type RequiredApprovers = typeof RequiredApprovers.Type
-
 /**
  * One rule that fired: its stable code, a human-readable message, and the figures an agent acts on. Amounts are in
  * minor units; counts for `velocity_exceeded`. Which figures a code carries is documented with the code.
@@ -248,6 +235,35 @@ export interface SpendEvaluationInput {
   /** How many counted requests the credential made in the UTC day of `now` (at least up to `maxRequestsPerDay`). */
   readonly requestsToday: number
   readonly available: number
+  /** The freeze stopping the credential's spending (its team's or its own); absent when spending is open. */
+  readonly frozen?: SpendingFrozenBy | undefined
+  /** The team's approval chain (`ApprovalRules.tiers`); absent or empty for one owner or admin above the threshold. */
+  readonly approvalTiers?: ReadonlyArray<ApprovalTier> | undefined
+}
+
+/** Who froze spending, why and since when, as `spending_frozen` reports it. */
+export interface SpendingFrozenBy {
+  readonly scope: "team" | "spending_key"
+  readonly reason: string
+  readonly frozenAt: string
+}
+
+const frozenReason = (frozen: SpendingFrozenBy | undefined): DecisionReason | undefined =>
+  frozen === undefined
+    ? undefined
+    : {
+        code: "spending_frozen",
+        message: `${frozen.scope === "team" ? "the team's" : "this key's"} spending is frozen since ${frozen.frozenAt}: ${frozen.reason}`
+      }
+
+/** The amount from which requests go to approval: the policy's threshold or the first approval tier, the lower. */
+const approvalThresholdOf = (
+  policy: SpendPolicy,
+  tiers: ReadonlyArray<ApprovalTier> | undefined
+): number | undefined => {
+  const first = tiers?.[0]?.minAmount
+  if (first === undefined) return policy.approvalThreshold
+  return policy.approvalThreshold === undefined ? first : Math.min(first, policy.approvalThreshold)
 }
 
 /** Who approves a request routed to approval while the team has no approval rules: one owner or admin. */
@@ -381,6 +397,7 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
   const category = normalizeCategory(input.merchant.category)
   const categoryBudgets = category === null ? [] : (policy.categoryBudgets ?? []).filter((b) => b.category === category)
   const candidates: ReadonlyArray<DecisionReason | undefined> = [
+    frozenReason(input.frozen),
     merchantReason(policy, input.merchant.name),
     categoryReason(policy, input.merchant.category),
     policy.perRequestLimit !== undefined && !(amount <= policy.perRequestLimit)
@@ -411,16 +428,17 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
   ]
   const denials = candidates.filter((reason): reason is DecisionReason => reason !== undefined)
   if (denials.length > 0) return { outcome: "denied", reasons: denials }
-  if (policy.approvalThreshold !== undefined && amount >= policy.approvalThreshold) {
+  const approvalThreshold = approvalThresholdOf(policy, input.approvalTiers)
+  if (approvalThreshold !== undefined && amount >= approvalThreshold) {
     return {
       outcome: "pending_approval",
       reasons: [
         {
           code: "approval_threshold",
-          message: `amount ${amount} is at or above the approval threshold ${policy.approvalThreshold}`,
-          limit: policy.approvalThreshold,
+          message: `amount ${amount} is at or above the approval threshold ${approvalThreshold}`,
+          limit: approvalThreshold,
           requested: amount,
-          approvers: SINGLE_APPROVER
+          approvers: approvalTierOf(input.approvalTiers ?? [], amount).approvers
         }
       ]
     }

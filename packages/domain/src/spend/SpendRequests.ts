@@ -3,6 +3,7 @@ import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
   ApprovalId,
   ApprovalNotFound,
+  type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   DecidedMeanwhile,
@@ -23,6 +24,7 @@ import {
   Transactor
 } from "../shared/index.ts"
 import { type CreateSpendRequest, decideSpend, decisionLock, spendEvents } from "./SpendDecision.ts"
+import { decideByStep, SpendFreezesRepo, type SpendingFrozen } from "./SpendFreezes.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"
 import type { SpendDecision } from "./SpendPolicy.ts"
 import {
@@ -38,7 +40,13 @@ import {
 import { SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 import { type CreateSpendError, makeSpendWriter, type SubmitError } from "./SpendWriter.ts"
 
-type DecisionError = ApprovalNotFound | SpendRequestNotPending | ApproverNotAllowed | PersistenceUnavailable
+type DecisionError =
+  | ApprovalNotFound
+  | SpendRequestNotPending
+  | ApproverNotAllowed
+  | ApprovalStepRefused
+  | SpendingFrozen
+  | PersistenceUnavailable
 
 /** Governed agent spend: policy and budgets decide, humans approve above the threshold, the ledger moves the money once. */
 export class SpendRequests extends Context.Service<
@@ -105,6 +113,7 @@ export class SpendRequests extends Context.Service<
     const outbox = yield* EventOutbox
     const approvals = yield* ApprovalsRepo
     const transactor = yield* Transactor
+    const freezes = yield* SpendFreezesRepo
 
     const publish = (sr: SpendRequest, type: string) =>
       Effect.flatMap(nowIso, (createdAt) => spendEvents(sr, [type], createdAt)).pipe(
@@ -266,7 +275,18 @@ export class SpendRequests extends Context.Service<
         const now = yield* current(sr.value)
         if (now.status !== "pending_approval")
           return yield* new SpendRequestNotPending({ id: now.id, status: now.status })
-        return yield* finish(now, outcome, approver.userId, note)
+        return yield* reportMeanwhile(
+          now,
+          decideByStep(
+            { approvals, outbox, freezes, transactor },
+            approval,
+            approver,
+            outcome,
+            note,
+            stored(now),
+            transition(now, outcome, approver.userId, note)
+          )
+        )
       })
 
     const cancel = Effect.fn("SpendRequests.cancel")(function* (agent: AgentPrincipal, id: SpendRequestId) {

@@ -1,8 +1,9 @@
 import { type Array as Arr, Context, type Effect, type Option } from "effect"
-import type { Approval } from "../approvals/index.ts"
+import type { Approval, ApprovalTier } from "../approvals/index.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import type { AccountId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { SpendFreeze } from "./SpendFreeze.ts"
 import type { SpendPolicy, UsageTotals } from "./SpendPolicy.ts"
 import type {
   RequestUsage,
@@ -32,6 +33,18 @@ export interface DecisionInputs {
   readonly recentRequests: ReadonlyArray<number>
   /** The credential's counted requests in the UTC day of the lock's windows, counted up to `maxRequestsPerDay`. */
   readonly requestsToday: number
+  /** The kill switch and the approval chain the decision reads (see `DecisionGovernance`). */
+  readonly governance: DecisionGovernance
+}
+
+/** What a decision reads of the team's governance: its active freezes, its approval chain, the key's creator. */
+export interface DecisionGovernance {
+  /** The team's active freezes (the team's own and its keys'). */
+  readonly freezes: ReadonlyArray<SpendFreeze>
+  /** The team's approval tiers, in increasing `minAmount` ([] when none are set). */
+  readonly approvalTiers: ReadonlyArray<ApprovalTier>
+  /** The member who created the request's credential; null when unknown. */
+  readonly keyCreatedBy: string | null
 }
 
 /** What one request of a batch locks: its spend account (or the mode's first) and its credential's budget totals. */

@@ -1,6 +1,7 @@
 export * from "./GovernedDecision.ts"
 export * from "./model.ts"
 export * from "./SpendDecision.ts"
+export * from "./SpendFreezes.ts"
 export * from "./SpendRequests.ts"
 export * from "./SpendRequestsRepo.ts"
 export * from "./SpendWriter.ts"

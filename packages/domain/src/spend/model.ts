@@ -1,3 +1,4 @@
 /** The spend context's shapes and pure rules: no services, so clients may import them. */
+export * from "./SpendFreeze.ts"
 export * from "./SpendPolicy.ts"
 export * from "./SpendRequest.ts"

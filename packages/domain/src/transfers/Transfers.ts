@@ -2,6 +2,7 @@ import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "ef
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
   ApprovalNotFound,
+  type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
@@ -29,7 +30,15 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { decideGoverned, decisionLock, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import {
+  decideByStep,
+  decideGoverned,
+  decisionLock,
+  SpendFreezesRepo,
+  type SpendingFrozen,
+  SpendRequestsRepo,
+  usageWindows
+} from "../spend/index.ts"
 import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
 import { PaymentCodes } from "./PaymentCodes.ts"
 import type { ReceiveAddressNotFound } from "./ReceiveAddress.ts"
@@ -71,6 +80,14 @@ type CreateError =
   | PaymentCodeNotFound
   | PaymentCodeUnusable
   | SettlementAccountMissing
+  | PersistenceUnavailable
+
+type ApprovalDecisionError =
+  | ApprovalNotFound
+  | ApproverNotAllowed
+  | ApprovalStepRefused
+  | SpendingFrozen
+  | TransferNotPending
   | PersistenceUnavailable
 
 type PartyError = TransferNotFound | TransferWrongParty | TransferNotPending | PersistenceUnavailable
@@ -121,12 +138,12 @@ export class Transfers extends Context.Service<
       approver: TeamPrincipal,
       approvalId: string,
       note: string | null
-    ) => Effect.Effect<Transfer, ApprovalNotFound | ApproverNotAllowed | TransferNotPending | PersistenceUnavailable>
+    ) => Effect.Effect<Transfer, ApprovalDecisionError>
     readonly deny: (
       approver: TeamPrincipal,
       approvalId: string,
       note: string | null
-    ) => Effect.Effect<Transfer, ApprovalNotFound | ApproverNotAllowed | TransferNotPending | PersistenceUnavailable>
+    ) => Effect.Effect<Transfer, ApprovalDecisionError>
     /** Expires every open transfer past its deadline, releasing its hold; returns how many it expired. */
     readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
   }
@@ -139,6 +156,7 @@ export class Transfers extends Context.Service<
     const approvals = yield* ApprovalsRepo
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
+    const freezes = yield* SpendFreezesRepo
     const addresses = yield* ReceiveAddresses
     const codes = yield* PaymentCodes
 
@@ -466,9 +484,21 @@ export class Transfers extends Context.Service<
         )
         if (t.status !== "pending_approval") return yield* new TransferNotPending({ id: t.id, status: t.status })
         const decision = decideApproval(t, { status: outcome, decidedBy: approver.userId, note })
-        if (outcome === "denied") return yield* reportMeanwhile(t, release(t, ["pending_approval"], "denied", decision))
-        return yield* reportMeanwhile(
-          t,
+        const byStep = <E>(decide: Effect.Effect<Transfer, E>) =>
+          reportMeanwhile(
+            t,
+            decideByStep(
+              { approvals, outbox, freezes, transactor },
+              approval,
+              approver,
+              outcome,
+              note,
+              stored(t),
+              decide
+            )
+          )
+        if (outcome === "denied") return yield* byStep(release(t, ["pending_approval"], "denied", decision))
+        return yield* byStep(
           transactor.withTransaction(
             Effect.gen(function* () {
               yield* decision

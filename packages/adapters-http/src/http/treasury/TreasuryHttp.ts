@@ -107,7 +107,14 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
                 `the approval can no longer be decided: the checkout intent is ${e.status}`
               )
             ),
-          ApproverNotAllowed: (e) => Effect.fail(forbidden("forbidden", e.message))
+          ApproverNotAllowed: (e) => Effect.fail(forbidden("forbidden", e.message)),
+          ApprovalStepRefused: (e) =>
+            Effect.fail(
+              e.reason === "already_decided"
+                ? conflict("already_decided", e.message)
+                : forbidden(e.reason === "not_eligible" ? "forbidden" : e.reason, e.message)
+            ),
+          SpendingFrozen: (e) => Effect.fail(conflict("spending_frozen", e.message))
         }),
         orServiceUnavailable
       )
