@@ -17,6 +17,7 @@ import {
   AgentCredentialsFromKeys,
   AgentKeys,
   ApiKeys,
+  AuditLog,
   AuthorizationDeadline,
   AuthorizationTolerance,
   CardAuthorizations,
@@ -237,7 +238,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),
     Layer.provideMerge(backgroundJobs(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))),
     Layer.provideMerge(SpendRequests.layer),
-    Layer.provideMerge(AgentKeys.layer),
+    Layer.provideMerge(Layer.merge(AgentKeys.layer, AuditLog.layer)),
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(ports),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))

@@ -3,6 +3,7 @@ import {
   type AgentKeysRepo,
   type AgentPrincipal,
   type ApprovalsRepo,
+  type AuditLogRepo,
   type EventOutbox,
   type IdempotencyStore,
   Ledger,
@@ -19,7 +20,9 @@ import { Effect, Layer, Option } from "effect"
 import type { LedgerPorts } from "../ledger/LedgerSetup.ts"
 
 /** The ports every spend contract runs on. */
-export type Ports = LedgerPorts<EventOutbox | AgentKeysRepo | ApprovalsRepo | SpendRequestsRepo | IdempotencyStore>
+export type Ports = LedgerPorts<
+  EventOutbox | AgentKeysRepo | ApprovalsRepo | SpendRequestsRepo | IdempotencyStore | AuditLogRepo
+>
 
 /** A test-only wrapper of the spend request store: given the real one, the one the spend services use instead. */
 export type RepoDecorator = (real: SpendRequestsRepo["Service"]) => SpendRequestsRepo["Service"]

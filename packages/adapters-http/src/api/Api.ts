@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
+import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
@@ -25,6 +26,7 @@ export class Api extends HttpApi.make("svc")
   .add(CheckoutCredentialsApi)
   .add(TreasuryApi)
   .add(AgentKeysApi)
+  .add(AuditApi)
   .add(OAuthApi)
   .add(WellKnownApi)
   .add(ApiKeysApi)

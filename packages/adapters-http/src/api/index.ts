@@ -1,5 +1,6 @@
 export * from "./Api.ts"
 export * from "./access/index.ts"
+export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
+import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { MeHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
@@ -28,6 +29,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CheckoutCredentialsHttp,
     TreasuryHttp,
     AgentKeysHttp,
+    AuditHttp,
     OAuthHttp,
     WellKnownHttp,
     ApiKeysHttp,

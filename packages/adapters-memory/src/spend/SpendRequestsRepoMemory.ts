@@ -81,10 +81,12 @@ export const SpendRequestsRepoMemory = Layer.effect(
             const [day, month] = usageKeys(spendingKeyId, windows).map((key) =>
               Option.getOrElse(HashMap.get(totals, key), () => 0)
             )
+            const team = yield* keys.versionedTeamPolicy(teamId)
             return {
               spendAccount: lockedOf(spend?.id),
               settlementAccount: lockedOf(settlement?.id),
-              teamPolicy: yield* keys.teamPolicy(teamId),
+              teamPolicy: team.policy,
+              teamPolicyVersion: team.version,
               spentToday: day ?? 0,
               spentThisMonth: month ?? 0
             }

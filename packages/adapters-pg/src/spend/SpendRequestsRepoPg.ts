@@ -26,6 +26,8 @@ const DecisionRow = Schema.Struct({
   n: Schema.Int,
   ...AccountRow.fields,
   teamPolicy: Schema.NullOr(SpendPolicy),
+  versionedTeamPolicy: Schema.NullOr(SpendPolicy),
+  teamPolicyVersion: Schema.NullOr(Schema.Int),
   spentToday: SafeIntegerColumn,
   spentThisMonth: SafeIntegerColumn
 })
@@ -43,18 +45,21 @@ export const SpendRequestsRepoPg = Layer.effect(
     const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
     const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
     return SpendRequestsRepo.of({
+      // The team policy a decision applies is read with its version (migration 0020), in one row of one snapshot.
       lockForDecisions: (locks) =>
-        sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
-          locks.map((l, n) => ({
-            n,
-            team: l.teamId,
-            mode: l.mode,
-            account: l.accountId,
-            key: l.spendingKeyId,
-            day: l.windows.day,
-            month: l.windows.month
-          }))
-        )}::jsonb)`.pipe(
+        sql`SELECT d.*, p.policy AS versioned_team_policy, p.version AS team_policy_version
+            FROM lock_spend_decisions(${JSON.stringify(
+              locks.map((l, n) => ({
+                n,
+                team: l.teamId,
+                mode: l.mode,
+                account: l.accountId,
+                key: l.spendingKeyId,
+                day: l.windows.day,
+                month: l.windows.month
+              }))
+            )}::jsonb) d LEFT JOIN team_spend_policies p ON p.team_id = d.team_id
+            ORDER BY d.n, d.id`.pipe(
           orUnavailable("spendRequests.lockForDecisions"),
           Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecisions")),
           Effect.map((rows) =>
@@ -67,7 +72,8 @@ export const SpendRequestsRepoPg = Layer.effect(
               return {
                 spendAccount: locked("spend"),
                 settlementAccount: locked("settlement"),
-                teamPolicy: mine[0]?.teamPolicy ?? {},
+                teamPolicy: mine[0]?.versionedTeamPolicy ?? {},
+                teamPolicyVersion: mine[0]?.teamPolicyVersion ?? null,
                 spentToday: mine[0]?.spentToday ?? 0,
                 spentThisMonth: mine[0]?.spentThisMonth ?? 0
               }

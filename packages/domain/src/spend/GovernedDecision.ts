@@ -86,7 +86,7 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
   }
   const settlement = inputs.settlementAccount.value
   const policy = effectivePolicy(agent.policy ?? {}, inputs.teamPolicy)
-  const decision = evaluateSpend({
+  const evaluated = evaluateSpend({
     policy,
     amount: ask.amount,
     merchant: ask.merchant,
@@ -94,6 +94,10 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     spentThisMonth: inputs.spentThisMonth,
     available: balanceOf(spend.counters).available
   })
+  const decision: SpendDecision = {
+    ...evaluated,
+    policyVersions: { spendingKey: agent.policyVersion ?? null, team: inputs.teamPolicyVersion ?? null }
+  }
   const createdAt = isoOfMillis(now)
   const posting = movementPosting(
     {

@@ -14,6 +14,8 @@ export interface DecisionInputs {
   readonly settlementAccount: Option.Option<LockedAccount>
   /** The team's default policy ({} when none is set). */
   readonly teamPolicy: SpendPolicy
+  /** The version of `teamPolicy`, read with it; null (or absent) when the team never set one. */
+  readonly teamPolicyVersion?: number | null | undefined
   readonly spentToday: number
   readonly spentThisMonth: number
 }
