@@ -230,7 +230,7 @@ export const auditContract = <E, T>(name: string, ports: Layer.Layer<Ports | T, 
           (v) => v.type === "spend_request.approved" && (v.data as { id?: string }).id === pending.id
         )
         assert.isDefined(approved)
-        const approval = (approved?.data as { approval?: { decidedBy?: string; note?: string } }).approval
+        const approval = (approved?.data as { approval?: { decidedBy?: string; note?: string } } | undefined)?.approval
         assert.strictEqual(approval?.decidedBy, approver.userId)
         assert.strictEqual(approval?.note, "ok")
         const teamVersion = views.find((v) => v.type === "policy_version.created" && v.data.subject === "team")
