@@ -1,5 +1,7 @@
 import type {
   AccountResponse,
+  AuditEntryResponse,
+  AuditVerificationResponse,
   BalanceResponse,
   CardCredentialsResponse,
   CheckoutIntentResponse,
@@ -8,6 +10,7 @@ import type {
   CreateTeamRequest,
   CreateTransferBody,
   PaymentCodeResponse,
+  PolicyVersionResponse,
   ReceiveAddressResponse,
   TeamResponse,
   TransferResponse,
@@ -53,6 +56,12 @@ export type CardCredentials = typeof CardCredentialsResponse.Type
 export interface ListCheckoutIntentsParams extends ListParams {
   readonly status?: CheckoutIntent["status"]
 }
+/** One immutable version of a key's policy or of the team's default policy. */
+export type PolicyVersion = typeof PolicyVersionResponse.Type
+/** One entry of the team's hash-chained audit log. */
+export type AuditEntry = typeof AuditEntryResponse.Type
+/** The answer of verifying the team's audit chain: valid, or its first broken link. */
+export type AuditVerification = typeof AuditVerificationResponse.Type
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -104,6 +113,12 @@ export interface PromiseClient {
    * retry): keep them from this answer.
    */
   readonly checkoutCredentials: (id: string) => Promise<CardCredentials>
+  /** The versions of a spending key's policy and of the team's defaults, newest first (session of an owner or admin). */
+  readonly listPolicyVersions: (spendingKeyId: string, params?: ListParams) => Promise<Page<PolicyVersion>>
+  /** The team's audit log, newest first (session of an owner or admin). */
+  readonly listAuditEntries: (params?: ListParams) => Promise<Page<AuditEntry>>
+  /** Recomputes the team's audit chain: valid, or the first broken link (session of an owner or admin). */
+  readonly verifyAudit: () => Promise<AuditVerification>
 }
 
 /** The request of a POST on one resource (a transfer's accept, decline or cancel, an intent's cancel). */
@@ -142,6 +157,10 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     listCheckoutIntents: (params = {}) => run(client.checkout.list({ query: params })),
     getCheckoutIntent: (id) => run(client.checkout.get({ params: { id } })),
     cancelCheckoutIntent: (id, idempotencyKey) => run(client.checkout.cancel(partyCall(id, idempotencyKey))),
-    checkoutCredentials: (id) => run(client.checkoutCredentials.credentials({ params: { id } }))
+    checkoutCredentials: (id) => run(client.checkoutCredentials.credentials({ params: { id } })),
+    listPolicyVersions: (id, params = {}) =>
+      run(client.agentKeys.listPolicyVersions({ params: { id }, query: params })),
+    listAuditEntries: (params = {}) => run(client.audit.listAuditEntries({ query: params })),
+    verifyAudit: () => run(client.audit.verifyAudit())
   }
 }

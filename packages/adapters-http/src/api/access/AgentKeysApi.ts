@@ -28,6 +28,9 @@ const Name = Schema.String.check(
 /** A spending key as listed: never its secret. */
 export const SpendingKeyResponse = SpendingKeyView
 
+/** A version of a key's policy or of the team's defaults. */
+export const PolicyVersionResponse = PolicyVersionView
+
 /** A team API key as listed: never its secret. */
 export const TeamApiKeyResponse = TeamApiKeyView
 
@@ -70,7 +73,7 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
     HttpApiEndpoint.get("listPolicyVersions", "/treasury/spending-keys/:id/policy-versions", {
       params: { id: UuidParam },
       query: ListQuery,
-      success: ListOf(PolicyVersionView),
+      success: ListOf(PolicyVersionResponse),
       error: [...errors, NotFound]
     })
       .annotate(OpenApi.Summary, "List a spending key's policy versions")

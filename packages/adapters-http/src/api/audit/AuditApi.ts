@@ -4,12 +4,18 @@ import { CommonErrors, Forbidden, ListOf, ListQuery, SessionAuth } from "../shar
 
 const errors = [...CommonErrors, Forbidden] as const
 
+/** An entry of the team's audit log. */
+export const AuditEntryResponse = AuditEntryView
+
+/** The answer of verifying the team's audit chain. */
+export const AuditVerificationResponse = AuditVerification
+
 /** The team's tamper-evident audit log: session only, owners and admins. */
 export class AuditApi extends HttpApiGroup.make("audit")
   .add(
     HttpApiEndpoint.get("listAuditEntries", "/treasury/audit", {
       query: ListQuery,
-      success: ListOf(AuditEntryView),
+      success: ListOf(AuditEntryResponse),
       error: errors
     })
       .annotate(OpenApi.Summary, "List the audit log")
@@ -21,7 +27,7 @@ export class AuditApi extends HttpApiGroup.make("audit")
           "database refuses to change or delete an entry."
       ),
     HttpApiEndpoint.get("verifyAudit", "/treasury/audit/verify", {
-      success: AuditVerification,
+      success: AuditVerificationResponse,
       error: errors
     })
       .annotate(OpenApi.Summary, "Verify the audit log")
