@@ -29,7 +29,7 @@ export default Effect.gen(function* () {
       version int NOT NULL CHECK (version > 0),
       policy jsonb NOT NULL,
       created_by uuid REFERENCES users(id),
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       CHECK ((subject = 'spending_key') = (spending_key_id IS NOT NULL))
     )`
   yield* sql`CREATE UNIQUE INDEX policy_versions_key_idx ON policy_versions (spending_key_id, version) WHERE subject = 'spending_key'`
