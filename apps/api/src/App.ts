@@ -18,6 +18,7 @@ import {
   AgentKeys,
   ApiKeys,
   ApprovalChains,
+  AuditLog,
   AuthorizationDeadline,
   AuthorizationTolerance,
   CardAuthorizations,
@@ -239,7 +240,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),
     Layer.provideMerge(backgroundJobs(SpendRequests.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))),
     Layer.provideMerge(Layer.mergeAll(SpendRequests.layer, SpendFreezes.layer, ApprovalChains.layer)),
-    Layer.provideMerge(AgentKeys.layer),
+    Layer.provideMerge(Layer.merge(AgentKeys.layer, AuditLog.layer)),
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(ports),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { AccessPortsMemory } from "./access/index.ts"
 import { ApprovalsPortsMemory } from "./approvals/index.ts"
+import { AuditPortsMemory } from "./audit/index.ts"
 import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
@@ -16,6 +17,7 @@ import { WebhooksPortsMemory } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
+export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
@@ -34,6 +36,7 @@ export const PortsMemory = Layer.mergeAll(
   TransactorMemory,
   AccessPortsMemory,
   ApprovalsPortsMemory,
+  AuditPortsMemory,
   BankingPortsMemory,
   CheckoutPortsMemory,
   DocumentsPortsMemory,

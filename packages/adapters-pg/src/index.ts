@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { AccessPortsPg } from "./access/index.ts"
 import { ApprovalsPortsPg } from "./approvals/index.ts"
+import { AuditPortsPg } from "./audit/index.ts"
 import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
@@ -16,6 +17,7 @@ import { WebhooksPortsPg } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
+export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
@@ -43,6 +45,7 @@ export const PortsPg = Layer.mergeAll(
   TransactorPg,
   AccessPortsPg,
   ApprovalsPortsPg,
+  AuditPortsPg,
   BankingPortsPg,
   CheckoutPortsPg,
   DocumentsPortsPg,

@@ -1,5 +1,6 @@
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
+export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"

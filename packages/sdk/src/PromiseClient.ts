@@ -3,6 +3,8 @@ import type {
   ActiveFreezes,
   ApprovalResponse,
   ApprovalRulesBody,
+  AuditEntryResponse,
+  AuditVerificationResponse,
   BalanceResponse,
   CardCredentialsResponse,
   CheckoutIntentResponse,
@@ -13,6 +15,7 @@ import type {
   CreateTransferBody,
   FreezeBody,
   PaymentCodeResponse,
+  PolicyVersionResponse,
   ReceiveAddressResponse,
   SpendEvaluationResponse,
   TeamResponse,
@@ -78,6 +81,12 @@ export type ApprovalRules = typeof ApprovalRulesBody.Type
 export type FreezeInput = typeof FreezeBody.Type
 /** A spend freeze (the kill switch): its scope, who froze it and why, and its lift. */
 export type SpendFreeze = (typeof ActiveFreezes.Type)["data"][number]
+/** One immutable version of a key's policy or of the team's default policy. */
+export type PolicyVersion = typeof PolicyVersionResponse.Type
+/** One entry of the team's hash-chained audit log. */
+export type AuditEntry = typeof AuditEntryResponse.Type
+/** The answer of verifying the team's audit chain: valid, or its first broken link. */
+export type AuditVerification = typeof AuditVerificationResponse.Type
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -146,6 +155,12 @@ export interface PromiseClient {
   readonly freezeSpending: (input: FreezeInput) => Promise<SpendFreeze>
   /** Lifts the team's freeze, or the key's. */
   readonly liftSpendFreeze: (spendingKeyId?: string) => Promise<SpendFreeze>
+  /** The versions of a spending key's policy and of the team's defaults, newest first (session of an owner or admin). */
+  readonly listPolicyVersions: (spendingKeyId: string, params?: ListParams) => Promise<Page<PolicyVersion>>
+  /** The team's audit log, newest first (session of an owner or admin). */
+  readonly listAuditEntries: (params?: ListParams) => Promise<Page<AuditEntry>>
+  /** Recomputes the team's audit chain: valid, or the first broken link (session of an owner or admin). */
+  readonly verifyAudit: () => Promise<AuditVerification>
 }
 
 /** The request of a POST on one resource (a transfer's accept, decline or cancel, an intent's cancel). */
@@ -195,6 +210,10 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     listSpendFreezes: (params = {}) => run(client.governance.listSpendFreezes({ query: params })),
     freezeSpending: (input) => run(client.governance.freezeSpending({ payload: input })),
     liftSpendFreeze: (spendingKeyId) =>
-      run(client.governance.liftSpendFreeze({ query: spendingKeyId === undefined ? {} : { spendingKeyId } }))
+      run(client.governance.liftSpendFreeze({ query: spendingKeyId === undefined ? {} : { spendingKeyId } })),
+    listPolicyVersions: (id, params = {}) =>
+      run(client.agentKeys.listPolicyVersions({ params: { id }, query: params })),
+    listAuditEntries: (params = {}) => run(client.audit.listAuditEntries({ query: params })),
+    verifyAudit: () => run(client.audit.verifyAudit())
   }
 }

@@ -63,7 +63,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           purpose: "a book on double-entry bookkeeping",
           accountId: intent.accountId,
           spendingKeyId: intent.spendingKeyId,
-          decision: { outcome: "approved", reasons: [] },
+          decision: { outcome: "approved", reasons: [], policyVersions: { spendingKey: 1, team: null } },
           approval: null,
           card: null,
           authorizedAmount: 0,

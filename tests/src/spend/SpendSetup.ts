@@ -4,6 +4,7 @@ import {
   type AgentPrincipal,
   ApprovalChains,
   type ApprovalsRepo,
+  type AuditLogRepo,
   type EventOutbox,
   type IdempotencyStore,
   Ledger,
@@ -23,7 +24,7 @@ import type { LedgerPorts } from "../ledger/LedgerSetup.ts"
 
 /** The ports every spend contract runs on. */
 export type Ports = LedgerPorts<
-  EventOutbox | AgentKeysRepo | ApprovalsRepo | SpendRequestsRepo | SpendFreezesRepo | IdempotencyStore
+  EventOutbox | AgentKeysRepo | ApprovalsRepo | SpendRequestsRepo | SpendFreezesRepo | IdempotencyStore | AuditLogRepo
 >
 
 /** A test-only wrapper of the spend request store: given the real one, the one the spend services use instead. */

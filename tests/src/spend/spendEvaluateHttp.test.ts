@@ -99,7 +99,10 @@ describe("POST /v1/spend-requests/evaluate", () => {
       merchant: { name: "OpenAI", category: "software" },
       purpose: "tokens"
     })
-    assert.deepStrictEqual(decision, { outcome: "approved", reasons: [] })
+    const { policyVersions, ...answer } = decision
+    assert.deepStrictEqual(answer, { outcome: "approved", reasons: [] })
+    assert.strictEqual(policyVersions?.team, null, "the dry run names the versions it would decide under")
+    assert.isNumber(policyVersions?.spendingKey)
     const refused = await failureOf(
       client.evaluateSpendRequest({ amount: 1, currency: "EUR", merchant: { name: "X" }, purpose: "p" })
     )

@@ -14,7 +14,11 @@ describe("POST /v1/spend-requests", () => {
     assert.strictEqual(sr.mode, "test")
     assert.strictEqual(sr.amount, 1_999)
     assert.strictEqual(sr.spendingKeyId, acme.keyId)
-    assert.deepStrictEqual(sr.decision, { outcome: "approved", reasons: [] })
+    assert.deepStrictEqual(sr.decision, {
+      outcome: "approved",
+      reasons: [],
+      policyVersions: { spendingKey: 1, team: null }
+    })
     assert.deepStrictEqual(sr.metadata, { run: "nightly" })
     assert.isNull(sr.approval)
     assert.isString(sr.ledgerTransactionId)

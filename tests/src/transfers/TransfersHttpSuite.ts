@@ -64,7 +64,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           memo: "invoice 7",
           from: { address: acme.address },
           to: { address: globex.address, paymentCode: null },
-          decision: { outcome: "approved", reasons: [] },
+          decision: { outcome: "approved", reasons: [], policyVersions: { spendingKey: 1, team: null } },
           approval: null,
           expiresAt: sent.expiresAt,
           createdAt: sent.createdAt,

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
+import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
@@ -28,6 +29,7 @@ export class Api extends HttpApi.make("svc")
   .add(TreasuryApi)
   .add(GovernanceApi)
   .add(AgentKeysApi)
+  .add(AuditApi)
   .add(OAuthApi)
   .add(WellKnownApi)
   .add(ApiKeysApi)

@@ -1,6 +1,7 @@
 export * from "./Api.ts"
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
+export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"

@@ -1,5 +1,6 @@
-import { type DomainEvent, EventOutbox } from "@svc/domain"
-import { Context, Effect, Layer, Ref } from "effect"
+import { AuditLogRepo, auditContent, type DomainEvent, EventOutbox } from "@svc/domain"
+import { Array as Arr, Context, Effect, Layer, Ref } from "effect"
+import { AuditLogRepoMemory } from "../audit/index.ts"
 import { MemoryStore } from "../shared/index.ts"
 
 /** The events published so far, oldest first (for tests and in-memory delivery). */
@@ -7,16 +8,33 @@ export class PublishedEvents extends Context.Service<PublishedEvents, Ref.Ref<Re
   "@svc/adapters-memory/PublishedEvents"
 ) {}
 
-/** EventOutbox over the in-memory store; rolled back with the transaction that published. */
+/**
+ * EventOutbox over the in-memory store; rolled back with the transaction that published. Each event is appended to
+ * its team's audit log in the same write, as the Postgres outbox's trigger does.
+ */
 export const EventOutboxMemory = Layer.effectContext(
   Effect.gen(function* () {
     const store = yield* MemoryStore
+    const audit = yield* AuditLogRepo
     const events = yield* store.table<ReadonlyArray<DomainEvent>>([])
     return Context.make(
       EventOutbox,
       EventOutbox.of({
-        publish: (...published) => store.atomically(Ref.update(events, (all) => [...all, ...published]))
+        publish: (...published) =>
+          store.atomically(
+            Effect.andThen(
+              Ref.update(events, (all) => [...all, ...published]),
+              () => {
+                const drafts = published.map((e) => ({
+                  teamId: e.teamId,
+                  id: e.id,
+                  content: auditContent({ id: e.id, type: e.type, mode: e.mode, at: e.createdAt, data: e.data })
+                }))
+                return Arr.isArrayNonEmpty(drafts) ? audit.append(drafts) : Effect.void
+              }
+            )
+          )
       })
     ).pipe(Context.add(PublishedEvents, events))
   })
-)
+).pipe(Layer.provide(AuditLogRepoMemory))

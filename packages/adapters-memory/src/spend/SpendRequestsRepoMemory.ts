@@ -117,7 +117,8 @@ export const SpendRequestsRepoMemory = Layer.effect(
         const locked = yield* ledger.lockAccounts([spend, settlement].flatMap((a) => (a === undefined ? [] : [a.id])))
         const lockedOf = (id: string | undefined) => Option.fromNullishOr(locked.find((l) => l.account.id === id))
         const totals = yield* Ref.get(usage)
-        const teamPolicy = yield* keys.teamPolicy(teamId)
+        const team = yield* keys.versionedTeamPolicy(teamId)
+        const teamPolicy = team.policy
         const perHour = requestLimits.maxRequestsPerHour ?? teamPolicy.maxRequestsPerHour
         const perDay = requestLimits.maxRequestsPerDay ?? teamPolicy.maxRequestsPerDay
         const times = Option.getOrElse(HashMap.get(yield* Ref.get(requestTimes), spendingKeyId), () => [])
@@ -127,6 +128,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
           spendAccount: lockedOf(spend?.id),
           settlementAccount: lockedOf(settlement?.id),
           teamPolicy,
+          teamPolicyVersion: team.version,
           spent: totalsOf(totals, spendingKeyId, "", windows),
           categorySpent:
             windows.category === null ? NO_USAGE : totalsOf(totals, spendingKeyId, windows.category, windows),

@@ -1,10 +1,10 @@
-import { AgentKeysRepo, SpendingKey, SpendPolicy, TeamApiKey } from "@svc/domain"
+import { AgentKeysRepo, PolicyVersion, SpendingKey, SpendPolicy, TeamApiKey } from "@svc/domain"
 import { Effect, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
 
 const COLUMNS =
-  "id, kind, team_id, mode, name, display_prefix, account_id, policy, scopes, created_by, created_at, revoked_at"
+  "id, kind, team_id, mode, name, display_prefix, account_id, policy, policy_version, scopes, created_by, created_at, revoked_at"
 
 const KeyRow = Schema.Union([
   Schema.Struct({ ...SpendingKey.fields, kind: Schema.Literal("spending_key") }),
@@ -18,6 +18,17 @@ const keyOfKind = (row: typeof KeyRow.Type) =>
 
 const TeamPolicyRow = Schema.Struct({ policy: SpendPolicy })
 
+const VersionedTeamPolicyRow = Schema.Struct({ policy: SpendPolicy, version: Schema.Int })
+
+const VERSION_COLUMNS = "id, team_id, subject, spending_key_id, version, policy, created_by, created_at"
+
+const UpdatedKeyRow = Schema.Struct({
+  ...SpendingKey.fields,
+  versionId: Schema.String,
+  versionCreatedBy: PolicyVersion.fields.createdBy,
+  versionCreatedAt: Schema.String
+})
+
 /** AgentKeysRepo on Postgres. */
 export const AgentKeysRepoPg = Layer.effect(
   AgentKeysRepo,
@@ -25,13 +36,19 @@ export const AgentKeysRepoPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
     return AgentKeysRepo.of({
-      insertSpendingKey: (key, hash) =>
-        sql`INSERT INTO agent_keys (id, kind, team_id, mode, name, display_prefix, secret_hash, account_id, policy, created_by, created_at)
-            VALUES (${key.id}, 'spending_key', ${key.teamId}, ${key.mode}, ${key.name}, ${key.displayPrefix}, ${hash},
-                    ${key.accountId}, ${JSON.stringify(key.policy)}::jsonb, ${key.createdBy}, ${key.createdAt})`.pipe(
-          Effect.asVoid,
-          orUnavailable("agentKeys.insertSpendingKey")
-        ),
+      insertSpendingKey: (key, hash, version) =>
+        sql`WITH k AS (
+              INSERT INTO agent_keys (id, kind, team_id, mode, name, display_prefix, secret_hash, account_id, policy,
+                                      policy_version, created_by, created_at)
+              VALUES (${key.id}, 'spending_key', ${key.teamId}, ${key.mode}, ${key.name}, ${key.displayPrefix}, ${hash},
+                      ${key.accountId}, ${JSON.stringify(key.policy)}::jsonb, ${key.policyVersion}, ${key.createdBy},
+                      ${key.createdAt})
+              RETURNING id
+            )
+            INSERT INTO policy_versions (id, team_id, subject, spending_key_id, version, policy, created_by, created_at)
+            SELECT ${version.id}, ${version.teamId}, 'spending_key', k.id, ${version.version},
+                   ${JSON.stringify(version.policy)}::jsonb, ${version.createdBy}, ${version.createdAt}
+            FROM k`.pipe(Effect.asVoid, orUnavailable("agentKeys.insertSpendingKey")),
       insertTeamKey: (key, hash) =>
         sql`INSERT INTO agent_keys (id, kind, team_id, mode, name, display_prefix, secret_hash, scopes, created_by, created_at)
             VALUES (${key.id}, 'team_key', ${key.teamId}, ${key.mode}, ${key.name}, ${key.displayPrefix}, ${hash},
@@ -55,12 +72,37 @@ export const AgentKeysRepoPg = Layer.effect(
           orUnavailable("agentKeys.listTeamKeys"),
           Effect.flatMap(decodeRows(TeamApiKey, "agentKeys.listTeamKeys"))
         ),
-      updatePolicy: (teamId, id, policy) =>
-        sql`UPDATE agent_keys SET policy = ${JSON.stringify(policy)}::jsonb
-            WHERE id = ${id} AND team_id = ${teamId} AND kind = 'spending_key' AND revoked_at IS NULL
-            RETURNING ${columns}`.pipe(
+      updatePolicy: (teamId, id, policy, change) =>
+        sql`WITH k AS (
+              UPDATE agent_keys SET policy = ${JSON.stringify(policy)}::jsonb, policy_version = policy_version + 1
+              WHERE id = ${id} AND team_id = ${teamId} AND kind = 'spending_key' AND revoked_at IS NULL
+              RETURNING ${columns}
+            ), v AS (
+              INSERT INTO policy_versions (id, team_id, subject, spending_key_id, version, policy, created_by, created_at)
+              SELECT ${change.versionId}, k.team_id, 'spending_key', k.id, k.policy_version, k.policy, ${change.by},
+                     ${change.at}
+              FROM k
+              RETURNING id, created_by, created_at
+            )
+            SELECT k.*, v.id AS version_id, v.created_by AS version_created_by, v.created_at AS version_created_at
+            FROM k, v`.pipe(
           orUnavailable("agentKeys.updatePolicy"),
-          Effect.flatMap(decodeFirst(SpendingKey, "agentKeys.updatePolicy"))
+          Effect.flatMap(decodeFirst(UpdatedKeyRow, "agentKeys.updatePolicy")),
+          Effect.map(
+            Option.map(({ versionId, versionCreatedBy, versionCreatedAt, ...key }) => ({
+              key,
+              version: {
+                id: versionId,
+                teamId: key.teamId,
+                subject: "spending_key" as const,
+                spendingKeyId: key.id,
+                version: key.policyVersion,
+                policy: key.policy,
+                createdBy: versionCreatedBy,
+                createdAt: versionCreatedAt
+              }
+            }))
+          )
         ),
       revoke: (teamId, kind, id, at) =>
         sql`UPDATE agent_keys SET revoked_at = ${at}
@@ -74,11 +116,41 @@ export const AgentKeysRepoPg = Layer.effect(
           Effect.flatMap(decodeFirst(TeamPolicyRow, "agentKeys.teamPolicy")),
           Effect.map(Option.match({ onNone: () => ({}), onSome: (row) => row.policy }))
         ),
-      setTeamPolicy: (teamId, policy) =>
-        sql`INSERT INTO team_spend_policies (team_id, policy) VALUES (${teamId}, ${JSON.stringify(policy)}::jsonb)
-            ON CONFLICT (team_id) DO UPDATE SET policy = EXCLUDED.policy, updated_at = now()`.pipe(
-          Effect.asVoid,
-          orUnavailable("agentKeys.setTeamPolicy")
+      versionedTeamPolicy: (teamId) =>
+        sql`SELECT policy, version FROM team_spend_policies WHERE team_id = ${teamId}`.pipe(
+          orUnavailable("agentKeys.versionedTeamPolicy"),
+          Effect.flatMap(decodeFirst(VersionedTeamPolicyRow, "agentKeys.versionedTeamPolicy")),
+          Effect.map(
+            Option.match({
+              onNone: () => ({ policy: {}, version: null }),
+              onSome: (row) => ({ policy: row.policy, version: row.version })
+            })
+          )
+        ),
+      setTeamPolicy: (teamId, policy, change) =>
+        sql`WITH p AS (
+              INSERT INTO team_spend_policies AS t (team_id, policy, version)
+              VALUES (${teamId}, ${JSON.stringify(policy)}::jsonb, 1)
+              ON CONFLICT (team_id) DO UPDATE SET policy = EXCLUDED.policy, version = t.version + 1, updated_at = now()
+              RETURNING team_id, policy, version
+            )
+            INSERT INTO policy_versions (id, team_id, subject, spending_key_id, version, policy, created_by, created_at)
+            SELECT ${change.versionId}, p.team_id, 'team', NULL, p.version, p.policy, ${change.by}, ${change.at}
+            FROM p
+            RETURNING ${sql.unsafe(VERSION_COLUMNS)}`.pipe(
+          orUnavailable("agentKeys.setTeamPolicy"),
+          Effect.flatMap(decodeFirst(PolicyVersion, "agentKeys.setTeamPolicy")),
+          // The upsert always writes one row, and the version is inserted from it.
+          Effect.flatMap(
+            Option.match({ onNone: () => Effect.die("no team policy version written"), onSome: Effect.succeed })
+          )
+        ),
+      policyVersions: (teamId, spendingKeyId) =>
+        sql`SELECT ${sql.unsafe(VERSION_COLUMNS)} FROM policy_versions
+            WHERE team_id = ${teamId} AND (spending_key_id = ${spendingKeyId} OR subject = 'team')
+            ORDER BY created_at DESC, subject, version DESC`.pipe(
+          orUnavailable("agentKeys.policyVersions"),
+          Effect.flatMap(decodeRows(PolicyVersion, "agentKeys.policyVersions"))
         )
     })
   })

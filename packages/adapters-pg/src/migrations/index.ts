@@ -19,6 +19,7 @@ import transfers from "./0016_transfers.ts"
 import checkout from "./0017_checkout.ts"
 import budgetIntervalsVelocity from "./0018_budget_intervals_velocity.ts"
 import approvalChainsSpendFreezes from "./0019_approval_chains_spend_freezes.ts"
+import policyVersionsAudit from "./0020_policy_versions_audit.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -40,7 +41,8 @@ export const migrations = Migrator.fromRecord({
   "0016_transfers": transfers,
   "0017_checkout": checkout,
   "0018_budget_intervals_velocity": budgetIntervalsVelocity,
-  "0019_approval_chains_spend_freezes": approvalChainsSpendFreezes
+  "0019_approval_chains_spend_freezes": approvalChainsSpendFreezes,
+  "0020_policy_versions_audit": policyVersionsAudit
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

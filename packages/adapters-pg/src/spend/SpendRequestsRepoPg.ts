@@ -45,7 +45,9 @@ const DecisionRow = Schema.Struct({
   spent: Totals,
   categorySpent: Totals,
   recentRequests: Schema.Array(Schema.Int),
-  requestsToday: SafeIntegerColumn
+  requestsToday: SafeIntegerColumn,
+  versionedTeamPolicy: Schema.NullOr(SpendPolicy),
+  teamPolicyVersion: Schema.NullOr(Schema.Int)
 })
 
 const totalsOf = (totals: typeof Totals.Type): UsageTotals => ({
@@ -156,23 +158,26 @@ export const SpendRequestsRepoPg = Layer.effect(
       )
     /** `lock_spend_decisions` of `locks`, locking and creating the totals when `lock`, else only reading. */
     const decisionInputs = (locks: ReadonlyArray<DecisionLock>, lock: boolean, operation: string) =>
-      sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
-        locks.map((l, n) => ({
-          n,
-          team: l.teamId,
-          mode: l.mode,
-          account: l.accountId,
-          key: l.spendingKeyId,
-          day: l.windows.day,
-          week: l.windows.week,
-          month: l.windows.month,
-          year: l.windows.year,
-          category: l.windows.category,
-          at: isoOfMillis(l.at),
-          per_hour: l.requestLimits.maxRequestsPerHour ?? null,
-          per_day: l.requestLimits.maxRequestsPerDay ?? null
-        }))
-      )}::jsonb, ${lock})`.pipe(
+      // The team policy a decision applies is read with its version (migration 0020), in one row of one snapshot.
+      sql`SELECT d.*, p.policy AS versioned_team_policy, p.version AS team_policy_version
+          FROM lock_spend_decisions(${JSON.stringify(
+            locks.map((l, n) => ({
+              n,
+              team: l.teamId,
+              mode: l.mode,
+              account: l.accountId,
+              key: l.spendingKeyId,
+              day: l.windows.day,
+              week: l.windows.week,
+              month: l.windows.month,
+              year: l.windows.year,
+              category: l.windows.category,
+              at: isoOfMillis(l.at),
+              per_hour: l.requestLimits.maxRequestsPerHour ?? null,
+              per_day: l.requestLimits.maxRequestsPerDay ?? null
+            }))
+          )}::jsonb, ${lock}) d LEFT JOIN team_spend_policies p ON p.team_id = d.team_id
+          ORDER BY d.n, d.id`.pipe(
         orUnavailable(operation),
         Effect.flatMap(decodeRows(DecisionRow, operation)),
         Effect.zip(governance(locks)),
@@ -190,6 +195,8 @@ export const SpendRequestsRepoPg = Layer.effect(
                   categorySpent: _c,
                   recentRequests: _r,
                   requestsToday: _t,
+                  versionedTeamPolicy: _v,
+                  teamPolicyVersion: _pv,
                   ...row
                 }) => lockedAccount(row)
               )
@@ -197,7 +204,8 @@ export const SpendRequestsRepoPg = Layer.effect(
             return {
               spendAccount: locked("spend"),
               settlementAccount: locked("settlement"),
-              teamPolicy: first?.teamPolicy ?? {},
+              teamPolicy: first?.versionedTeamPolicy ?? {},
+              teamPolicyVersion: first?.teamPolicyVersion ?? null,
               spent: totalsOf(first?.spent ?? {}),
               categorySpent: totalsOf(first?.categorySpent ?? {}),
               recentRequests: first?.recentRequests ?? [],

@@ -19,7 +19,13 @@ const keyBase = {
 }
 
 /** A spending key: bound to a team, a mode and an account, with its own policy. */
-export const SpendingKey = Schema.Struct({ ...keyBase, accountId: AccountId, policy: SpendPolicy })
+export const SpendingKey = Schema.Struct({
+  ...keyBase,
+  accountId: AccountId,
+  policy: SpendPolicy,
+  /** The version of `policy` (1 at creation, one more at each change). */
+  policyVersion: Schema.Int
+})
 export type SpendingKey = typeof SpendingKey.Type
 
 /** A team API key (`svcteam_`): /v1 access by scope, no account of its own. */
@@ -34,6 +40,7 @@ export const SpendingKeyView = Schema.Struct({
   mode: Mode,
   accountId: Schema.String,
   policy: SpendPolicy,
+  policyVersion: Schema.Int,
   prefix: Schema.String,
   createdAt: Schema.String,
   revokedAt: Schema.NullOr(Schema.String)
@@ -48,6 +55,7 @@ export const spendingKeyView = (key: SpendingKey): SpendingKeyView => ({
   mode: key.mode,
   accountId: key.accountId,
   policy: key.policy,
+  policyVersion: key.policyVersion,
   prefix: key.displayPrefix,
   createdAt: key.createdAt,
   revokedAt: key.revokedAt

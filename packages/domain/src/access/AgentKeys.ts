@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import { AuditLogRepo, auditDraft } from "../audit/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import {
   type AccountId,
@@ -14,8 +15,9 @@ import {
   type UserId
 } from "../shared/index.ts"
 import type { SpendPolicy } from "../spend/model.ts"
-import { type SpendingKey, SpendingKeyId, type TeamApiKey } from "./AgentKey.ts"
+import { type SpendingKey, SpendingKeyId, spendingKeyView, type TeamApiKey, teamApiKeyView } from "./AgentKey.ts"
 import { AgentCredentials } from "./Credentials.ts"
+import { MAX_POLICY_BYTES, type PolicyVersion, policyBytes, policyVersionView } from "./PolicyVersion.ts"
 import type { AgentPrincipal } from "./Principals.ts"
 
 /** The key does not exist in this team, or is revoked. */
@@ -27,11 +29,29 @@ export class KeyAccountInvalid extends Schema.TaggedError<KeyAccountInvalid>()("
   message: Schema.String
 }) {}
 
+/** A policy is larger than `MAX_POLICY_BYTES` as compact JSON; nothing of it was applied. */
+export class PolicyTooLarge extends Schema.TaggedError<PolicyTooLarge>()("PolicyTooLarge", {
+  bytes: Schema.Int,
+  limit: Schema.Int
+}) {}
+
+/** Who changes a policy and when, and the id its new version gets; the repository numbers the version. */
+export interface PolicyChange {
+  readonly versionId: string
+  readonly by: UserId | null
+  readonly at: string
+}
+
 /** Storage of agent keys; only hashes of secrets are stored. */
 export class AgentKeysRepo extends Context.Service<
   AgentKeysRepo,
   {
-    readonly insertSpendingKey: (key: SpendingKey, secretHash: string) => Effect.Effect<void, PersistenceUnavailable>
+    /** Stores a key with its policy's first version (`key.policyVersion` is 1). */
+    readonly insertSpendingKey: (
+      key: SpendingKey,
+      secretHash: string,
+      version: PolicyVersion
+    ) => Effect.Effect<void, PersistenceUnavailable>
     readonly insertTeamKey: (key: TeamApiKey, secretHash: string) => Effect.Effect<void, PersistenceUnavailable>
     /** The live (unrevoked) key whose secret hashes to this value. */
     readonly findBySecretHash: (
@@ -45,11 +65,16 @@ export class AgentKeysRepo extends Context.Service<
     >
     readonly listSpendingKeys: (teamId: TeamId) => Effect.Effect<ReadonlyArray<SpendingKey>, PersistenceUnavailable>
     readonly listTeamKeys: (teamId: TeamId) => Effect.Effect<ReadonlyArray<TeamApiKey>, PersistenceUnavailable>
+    /** Replaces a live key's policy and stores it as the key's next version, at once; none when no such live key. */
     readonly updatePolicy: (
       teamId: TeamId,
       id: string,
-      policy: SpendPolicy
-    ) => Effect.Effect<Option.Option<SpendingKey>, PersistenceUnavailable>
+      policy: SpendPolicy,
+      change: PolicyChange
+    ) => Effect.Effect<
+      Option.Option<{ readonly key: SpendingKey; readonly version: PolicyVersion }>,
+      PersistenceUnavailable
+    >
     /** Marks a key revoked; false when there was no live key with that id in the team. */
     readonly revoke: (
       teamId: TeamId,
@@ -58,7 +83,21 @@ export class AgentKeysRepo extends Context.Service<
       at: string
     ) => Effect.Effect<boolean, PersistenceUnavailable>
     readonly teamPolicy: (teamId: TeamId) => Effect.Effect<SpendPolicy, PersistenceUnavailable>
-    readonly setTeamPolicy: (teamId: TeamId, policy: SpendPolicy) => Effect.Effect<void, PersistenceUnavailable>
+    /** The team's default policy with its version (null when never set), read together. */
+    readonly versionedTeamPolicy: (
+      teamId: TeamId
+    ) => Effect.Effect<{ readonly policy: SpendPolicy; readonly version: number | null }, PersistenceUnavailable>
+    /** Replaces the team's default policy and stores it as the team's next version, at once. */
+    readonly setTeamPolicy: (
+      teamId: TeamId,
+      policy: SpendPolicy,
+      change: PolicyChange
+    ) => Effect.Effect<PolicyVersion, PersistenceUnavailable>
+    /** Every version of a key's policy and of its team's defaults, newest first. */
+    readonly policyVersions: (
+      teamId: TeamId,
+      spendingKeyId: string
+    ) => Effect.Effect<ReadonlyArray<PolicyVersion>, PersistenceUnavailable>
   }
 >()("@svc/domain/AgentKeysRepo") {}
 
@@ -80,7 +119,7 @@ export class AgentKeys extends Context.Service<
       readonly policy: SpendPolicy
     }) => Effect.Effect<
       { readonly key: SpendingKey; readonly secret: string },
-      KeyAccountInvalid | PersistenceUnavailable
+      KeyAccountInvalid | PolicyTooLarge | PersistenceUnavailable
     >
     readonly issueTeamKey: (input: {
       readonly teamId: TeamId
@@ -91,18 +130,31 @@ export class AgentKeys extends Context.Service<
     }) => Effect.Effect<{ readonly key: TeamApiKey; readonly secret: string }, PersistenceUnavailable>
     readonly listSpendingKeys: AgentKeysRepo["Service"]["listSpendingKeys"]
     readonly listTeamKeys: AgentKeysRepo["Service"]["listTeamKeys"]
+    /** Replaces a live key's policy as its next version, audited; `by` is the member who changes it. */
     readonly updatePolicy: (
       teamId: TeamId,
       id: string,
-      policy: SpendPolicy
-    ) => Effect.Effect<SpendingKey, KeyNotFound | PersistenceUnavailable>
+      policy: SpendPolicy,
+      by?: UserId | null
+    ) => Effect.Effect<SpendingKey, KeyNotFound | PolicyTooLarge | PersistenceUnavailable>
     readonly revoke: (
       teamId: TeamId,
       kind: "spending_key" | "team_key",
-      id: string
+      id: string,
+      by?: UserId | null
     ) => Effect.Effect<void, KeyNotFound | PersistenceUnavailable>
     readonly teamPolicy: AgentKeysRepo["Service"]["teamPolicy"]
-    readonly setTeamPolicy: AgentKeysRepo["Service"]["setTeamPolicy"]
+    /** Replaces the team's default policy as its next version, audited; `by` is the member who changes it. */
+    readonly setTeamPolicy: (
+      teamId: TeamId,
+      policy: SpendPolicy,
+      by?: UserId | null
+    ) => Effect.Effect<PolicyVersion, PolicyTooLarge | PersistenceUnavailable>
+    /** Every version of a key's policy (revoked keys included) and of its team's defaults, newest first. */
+    readonly policyVersions: (
+      teamId: TeamId,
+      spendingKeyId: string
+    ) => Effect.Effect<ReadonlyArray<PolicyVersion>, KeyNotFound | PersistenceUnavailable>
     /** The agent behind a raw key; none when unknown or revoked (revocation applies to the next request). */
     readonly authenticate: AgentCredentials["Service"]["authenticate"]
   }
@@ -111,6 +163,22 @@ export class AgentKeys extends Context.Service<
     const repo = yield* AgentKeysRepo
     const ledger = yield* Ledger
     const transactor = yield* Transactor
+    const audit = yield* AuditLogRepo
+
+    const checkedSize = (policy: SpendPolicy) => {
+      const bytes = policyBytes(policy)
+      return bytes > MAX_POLICY_BYTES
+        ? Effect.fail(new PolicyTooLarge({ bytes, limit: MAX_POLICY_BYTES }))
+        : Effect.void
+    }
+
+    const versionCreated = (version: PolicyVersion, mode: Mode | null) =>
+      auditDraft(version.teamId, {
+        type: "policy_version.created",
+        mode,
+        at: version.createdAt,
+        data: { ...policyVersionView(version) }
+      })
 
     const issueSpendingKey = Effect.fn("AgentKeys.issueSpendingKey")(function* (input: {
       readonly teamId: TeamId
@@ -129,6 +197,7 @@ export class AgentKeys extends Context.Service<
           message: `no ${input.mode} spend account ${input.accountId ?? ""} in this team`.replace(/ +/gu, " ").trim()
         })
       }
+      yield* checkedSize(input.policy)
       const secret = yield* generateSecret(SPENDING_PREFIX[input.mode])
       const key: SpendingKey = {
         id: yield* newId(SpendingKeyId),
@@ -140,9 +209,32 @@ export class AgentKeys extends Context.Service<
         createdAt: yield* nowIso,
         revokedAt: null,
         accountId: account.id,
-        policy: input.policy
+        policy: input.policy,
+        policyVersion: 1
       }
-      yield* repo.insertSpendingKey(key, yield* hashSecret(secret))
+      const version: PolicyVersion = {
+        id: yield* newIdText,
+        teamId: key.teamId,
+        subject: "spending_key",
+        spendingKeyId: key.id,
+        version: 1,
+        policy: key.policy,
+        createdBy: key.createdBy,
+        createdAt: key.createdAt
+      }
+      const secretHash = yield* hashSecret(secret)
+      const entries = [
+        yield* auditDraft(key.teamId, {
+          type: "spending_key.created",
+          mode: key.mode,
+          at: key.createdAt,
+          data: { ...spendingKeyView(key), createdBy: key.createdBy }
+        }),
+        yield* versionCreated(version, key.mode)
+      ] as const
+      yield* transactor.withTransaction(
+        Effect.andThen(repo.insertSpendingKey(key, secretHash, version), audit.append(entries))
+      )
       return { key, secret }
     })
 
@@ -165,29 +257,78 @@ export class AgentKeys extends Context.Service<
         revokedAt: null,
         scopes: [...new Set(input.scopes)]
       }
-      yield* repo.insertTeamKey(key, yield* hashSecret(secret))
+      const secretHash = yield* hashSecret(secret)
+      const entry = yield* auditDraft(key.teamId, {
+        type: "team_api_key.created",
+        mode: key.mode,
+        at: key.createdAt,
+        data: { ...teamApiKeyView(key), createdBy: key.createdBy }
+      })
+      yield* transactor.withTransaction(Effect.andThen(repo.insertTeamKey(key, secretHash), audit.append([entry])))
       return { key, secret }
     })
 
     const updatePolicy = Effect.fn("AgentKeys.updatePolicy")(function* (
       teamId: TeamId,
       id: string,
-      policy: SpendPolicy
+      policy: SpendPolicy,
+      by?: UserId | null
     ) {
-      const updated = yield* repo.updatePolicy(teamId, id, policy)
-      return yield* Option.match(updated, {
-        onNone: () => Effect.fail(new KeyNotFound({ keyId: id })),
-        onSome: Effect.succeed
-      })
+      yield* checkedSize(policy)
+      const change: PolicyChange = { versionId: yield* newIdText, by: by ?? null, at: yield* nowIso }
+      return yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const updated = yield* repo.updatePolicy(teamId, id, policy, change)
+          if (Option.isNone(updated)) return yield* new KeyNotFound({ keyId: id })
+          const { key, version } = updated.value
+          yield* audit.append([yield* versionCreated(version, key.mode)])
+          return key
+        })
+      )
     })
 
     const revoke = Effect.fn("AgentKeys.revoke")(function* (
       teamId: TeamId,
       kind: "spending_key" | "team_key",
-      id: string
+      id: string,
+      by?: UserId | null
     ) {
-      const done = yield* transactor.withTransaction(repo.revoke(teamId, kind, id, yield* nowIso))
-      if (!done) return yield* new KeyNotFound({ keyId: id })
+      const at = yield* nowIso
+      const entry = yield* auditDraft(teamId, {
+        type: kind === "spending_key" ? "spending_key.revoked" : "team_api_key.revoked",
+        mode: null,
+        at,
+        data: { keyId: id, revokedBy: by ?? null }
+      })
+      yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const done = yield* repo.revoke(teamId, kind, id, at)
+          if (!done) return yield* new KeyNotFound({ keyId: id })
+          yield* audit.append([entry])
+        })
+      )
+    })
+
+    const setTeamPolicy = Effect.fn("AgentKeys.setTeamPolicy")(function* (
+      teamId: TeamId,
+      policy: SpendPolicy,
+      by?: UserId | null
+    ) {
+      yield* checkedSize(policy)
+      const change: PolicyChange = { versionId: yield* newIdText, by: by ?? null, at: yield* nowIso }
+      return yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const version = yield* repo.setTeamPolicy(teamId, policy, change)
+          yield* audit.append([yield* versionCreated(version, null)])
+          return version
+        })
+      )
+    })
+
+    const policyVersions = Effect.fn("AgentKeys.policyVersions")(function* (teamId: TeamId, spendingKeyId: string) {
+      const keys = yield* repo.listSpendingKeys(teamId)
+      if (!keys.some((k) => k.id === spendingKeyId)) return yield* new KeyNotFound({ keyId: spendingKeyId })
+      return yield* repo.policyVersions(teamId, spendingKeyId)
     })
 
     const authenticate = Effect.fn("AgentKeys.authenticate")(function* (raw: string) {
@@ -204,7 +345,8 @@ export class AgentKeys extends Context.Service<
                 mode: f.key.mode,
                 accountId: f.key.accountId,
                 scopes: null,
-                policy: f.key.policy
+                policy: f.key.policy,
+                policyVersion: f.key.policyVersion
               }
             : {
                 kind: f.kind,
@@ -226,7 +368,8 @@ export class AgentKeys extends Context.Service<
       updatePolicy,
       revoke,
       teamPolicy: repo.teamPolicy,
-      setTeamPolicy: repo.setTeamPolicy,
+      setTeamPolicy,
+      policyVersions,
       authenticate
     })
   })

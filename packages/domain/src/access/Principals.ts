@@ -18,6 +18,8 @@ export interface AgentPrincipal {
   readonly scopes: ReadonlyArray<string> | null
   /** The spending key's own policy as of authentication; null for team API keys (team defaults only). */
   readonly policy: SpendPolicy | null
+  /** The version of `policy`, read with it; null (or absent) for team API keys. */
+  readonly policyVersion?: number | null | undefined
 }
 
 /** A person or app acting for a team: a session, an OAuth token, or a generic API key. */

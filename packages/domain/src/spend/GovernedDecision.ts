@@ -96,7 +96,7 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
   if (windows.category !== normalizeCategory(ask.merchant.category)) {
     return yield* Effect.die(new Error("the ask was locked under another category than its own"))
   }
-  const decision = evaluateSpend({
+  const evaluated = evaluateSpend({
     policy,
     amount: ask.amount,
     merchant: ask.merchant,
@@ -109,6 +109,10 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     frozen: frozenBy(inputs.governance.freezes, agent.keyId),
     approvalTiers: inputs.governance.approvalTiers
   })
+  const decision: SpendDecision = {
+    ...evaluated,
+    policyVersions: { spendingKey: agent.policyVersion ?? null, team: inputs.teamPolicyVersion ?? null }
+  }
   const createdAt = isoOfMillis(now)
   const posting = movementPosting(
     {

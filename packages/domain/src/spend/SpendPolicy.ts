@@ -204,8 +204,24 @@ export const DecisionReason = Schema.Struct({
 /** One rule that fired, with its code, message and figures. */
 export type DecisionReason = typeof DecisionReason.Type
 
-/** The policy decision for a spend request. */
-export const SpendDecision = Schema.Struct({ outcome: SpendOutcome, reasons: Schema.Array(DecisionReason) })
+/**
+ * The policy versions a decision was made under: the spending key's own (null for a team API key) and the team
+ * defaults' (null while the team never set any, which is `{}`). The key's policy over the team's is the policy applied.
+ */
+export const DecisionPolicyVersions = Schema.Struct({
+  spendingKey: Schema.NullOr(Schema.Int),
+  team: Schema.NullOr(Schema.Int)
+})
+
+/** The policy versions a decision was made under. */
+export type DecisionPolicyVersions = typeof DecisionPolicyVersions.Type
+
+/** The policy decision for a spend request; `policyVersions` is absent on decisions made before versions existed. */
+export const SpendDecision = Schema.Struct({
+  outcome: SpendOutcome,
+  reasons: Schema.Array(DecisionReason),
+  policyVersions: Schema.optionalKey(DecisionPolicyVersions)
+})
 
 /** The policy decision for a spend request. */
 export type SpendDecision = typeof SpendDecision.Type

@@ -22,6 +22,8 @@ export interface DecisionInputs {
   readonly settlementAccount: Option.Option<LockedAccount>
   /** The team's default policy ({} when none is set). */
   readonly teamPolicy: SpendPolicy
+  /** The version of `teamPolicy`, read with it; null (or absent) when the team never set one. */
+  readonly teamPolicyVersion?: number | null | undefined
   /** The credential's approved and pending spend in each interval of the lock's windows. */
   readonly spent: UsageTotals
   /** The same totals of the lock's category alone (all 0 without a category). */

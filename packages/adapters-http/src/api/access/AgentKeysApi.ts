@@ -1,4 +1,12 @@
-import { Mode, SPEND_SCOPES, SpendingKeyView, SpendPolicy, TeamApiKeyView } from "@svc/domain/model"
+import {
+  MAX_POLICY_BYTES,
+  Mode,
+  PolicyVersionView,
+  SPEND_SCOPES,
+  SpendingKeyView,
+  SpendPolicy,
+  TeamApiKeyView
+} from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -19,6 +27,9 @@ const Name = Schema.String.check(
 
 /** A spending key as listed: never its secret. */
 export const SpendingKeyResponse = SpendingKeyView
+
+/** A version of a key's policy or of the team's defaults. */
+export const PolicyVersionResponse = PolicyVersionView
 
 /** A team API key as listed: never its secret. */
 export const TeamApiKeyResponse = TeamApiKeyView
@@ -71,7 +82,25 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       error: [...errors, NotFound]
     })
       .annotate(OpenApi.Summary, "Update a spending key's policy")
-      .annotate(OpenApi.Description, "Replaces a live key's policy; the next request is decided by it."),
+      .annotate(
+        OpenApi.Description,
+        "Replaces a live key's policy; the next request is decided by it. Each change is a new immutable policy " +
+          `version (\`policyVersion\` counts them) and an audit entry; a policy over ${MAX_POLICY_BYTES} bytes of JSON is a 400.`
+      ),
+    HttpApiEndpoint.get("listPolicyVersions", "/treasury/spending-keys/:id/policy-versions", {
+      params: { id: UuidParam },
+      query: ListQuery,
+      success: ListOf(PolicyVersionResponse),
+      error: [...errors, NotFound]
+    })
+      .annotate(OpenApi.Summary, "List a spending key's policy versions")
+      .annotate(
+        OpenApi.Description,
+        "Every version of the key's own policy (`subject: spending_key`) and of the team's default policy " +
+          "(`subject: team`), newest first: who set it, when, and the whole policy. A decision's " +
+          "`decision.policyVersions: {spendingKey, team}` names the two it was made under; the key's policy over the " +
+          "team's is the policy that was applied. Revoked keys keep their versions."
+      ),
     HttpApiEndpoint.delete("revokeSpendingKey", "/treasury/spending-keys/:id", {
       params: { id: UuidParam },
       success: Revoked,
@@ -121,7 +150,11 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
       error: errors
     })
       .annotate(OpenApi.Summary, "Set the team spend policy")
-      .annotate(OpenApi.Description, "Replaces the team's default spend policy.")
+      .annotate(
+        OpenApi.Description,
+        "Replaces the team's default spend policy as its next immutable version (listed with each key's policy " +
+          `versions) and an audit entry; a policy over ${MAX_POLICY_BYTES} bytes of JSON is a 400.`
+      )
   )
   .middleware(SessionAuth)
   .annotate(OpenApi.Description, "Agent credentials and team policy") {}

@@ -1,9 +1,22 @@
-import { type AccountId, AgentKeys, spendingKeyView, Teams, teamApiKeyView } from "@svc/domain"
+import {
+  type AccountId,
+  AgentKeys,
+  type PolicyTooLarge,
+  policyVersionView,
+  spendingKeyView,
+  Teams,
+  teamApiKeyView
+} from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentUser, notFound } from "../../api/shared/index.ts"
 import { currentTeamAsAdmin as adminTeamOf, listPaging, orServiceUnavailable } from "../shared/index.ts"
+
+const policyTooLarge = (e: PolicyTooLarge) => {
+  const message = `the policy is ${e.bytes} bytes of JSON; at most ${e.limit} are allowed`
+  return Effect.fail(badRequest("validation_failed", message, [{ path: "policy", message }]))
+}
 
 export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =>
   Effect.gen(function* () {
@@ -13,7 +26,8 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
     const revoke = (kind: "spending_key" | "team_key", id: string) =>
       Effect.gen(function* () {
         const { team } = yield* currentTeamAsAdmin
-        yield* keys.revoke(team.id, kind, id)
+        const user = yield* CurrentUser
+        yield* keys.revoke(team.id, kind, id, user.id)
         return { id, revoked: true as const }
       }).pipe(
         Effect.catchTag("KeyNotFound", () => Effect.fail(notFound(`no live key ${id}`))),
@@ -38,6 +52,7 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
           Effect.catchTag("KeyAccountInvalid", (e) =>
             Effect.fail(badRequest("validation_failed", e.message, [{ path: "accountId", message: e.message }]))
           ),
+          Effect.catchTag("PolicyTooLarge", policyTooLarge),
           orServiceUnavailable
         )
       )
@@ -55,9 +70,25 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
       .handle("updateSpendingKey", ({ params, payload }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          return spendingKeyView(yield* keys.updatePolicy(team.id, params.id, payload.policy))
+          const user = yield* CurrentUser
+          return spendingKeyView(yield* keys.updatePolicy(team.id, params.id, payload.policy, user.id))
         }).pipe(
           Effect.catchTag("KeyNotFound", () => Effect.fail(notFound(`no live spending key ${params.id}`))),
+          Effect.catchTag("PolicyTooLarge", policyTooLarge),
+          orServiceUnavailable
+        )
+      )
+      .handle("listPolicyVersions", ({ params, query }) =>
+        Effect.gen(function* () {
+          const { team } = yield* currentTeamAsAdmin
+          return yield* pageOfList(
+            `policy-versions:${team.id}:${params.id}`,
+            query,
+            yield* keys.policyVersions(team.id, params.id),
+            policyVersionView
+          )
+        }).pipe(
+          Effect.catchTag("KeyNotFound", () => Effect.fail(notFound(`no spending key ${params.id}`))),
           orServiceUnavailable
         )
       )
@@ -92,9 +123,10 @@ export const AgentKeysHttp = HttpApiBuilder.group(Api, "agentKeys", (handlers) =
       .handle("setSpendPolicy", ({ payload }) =>
         Effect.gen(function* () {
           const { team } = yield* currentTeamAsAdmin
-          yield* keys.setTeamPolicy(team.id, payload.policy)
+          const user = yield* CurrentUser
+          yield* keys.setTeamPolicy(team.id, payload.policy, user.id)
           return { policy: payload.policy }
-        }).pipe(orServiceUnavailable)
+        }).pipe(Effect.catchTag("PolicyTooLarge", policyTooLarge), orServiceUnavailable)
       )
   })
 )

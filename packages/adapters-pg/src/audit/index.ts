@@ -1,0 +1,6 @@
+import { AuditLogRepoPg } from "./AuditLogRepoPg.ts"
+
+export * from "./AuditLogRepoPg.ts"
+
+/** The audit context's ports on Postgres. */
+export const AuditPortsPg = AuditLogRepoPg

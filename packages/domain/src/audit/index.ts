@@ -1,0 +1,2 @@
+export * from "./AuditLog.ts"
+export * from "./model.ts"

@@ -1,0 +1,2 @@
+/** The audit context's shapes and pure rules: no services, so clients may import them. */
+export * from "./AuditEntry.ts"
