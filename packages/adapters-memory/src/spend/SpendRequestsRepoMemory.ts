@@ -5,6 +5,8 @@ import {
   approvalView,
   EventOutbox,
   isAfter,
+  type KnownMerchant,
+  knownMerchantKey,
   LedgerRepo,
   newestFirst,
   pickSpendAccount,
@@ -48,6 +50,18 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const approvals = yield* ApprovalsRepo
     const requests = yield* store.table(HashMap.empty<SpendRequestId, StoredRequest>())
     const usage = yield* store.table(HashMap.empty<string, number>())
+    /** Known merchants by `knownMerchantKey`, with when each was first paid. */
+    const knownMerchants = yield* store.table(HashMap.empty<string, string>())
+    const remember = (merchants: ReadonlyArray<KnownMerchant>) =>
+      store.atomically(
+        Ref.update(knownMerchants, (map) =>
+          merchants.reduce((acc, m) => {
+            const key = knownMerchantKey(m.teamId, m.mode, m.merchant)
+            const first = HashMap.get(acc, key)
+            return Option.isSome(first) && first.value <= m.at ? acc : HashMap.set(acc, key, m.at)
+          }, map)
+        )
+      )
     const withApproval = ({ approvalId, ...stored }: StoredRequest) =>
       Effect.map(
         approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
@@ -65,7 +79,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
       )
     return SpendRequestsRepo.of({
       lockForDecisions: (locks) =>
-        Effect.forEach(locks, ({ teamId, mode, accountId, spendingKeyId, windows }) =>
+        Effect.forEach(locks, ({ teamId, mode, accountId, spendingKeyId, windows, merchant }) =>
           Effect.gen(function* () {
             const accounts = yield* ledger.listAccounts(teamId, { mode })
             const spend = pickSpendAccount(accounts, accountId)
@@ -86,7 +100,10 @@ export const SpendRequestsRepoMemory = Layer.effect(
               settlementAccount: lockedOf(settlement?.id),
               teamPolicy: yield* keys.teamPolicy(teamId),
               spentToday: day ?? 0,
-              spentThisMonth: month ?? 0
+              spentThisMonth: month ?? 0,
+              merchantKnown:
+                merchant !== undefined &&
+                HashMap.has(yield* Ref.get(knownMerchants), knownMerchantKey(teamId, mode, merchant))
             }
           })
         ),
@@ -94,7 +111,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
         store.atomically(
           Effect.forEach(
             batch,
-            ({ request, approval, ledgerTransaction, usage: spent, events }) =>
+            ({ request, approval, ledgerTransaction, usage: spent, events, knownMerchant }) =>
               Effect.gen(function* () {
                 if (approval !== null) yield* approvals.insert(approval)
                 if (ledgerTransaction !== null) {
@@ -112,6 +129,11 @@ export const SpendRequestsRepoMemory = Layer.effect(
                 )
                 if (spent.amount !== 0) yield* addUsage(request.spendingKeyId, spent.windows, spent.amount)
                 yield* outbox.publish(...events)
+                if (knownMerchant !== null) {
+                  yield* remember([
+                    { teamId: request.teamId, mode: request.mode, merchant: knownMerchant, at: request.createdAt }
+                  ])
+                }
               }),
             { discard: true }
           )
@@ -139,6 +161,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
           )
         ),
       moveUsage: addUsage,
+      rememberMerchants: remember,
       transition: (teamId, id, transition) =>
         store.atomically(
           Ref.modify(requests, (map) => {

@@ -17,6 +17,7 @@ import lockSpendDecisions from "./0014_lock_spend_decisions.ts"
 import receiveAddressesPaymentCodes from "./0015_receive_addresses_payment_codes.ts"
 import transfers from "./0016_transfers.ts"
 import checkout from "./0017_checkout.ts"
+import knownMerchants from "./0021_known_merchants.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -36,7 +37,8 @@ export const migrations = Migrator.fromRecord({
   "0014_lock_spend_decisions": lockSpendDecisions,
   "0015_receive_addresses_payment_codes": receiveAddressesPaymentCodes,
   "0016_transfers": transfers,
-  "0017_checkout": checkout
+  "0017_checkout": checkout,
+  "0021_known_merchants": knownMerchants
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -1,4 +1,4 @@
-import { SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
+import { type KnownMerchant, SpendPolicy, SpendRequest, SpendRequestsRepo } from "@svc/domain"
 import { Array as Arr, Effect, flow, Layer, Option, Schema, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import { approvalRow, JOINED_APPROVAL_COLUMNS, JoinedApprovalFields, withJoinedApproval } from "../approvals/index.ts"
@@ -27,7 +27,8 @@ const DecisionRow = Schema.Struct({
   ...AccountRow.fields,
   teamPolicy: Schema.NullOr(SpendPolicy),
   spentToday: SafeIntegerColumn,
-  spentThisMonth: SafeIntegerColumn
+  spentThisMonth: SafeIntegerColumn,
+  merchantKnown: Schema.Boolean
 })
 
 const toSpendRequest = (row: typeof Row.Type): SpendRequest => withJoinedApproval(row)
@@ -42,19 +43,39 @@ export const SpendRequestsRepoPg = Layer.effect(
     const withApprovals = sql.unsafe("spend_requests r LEFT JOIN approvals a ON a.id = r.approval_id")
     const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
     const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
+    /** Inserts known merchants, in key order so that concurrent writers never deadlock; a known one is kept. */
+    const insertKnown = (merchants: ReadonlyArray<KnownMerchant>) =>
+      sql`INSERT INTO known_merchants (team_id, mode, merchant, first_paid_at)
+          SELECT m.team, m.mode, m.merchant, min(m.at)
+          FROM jsonb_to_recordset(${JSON.stringify(
+            merchants.map((m) => ({ team: m.teamId, mode: m.mode, merchant: m.merchant, at: m.at }))
+          )}::jsonb) AS m(team uuid, mode text, merchant text, at timestamptz)
+          GROUP BY 1, 2, 3
+          ORDER BY 1, 2, 3
+          ON CONFLICT DO NOTHING`
     return SpendRequestsRepo.of({
       lockForDecisions: (locks) =>
-        sql`SELECT * FROM lock_spend_decisions(${JSON.stringify(
-          locks.map((l, n) => ({
-            n,
-            team: l.teamId,
-            mode: l.mode,
-            account: l.accountId,
-            key: l.spendingKeyId,
-            day: l.windows.day,
-            month: l.windows.month
-          }))
-        )}::jsonb)`.pipe(
+        Effect.suspend(() => {
+          const input = JSON.stringify(
+            locks.map((l, n) => ({
+              n,
+              team: l.teamId,
+              mode: l.mode,
+              account: l.accountId,
+              key: l.spendingKeyId,
+              day: l.windows.day,
+              month: l.windows.month,
+              merchant: l.merchant ?? null
+            }))
+          )
+          // Whether each request's merchant is known is read after its locks, in the same statement.
+          return sql`SELECT d.*, EXISTS (
+                       SELECT 1 FROM jsonb_to_recordset(${input}::jsonb) AS m(n int, team uuid, mode text, merchant text)
+                       JOIN known_merchants k ON k.team_id = m.team AND k.mode = m.mode AND k.merchant = m.merchant
+                       WHERE m.n = d.n
+                     ) AS merchant_known
+                     FROM lock_spend_decisions(${input}::jsonb) d`
+        }).pipe(
           orUnavailable("spendRequests.lockForDecisions"),
           Effect.flatMap(decodeRows(DecisionRow, "spendRequests.lockForDecisions")),
           Effect.map((rows) =>
@@ -69,7 +90,8 @@ export const SpendRequestsRepoPg = Layer.effect(
                 settlementAccount: locked("settlement"),
                 teamPolicy: mine[0]?.teamPolicy ?? {},
                 spentToday: mine[0]?.spentToday ?? 0,
-                spentThisMonth: mine[0]?.spentThisMonth ?? 0
+                spentThisMonth: mine[0]?.spentThisMonth ?? 0,
+                merchantKnown: mine[0]?.merchantKnown ?? false
               }
             })
           )
@@ -91,6 +113,11 @@ export const SpendRequestsRepoPg = Layer.effect(
             }
           }
           const outbox = outboxRows(batch.flatMap((d) => d.events))
+          const known = batch.flatMap(({ request, knownMerchant }) =>
+            knownMerchant === null
+              ? []
+              : [{ teamId: request.teamId, mode: request.mode, merchant: knownMerchant, at: request.createdAt }]
+          )
           const writes = [
             ...(Arr.isArrayNonEmpty(transactions) ? [postingCtes(sql, transactions)] : []),
             ...(Arr.isArrayNonEmpty(approvals)
@@ -128,7 +155,8 @@ export const SpendRequestsRepoPg = Layer.effect(
                     ORDER BY 1, 2, 3
                     ON CONFLICT (spending_key_id, period, period_start) DO UPDATE SET amount = u.amount + EXCLUDED.amount)`
                 ]),
-            ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : [])
+            ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : []),
+            ...(known.length > 0 ? [sql`known_merchant AS (${insertKnown(known)})`] : [])
           ]
           return sql`WITH ${sql.csv(writes)} SELECT 1`
         }).pipe(Effect.asVoid, orUnavailable("spendRequests.insertDecided")),
@@ -159,6 +187,10 @@ export const SpendRequestsRepoPg = Layer.effect(
           Effect.asVoid,
           orUnavailable("spendRequests.moveUsage")
         ),
+      rememberMerchants: (merchants) =>
+        merchants.length > 0
+          ? insertKnown(merchants).pipe(Effect.asVoid, orUnavailable("spendRequests.rememberMerchants"))
+          : Effect.void,
       transition: (teamId, id, t) =>
         sql`WITH r AS (
                    UPDATE spend_requests

@@ -27,7 +27,7 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { decideGoverned, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import { decideGoverned, normalizeMerchantName, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
 import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
 import { CardIssuer, CardNumberKey } from "./CardIssuer.ts"
 import {
@@ -189,7 +189,14 @@ export class Checkout extends Context.Service<
         Effect.gen(function* () {
           const windows = usageWindows(now)
           const [inputs] = yield* spendRepo.lockForDecisions([
-            { teamId: agent.teamId, mode: agent.mode, accountId: agent.accountId, spendingKeyId: agent.keyId, windows }
+            {
+              teamId: agent.teamId,
+              mode: agent.mode,
+              accountId: agent.accountId,
+              spendingKeyId: agent.keyId,
+              windows,
+              merchant: normalizeMerchantName(merchant.name)
+            }
           ])
           const id = yield* newId(CheckoutIntentId)
           const { decision, account, approval, usage } = yield* decideGoverned(

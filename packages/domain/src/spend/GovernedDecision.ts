@@ -92,7 +92,9 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     merchant: ask.merchant,
     spentToday: inputs.spentToday,
     spentThisMonth: inputs.spentThisMonth,
-    available: balanceOf(spend.counters).available
+    available: balanceOf(spend.counters).available,
+    now,
+    merchantKnown: inputs.merchantKnown
   })
   const createdAt = isoOfMillis(now)
   const posting = movementPosting(

@@ -5,6 +5,7 @@ import { applyEntry, type LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import { type AccountId, isoOfMillis, newId, newIdText } from "../shared/index.ts"
 import { decideGoverned } from "./GovernedDecision.ts"
+import { normalizeMerchantName } from "./SpendPolicy.ts"
 import { type SpendRequest, SpendRequestId, spendRequestJson, type UsageWindows } from "./SpendRequest.ts"
 import type { DecidedSpend, DecisionInputs } from "./SpendRequestsRepo.ts"
 
@@ -100,10 +101,15 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
             : "spend_request.approval_required"
       ],
       createdAt
-    )
+    ),
+    knownMerchant: sr.ledgerTransactionId === null ? null : normalizeMerchantName(sr.merchant.name)
   }
   return decided
 })
+
+/** How a batch names a merchant known to a team in a mode. */
+export const knownMerchantKey = (teamId: string, mode: string, merchant: string): string =>
+  `${teamId}|${mode}|${merchant}`
 
 /**
  * The locked state of a batch as its decisions move it (`inputs[i]` as `SpendRequestsRepo.lockForDecisions` read it for
@@ -113,10 +119,12 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
 export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: ReadonlyArray<UsageWindows>) => {
   const accounts = new Map<string, LockedAccount>()
   const spent = new Map<string, number>()
+  const known = new Set<string>()
   const totalKeys = (keyId: string, w: UsageWindows) => [`${keyId}|day|${w.day}`, `${keyId}|month|${w.month}`] as const
   const current = (locked: Option.Option<LockedAccount>) => Option.map(locked, (a) => accounts.get(a.account.id) ?? a)
   return {
-    inputsOf: (i: number, spendingKeyId: string): DecisionInputs => {
+    /** `merchantKey` is the request's `knownMerchantKey`, when it names a merchant. */
+    inputsOf: (i: number, spendingKeyId: string, merchantKey?: string): DecisionInputs => {
       const read = inputs[i]
       const w = windows[i]
       if (read === undefined || w === undefined) throw new RangeError(`no locked state for request ${i}`)
@@ -126,7 +134,8 @@ export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: Rea
         spendAccount: current(read.spendAccount),
         settlementAccount: current(read.settlementAccount),
         spentToday: read.spentToday + (spent.get(day) ?? 0),
-        spentThisMonth: read.spentThisMonth + (spent.get(month) ?? 0)
+        spentThisMonth: read.spentThisMonth + (spent.get(month) ?? 0),
+        merchantKnown: read.merchantKnown || (merchantKey !== undefined && known.has(merchantKey))
       }
     },
     /** Moves the state by `decided`, which was decided on `decidedOn` (what `inputsOf` gave). */
@@ -142,6 +151,9 @@ export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: Rea
             counters: applyEntry(before.counters, entry, tx.pendingId !== null)
           })
         }
+      }
+      if (decided.knownMerchant !== null) {
+        known.add(knownMerchantKey(decided.request.teamId, decided.request.mode, decided.knownMerchant))
       }
       const { amount } = decided.usage
       if (amount !== 0) {

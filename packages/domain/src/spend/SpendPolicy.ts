@@ -1,6 +1,7 @@
 import { DateTime, Schema } from "effect"
 import { Role } from "../identity/model.ts"
 import { AmountMinor } from "../shared/model.ts"
+import { AllowedHours, checkAllowedHours, OutsideHours } from "./AllowedHours.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
 export const CategorySlug = Schema.String.check(
@@ -47,7 +48,13 @@ export const SpendPolicy = Schema.Struct({
   blockedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
   allowedMerchants: Schema.optionalKey(MerchantList),
   blockedMerchants: Schema.optionalKey(MerchantList),
-  approvalTtlSeconds: Schema.optionalKey(ApprovalTtlSeconds)
+  approvalTtlSeconds: Schema.optionalKey(ApprovalTtlSeconds),
+  /** Sends the first request to a merchant the team has never paid (by normalised name) to approval, whatever its amount. */
+  reviewNewMerchants: Schema.optionalKey(Schema.Boolean),
+  /** When requests are allowed, in an IANA time zone; a request outside them gets what `outsideHours` says. */
+  allowedHours: Schema.optionalKey(AllowedHours),
+  /** What a request outside `allowedHours` gets: `"approval"`, or `"deny"` (the default). */
+  outsideHours: Schema.optionalKey(OutsideHours)
 })
 
 /** Decoded spend policy. */
@@ -152,7 +159,16 @@ export interface SpendEvaluationInput {
   readonly spentToday: number
   readonly spentThisMonth: number
   readonly available: number
+  /** When the request is decided (epoch millis): what `allowedHours` is checked against. */
+  readonly now: number
+  /** Whether the key's team has paid this merchant before (normalised name); absent counts as never. */
+  readonly merchantKnown?: boolean | undefined
+  /** Who must approve a request routed to approval; one owner or admin when absent. */
+  readonly approvers?: RequiredApprovers | undefined
 }
+
+/** Who approves when no approval rule says otherwise: any one owner or admin of the team. */
+export const DEFAULT_APPROVERS: RequiredApprovers = { required: 1, roles: ["owner", "admin"], requireOwner: false }
 
 /** Merges a key's policy over team defaults: each team field applies only where the key's field is absent. */
 export const effectivePolicy = (keyPolicy: SpendPolicy, teamDefaults: SpendPolicy): SpendPolicy => ({
@@ -160,7 +176,14 @@ export const effectivePolicy = (keyPolicy: SpendPolicy, teamDefaults: SpendPolic
   ...keyPolicy
 })
 
-const normalizeMerchant = (name: string): string => name.trim().toLowerCase()
+/**
+ * A merchant's normalised name, under which lists match and teams know merchants: Unicode NFKC, runs of whitespace
+ * made one space, trimmed, lower-cased.
+ */
+export const normalizeMerchantName = (name: string): string =>
+  name.normalize("NFKC").replace(/\s+/gu, " ").trim().toLowerCase()
+
+const normalizeMerchant = normalizeMerchantName
 
 const quote = (value: string): string => JSON.stringify(value)
 
@@ -211,12 +234,46 @@ const budgetReason = (
       }
     : undefined
 
+const hoursReason = (
+  policy: SpendPolicy,
+  now: number,
+  outside: "approval" | "deny",
+  approvers: RequiredApprovers
+): DecisionReason | undefined => {
+  if (policy.allowedHours === undefined || (policy.outsideHours ?? "deny") !== outside) return undefined
+  const hours = policy.allowedHours
+  const check = checkAllowedHours(hours, now)
+  if (check.inside) return undefined
+  const nextAllowedAt = new Date(check.nextAllowedAt).toISOString()
+  const window = `${hours.days.join(", ")} ${hours.from}-${hours.to} ${hours.timezone}`
+  return {
+    code: "outside_allowed_hours",
+    message:
+      outside === "deny"
+        ? `requests are allowed ${window}; the next allowed time is ${nextAllowedAt}`
+        : `requests outside ${window} need approval; the next allowed time is ${nextAllowedAt}`,
+    nextAllowedAt,
+    ...(outside === "approval" ? { approvers } : {})
+  }
+}
+
+const newMerchantReason = (input: SpendEvaluationInput, approvers: RequiredApprovers): DecisionReason | undefined =>
+  input.policy.reviewNewMerchants === true && input.merchantKnown !== true
+    ? {
+        code: "new_merchant",
+        message: `the team has never paid merchant ${quote(input.merchant.name)}; its first request needs approval`,
+        approvers
+      }
+    : undefined
+
 /** Evaluates a spend request against an effective policy in contract order; pure and total. */
 export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
   const { amount, available, policy } = input
+  const approvers = input.approvers ?? DEFAULT_APPROVERS
   const candidates: ReadonlyArray<DecisionReason | undefined> = [
     merchantReason(policy, input.merchant.name),
     categoryReason(policy, input.merchant.category),
+    hoursReason(policy, input.now, "deny", approvers),
     policy.perRequestLimit !== undefined && !(amount <= policy.perRequestLimit)
       ? {
           code: "amount_over_limit",
@@ -231,17 +288,17 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
   ]
   const denials = candidates.filter((reason): reason is DecisionReason => reason !== undefined)
   if (denials.length > 0) return { outcome: "denied", reasons: denials }
-  if (policy.approvalThreshold !== undefined && amount >= policy.approvalThreshold) {
-    return {
-      outcome: "pending_approval",
-      reasons: [
-        {
-          code: "approval_threshold",
+  const toApproval = [
+    hoursReason(policy, input.now, "approval", approvers),
+    newMerchantReason(input, approvers),
+    policy.approvalThreshold !== undefined && amount >= policy.approvalThreshold
+      ? {
+          code: "approval_threshold" as const,
           message: `amount ${amount} is at or above the approval threshold ${policy.approvalThreshold}`
         }
-      ]
-    }
-  }
+      : undefined
+  ].filter((reason): reason is DecisionReason => reason !== undefined)
+  if (toApproval.length > 0) return { outcome: "pending_approval", reasons: toApproval }
   return { outcome: "approved", reasons: [] }
 }
 

@@ -24,6 +24,7 @@ import {
 } from "../shared/index.ts"
 import { type CreateSpendRequest, spendEvents } from "./SpendDecision.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"
+import { normalizeMerchantName } from "./SpendPolicy.ts"
 import {
   type SpendRequest,
   SpendRequestId,
@@ -162,6 +163,10 @@ export class SpendRequests extends Context.Service<
             if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
             if (outcome !== "approved") {
               yield* repo.moveUsage(sr.spendingKeyId, usageWindows(millisOfIso(sr.createdAt)), -sr.amount)
+            } else if (ledgerTx !== null) {
+              yield* repo.rememberMerchants([
+                { teamId: sr.teamId, mode: sr.mode, merchant: normalizeMerchantName(sr.merchant.name), at: now }
+              ])
             }
             yield* publish(updated.value, `spend_request.${outcome}`)
             return updated.value

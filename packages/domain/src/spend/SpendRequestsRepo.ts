@@ -16,6 +16,8 @@ export interface DecisionInputs {
   readonly teamPolicy: SpendPolicy
   readonly spentToday: number
   readonly spentThisMonth: number
+  /** Whether the team has paid the lock's `merchant` before, in this mode. */
+  readonly merchantKnown: boolean
 }
 
 /** What one request of a batch locks: its spend account (or the mode's first) and its credential's budget totals. */
@@ -26,6 +28,8 @@ export interface DecisionLock {
   readonly spendingKeyId: string
   /** The budget windows the request is decided in. */
   readonly windows: UsageWindows
+  /** The merchant's normalised name (`normalizeMerchantName`), when it matters: whether the team knows it is read. */
+  readonly merchant?: string | undefined
 }
 
 /** Everything a decided request writes, in one unit. */
@@ -38,6 +42,17 @@ export interface DecidedSpend {
   /** What the request adds to its credential's budget totals (0 when denied). */
   readonly usage: { readonly windows: UsageWindows; readonly amount: number }
   readonly events: ReadonlyArray<DomainEvent>
+  /** The merchant (normalised name) the request paid at once, which its team now knows; null when it paid nothing. */
+  readonly knownMerchant: string | null
+}
+
+/** A merchant a team has paid, by normalised name (`normalizeMerchantName`), in one mode. */
+export interface KnownMerchant {
+  readonly teamId: TeamId
+  readonly mode: Mode
+  readonly merchant: string
+  /** When the payment that made it known was posted. */
+  readonly at: string
 }
 
 /** Storage of spend requests. */
@@ -77,6 +92,8 @@ export class SpendRequestsRepo extends Context.Service<
       windows: UsageWindows,
       delta: number
     ) => Effect.Effect<void, PersistenceUnavailable>
+    /** Records merchants as known to their teams; a merchant already known keeps when it was first paid. */
+    readonly rememberMerchants: (merchants: ReadonlyArray<KnownMerchant>) => Effect.Effect<void, PersistenceUnavailable>
     /** Applies a transition only if the request is still pending; none when another transition won. */
     readonly transition: (
       teamId: TeamId,

@@ -10,8 +10,9 @@ import {
   type StoredResponse
 } from "../platform/index.ts"
 import type { PersistenceUnavailable } from "../shared/index.ts"
-import { type CreateSpendRequest, carryForward, decideSpend } from "./SpendDecision.ts"
+import { type CreateSpendRequest, carryForward, decideSpend, knownMerchantKey } from "./SpendDecision.ts"
 import { countDecision } from "./SpendMetrics.ts"
+import { normalizeMerchantName } from "./SpendPolicy.ts"
 import { type SpendRequest, type SpendRequestInvalid, usageWindows } from "./SpendRequest.ts"
 import { type DecidedSpend, SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 
@@ -69,6 +70,7 @@ export const makeSpendWriter = Effect.gen(function* () {
   const write = (batch: Arr.NonEmptyReadonlyArray<Submission>) => {
     const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
     const windows = Arr.map(batch, (s) => usageWindows(s.now))
+    const merchants = Arr.map(batch, (s) => normalizeMerchantName(s.input.merchant.name))
     return idempotency.exclusiveEach(
       claiming.map((c) => c.scope),
       (claims) =>
@@ -82,7 +84,8 @@ export const makeSpendWriter = Effect.gen(function* () {
                   mode: s.agent.mode,
                   accountId: s.input.accountId ?? s.agent.accountId,
                   spendingKeyId: s.agent.keyId,
-                  windows: windows[i] ?? usageWindows(s.now)
+                  windows: windows[i] ?? usageWindows(s.now),
+                  merchant: merchants[i]
                 }))
               )
             ],
@@ -102,7 +105,12 @@ export const makeSpendWriter = Effect.gen(function* () {
               outcomes.push(Exit.fail(new IdempotencyKeyInUse()))
               continue
             }
-            const on = state.inputsOf(i, s.agent.keyId)
+            const merchant = merchants[i]
+            const on = state.inputsOf(
+              i,
+              s.agent.keyId,
+              merchant === undefined ? undefined : knownMerchantKey(s.agent.teamId, s.agent.mode, merchant)
+            )
             const exit = yield* Effect.exit(
               decideSpend(s.agent, s.input, on, s.now, windows[i] ?? usageWindows(s.now)).pipe(
                 Effect.provideContext(s.context)

@@ -1,3 +1,5 @@
 /** The spend context's shapes and pure rules: no services, so clients may import them. */
+
+export * from "./AllowedHours.ts"
 export * from "./SpendPolicy.ts"
 export * from "./SpendRequest.ts"

@@ -29,7 +29,7 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { decideGoverned, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import { decideGoverned, normalizeMerchantName, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
 import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
 import { PaymentCodes } from "./PaymentCodes.ts"
 import type { ReceiveAddressNotFound } from "./ReceiveAddress.ts"
@@ -193,7 +193,14 @@ export class Transfers extends Context.Service<
         Effect.gen(function* () {
           const windows = usageWindows(now)
           const [inputs] = yield* spendRepo.lockForDecisions([
-            { teamId: agent.teamId, mode: agent.mode, accountId: agent.accountId, spendingKeyId: agent.keyId, windows }
+            {
+              teamId: agent.teamId,
+              mode: agent.mode,
+              accountId: agent.accountId,
+              spendingKeyId: agent.keyId,
+              windows,
+              merchant: normalizeMerchantName(recipient.address)
+            }
           ])
           const id = yield* newId(TransferId)
           const governed = yield* decideGoverned(
@@ -402,6 +409,14 @@ export class Transfers extends Context.Service<
                 reference: t.id
               })
               if (Option.isSome(code)) yield* codes.markUsed(code.value, t.id)
+              yield* spendRepo.rememberMerchants([
+                {
+                  teamId: t.senderTeamId,
+                  mode: t.mode,
+                  merchant: normalizeMerchantName(t.recipientAddress),
+                  at: updated.value.updatedAt
+                }
+              ])
               yield* publish(updated.value, ["transfer.completed"], "both")
               return updated.value
             })

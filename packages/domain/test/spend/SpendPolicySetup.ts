@@ -6,7 +6,8 @@ const base: SpendEvaluationInput = {
   merchant: { name: "Acme Cloud", category: "software" },
   spentToday: 0,
   spentThisMonth: 0,
-  available: 1_000_000
+  available: 1_000_000,
+  now: Date.parse("2024-03-13T12:00:00.000Z")
 }
 
 /** `evaluateSpend` of a 1000 software purchase from Acme Cloud, ample funds and an empty policy, with `overrides`. */

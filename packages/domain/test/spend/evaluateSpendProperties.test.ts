@@ -13,10 +13,19 @@ import {
 const CONTRACT_ORDER: ReadonlyArray<DecisionReasonCode> = [
   "merchant_blocked",
   "category_blocked",
+  "outside_allowed_hours",
   "amount_over_limit",
   "daily_budget_exceeded",
   "monthly_budget_exceeded",
   "insufficient_funds"
+]
+
+const NOW = Date.parse("2024-03-13T12:00:00.000Z")
+
+const APPROVAL_ORDER: ReadonlyArray<DecisionReasonCode> = [
+  "outside_allowed_hours",
+  "new_merchant",
+  "approval_threshold"
 ]
 
 const int = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
@@ -54,7 +63,8 @@ const inputOf = (r: Schema.Struct.Type<typeof Request>): SpendEvaluationInput =>
     merchant: { name: r.name, category: r.category },
     spentToday: r.spentToday,
     spentThisMonth: r.spentThisMonth,
-    available: around(0, funds) ?? r.available
+    available: around(0, funds) ?? r.available,
+    now: NOW
   }
 }
 
@@ -75,14 +85,17 @@ describe("evaluateSpend properties", () => {
     Request,
     (r) => {
       const input = inputOf(r)
-      const codes = evaluateSpend(input).reasons.map((reason) => reason.code)
-      const denials = codes.filter((code) => code !== "approval_threshold")
+      const decision = evaluateSpend(input)
+      const codes = decision.reasons.map((reason) => reason.code)
+      const denials = decision.outcome === "denied" ? codes : []
       assert.deepStrictEqual(
         denials,
         CONTRACT_ORDER.filter((code) => codes.includes(code))
       )
       assert.deepStrictEqual(
-        denials.filter((code) => code !== "merchant_blocked" && code !== "category_blocked"),
+        denials.filter(
+          (code) => code !== "merchant_blocked" && code !== "category_blocked" && code !== "outside_allowed_hours"
+        ),
         limitsBroken(input)
       )
     }
@@ -122,7 +135,8 @@ describe("evaluateSpend properties", () => {
         merchant: { name, category },
         spentToday,
         spentThisMonth,
-        available: amount + funds
+        available: amount + funds,
+        now: NOW
       })
       assert.deepStrictEqual(decision, { outcome: "approved", reasons: [] })
     }
@@ -154,7 +168,8 @@ describe("evaluateSpend properties", () => {
           merchant: { name: "Acme" },
           spentToday: today,
           spentThisMonth: month,
-          available: Number.MAX_SAFE_INTEGER
+          available: Number.MAX_SAFE_INTEGER,
+          now: NOW
         })
         const fits = today + amount <= daily && month + amount <= monthly
         assert.strictEqual(decision.outcome !== "denied", fits, `${amount} after ${today} today, ${month} this month`)
@@ -188,7 +203,8 @@ describe("evaluateSpend properties", () => {
         merchant: { name, category },
         spentToday,
         spentThisMonth,
-        available
+        available,
+        now: NOW
       })
       assert.strictEqual(decision.outcome, "denied")
       assert.isTrue(decision.reasons.some((r) => r.code === "insufficient_funds"))
@@ -213,16 +229,24 @@ describe("evaluateSpend properties", () => {
         merchant: { name, category },
         spentToday,
         spentThisMonth,
-        available
+        available,
+        now: NOW
       })
       const reasonCodes = decision.reasons.map((r) => r.code)
       assert.isTrue(Schema.is(SpendDecision)(decision))
       assert.strictEqual(new Set(reasonCodes).size, reasonCodes.length)
       if (decision.outcome === "approved") assert.deepStrictEqual(reasonCodes, [])
-      if (decision.outcome === "pending_approval") assert.deepStrictEqual(reasonCodes, ["approval_threshold"])
+      if (decision.outcome === "pending_approval") {
+        assert.isAbove(reasonCodes.length, 0)
+        assert.deepStrictEqual(
+          reasonCodes,
+          APPROVAL_ORDER.filter((code) => reasonCodes.includes(code))
+        )
+      }
       if (decision.outcome === "denied") {
         assert.isAbove(reasonCodes.length, 0)
         assert.notInclude(reasonCodes, "approval_threshold")
+        assert.notInclude(reasonCodes, "new_merchant")
       }
     }
   )
