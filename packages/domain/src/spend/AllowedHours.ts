@@ -15,7 +15,7 @@ export const TimeZoneName = Schema.String.check(
     message: 'expected an IANA time zone name such as "Europe/Paris" or "UTC"'
   }),
   Schema.makeFilter((zone: string) => isKnownTimeZone(zone) || `unknown IANA time zone ${JSON.stringify(zone)}`)
-)
+).annotate({ description: 'An IANA time zone name, e.g. "Europe/Paris", "America/New_York" or "UTC".' })
 
 /** A day of the week in allowed hours. */
 export const Weekday = Schema.Literals(["mon", "tue", "wed", "thu", "fri", "sat", "sun"])
@@ -46,18 +46,32 @@ const minuteOfDay = (time: string): number => Number(time.slice(0, 2)) * 60 + Nu
  */
 export const AllowedHours = Schema.Struct({
   timezone: TimeZoneName,
-  days: Schema.Array(Weekday).check(
-    Schema.isMinLength(1, { message: "expected at least one day" }),
-    Schema.makeFilter((days: ReadonlyArray<string>) => new Set(days).size === days.length || "expected distinct days")
-  ),
-  from: StartTime,
-  to: EndTime
-}).check(
-  Schema.makeFilter(
-    (hours: { readonly from: string; readonly to: string }) =>
-      hours.from !== hours.to || "expected from and to to differ (use from 00:00 to 24:00 for the whole day)"
+  days: Schema.Array(Weekday)
+    .check(
+      Schema.isMinLength(1, { message: "expected at least one day" }),
+      Schema.makeFilter((days: ReadonlyArray<string>) => new Set(days).size === days.length || "expected distinct days")
+    )
+    .annotate({ description: "The days a window starts on, distinct; a window past midnight runs into the next day." }),
+  from: StartTime.annotate({ description: 'Start of the window, local wall-clock time "HH:MM" (inclusive).' }),
+  to: EndTime.annotate({
+    description: 'End of the window, "HH:MM" (exclusive; "24:00" is midnight); at or before `from`, the next day.'
+  })
+})
+  .annotate({
+    description:
+      "When requests are allowed, in the wall-clock time of an IANA time zone (clock changes included). A request " +
+      "outside gets what `outsideHours` says.",
+    examples: [
+      { timezone: "Europe/Paris", days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "19:00" },
+      { timezone: "America/New_York", days: ["sat"], from: "22:00", to: "06:00" }
+    ]
+  })
+  .check(
+    Schema.makeFilter(
+      (hours: { readonly from: string; readonly to: string }) =>
+        hours.from !== hours.to || "expected from and to to differ (use from 00:00 to 24:00 for the whole day)"
+    )
   )
-)
 
 /** When requests are allowed. */
 export type AllowedHours = typeof AllowedHours.Type

@@ -50,11 +50,25 @@ export const SpendPolicy = Schema.Struct({
   blockedMerchants: Schema.optionalKey(MerchantList),
   approvalTtlSeconds: Schema.optionalKey(ApprovalTtlSeconds),
   /** Sends the first request to a merchant the team has never paid (by normalised name) to approval, whatever its amount. */
-  reviewNewMerchants: Schema.optionalKey(Schema.Boolean),
+  reviewNewMerchants: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description:
+        "When true, the first request to a merchant the key's team has never paid (compared by normalised name: " +
+        "case, width and whitespace folded) goes to approval with reason `new_merchant`, whatever its amount. A " +
+        "merchant becomes known once a request to it is approved and posted (a transfer once accepted, a checkout " +
+        "intent once its card payment clears)."
+    })
+  ),
   /** When requests are allowed, in an IANA time zone; a request outside them gets what `outsideHours` says. */
   allowedHours: Schema.optionalKey(AllowedHours),
   /** What a request outside `allowedHours` gets: `"approval"`, or `"deny"` (the default). */
-  outsideHours: Schema.optionalKey(OutsideHours)
+  outsideHours: Schema.optionalKey(
+    OutsideHours.annotate({
+      description:
+        'What a request outside `allowedHours` gets: `"deny"` (the default) or `"approval"`; either way the reason ' +
+        "`outside_allowed_hours` carries `nextAllowedAt`, the start of the next allowed window."
+    })
+  )
 })
 
 /** Decoded spend policy. */
