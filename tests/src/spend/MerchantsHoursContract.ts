@@ -108,6 +108,17 @@ export const merchantsHoursContract = <E>(name: string, ports: Layer.Layer<Ports
       })
     )
 
+    it.effect("a name that normalisation lengthens (NFKC) is remembered like any other", () =>
+      Effect.gen(function* () {
+        const { agent, approver } = yield* fundedAgent({ funds: 10_000, policy: { reviewNewMerchants: true } })
+        const long = "\ufdfa".repeat(200)
+        const first = yield* spend(agent, 10, long)
+        assert.strictEqual(first.status, "pending_approval")
+        yield* SpendRequests.use((s) => s.approve(approver, first.approval!.id, null))
+        assert.strictEqual((yield* spend(agent, 10, long)).status, "approved")
+      })
+    )
+
     it.effect("concurrent first requests to a new merchant all wait for approval; none is paid unreviewed", () =>
       Effect.gen(function* () {
         const { team, agent, key } = yield* fundedAgent({ funds: 10_000, policy: { reviewNewMerchants: true } })

@@ -14,7 +14,7 @@ export default Effect.gen(function* () {
     CREATE TABLE known_merchants (
       team_id uuid NOT NULL REFERENCES teams(id),
       mode text NOT NULL CHECK (mode IN ('live', 'test')),
-      merchant text NOT NULL CHECK (char_length(merchant) BETWEEN 1 AND 500),
+      merchant text NOT NULL CHECK (merchant <> ''),
       first_paid_at timestamptz NOT NULL,
       PRIMARY KEY (team_id, mode, merchant)
     )`
@@ -33,6 +33,6 @@ export default Effect.gen(function* () {
       SELECT team_id, mode, lower(btrim(regexp_replace(normalize(merchant_name, NFKC), '\\s+', ' ', 'g'))), updated_at
       FROM checkout_intents WHERE status = 'completed'
     ) paid
-    WHERE char_length(merchant) BETWEEN 1 AND 500
+    WHERE merchant <> ''
     GROUP BY team_id, mode, merchant`
 })

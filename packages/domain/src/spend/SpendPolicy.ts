@@ -197,18 +197,16 @@ export const effectivePolicy = (keyPolicy: SpendPolicy, teamDefaults: SpendPolic
 export const normalizeMerchantName = (name: string): string =>
   name.normalize("NFKC").replace(/\s+/gu, " ").trim().toLowerCase()
 
-const normalizeMerchant = normalizeMerchantName
-
 const quote = (value: string): string => JSON.stringify(value)
 
 const merchantReason = (policy: SpendPolicy, name: string): DecisionReason | undefined => {
-  const normalized = normalizeMerchant(name)
-  if (policy.blockedMerchants?.some((m) => normalizeMerchant(m) === normalized)) {
+  const normalized = normalizeMerchantName(name)
+  if (policy.blockedMerchants?.some((m) => normalizeMerchantName(m) === normalized)) {
     return { code: "merchant_blocked", message: `merchant ${quote(name)} is on the blocked merchant list` }
   }
   if (
     policy.allowedMerchants !== undefined &&
-    !policy.allowedMerchants.some((m) => normalizeMerchant(m) === normalized)
+    !policy.allowedMerchants.some((m) => normalizeMerchantName(m) === normalized)
   ) {
     return { code: "merchant_blocked", message: `merchant ${quote(name)} is not on the allowed merchant list` }
   }
