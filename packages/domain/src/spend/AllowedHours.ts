@@ -98,14 +98,14 @@ const localMinute = (timezone: string, millis: number): { readonly day: number; 
 const instantOf = (timezone: string, civilDayMillis: number, minute: number): number => {
   const day = civilDayMillis + Math.floor(minute / 1440) * MILLIS_PER_DAY
   const wall = minute % 1440
-  const civil = new Date(day)
+  const civil = DateTime.toPartsUtc(DateTime.makeUnsafe(day))
   const at = (disambiguation: "earlier" | "later") =>
     DateTime.toEpochMillis(
       DateTime.makeZonedUnsafe(
         {
-          year: civil.getUTCFullYear(),
-          month: civil.getUTCMonth() + 1,
-          day: civil.getUTCDate(),
+          year: civil.year,
+          month: civil.month,
+          day: civil.day,
           hour: Math.floor(wall / 60),
           minute: wall % 60
         },
@@ -147,7 +147,7 @@ export const checkAllowedHours = (hours: AllowedHours, nowMillis: number): Allow
   let next = Number.POSITIVE_INFINITY
   for (let offset = -1; offset <= 8; offset++) {
     const day = today + offset * MILLIS_PER_DAY
-    const weekday = WEEKDAYS[new Date(day).getUTCDay()]
+    const weekday = WEEKDAYS[DateTime.toPartsUtc(DateTime.makeUnsafe(day)).weekDay]
     if (weekday === undefined || !hours.days.includes(weekday)) continue
     const start = instantOf(hours.timezone, day, from)
     const stop = instantOf(hours.timezone, day, end)

@@ -1,6 +1,6 @@
 import { DateTime, Schema } from "effect"
 import { Role } from "../identity/model.ts"
-import { AmountMinor } from "../shared/model.ts"
+import { AmountMinor, isoOfMillis } from "../shared/model.ts"
 import { AllowedHours, checkAllowedHours, OutsideHours } from "./AllowedHours.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
@@ -256,7 +256,7 @@ const hoursReason = (
   const hours = policy.allowedHours
   const check = checkAllowedHours(hours, now)
   if (check.inside) return undefined
-  const nextAllowedAt = new Date(check.nextAllowedAt).toISOString()
+  const nextAllowedAt = isoOfMillis(check.nextAllowedAt)
   const window = `${hours.days.join(", ")} ${hours.from}-${hours.to} ${hours.timezone}`
   return {
     code: "outside_allowed_hours",
