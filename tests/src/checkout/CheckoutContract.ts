@@ -575,4 +575,31 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
         )
       })
     )
+
+    it.effect(
+      "with new-merchant review, the first intent at a merchant waits; once its payment clears, it is known",
+      () =>
+        Effect.gen(function* () {
+          const { agent, approver } = yield* fundedAgent({ funds: 100_000, policy: { reviewNewMerchants: true } })
+          const service = yield* Checkout
+          const first = yield* intent(agent)
+          assert.strictEqual(first.status, "pending_approval")
+          assert.deepStrictEqual(
+            first.decision.reasons.map((r) => r.code),
+            ["new_merchant"]
+          )
+          yield* service.approve(approver, first.approval!.id, null)
+          const credentials = yield* service.credentials(agent, first.id)
+          assert.isString(credentials.number)
+          assert.strictEqual((yield* intent(agent)).status, "pending_approval", "approved but unpaid: still new")
+          const request = authorization((yield* cardOf(first)).token)
+          assert.deepStrictEqual(yield* authorize(request), approved)
+          yield* CardAuthorizations.use((a) =>
+            a.clear({ transactionId: "txn_new_merchant", token: request.token, amount: 5_000, currency: "USD" })
+          )
+          const known = yield* intent(agent, { merchant: { name: "  ACME books " } })
+          assert.strictEqual(known.status, "approved")
+          assert.deepStrictEqual(known.decision.reasons, [])
+        })
+    )
   })

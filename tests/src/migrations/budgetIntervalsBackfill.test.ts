@@ -61,6 +61,8 @@ layer(PortsPg.pipe(Layer.provideMerge(EmptyTestDatabase)), { timeout: "60 second
             (yield* runMigrations(migrationsBefore(19))).map(([id]) => id),
             [18]
           )
+          // The repository reads what the later migrations add too.
+          yield* runMigrations()
           const repo = yield* SpendRequestsRepo
           const read = (at: string, category: string | null, maxRequestsPerHour?: number) =>
             repo.readForDecision({

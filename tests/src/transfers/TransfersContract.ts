@@ -207,4 +207,26 @@ export const transfersContract = <E>(name: string, ports: Layer.Layer<TransferPo
         assert.strictEqual(total, 50_000)
       })
     )
+
+    it.effect(
+      "with new-merchant review, the first transfer to an address waits for approval; once paid, it is known",
+      () =>
+        Effect.gen(function* () {
+          const { sender, recipient, address } = yield* twoTeams(10_000, { reviewNewMerchants: true })
+          const first = yield* send(sender.agent, { to: { address }, amount: 100 })
+          assert.strictEqual(first.status, "pending_approval")
+          assert.deepStrictEqual(
+            first.decision.reasons.map((r) => r.code),
+            ["new_merchant"]
+          )
+          const approved = yield* Transfers.use((s) => s.approve(sender.approver, first.approval!.id, null))
+          assert.strictEqual(approved.status, "pending_acceptance")
+          const second = yield* send(sender.agent, { to: { address }, amount: 100 })
+          assert.strictEqual(second.status, "pending_approval", "approved but not yet paid: still new")
+          yield* Transfers.use((s) => s.accept(recipient.agent, first.id))
+          const third = yield* send(sender.agent, { to: { address }, amount: 100 })
+          assert.strictEqual(third.status, "pending_acceptance")
+          assert.deepStrictEqual(third.decision.reasons, [])
+        })
+    )
   })

@@ -9,6 +9,8 @@ import {
   type DecisionLock,
   EventOutbox,
   isAfter,
+  type KnownMerchant,
+  knownMerchantKey,
   LedgerRepo,
   millisOfIso,
   NO_USAGE,
@@ -77,6 +79,18 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const usage = yield* store.table(HashMap.empty<string, number>())
     /** When each credential's counted requests were made (epoch millis), most recent first. */
     const requestTimes = yield* store.table(HashMap.empty<string, ReadonlyArray<number>>())
+    /** Known merchants by `knownMerchantKey`, with when each was first paid. */
+    const knownMerchants = yield* store.table(HashMap.empty<string, string>())
+    const remember = (merchants: ReadonlyArray<KnownMerchant>) =>
+      store.atomically(
+        Ref.update(knownMerchants, (map) =>
+          merchants.reduce((acc, m) => {
+            const key = knownMerchantKey(m.teamId, m.mode, m.merchant)
+            const first = HashMap.get(acc, key)
+            return Option.isSome(first) && first.value <= m.at ? acc : HashMap.set(acc, key, m.at)
+          }, map)
+        )
+      )
     const withApproval = ({ approvalId, ...stored }: StoredRequest) =>
       Effect.map(
         approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
@@ -106,7 +120,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
       return { day: of("day"), week: of("week"), month: of("month"), year: of("year"), lifetime: of("lifetime") }
     }
     /** The state a decision reads; the store serialises writes, so reading is all a lock needs here. */
-    const read = ({ teamId, mode, accountId, spendingKeyId, windows, at, requestLimits }: DecisionLock) =>
+    const read = ({ teamId, mode, accountId, spendingKeyId, windows, at, requestLimits, merchant }: DecisionLock) =>
       Effect.gen(function* () {
         const accounts = yield* ledger.listAccounts(teamId, { mode })
         const spend = pickSpendAccount(accounts, accountId)
@@ -134,6 +148,9 @@ export const SpendRequestsRepoMemory = Layer.effect(
             windows.category === null ? NO_USAGE : totalsOf(totals, spendingKeyId, windows.category, windows),
           recentRequests: perHour === undefined ? [] : times.filter((t) => t > at - MILLIS_PER_HOUR).slice(0, perHour),
           requestsToday: perDay === undefined ? 0 : Math.min(today, perDay),
+          merchantKnown:
+            merchant !== undefined &&
+            HashMap.has(yield* Ref.get(knownMerchants), knownMerchantKey(teamId, mode, merchant)),
           governance: {
             freezes: yield* freezes.active(teamId),
             approvalTiers: yield* approvals.tiers(teamId),
@@ -158,7 +175,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
         store.atomically(
           Effect.forEach(
             batch,
-            ({ request, approval, ledgerTransaction, usage: spent, events }) =>
+            ({ request, approval, ledgerTransaction, usage: spent, events, knownMerchant }) =>
               Effect.gen(function* () {
                 if (approval !== null) yield* approvals.insert(approval)
                 if (ledgerTransaction !== null) {
@@ -176,6 +193,11 @@ export const SpendRequestsRepoMemory = Layer.effect(
                 )
                 yield* recordUsage(request.spendingKeyId, spent)
                 yield* outbox.publish(...events)
+                if (knownMerchant !== null) {
+                  yield* remember([
+                    { teamId: request.teamId, mode: request.mode, merchant: knownMerchant, at: request.createdAt }
+                  ])
+                }
               }),
             { discard: true }
           )
@@ -204,6 +226,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
         ),
       recordUsage,
       moveUsage: addUsage,
+      rememberMerchants: remember,
       transition: (teamId, id, transition) =>
         store.atomically(
           Ref.modify(requests, (map) => {

@@ -3,6 +3,7 @@ import {
   type DecisionInputs,
   type DecisionLock,
   isoOfMillis,
+  type KnownMerchant,
   type RequestUsage,
   SpendFreeze,
   SpendPolicy,
@@ -47,7 +48,8 @@ const DecisionRow = Schema.Struct({
   recentRequests: Schema.Array(Schema.Int),
   requestsToday: SafeIntegerColumn,
   versionedTeamPolicy: Schema.NullOr(SpendPolicy),
-  teamPolicyVersion: Schema.NullOr(Schema.Int)
+  teamPolicyVersion: Schema.NullOr(Schema.Int),
+  merchantKnown: Schema.Boolean
 })
 
 const totalsOf = (totals: typeof Totals.Type): UsageTotals => ({
@@ -156,28 +158,49 @@ export const SpendRequestsRepoPg = Layer.effect(
         orUnavailable("spendRequests.governance"),
         Effect.flatMap(decodeRows(GovernanceRow, "spendRequests.governance"))
       )
-    /** `lock_spend_decisions` of `locks`, locking and creating the totals when `lock`, else only reading. */
+    /** Inserts known merchants, in key order so that concurrent writers never deadlock; a known one is kept. */
+    const insertKnown = (merchants: ReadonlyArray<KnownMerchant>) =>
+      sql`INSERT INTO known_merchants (team_id, mode, merchant, first_paid_at)
+          SELECT m.team, m.mode, m.merchant, min(m.at)
+          FROM jsonb_to_recordset(${JSON.stringify(
+            merchants.map((m) => ({ team: m.teamId, mode: m.mode, merchant: m.merchant, at: m.at }))
+          )}::jsonb) AS m(team uuid, mode text, merchant text, at timestamptz)
+          GROUP BY 1, 2, 3
+          ORDER BY 1, 2, 3
+          ON CONFLICT DO NOTHING`
+    /**
+     * `lock_spend_decisions` of `locks`, locking and creating the totals when `lock`, else only reading; with the team
+     * policy read with its version (migration 0020), and whether each request's merchant is known, read after its
+     * locks, in the same statement.
+     */
     const decisionInputs = (locks: ReadonlyArray<DecisionLock>, lock: boolean, operation: string) =>
-      // The team policy a decision applies is read with its version (migration 0020), in one row of one snapshot.
-      sql`SELECT d.*, p.policy AS versioned_team_policy, p.version AS team_policy_version
-          FROM lock_spend_decisions(${JSON.stringify(
-            locks.map((l, n) => ({
-              n,
-              team: l.teamId,
-              mode: l.mode,
-              account: l.accountId,
-              key: l.spendingKeyId,
-              day: l.windows.day,
-              week: l.windows.week,
-              month: l.windows.month,
-              year: l.windows.year,
-              category: l.windows.category,
-              at: isoOfMillis(l.at),
-              per_hour: l.requestLimits.maxRequestsPerHour ?? null,
-              per_day: l.requestLimits.maxRequestsPerDay ?? null
-            }))
-          )}::jsonb, ${lock}) d LEFT JOIN team_spend_policies p ON p.team_id = d.team_id
-          ORDER BY d.n, d.id`.pipe(
+      Effect.suspend(() => {
+        const input = JSON.stringify(
+          locks.map((l, n) => ({
+            n,
+            team: l.teamId,
+            mode: l.mode,
+            account: l.accountId,
+            key: l.spendingKeyId,
+            day: l.windows.day,
+            week: l.windows.week,
+            month: l.windows.month,
+            year: l.windows.year,
+            category: l.windows.category,
+            at: isoOfMillis(l.at),
+            per_hour: l.requestLimits.maxRequestsPerHour ?? null,
+            per_day: l.requestLimits.maxRequestsPerDay ?? null,
+            merchant: l.merchant ?? null
+          }))
+        )
+        return sql`SELECT d.*, p.policy AS versioned_team_policy, p.version AS team_policy_version, EXISTS (
+                     SELECT 1 FROM jsonb_to_recordset(${input}::jsonb) AS m(n int, team uuid, mode text, merchant text)
+                     JOIN known_merchants k ON k.team_id = m.team AND k.mode = m.mode AND k.merchant = m.merchant
+                     WHERE m.n = d.n
+                   ) AS merchant_known
+                   FROM lock_spend_decisions(${input}::jsonb, ${lock}) d LEFT JOIN team_spend_policies p ON p.team_id = d.team_id
+                   ORDER BY d.n, d.id`
+      }).pipe(
         orUnavailable(operation),
         Effect.flatMap(decodeRows(DecisionRow, operation)),
         Effect.zip(governance(locks)),
@@ -197,6 +220,7 @@ export const SpendRequestsRepoPg = Layer.effect(
                   requestsToday: _t,
                   versionedTeamPolicy: _v,
                   teamPolicyVersion: _pv,
+                  merchantKnown: _m,
                   ...row
                 }) => lockedAccount(row)
               )
@@ -210,6 +234,7 @@ export const SpendRequestsRepoPg = Layer.effect(
               categorySpent: totalsOf(first?.categorySpent ?? {}),
               recentRequests: first?.recentRequests ?? [],
               requestsToday: first?.requestsToday ?? 0,
+              merchantKnown: first?.merchantKnown ?? false,
               governance: {
                 freezes: gov?.freezes ?? [],
                 approvalTiers: gov?.tiers ?? [],
@@ -231,6 +256,11 @@ export const SpendRequestsRepoPg = Layer.effect(
           const transactions = batch.flatMap((d) => (d.ledgerTransaction === null ? [] : [d.ledgerTransaction]))
           const approvals = batch.flatMap((d) => (d.approval === null ? [] : [approvalRow(d.approval)]))
           const outbox = outboxRows(batch.flatMap((d) => d.events))
+          const known = batch.flatMap(({ request, knownMerchant }) =>
+            knownMerchant === null
+              ? []
+              : [{ teamId: request.teamId, mode: request.mode, merchant: knownMerchant, at: request.createdAt }]
+          )
           const writes = [
             ...(Arr.isArrayNonEmpty(transactions) ? [postingCtes(sql, transactions)] : []),
             ...(Arr.isArrayNonEmpty(approvals)
@@ -261,7 +291,8 @@ export const SpendRequestsRepoPg = Layer.effect(
               sql,
               batch.map((d) => ({ keyId: d.request.spendingKeyId, usage: d.usage }))
             ),
-            ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : [])
+            ...(Arr.isArrayNonEmpty(outbox) ? [sql`outbox AS (INSERT INTO outbox_events ${sql.insert(outbox)})`] : []),
+            ...(known.length > 0 ? [sql`known_merchant AS (${insertKnown(known)})`] : [])
           ]
           return sql`WITH ${sql.csv(writes)} SELECT 1`
         }).pipe(Effect.asVoid, orUnavailable("spendRequests.insertDecided")),
@@ -296,6 +327,10 @@ export const SpendRequestsRepoPg = Layer.effect(
               AS m(category text, period text, start timestamptz)
             WHERE u.spending_key_id = ${keyId} AND u.category = m.category AND u.period = m.period
               AND u.period_start = m.start`.pipe(Effect.asVoid, orUnavailable("spendRequests.moveUsage")),
+      rememberMerchants: (merchants) =>
+        merchants.length > 0
+          ? insertKnown(merchants).pipe(Effect.asVoid, orUnavailable("spendRequests.rememberMerchants"))
+          : Effect.void,
       transition: (teamId, id, t) =>
         sql`WITH r AS (
                    UPDATE spend_requests

@@ -25,7 +25,7 @@ import {
   type PersistenceUnavailable,
   Transactor
 } from "../shared/index.ts"
-import { SpendRequestsRepo, usageWindows } from "../spend/index.ts"
+import { normalizeMerchantName, SpendRequestsRepo, usageWindows } from "../spend/index.ts"
 import type { CardStatus } from "./Card.ts"
 import {
   authorizationAnswerOf,
@@ -408,6 +408,14 @@ export class CardAuthorizations extends Context.Service<
                 cleared.amount - intent.amount
               )
             }
+            yield* spendRepo.rememberMerchants([
+              {
+                teamId: intent.teamId,
+                mode: intent.mode,
+                merchant: normalizeMerchantName(intent.merchant.name),
+                at: updatedAt
+              }
+            ])
             yield* publishCompleted(completed.value)
             return Option.some(authorization.cardToken)
           })

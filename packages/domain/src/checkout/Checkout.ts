@@ -32,6 +32,7 @@ import {
   decideByStep,
   decideGoverned,
   decisionLock,
+  normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
   SpendRequestsRepo,
@@ -207,7 +208,7 @@ export class Checkout extends Context.Service<
       const now = yield* Clock.currentTimeMillis
       return yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const lock = decisionLock(agent, agent.accountId, now, null)
+          const lock = decisionLock(agent, agent.accountId, now, null, normalizeMerchantName(merchant.name))
           const [inputs] = yield* spendRepo.lockForDecisions([lock])
           const id = yield* newId(CheckoutIntentId)
           const { decision, account, approval, usage } = yield* decideGoverned(

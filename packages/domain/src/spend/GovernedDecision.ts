@@ -107,7 +107,8 @@ export const decideGoverned = Effect.fn("Governed.decide")(function* (
     requestsToday: inputs.requestsToday,
     available: balanceOf(spend.counters).available,
     frozen: frozenBy(inputs.governance.freezes, agent.keyId),
-    approvalTiers: inputs.governance.approvalTiers
+    approvalTiers: inputs.governance.approvalTiers,
+    merchantKnown: inputs.merchantKnown
   })
   const decision: SpendDecision = {
     ...evaluated,

@@ -5,7 +5,7 @@ import { applyEntry, type LockedAccount } from "../ledger/index.ts"
 import type { DomainEvent } from "../platform/index.ts"
 import { type AccountId, isoOfMillis, newId, newIdText } from "../shared/index.ts"
 import { decideGoverned } from "./GovernedDecision.ts"
-import { BUDGET_INTERVALS, type BudgetInterval, type UsageTotals } from "./SpendPolicy.ts"
+import { BUDGET_INTERVALS, type BudgetInterval, normalizeMerchantName, type UsageTotals } from "./SpendPolicy.ts"
 import { type SpendRequest, SpendRequestId, spendRequestJson, type UsageWindows, usageWindows } from "./SpendRequest.ts"
 import type { DecidedSpend, DecisionInputs, DecisionLock } from "./SpendRequestsRepo.ts"
 
@@ -37,13 +37,15 @@ export interface CreateSpendRequest {
 
 /**
  * What an ask of `agent` on the spend account `accountId` (null: the mode's first) in `category`, decided at `now`,
- * locks: its account and its credential's totals in the windows of that moment.
+ * locks: its account and its credential's totals in the windows of that moment, and, given its merchant's normalised
+ * name, whether its team has paid that merchant before.
  */
 export const decisionLock = (
   agent: AgentPrincipal,
   accountId: AccountId | null,
   now: number,
-  category: string | null | undefined
+  category: string | null | undefined,
+  merchant?: string | undefined
 ): DecisionLock => ({
   teamId: agent.teamId,
   mode: agent.mode,
@@ -51,7 +53,8 @@ export const decisionLock = (
   spendingKeyId: agent.keyId,
   windows: usageWindows(now, category),
   at: now,
-  requestLimits: agent.policy ?? {}
+  requestLimits: agent.policy ?? {},
+  merchant
 })
 
 /**
@@ -120,7 +123,8 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
             : "spend_request.approval_required"
       ],
       createdAt
-    )
+    ),
+    knownMerchant: sr.ledgerTransactionId === null ? null : normalizeMerchantName(sr.merchant.name)
   }
   return decided
 })
@@ -133,6 +137,10 @@ const startsOf = (w: UsageWindows): Readonly<Record<BudgetInterval, string>> => 
   year: w.year,
   lifetime: ""
 })
+
+/** How a batch names a merchant known to a team in a mode. */
+export const knownMerchantKey = (teamId: string, mode: string, merchant: string): string =>
+  `${teamId}|${mode}|${merchant}`
 
 /**
  * The locked state of a batch as its decisions move it (`inputs[i]` as `SpendRequestsRepo.lockForDecisions` read it for
@@ -153,9 +161,11 @@ export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: Rea
     year: read.year + (spent.get(total(keyId, category, "year", w)) ?? 0),
     lifetime: read.lifetime + (spent.get(total(keyId, category, "lifetime", w)) ?? 0)
   })
+  const known = new Set<string>()
   const current = (locked: Option.Option<LockedAccount>) => Option.map(locked, (a) => accounts.get(a.account.id) ?? a)
   return {
-    inputsOf: (i: number, spendingKeyId: string): DecisionInputs => {
+    /** `merchantKey` is the request's `knownMerchantKey`, when it names a merchant. */
+    inputsOf: (i: number, spendingKeyId: string, merchantKey?: string): DecisionInputs => {
       const read = inputs[i]
       const w = windows[i]
       if (read === undefined || w === undefined) throw new RangeError(`no locked state for request ${i}`)
@@ -167,7 +177,8 @@ export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: Rea
         categorySpent:
           w.category === null ? read.categorySpent : totalsOf(spendingKeyId, w.category, w, read.categorySpent),
         recentRequests: [...(requests.get(spendingKeyId) ?? []), ...read.recentRequests],
-        requestsToday: read.requestsToday + (requestsOnDay.get(`${spendingKeyId}|${w.day}`) ?? 0)
+        requestsToday: read.requestsToday + (requestsOnDay.get(`${spendingKeyId}|${w.day}`) ?? 0),
+        merchantKnown: read.merchantKnown || (merchantKey !== undefined && known.has(merchantKey))
       }
     },
     /** Moves the state by `decided`, which was decided on `decidedOn` (what `inputsOf` gave). */
@@ -183,6 +194,9 @@ export const carryForward = (inputs: ReadonlyArray<DecisionInputs>, windows: Rea
             counters: applyEntry(before.counters, entry, tx.pendingId !== null)
           })
         }
+      }
+      if (decided.knownMerchant !== null) {
+        known.add(knownMerchantKey(decided.request.teamId, decided.request.mode, decided.knownMerchant))
       }
       const { amount, windows: w, at } = decided.usage
       if (amount === 0) return

@@ -1,6 +1,7 @@
 import { DateTime, Schema } from "effect"
 import { type ApprovalTier, approvalTierOf, RequiredApprovers } from "../approvals/model.ts"
 import { AmountMinor, isoOfMillis } from "../shared/model.ts"
+import { AllowedHours, checkAllowedHours, OutsideHours } from "./AllowedHours.ts"
 
 /** A lowercase category slug such as `software` or `travel-agency`. */
 export const CategorySlug = Schema.String.check(
@@ -126,7 +127,27 @@ export const SpendPolicy = Schema.Struct({
   blockedCategories: Schema.optionalKey(Schema.Array(CategorySlug)),
   allowedMerchants: Schema.optionalKey(MerchantList),
   blockedMerchants: Schema.optionalKey(MerchantList),
-  approvalTtlSeconds: Schema.optionalKey(ApprovalTtlSeconds)
+  approvalTtlSeconds: Schema.optionalKey(ApprovalTtlSeconds),
+  /** Sends the first request to a merchant the team has never paid (by normalised name) to approval, whatever its amount. */
+  reviewNewMerchants: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description:
+        "When true, the first request to a merchant the key's team has never paid (compared by normalised name: " +
+        "case, width and whitespace folded) goes to approval with reason `new_merchant`, whatever its amount. A " +
+        "merchant becomes known once a request to it is approved and posted (a transfer once accepted, a checkout " +
+        "intent once its card payment clears)."
+    })
+  ),
+  /** When requests are allowed, in an IANA time zone; a request outside them gets what `outsideHours` says. */
+  allowedHours: Schema.optionalKey(AllowedHours),
+  /** What a request outside `allowedHours` gets: `"approval"`, or `"deny"` (the default). */
+  outsideHours: Schema.optionalKey(
+    OutsideHours.annotate({
+      description:
+        'What a request outside `allowedHours` gets: `"deny"` (the default) or `"approval"`; either way the reason ' +
+        "`outside_allowed_hours` carries `nextAllowedAt`, the start of the next allowed window."
+    })
+  )
 })
 
 /** Decoded spend policy. */
@@ -255,6 +276,10 @@ export interface SpendEvaluationInput {
   readonly frozen?: SpendingFrozenBy | undefined
   /** The team's approval chain (`ApprovalRules.tiers`); absent or empty for one owner or admin above the threshold. */
   readonly approvalTiers?: ReadonlyArray<ApprovalTier> | undefined
+  /** Whether the key's team has paid this merchant before (normalised name); absent counts as never. */
+  readonly merchantKnown?: boolean | undefined
+  /** Who must approve a request routed to approval; when absent, what the approval tier of the amount requires. */
+  readonly approvers?: RequiredApprovers | undefined
 }
 
 /** Who froze spending, why and since when, as `spending_frozen` reports it. */
@@ -282,16 +307,18 @@ const approvalThresholdOf = (
   return policy.approvalThreshold === undefined ? first : Math.min(first, policy.approvalThreshold)
 }
 
-/** Who approves a request routed to approval while the team has no approval rules: one owner or admin. */
-export const SINGLE_APPROVER: RequiredApprovers = { required: 1, roles: ["owner", "admin"], requireOwner: false }
-
 /** Merges a key's policy over team defaults: each team field applies only where the key's field is absent. */
 export const effectivePolicy = (keyPolicy: SpendPolicy, teamDefaults: SpendPolicy): SpendPolicy => ({
   ...teamDefaults,
   ...keyPolicy
 })
 
-const normalizeMerchant = (name: string): string => name.trim().toLowerCase()
+/**
+ * A merchant's normalised name, under which lists match and teams know merchants: Unicode NFKC, runs of whitespace
+ * made one space, trimmed, lower-cased.
+ */
+export const normalizeMerchantName = (name: string): string =>
+  name.normalize("NFKC").replace(/\s+/gu, " ").trim().toLowerCase()
 
 /** The category a request is governed (and its category budgets counted) under: trimmed, lower case; none if blank. */
 export const normalizeCategory = (category: string | null | undefined): string | null =>
@@ -300,13 +327,13 @@ export const normalizeCategory = (category: string | null | undefined): string |
 const quote = (value: string): string => JSON.stringify(value)
 
 const merchantReason = (policy: SpendPolicy, name: string): DecisionReason | undefined => {
-  const normalized = normalizeMerchant(name)
-  if (policy.blockedMerchants?.some((m) => normalizeMerchant(m) === normalized)) {
+  const normalized = normalizeMerchantName(name)
+  if (policy.blockedMerchants?.some((m) => normalizeMerchantName(m) === normalized)) {
     return { code: "merchant_blocked", message: `merchant ${quote(name)} is on the blocked merchant list` }
   }
   if (
     policy.allowedMerchants !== undefined &&
-    !policy.allowedMerchants.some((m) => normalizeMerchant(m) === normalized)
+    !policy.allowedMerchants.some((m) => normalizeMerchantName(m) === normalized)
   ) {
     return { code: "merchant_blocked", message: `merchant ${quote(name)} is not on the allowed merchant list` }
   }
@@ -407,15 +434,49 @@ const velocityReasons = (input: SpendEvaluationInput): ReadonlyArray<DecisionRea
   return reasons
 }
 
+const hoursReason = (
+  policy: SpendPolicy,
+  now: number,
+  outside: "approval" | "deny",
+  approvers: RequiredApprovers
+): DecisionReason | undefined => {
+  if (policy.allowedHours === undefined || (policy.outsideHours ?? "deny") !== outside) return undefined
+  const hours = policy.allowedHours
+  const check = checkAllowedHours(hours, now)
+  if (check.inside) return undefined
+  const nextAllowedAt = isoOfMillis(check.nextAllowedAt)
+  const window = `${hours.days.join(", ")} ${hours.from}-${hours.to} ${hours.timezone}`
+  return {
+    code: "outside_allowed_hours",
+    message:
+      outside === "deny"
+        ? `requests are allowed ${window}; the next allowed time is ${nextAllowedAt}`
+        : `requests outside ${window} need approval; the next allowed time is ${nextAllowedAt}`,
+    nextAllowedAt,
+    ...(outside === "approval" ? { approvers } : {})
+  }
+}
+
+const newMerchantReason = (input: SpendEvaluationInput, approvers: RequiredApprovers): DecisionReason | undefined =>
+  input.policy.reviewNewMerchants === true && input.merchantKnown !== true
+    ? {
+        code: "new_merchant",
+        message: `the team has never paid merchant ${quote(input.merchant.name)}; its first request needs approval`,
+        approvers
+      }
+    : undefined
+
 /** Evaluates a spend request against an effective policy in contract order; pure and total. */
 export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
   const { amount, available, policy, now } = input
   const category = normalizeCategory(input.merchant.category)
   const categoryBudgets = category === null ? [] : (policy.categoryBudgets ?? []).filter((b) => b.category === category)
+  const approvers = input.approvers ?? approvalTierOf(input.approvalTiers ?? [], amount).approvers
   const candidates: ReadonlyArray<DecisionReason | undefined> = [
     frozenReason(input.frozen),
     merchantReason(policy, input.merchant.name),
     categoryReason(policy, input.merchant.category),
+    hoursReason(policy, input.now, "deny", approvers),
     policy.perRequestLimit !== undefined && !(amount <= policy.perRequestLimit)
       ? {
           code: "amount_over_limit",
@@ -445,20 +506,20 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
   const denials = candidates.filter((reason): reason is DecisionReason => reason !== undefined)
   if (denials.length > 0) return { outcome: "denied", reasons: denials }
   const approvalThreshold = approvalThresholdOf(policy, input.approvalTiers)
-  if (approvalThreshold !== undefined && amount >= approvalThreshold) {
-    return {
-      outcome: "pending_approval",
-      reasons: [
-        {
-          code: "approval_threshold",
+  const toApproval = [
+    hoursReason(policy, input.now, "approval", approvers),
+    newMerchantReason(input, approvers),
+    approvalThreshold !== undefined && amount >= approvalThreshold
+      ? {
+          code: "approval_threshold" as const,
           message: `amount ${amount} is at or above the approval threshold ${approvalThreshold}`,
           limit: approvalThreshold,
           requested: amount,
           approvers: approvalTierOf(input.approvalTiers ?? [], amount).approvers
         }
-      ]
-    }
-  }
+      : undefined
+  ].filter((reason): reason is DecisionReason => reason !== undefined)
+  if (toApproval.length > 0) return { outcome: "pending_approval", reasons: toApproval }
   return { outcome: "approved", reasons: [] }
 }
 

@@ -27,6 +27,7 @@ import { type CreateSpendRequest, decideSpend, decisionLock, spendEvents } from 
 import { decideByStep, SpendFreezesRepo, type SpendingFrozen } from "./SpendFreezes.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"
 import type { SpendDecision } from "./SpendPolicy.ts"
+import { normalizeMerchantName } from "./SpendPolicy.ts"
 import {
   type SpendRequest,
   SpendRequestId,
@@ -193,6 +194,10 @@ export class SpendRequests extends Context.Service<
                 usageWindows(millisOfIso(sr.createdAt), sr.merchant.category),
                 -sr.amount
               )
+            } else if (ledgerTx !== null) {
+              yield* repo.rememberMerchants([
+                { teamId: sr.teamId, mode: sr.mode, merchant: normalizeMerchantName(sr.merchant.name), at: now }
+              ])
             }
             yield* publish(updated.value, `spend_request.${outcome}`)
             return updated.value

@@ -35,6 +35,8 @@ export interface DecisionInputs {
   readonly recentRequests: ReadonlyArray<number>
   /** The credential's counted requests in the UTC day of the lock's windows, counted up to `maxRequestsPerDay`. */
   readonly requestsToday: number
+  /** Whether the team has paid the lock's `merchant` before, in this mode. */
+  readonly merchantKnown: boolean
   /** The kill switch and the approval chain the decision reads (see `DecisionGovernance`). */
   readonly governance: DecisionGovernance
 }
@@ -64,6 +66,8 @@ export interface DecisionLock {
    * apply): the recent requests are read up to the effective limit, so a decision reads a bounded number of them.
    */
   readonly requestLimits: Pick<SpendPolicy, "maxRequestsPerHour" | "maxRequestsPerDay">
+  /** The merchant's normalised name (`normalizeMerchantName`), when it matters: whether the team knows it is read. */
+  readonly merchant?: string | undefined
 }
 
 /** Everything a decided request writes, in one unit. */
@@ -76,6 +80,17 @@ export interface DecidedSpend {
   /** What the request adds to its credential's budget totals and request counts (nothing when denied). */
   readonly usage: RequestUsage
   readonly events: ReadonlyArray<DomainEvent>
+  /** The merchant (normalised name) the request paid at once, which its team now knows; null when it paid nothing. */
+  readonly knownMerchant: string | null
+}
+
+/** A merchant a team has paid, by normalised name (`normalizeMerchantName`), in one mode. */
+export interface KnownMerchant {
+  readonly teamId: TeamId
+  readonly mode: Mode
+  readonly merchant: string
+  /** When the payment that made it known was posted. */
+  readonly at: string
 }
 
 /** Storage of spend requests. */
@@ -126,6 +141,8 @@ export class SpendRequestsRepo extends Context.Service<
       windows: UsageWindows,
       delta: number
     ) => Effect.Effect<void, PersistenceUnavailable>
+    /** Records merchants as known to their teams; a merchant already known keeps when it was first paid. */
+    readonly rememberMerchants: (merchants: ReadonlyArray<KnownMerchant>) => Effect.Effect<void, PersistenceUnavailable>
     /** Applies a transition only if the request is still pending; none when another transition won. */
     readonly transition: (
       teamId: TeamId,

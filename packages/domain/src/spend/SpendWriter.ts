@@ -10,8 +10,9 @@ import {
   type StoredResponse
 } from "../platform/index.ts"
 import type { PersistenceUnavailable } from "../shared/index.ts"
-import { type CreateSpendRequest, carryForward, decideSpend, decisionLock } from "./SpendDecision.ts"
+import { type CreateSpendRequest, carryForward, decideSpend, decisionLock, knownMerchantKey } from "./SpendDecision.ts"
 import { countDecision } from "./SpendMetrics.ts"
+import { normalizeMerchantName } from "./SpendPolicy.ts"
 import type { SpendRequest, SpendRequestInvalid } from "./SpendRequest.ts"
 import { type DecidedSpend, SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 
@@ -68,8 +69,9 @@ export const makeSpendWriter = Effect.gen(function* () {
    */
   const write = (batch: Arr.NonEmptyReadonlyArray<Submission>) => {
     const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
-    const locks = Arr.map(batch, (s) =>
-      decisionLock(s.agent, s.input.accountId ?? s.agent.accountId, s.now, s.input.merchant.category)
+    const merchants = Arr.map(batch, (s) => normalizeMerchantName(s.input.merchant.name))
+    const locks = Arr.map(batch, (s, i) =>
+      decisionLock(s.agent, s.input.accountId ?? s.agent.accountId, s.now, s.input.merchant.category, merchants[i])
     )
     const windows = Arr.map(locks, (l) => l.windows)
     return idempotency.exclusiveEach(
@@ -91,7 +93,12 @@ export const makeSpendWriter = Effect.gen(function* () {
               outcomes.push(Exit.fail(new IdempotencyKeyInUse()))
               continue
             }
-            const on = state.inputsOf(i, s.agent.keyId)
+            const merchant = merchants[i]
+            const on = state.inputsOf(
+              i,
+              s.agent.keyId,
+              merchant === undefined ? undefined : knownMerchantKey(s.agent.teamId, s.agent.mode, merchant)
+            )
             const exit = yield* Effect.exit(
               decideSpend(s.agent, s.input, on, s.now, locks[i]?.windows ?? windows[0]).pipe(
                 Effect.provideContext(s.context)

@@ -1,4 +1,6 @@
 /** The spend context's shapes and pure rules: no services, so clients may import them. */
+
+export * from "./AllowedHours.ts"
 export * from "./SpendFreeze.ts"
 export * from "./SpendPolicy.ts"
 export * from "./SpendRequest.ts"

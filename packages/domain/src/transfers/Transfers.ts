@@ -34,6 +34,7 @@ import {
   decideByStep,
   decideGoverned,
   decisionLock,
+  normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
   SpendRequestsRepo,
@@ -212,7 +213,13 @@ export class Transfers extends Context.Service<
       const memo = input.memo ?? Option.getOrNull(Option.flatMap(target.code, (c) => Option.fromNullishOr(c.memo)))
       const transfer = yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const lock = decisionLock(agent, agent.accountId, now, TRANSFER_CATEGORY)
+          const lock = decisionLock(
+            agent,
+            agent.accountId,
+            now,
+            TRANSFER_CATEGORY,
+            normalizeMerchantName(recipient.address)
+          )
           const [inputs] = yield* spendRepo.lockForDecisions([lock])
           const id = yield* newId(TransferId)
           const governed = yield* decideGoverned(
@@ -425,6 +432,14 @@ export class Transfers extends Context.Service<
                 reference: t.id
               })
               if (Option.isSome(code)) yield* codes.markUsed(code.value, t.id)
+              yield* spendRepo.rememberMerchants([
+                {
+                  teamId: t.senderTeamId,
+                  mode: t.mode,
+                  merchant: normalizeMerchantName(t.recipientAddress),
+                  at: updated.value.updatedAt
+                }
+              ])
               yield* publish(updated.value, ["transfer.completed"], "both")
               return updated.value
             })

@@ -73,9 +73,11 @@ const inputOf = (r: Schema.Struct.Type<typeof Request>): SpendEvaluationInput =>
     yearlyBudget: around(r.spent.year, year),
     lifetimeBudget: around(r.spent.lifetime, lifetime)
   }
+  // The merchant-review and allowed-hours rules have properties of their own (merchantsHours.test.ts).
+  const { reviewNewMerchants: _review, allowedHours: _hours, outsideHours: _outside, ...policy } = r.policy
   return {
     policy: {
-      ...r.policy,
+      ...policy,
       ...Object.fromEntries(Object.entries(edges).filter(([, value]) => value !== undefined))
     },
     amount: r.amount,

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { merchantsHoursContract } from "./MerchantsHoursContract.ts"
+
+merchantsHoursContract("in-memory", PortsMemory)
