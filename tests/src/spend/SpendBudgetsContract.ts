@@ -215,74 +215,102 @@ export const spendBudgetsContract = <E>(name: string, ports: Layer.Layer<Transfe
       })
     )
 
-    it.effect("evaluate answers what create then does, for every reason code of budgets and velocity", () =>
-      Effect.gen(function* () {
-        const cases: ReadonlyArray<{
-          readonly code: string
-          readonly policy: SpendPolicy
-          readonly before: ReadonlyArray<readonly [number, string]>
-          readonly amount: number
-          readonly category?: string
-          readonly funds?: number
-        }> = [
-          { code: "merchant_blocked", policy: { blockedMerchants: ["OpenAI"] }, before: [], amount: 100 },
-          { code: "category_blocked", policy: { blockedCategories: ["software"] }, before: [], amount: 100 },
-          { code: "amount_over_limit", policy: { perRequestLimit: 50 }, before: [], amount: 100 },
-          {
-            code: "velocity_exceeded",
-            policy: { maxRequestsPerHour: 2 },
-            before: [
-              [10, "software"],
-              [10, "software"]
-            ],
-            amount: 100
-          },
-          { code: "velocity_exceeded", policy: { maxRequestsPerDay: 1 }, before: [[10, "software"]], amount: 100 },
-          { code: "daily_budget_exceeded", policy: { dailyBudget: 1_000 }, before: [[950, "software"]], amount: 100 },
-          { code: "weekly_budget_exceeded", policy: { weeklyBudget: 1_000 }, before: [[950, "software"]], amount: 100 },
-          {
-            code: "monthly_budget_exceeded",
-            policy: { monthlyBudget: 1_000 },
-            before: [[950, "software"]],
-            amount: 100
-          },
-          { code: "yearly_budget_exceeded", policy: { yearlyBudget: 1_000 }, before: [[950, "software"]], amount: 100 },
-          {
-            code: "lifetime_budget_exceeded",
-            policy: { lifetimeBudget: 1_000 },
-            before: [[950, "software"]],
-            amount: 100
-          },
-          {
-            code: "category_budget_exceeded",
-            policy: { categoryBudgets: [{ category: "travel", interval: "week", amount: 1_000 }] },
-            before: [
-              [950, "travel"],
-              [500, "software"]
-            ],
-            amount: 100,
-            category: "travel"
-          },
-          { code: "insufficient_funds", policy: {}, before: [], amount: 100, funds: 50 },
-          { code: "approval_threshold", policy: { approvalThreshold: 100 }, before: [], amount: 100 },
-          {
-            code: "approved",
-            policy: { dailyBudget: 1_000, maxRequestsPerHour: 2 },
-            before: [[900, "software"]],
-            amount: 100
+    it.effect(
+      "evaluate answers what create then does, for every reason code of budgets, velocity and new merchants",
+      () =>
+        Effect.gen(function* () {
+          const cases: ReadonlyArray<{
+            readonly code: string
+            readonly policy: SpendPolicy
+            readonly before: ReadonlyArray<readonly [number, string]>
+            readonly amount: number
+            readonly category?: string
+            readonly funds?: number
+            /** A merchant the team paid (by another spelling of its name) before the key got `policy`, so it is known. */
+            readonly paidBefore?: string
+          }> = [
+            { code: "merchant_blocked", policy: { blockedMerchants: ["OpenAI"] }, before: [], amount: 100 },
+            { code: "category_blocked", policy: { blockedCategories: ["software"] }, before: [], amount: 100 },
+            { code: "amount_over_limit", policy: { perRequestLimit: 50 }, before: [], amount: 100 },
+            {
+              code: "velocity_exceeded",
+              policy: { maxRequestsPerHour: 2 },
+              before: [
+                [10, "software"],
+                [10, "software"]
+              ],
+              amount: 100
+            },
+            { code: "velocity_exceeded", policy: { maxRequestsPerDay: 1 }, before: [[10, "software"]], amount: 100 },
+            { code: "daily_budget_exceeded", policy: { dailyBudget: 1_000 }, before: [[950, "software"]], amount: 100 },
+            {
+              code: "weekly_budget_exceeded",
+              policy: { weeklyBudget: 1_000 },
+              before: [[950, "software"]],
+              amount: 100
+            },
+            {
+              code: "monthly_budget_exceeded",
+              policy: { monthlyBudget: 1_000 },
+              before: [[950, "software"]],
+              amount: 100
+            },
+            {
+              code: "yearly_budget_exceeded",
+              policy: { yearlyBudget: 1_000 },
+              before: [[950, "software"]],
+              amount: 100
+            },
+            {
+              code: "lifetime_budget_exceeded",
+              policy: { lifetimeBudget: 1_000 },
+              before: [[950, "software"]],
+              amount: 100
+            },
+            {
+              code: "category_budget_exceeded",
+              policy: { categoryBudgets: [{ category: "travel", interval: "week", amount: 1_000 }] },
+              before: [
+                [950, "travel"],
+                [500, "software"]
+              ],
+              amount: 100,
+              category: "travel"
+            },
+            { code: "insufficient_funds", policy: {}, before: [], amount: 100, funds: 50 },
+            { code: "approval_threshold", policy: { approvalThreshold: 100 }, before: [], amount: 100 },
+            { code: "new_merchant", policy: { reviewNewMerchants: true }, before: [], amount: 100 },
+            {
+              code: "approved",
+              policy: { reviewNewMerchants: true },
+              before: [],
+              paidBefore: "openai ",
+              amount: 100
+            },
+            {
+              code: "approved",
+              policy: { dailyBudget: 1_000, maxRequestsPerHour: 2 },
+              before: [[900, "software"]],
+              amount: 100
+            }
+          ]
+          for (const c of cases) {
+            const funded = yield* fundedAgent({
+              funds: c.funds ?? 100_000,
+              policy: c.paidBefore === undefined ? c.policy : {}
+            })
+            for (const [amount, category] of c.before) yield* spend(funded.agent, amount, "Acme", category)
+            if (c.paidBefore !== undefined) yield* spend(funded.agent, 10, c.paidBefore, "software")
+            // The key's policy as it is after the change that follows paying the merchant.
+            const agent = { ...funded.agent, policy: c.policy }
+            const dry = yield* evaluate(agent, c.amount, "OpenAI", c.category ?? "software")
+            const again = yield* evaluate(agent, c.amount, "OpenAI", c.category ?? "software")
+            const created = yield* spend(agent, c.amount, "OpenAI", c.category ?? "software")
+            assert.deepStrictEqual(dry, created.decision, c.code)
+            assert.deepStrictEqual(again, dry, `${c.code}: a dry run counts nothing`)
+            assert.include([...codesOf(dry), dry.outcome], c.code)
           }
-        ]
-        for (const c of cases) {
-          const { agent } = yield* fundedAgent({ funds: c.funds ?? 100_000, policy: c.policy })
-          for (const [amount, category] of c.before) yield* spend(agent, amount, "Acme", category)
-          const dry = yield* evaluate(agent, c.amount, "OpenAI", c.category ?? "software")
-          const again = yield* evaluate(agent, c.amount, "OpenAI", c.category ?? "software")
-          const created = yield* spend(agent, c.amount, "OpenAI", c.category ?? "software")
-          assert.deepStrictEqual(dry, created.decision, c.code)
-          assert.deepStrictEqual(again, dry, `${c.code}: a dry run counts nothing`)
-          assert.include([...codesOf(dry), dry.outcome], c.code)
-        }
-      })
+        })
     )
 
     it.effect("evaluate writes nothing: no request, no money moved, no budget use, no request counted", () =>

@@ -141,7 +141,13 @@ export class SpendRequests extends Context.Service<
     const evaluate = Effect.fn("SpendRequests.evaluate")(function* (agent: AgentPrincipal, input: CreateSpendRequest) {
       yield* checkedAmount(input)
       const now = yield* Clock.currentTimeMillis
-      const lock = decisionLock(agent, input.accountId ?? agent.accountId, now, input.merchant.category)
+      const lock = decisionLock(
+        agent,
+        input.accountId ?? agent.accountId,
+        now,
+        input.merchant.category,
+        normalizeMerchantName(input.merchant.name)
+      )
       const inputs = yield* repo.readForDecision(lock)
       const decided = yield* decideSpend(agent, input, inputs, now, lock.windows)
       return decided.request.decision
