@@ -278,8 +278,6 @@ export interface SpendEvaluationInput {
   readonly approvalTiers?: ReadonlyArray<ApprovalTier> | undefined
   /** Whether the key's team has paid this merchant before (normalised name); absent counts as never. */
   readonly merchantKnown?: boolean | undefined
-  /** Who must approve a request routed to approval; when absent, what the approval tier of the amount requires. */
-  readonly approvers?: RequiredApprovers | undefined
 }
 
 /** Who froze spending, why and since when, as `spending_frozen` reports it. */
@@ -471,7 +469,8 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
   const { amount, available, policy, now } = input
   const category = normalizeCategory(input.merchant.category)
   const categoryBudgets = category === null ? [] : (policy.categoryBudgets ?? []).filter((b) => b.category === category)
-  const approvers = input.approvers ?? approvalTierOf(input.approvalTiers ?? [], amount).approvers
+  // Who approves the request when a rule routes it to approval: what its amount's tier requires.
+  const { approvers } = approvalTierOf(input.approvalTiers ?? [], amount)
   const candidates: ReadonlyArray<DecisionReason | undefined> = [
     frozenReason(input.frozen),
     merchantReason(policy, input.merchant.name),
@@ -515,7 +514,7 @@ export const evaluateSpend = (input: SpendEvaluationInput): SpendDecision => {
           message: `amount ${amount} is at or above the approval threshold ${approvalThreshold}`,
           limit: approvalThreshold,
           requested: amount,
-          approvers: approvalTierOf(input.approvalTiers ?? [], amount).approvers
+          approvers
         }
       : undefined
   ].filter((reason): reason is DecisionReason => reason !== undefined)

@@ -49,7 +49,10 @@ describe("new-merchant review", () => {
 
   it("says who must approve, as the approval rules require", () => {
     const approvers: RequiredApprovers = { required: 2, roles: ["owner"], requireOwner: true }
-    const [reason] = evaluate({ policy: { reviewNewMerchants: true }, approvers }).reasons
+    const [reason] = evaluate({
+      policy: { reviewNewMerchants: true },
+      approvalTiers: [{ minAmount: 0, approvals: 2, roles: ["owner"], requireOwner: true }]
+    }).reasons
     assert.deepStrictEqual(reason?.approvers, approvers)
   })
 
