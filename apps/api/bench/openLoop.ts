@@ -1,8 +1,7 @@
 /**
- * Requests at a fixed arrival rate (an open loop): request i is due at start + i / rate and is sent then, whether or
- * not earlier ones have answered, each on a keep-alive connection that is free or a new one. Its latency runs from the
- * time it was due, not from the time it was sent, so a load generator or service that falls behind shows as latency
- * instead of as fewer requests (no coordinated omission).
+ * Work at a fixed arrival rate (an open loop), each piece's latency counted from the time it was due, not from the
+ * time it started, so a load generator or service that falls behind shows as latency instead of as fewer requests (no
+ * coordinated omission).
  */
 
 import { Agent, request } from "node:http"
@@ -16,54 +15,40 @@ export interface OpenLoopFigures extends Figures {
   readonly slowPercent: number
 }
 
+/**
+ * Runs `attempt` at a fixed arrival rate for `seconds`: attempt i is due at start + i / rate and starts then, whether
+ * or not earlier ones have finished; it answers whether it succeeded, and its latency counts from when it was due.
+ */
 export const openLoop = async (
   name: string,
   options: {
-    readonly url: string
-    /** The next request's headers and body (a fresh idempotency key, the next agent's token, a signed body). */
-    readonly next: () => { readonly headers: Record<string, string>; readonly body: string }
+    readonly attempt: () => Promise<boolean>
     readonly ratePerSecond: number
     readonly seconds: number
   }
 ): Promise<OpenLoopFigures> => {
-  const agent = new Agent({ keepAlive: true })
   const latencies: Array<number> = []
   let failures = 0
-  const send = (due: number) =>
-    new Promise<void>((resolve) => {
-      const fail = () => {
-        failures++
-        resolve()
-      }
-      const { headers, body } = options.next()
-      request(options.url, { method: "POST", agent, headers }, (response) => {
-        response.resume()
-        response.on("end", () => {
-          if (response.statusCode !== undefined && response.statusCode < 300) latencies.push(performance.now() - due)
-          else failures++
-          resolve()
-        })
-        response.on("error", fail)
-      })
-        .on("error", fail)
-        .end(body)
-    })
+  const run = async (due: number) => {
+    const succeeded = await options.attempt().catch(() => false)
+    if (succeeded) latencies.push(performance.now() - due)
+    else failures++
+  }
   const total = Math.floor(options.ratePerSecond * options.seconds)
   const interval = 1000 / options.ratePerSecond
   const start = performance.now()
   const answers: Array<Promise<void>> = []
   await new Promise<void>((resolve) => {
-    const sendDue = () => {
+    const startDue = () => {
       while (answers.length < total && start + answers.length * interval <= performance.now()) {
-        answers.push(send(start + answers.length * interval))
+        answers.push(run(start + answers.length * interval))
       }
       if (answers.length === total) return resolve()
-      setTimeout(sendDue, Math.max(0, start + answers.length * interval - performance.now()))
+      setTimeout(startDue, Math.max(0, start + answers.length * interval - performance.now()))
     }
-    sendDue()
+    startDue()
   })
   await Promise.all(answers)
-  agent.destroy()
   const at = quantiles(latencies)
   return {
     name,
@@ -73,4 +58,27 @@ export const openLoop = async (
     failures,
     slowPercent: Math.round((latencies.filter((ms) => ms > SLOW_MS).length / Math.max(1, latencies.length)) * 1000) / 10
   }
+}
+
+/**
+ * POSTs to `url` over keep-alive connections (a free one or a new one), each request's headers and body from `next`
+ * (a fresh idempotency key, the next agent's token, a signed body); a 2xx answer succeeds. `close` ends the connections.
+ */
+export const httpPoster = (
+  url: string,
+  next: () => { readonly headers: Record<string, string>; readonly body: string }
+) => {
+  const agent = new Agent({ keepAlive: true })
+  const post = () =>
+    new Promise<boolean>((resolve) => {
+      const { headers, body } = next()
+      request(url, { method: "POST", agent, headers }, (response) => {
+        response.resume()
+        response.on("end", () => resolve(response.statusCode !== undefined && response.statusCode < 300))
+        response.on("error", () => resolve(false))
+      })
+        .on("error", () => resolve(false))
+        .end(body)
+    })
+  return { post, close: () => agent.destroy() }
 }

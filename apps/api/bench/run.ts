@@ -13,6 +13,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { PgClient } from "@effect/sql-pg"
+import type { CardAuthorizationRequest } from "@svc/domain"
 import autocannon from "autocannon"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -22,7 +23,8 @@ import { batchedSql } from "./batchedSql.ts"
 import { withCpu } from "./cpu.ts"
 import { type AgentIds, directSql, nextTurn } from "./directSql.ts"
 import type { Figures } from "./figures.ts"
-import { openLoop, SLOW_MS } from "./openLoop.ts"
+import { inProcessAuthorizations } from "./inProcessAuth.ts"
+import { httpPoster, openLoop, SLOW_MS } from "./openLoop.ts"
 import { withPeakRss } from "./rss.ts"
 import { AGENTS, AUTH_CARDS, AUTH_RATE, CONNECTIONS, DURATION_SECONDS, POOL_SIZE, SCENARIOS } from "./settings.ts"
 
@@ -138,6 +140,21 @@ const load = (
       }
     )
   })
+
+/** `openLoop` of POSTs to `url` at `ratePerSecond` for the bench's duration. */
+const httpOpenLoop = async (
+  name: string,
+  url: string,
+  next: () => { readonly headers: Record<string, string>; readonly body: string },
+  ratePerSecond: number
+) => {
+  const poster = httpPoster(url, next)
+  try {
+    return await openLoop(name, { attempt: poster.post, ratePerSecond, seconds: DURATION_SECONDS })
+  } finally {
+    poster.close()
+  }
+}
 
 const main = async () => {
   const database = `svc_bench_${Date.now()}`
@@ -259,21 +276,18 @@ const main = async () => {
       for (const share of OPEN_LOOP_SHARES) {
         const ratePerSecond = Math.max(1, Math.round(spread.requestsPerSecond * share))
         await measure(() =>
-          openLoop(
+          httpOpenLoop(
             `POST /v1/spend-requests, ${AGENTS} agents, open loop at ${share * 100}% of max (${ratePerSecond}/s)`,
-            {
-              url: spendRequest.url,
-              next: () => ({
-                headers: {
-                  authorization: `Bearer ${agents[nextTurn(agents.length)]!.secret}`,
-                  "content-type": "application/json",
-                  "idempotency-key": crypto.randomUUID()
-                },
-                body
-              }),
-              ratePerSecond,
-              seconds: DURATION_SECONDS
-            }
+            spendRequest.url,
+            () => ({
+              headers: {
+                authorization: `Bearer ${agents[nextTurn(agents.length)]!.secret}`,
+                "content-type": "application/json",
+                "idempotency-key": crypto.randomUUID()
+              },
+              body
+            }),
+            ratePerSecond
           )
         )
       }
@@ -320,12 +334,23 @@ const main = async () => {
       const openRequests = (await cardsFor(AUTH_RATE * DURATION_SECONDS)).map(authorizationRequest)
       let openTurn = 0
       await measure(() =>
-        openLoop(`POST auth-stream, approved intents, open loop at ${AUTH_RATE}/s`, {
-          url: authStream,
-          next: () => openRequests[openTurn++ % openRequests.length]!,
-          ratePerSecond: AUTH_RATE,
-          seconds: DURATION_SECONDS
-        })
+        httpOpenLoop(
+          `POST auth-stream, approved intents, open loop at ${AUTH_RATE}/s`,
+          authStream,
+          () => openRequests[openTurn++ % openRequests.length]!,
+          AUTH_RATE
+        )
+      )
+      const inProcessRequests = (await cardsFor(AUTH_RATE * DURATION_SECONDS + 1))
+        .map(authorizationRequest)
+        .map((r) => JSON.parse(r.body) as CardAuthorizationRequest)
+      await measure(() =>
+        inProcessAuthorizations(
+          `the same decision in the bench process (no HTTP), open loop at ${AUTH_RATE}/s`,
+          url,
+          inProcessRequests,
+          AUTH_RATE
+        )
       )
       const answers = await admin(
         url,
@@ -334,7 +359,7 @@ const main = async () => {
       )
       const approved = answers.find((a) => a.status === "approved")?.count ?? 0
       console.log(
-        `auth-stream answers: ${approved} approved of ${AUTH_CARDS + AUTH_RATE * DURATION_SECONDS} sent`,
+        `auth-stream answers: ${approved} approved of ${AUTH_CARDS + 2 * AUTH_RATE * DURATION_SECONDS + 1} sent`,
         answers.filter((a) => a.status !== "approved")
       )
     }
