@@ -1,5 +1,16 @@
 import { assert, layer } from "@effect/vitest"
-import { Ledger, nowIso, pageRequest, type SpendRequest, SpendRequests, SpendRequestsRepo } from "@svc/domain"
+import {
+  ApprovalChains,
+  Ledger,
+  nowIso,
+  pageRequest,
+  type SpendRequest,
+  SpendRequests,
+  SpendRequestsRepo,
+  TeamsRepo,
+  type UserId,
+  UsersRepo
+} from "@svc/domain"
 import { Effect, type Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
@@ -148,6 +159,71 @@ export const spendApprovalsContract = <E>(name: string, ports: Layer.Layer<Ports
             [...tied.toReversed(), first.id]
           )
         })
+    )
+
+    it.effect("a quorum's last approval racing a deny and the expiry sweep at the TTL has one winner", () =>
+      Effect.gen(function* () {
+        const { team, agent, approver, key } = yield* fundedAgent({
+          funds: 10_000,
+          policy: { approvalThreshold: 1, approvalTtlSeconds: 60 }
+        })
+        const admin = (role: "admin") =>
+          Effect.gen(function* () {
+            const userId = crypto.randomUUID() as UserId
+            yield* UsersRepo.use((users) =>
+              users.ensure({ id: userId, email: `${userId}@example.com`, fullName: null })
+            )
+            yield* TeamsRepo.use((teams) => teams.addMember(team.id, userId, role))
+            return { ...approver, userId, role, credentialId: `session:${userId}` }
+          })
+        const [approving, denying] = [yield* admin("admin"), yield* admin("admin")]
+        yield* ApprovalChains.use((c) =>
+          c.set(approver, team.id, { tiers: [{ minAmount: 1, approvals: 2, roles: ["admin", "owner"] }] })
+        )
+        const service = yield* SpendRequests
+        let approvedAmount = 0
+        for (let round = 0; round < 6; round++) {
+          const pending = yield* spend(agent, 1_000)
+          const approvalId = pending.approval!.id
+          const first = yield* service.approve(approver, approvalId, null)
+          assert.strictEqual(first.status, "pending_approval", "one of two approvals leaves it pending")
+          // A millisecond before the deadline: the sweep runs a millisecond later, at the deadline itself.
+          yield* TestClock.adjust(59_999)
+          const [approved, denied, swept] = yield* Effect.all(
+            [
+              Effect.result(service.approve(approving, approvalId, null)),
+              Effect.result(service.deny(denying, approvalId, null)),
+              Effect.andThen(TestClock.adjust(1), service.expireDue)
+            ],
+            { concurrency: "unbounded" }
+          )
+          const final = yield* service.get(team.id, "test", pending.id)
+          const won = [approved, denied].filter((r) => r._tag === "Success")
+          if (final.status === "expired") {
+            // Expired by the sweep, or by a decision that found it past its deadline: either way once.
+            assert.strictEqual(won.length, 0)
+            assert.isAtMost(swept, 1)
+          } else {
+            assert.strictEqual(won.length, 1, `${final.status}: exactly one decision succeeded`)
+            assert.strictEqual(swept, 0)
+            assert.strictEqual(final.status, approved._tag === "Success" ? "approved" : "denied")
+          }
+          for (const r of [approved, denied]) {
+            if (r._tag === "Failure") assert.strictEqual(r.failure._tag, "SpendRequestNotPending")
+          }
+          if (final.status === "approved") {
+            approvedAmount += 1_000
+            assert.strictEqual(final.approval?.approvals?.received, 2)
+          }
+          const balance = (yield* Ledger.use((l) => l.account(team.id, key.accountId))).balance
+          assert.deepStrictEqual(balance, {
+            posted: 10_000 - approvedAmount,
+            pending: 0,
+            available: 10_000 - approvedAmount
+          })
+        }
+        yield* assertLedgerInvariants(team.id)
+      })
     )
 
     it.effect("a member who is not owner or admin cannot decide approvals", () =>
