@@ -1,1 +1,3 @@
+export * from "./BankAccountsRepo.ts"
 export * from "./BankConnections.ts"
+export * from "./model.ts"

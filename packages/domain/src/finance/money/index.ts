@@ -1,0 +1,2 @@
+export * from "./ExchangeRates.ts"
+export * from "./model.ts"

@@ -1,0 +1,3 @@
+export * from "./CategoriesRepo.ts"
+export * from "./model.ts"
+export * from "./TransactionsRepo.ts"
