@@ -6,6 +6,7 @@ import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
+import { TagsPortsMemory } from "./finance/tags/index.ts"
 import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
 import { InboundPortsMemory } from "./inbound/index.ts"
@@ -24,6 +25,7 @@ export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
+export * from "./finance/tags/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
@@ -51,6 +53,7 @@ export const PortsMemory = Layer.mergeAll(
   OAuthPortsMemory,
   PlatformPortsMemory,
   SpendPortsMemory,
+  TagsPortsMemory,
   TransactionsPortsMemory,
   TransfersPortsMemory,
   WebhooksPortsMemory

@@ -6,6 +6,7 @@ import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
+import { TagsPortsPg } from "./finance/tags/index.ts"
 import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
@@ -24,6 +25,7 @@ export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
+export * from "./finance/tags/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
@@ -60,6 +62,7 @@ export const PortsPg = Layer.mergeAll(
   OAuthPortsPg,
   PlatformPortsPg,
   SpendPortsPg,
+  TagsPortsPg,
   TransactionsPortsPg,
   TransfersPortsPg,
   WebhooksPortsPg
