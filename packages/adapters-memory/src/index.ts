@@ -5,6 +5,9 @@ import { AuditPortsMemory } from "./audit/index.ts"
 import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
+import { MoneyPortsMemory } from "./finance/money/index.ts"
+import { TagsPortsMemory } from "./finance/tags/index.ts"
+import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
 import { InboundPortsMemory } from "./inbound/index.ts"
 import { LedgerPortsMemory } from "./ledger/index.ts"
@@ -21,6 +24,9 @@ export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
+export * from "./finance/money/index.ts"
+export * from "./finance/tags/index.ts"
+export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
@@ -43,9 +49,12 @@ export const PortsMemory = Layer.mergeAll(
   IdentityPortsMemory,
   InboundPortsMemory,
   LedgerPortsMemory,
+  MoneyPortsMemory,
   OAuthPortsMemory,
   PlatformPortsMemory,
   SpendPortsMemory,
+  TagsPortsMemory,
+  TransactionsPortsMemory,
   TransfersPortsMemory,
   WebhooksPortsMemory
 ).pipe(Layer.provideMerge(MemoryStore.layer))

@@ -5,6 +5,9 @@ import { AuditPortsPg } from "./audit/index.ts"
 import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
+import { MoneyPortsPg } from "./finance/money/index.ts"
+import { TagsPortsPg } from "./finance/tags/index.ts"
+import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
 import { LedgerPortsPg } from "./ledger/index.ts"
@@ -21,6 +24,9 @@ export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
+export * from "./finance/money/index.ts"
+export * from "./finance/tags/index.ts"
+export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
@@ -52,9 +58,12 @@ export const PortsPg = Layer.mergeAll(
   IdentityPortsPg,
   InboundPortsPg,
   LedgerPortsPg,
+  MoneyPortsPg,
   OAuthPortsPg,
   PlatformPortsPg,
   SpendPortsPg,
+  TagsPortsPg,
+  TransactionsPortsPg,
   TransfersPortsPg,
   WebhooksPortsPg
 )

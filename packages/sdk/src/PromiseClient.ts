@@ -6,20 +6,29 @@ import type {
   AuditEntryResponse,
   AuditVerificationResponse,
   BalanceResponse,
+  BankAccountResponse,
   CardCredentialsResponse,
+  CategoryResponse,
   CheckoutIntentResponse,
+  CreateBankAccountRequest,
+  CreateCategoryRequest,
   CreateCheckoutIntentBody,
   CreatePaymentCodeBody,
   CreateSpendRequestBody,
   CreateTeamRequest,
   CreateTransferBody,
+  ExchangeRateResponse,
   FreezeBody,
   PaymentCodeResponse,
   PolicyVersionResponse,
   ReceiveAddressResponse,
+  SetExchangeRatesRequest,
   SpendEvaluationResponse,
+  TagResponse,
   TeamResponse,
   TransferResponse,
+  UpdateBankAccountRequest,
+  UpdateCategoryRequest,
   UserResponse
 } from "@svc/adapters-http/api"
 import { Effect } from "effect"
@@ -87,6 +96,30 @@ export type PolicyVersion = typeof PolicyVersionResponse.Type
 export type AuditEntry = typeof AuditEntryResponse.Type
 /** The answer of verifying the team's audit chain: valid, or its first broken link. */
 export type AuditVerification = typeof AuditVerificationResponse.Type
+/** A transaction category: the standard taxonomy's (`system`) or the team's own. */
+export type Category = typeof CategoryResponse.Type
+/** The body of POST /transactions/categories. */
+export type CreateCategoryInput = typeof CreateCategoryRequest.Type
+/** The body of PATCH /transactions/categories/:id. */
+export type UpdateCategoryInput = typeof UpdateCategoryRequest.Type
+/** A tag (SPEC.md's Tag). */
+export type Tag = typeof TagResponse.Type
+/** A bank account; balances in major units of their currency. */
+export type BankAccount = typeof BankAccountResponse.Type
+/** The body of POST /bank-accounts (a manual account). */
+export type CreateBankAccountInput = typeof CreateBankAccountRequest.Type
+/** The body of PATCH /bank-accounts/:id. */
+export type UpdateBankAccountInput = typeof UpdateBankAccountRequest.Type
+/** Which bank accounts to list: a page, and optionally only enabled or manual ones, or one type. */
+export interface ListBankAccountsParams extends ListParams {
+  readonly enabled?: boolean
+  readonly manual?: boolean
+  readonly type?: BankAccount["type"]
+}
+/** One rate of the team's exchange-rate table. */
+export type ExchangeRate = typeof ExchangeRateResponse.Type
+/** Rates to set: `{base, quote, rate (decimal text), validOn (YYYY-MM-DD)}`. */
+export type SetExchangeRatesInput = (typeof SetExchangeRatesRequest.Type)["rates"]
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -161,7 +194,32 @@ export interface PromiseClient {
   readonly listAuditEntries: (params?: ListParams) => Promise<Page<AuditEntry>>
   /** Recomputes the team's audit chain: valid, or the first broken link (session of an owner or admin). */
   readonly verifyAudit: () => Promise<AuditVerification>
+  /** The team's transaction categories, newest first (the standard taxonomy included). */
+  readonly listCategories: (params?: ListParams) => Promise<Page<Category>>
+  readonly createCategory: (input: CreateCategoryInput) => Promise<Category>
+  readonly updateCategory: (id: string, input: UpdateCategoryInput) => Promise<Category>
+  /** Deletes a team-defined category (409 for the standard taxonomy's) and answers it. */
+  readonly deleteCategory: (id: string) => Promise<Category>
+  /** Every tag of the team, by name. */
+  readonly listTags: () => Promise<{ readonly data: ReadonlyArray<Tag> }>
+  readonly createTag: (name: string) => Promise<Tag>
+  readonly renameTag: (id: string, name: string) => Promise<Tag>
+  readonly deleteTag: (id: string) => Promise<Tag>
+  readonly listBankAccounts: (params?: ListBankAccountsParams) => Promise<Page<BankAccount>>
+  readonly createBankAccount: (input: CreateBankAccountInput) => Promise<BankAccount>
+  readonly getBankAccount: (id: string) => Promise<BankAccount>
+  readonly updateBankAccount: (id: string, input: UpdateBankAccountInput) => Promise<BankAccount>
+  /** Deletes the account with its transactions and answers it. */
+  readonly deleteBankAccount: (id: string) => Promise<BankAccount>
+  /** The team's exchange-rate table. */
+  readonly listExchangeRates: () => Promise<{ readonly rates: ReadonlyArray<ExchangeRate> }>
+  /** Sets rates (same pair and day replaced) and answers the whole table. */
+  readonly setExchangeRates: (rates: SetExchangeRatesInput) => Promise<{ readonly rates: ReadonlyArray<ExchangeRate> }>
+  /** Deletes every rate from `base` to `quote`; how many. */
+  readonly deleteExchangeRates: (base: string, quote: string) => Promise<{ readonly deleted: number }>
 }
+
+const flag = (value: boolean) => (value ? ("true" as const) : ("false" as const))
 
 /** The request of a POST on one resource (a transfer's accept, decline or cancel, an intent's cancel). */
 const partyCall = (id: string, idempotencyKey: string | undefined) => ({
@@ -214,6 +272,31 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     listPolicyVersions: (id, params = {}) =>
       run(client.agentKeys.listPolicyVersions({ params: { id }, query: params })),
     listAuditEntries: (params = {}) => run(client.audit.listAuditEntries({ query: params })),
-    verifyAudit: () => run(client.audit.verifyAudit())
+    verifyAudit: () => run(client.audit.verifyAudit()),
+    listCategories: (params = {}) => run(client.categories.list({ query: params })),
+    createCategory: (input) => run(client.categories.create({ payload: input })),
+    updateCategory: (id, input) => run(client.categories.update({ params: { id }, payload: input })),
+    deleteCategory: (id) => run(client.categories.delete({ params: { id } })),
+    listTags: () => run(client.tags.list()),
+    createTag: (name) => run(client.tags.create({ payload: { name } })),
+    renameTag: (id, name) => run(client.tags.update({ params: { id }, payload: { name } })),
+    deleteTag: (id) => run(client.tags.delete({ params: { id } })),
+    listBankAccounts: ({ enabled, manual, ...rest } = {}) =>
+      run(
+        client.bankAccounts.list({
+          query: {
+            ...rest,
+            ...(enabled === undefined ? {} : { enabled: flag(enabled) }),
+            ...(manual === undefined ? {} : { manual: flag(manual) })
+          }
+        })
+      ),
+    createBankAccount: (input) => run(client.bankAccounts.create({ payload: input })),
+    getBankAccount: (id) => run(client.bankAccounts.get({ params: { id } })),
+    updateBankAccount: (id, input) => run(client.bankAccounts.update({ params: { id }, payload: input })),
+    deleteBankAccount: (id) => run(client.bankAccounts.delete({ params: { id } })),
+    listExchangeRates: () => run(client.exchangeRates.list()),
+    setExchangeRates: (rates) => run(client.exchangeRates.set({ payload: { rates } })),
+    deleteExchangeRates: (base, quote) => run(client.exchangeRates.deletePair({ params: { base, quote } }))
   }
 }

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import {
+  type CategoriesRepo,
   type InboundEvent,
   type InboundEventStatus,
   InboundEventStore,
@@ -19,7 +20,14 @@ import { TestClock } from "effect/testing"
 import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
 
 /** The ports the review suite runs over. */
-type ReviewPorts = Transactor | UsersRepo | TeamsRepo | ReceiveHandlesRepo | LedgerRepo | InboundEventStore
+type ReviewPorts =
+  | Transactor
+  | UsersRepo
+  | TeamsRepo
+  | ReceiveHandlesRepo
+  | CategoriesRepo
+  | LedgerRepo
+  | InboundEventStore
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z")
 

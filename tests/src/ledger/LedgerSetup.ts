@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
 import {
+  type CategoriesRepo,
   Ledger,
   type LedgerRepo,
   type LedgerTransaction,
@@ -16,7 +17,14 @@ import {
 import { Effect, Layer } from "effect"
 
 /** The ports every ledger contract runs on. */
-export type LedgerPorts<R = never> = Transactor | UsersRepo | TeamsRepo | ReceiveHandlesRepo | LedgerRepo | R
+export type LedgerPorts<R = never> =
+  | Transactor
+  | UsersRepo
+  | TeamsRepo
+  | ReceiveHandlesRepo
+  | CategoriesRepo
+  | LedgerRepo
+  | R
 
 /** The domain services over whichever ports the caller provides. */
 export const domainOver = <E, R>(ports: Layer.Layer<R, E>) =>

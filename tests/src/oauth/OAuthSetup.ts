@@ -2,6 +2,7 @@ import { assert } from "@effect/vitest"
 import {
   ApiKeys,
   type ApiKeysRepo,
+  type CategoriesRepo,
   type LedgerRepo,
   OAuth,
   OAuthApplications,
@@ -22,7 +23,15 @@ import { Effect, Layer } from "effect"
 import { domainOver, newTeam } from "../ledger/LedgerSetup.ts"
 
 /** The ports the OAuth contracts run over. */
-export type OAuthPorts = Transactor | UsersRepo | TeamsRepo | ReceiveHandlesRepo | LedgerRepo | OAuthRepo | ApiKeysRepo
+export type OAuthPorts =
+  | Transactor
+  | UsersRepo
+  | TeamsRepo
+  | ReceiveHandlesRepo
+  | CategoriesRepo
+  | LedgerRepo
+  | OAuthRepo
+  | ApiKeysRepo
 
 /** The redirect URI every test client registers. */
 export const REDIRECT = "http://127.0.0.1:8976/callback"

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  CategoriesRepoMemory,
   EventOutboxMemory,
   LedgerRepoMemory,
   MemoryStore,
@@ -34,6 +35,7 @@ const PortsFailingOnAddMember = Layer.mergeAll(
   LedgerRepoMemory,
   EventOutboxMemory,
   ReceiveHandlesRepoMemory,
+  CategoriesRepoMemory,
   Layer.effect(
     TeamsRepo,
     Effect.gen(function* () {

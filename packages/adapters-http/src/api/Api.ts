@@ -3,6 +3,10 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
+import { BankAccountsApi } from "./finance/banking/index.ts"
+import { ExchangeRatesApi } from "./finance/money/index.ts"
+import { TagsApi } from "./finance/tags/index.ts"
+import { CategoriesApi } from "./finance/transactions/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -36,6 +40,10 @@ export class Api extends HttpApi.make("svc")
   .add(WebhookEndpointsApi)
   .add(InboundEventsApi)
   .add(OAuthApplicationsApi)
+  .add(CategoriesApi)
+  .add(TagsApi)
+  .add(BankAccountsApi)
+  .add(ExchangeRatesApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

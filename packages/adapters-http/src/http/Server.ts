@@ -5,6 +5,10 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
+import { BankAccountsHttp } from "./finance/banking/index.ts"
+import { ExchangeRatesHttp } from "./finance/money/index.ts"
+import { TagsHttp } from "./finance/tags/index.ts"
+import { CategoriesHttp } from "./finance/transactions/index.ts"
 import { MeHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
@@ -38,7 +42,11 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     ApiKeysHttp,
     WebhookEndpointsHttp,
     InboundEventsHttp,
-    OAuthApplicationsHttp
+    OAuthApplicationsHttp,
+    CategoriesHttp,
+    TagsHttp,
+    BankAccountsHttp,
+    ExchangeRatesHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import { CategoriesRepo, seedStandardCategories } from "../finance/transactions/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import type { UserId } from "../shared/index.ts"
 import { newId, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
@@ -45,7 +46,8 @@ export class Teams extends Context.Service<
   {
     /**
      * Creates the team with the caller as owner and current team; opens live and test spend accounts in its base
-     * currency and gives it its receive handle (its address in each mode), all in one transaction.
+     * currency, gives it its receive handle (its address in each mode) and the standard transaction categories, all in one
+     * transaction.
      */
     readonly create: (owner: SessionIdentity, input: CreateTeam) => Effect.Effect<Team, PersistenceUnavailable>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
@@ -66,6 +68,7 @@ export class Teams extends Context.Service<
     const ledger = yield* Ledger
     const transactor = yield* Transactor
     const handles = yield* ReceiveHandlesRepo
+    const categories = yield* CategoriesRepo
 
     const create = Effect.fn("Teams.create")(function* (owner: SessionIdentity, input: CreateTeam) {
       const team: Team = {
@@ -88,6 +91,7 @@ export class Teams extends Context.Service<
             })
           }
           yield* openReceiveHandle(handles, team)
+          yield* seedStandardCategories(categories, team.id)
           yield* users.setCurrentTeam(owner.id, team.id)
         })
       )

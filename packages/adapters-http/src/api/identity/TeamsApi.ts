@@ -36,7 +36,8 @@ export class TeamsApi extends HttpApiGroup.make("teams")
       .annotate(OpenApi.Summary, "Create a team")
       .annotate(
         OpenApi.Description,
-        "Creates a team with the caller as owner, makes it their current team, and opens a live and a test USD spend account."
+        "Creates a team with the caller as owner, makes it their current team, opens a live and a test USD spend account, " +
+          "and gives it the standard taxonomy of transaction categories."
       )
   )
   .middleware(SessionAuth)

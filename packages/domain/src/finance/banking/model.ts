@@ -1,0 +1,2 @@
+export * from "./BankAccount.ts"
+export * from "./BankAccountErrors.ts"

@@ -1,0 +1,4 @@
+export * from "./Categories.ts"
+export * from "./CategoriesRepo.ts"
+export * from "./model.ts"
+export * from "./TransactionsRepo.ts"

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { bankAccountsContract } from "./BankAccountsContract.ts"
+
+bankAccountsContract("memory", PortsMemory)
