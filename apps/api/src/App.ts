@@ -25,10 +25,13 @@ import {
   CardNumberKey,
   Checkout,
   CursorKey,
+  Customers,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
   FileKeys,
   IdempotencyPurgeJob,
   Ledger,
+  Notifications,
+  NotificationsJob,
   OAuth,
   OAuthApplications,
   OAuthPurgeJob,
@@ -39,6 +42,7 @@ import {
   SpendFreezes,
   SpendRequests,
   TeamCredentialsLive,
+  TeamManagement,
   Teams,
   TransferAcceptanceTtl,
   Transfers,
@@ -73,6 +77,8 @@ export interface ServiceConfig {
   readonly cardAuthDeadlineMs: number
   /** The key card numbers are hashed under (to recognise a card without keeping its number). */
   readonly cardNumberKey: Redacted.Redacted
+  /** How often new outbox events are turned into notifications (1 s unless given). */
+  readonly notificationIntervalMs?: number
 }
 
 /** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
@@ -110,6 +116,7 @@ export const serviceConfig = Effect.gen(function* () {
   ).pipe(Config.withDefault(DEFAULT_ACCEPTANCE_TTL_SECONDS))
   const cardAuthToleranceMinor = yield* wholeNumber("CARD_AUTH_TOLERANCE_MINOR", 0, 0)
   const cardAuthDeadlineMs = yield* wholeNumber("CARD_AUTH_DEADLINE_MS", 1_500, 100, 10_000)
+  const notificationIntervalMs = yield* wholeNumber("NOTIFICATION_INTERVAL_MS", 1_000, 10, 3_600_000)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -126,7 +133,8 @@ export const serviceConfig = Effect.gen(function* () {
     transferAcceptanceTtlSeconds,
     cardAuthToleranceMinor,
     cardAuthDeadlineMs,
-    cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
+    cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID())),
+    notificationIntervalMs
   } satisfies ServiceConfig
 })
 
@@ -228,6 +236,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
     Users.layer,
     Teams.layer,
+    TeamManagement.layer,
+    Customers.layer,
     AgentCredentialsFromKeys,
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
@@ -242,6 +252,14 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(SpendRequests.layer, SpendFreezes.layer, ApprovalChains.layer)),
     Layer.provideMerge(Layer.merge(AgentKeys.layer, AuditLog.layer)),
     Layer.provideMerge(Ledger.layer),
+    Layer.provideMerge(
+      Layer.merge(
+        Notifications.layer,
+        backgroundJobs(
+          NotificationsJob(`${config.notificationIntervalMs ?? 1_000} millis`).pipe(Layer.provide(Notifications.layer))
+        )
+      )
+    ),
     Layer.provideMerge(ports),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )

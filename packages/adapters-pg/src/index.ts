@@ -4,10 +4,12 @@ import { ApprovalsPortsPg } from "./approvals/index.ts"
 import { AuditPortsPg } from "./audit/index.ts"
 import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
+import { CustomersPortsPg } from "./finance/customers/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
 import { LedgerPortsPg } from "./ledger/index.ts"
+import { NotificationsPortsPg } from "./notifications/index.ts"
 import { OAuthPortsPg } from "./oauth/index.ts"
 import { PlatformPortsPg } from "./platform/index.ts"
 import { TransactorPg } from "./shared/index.ts"
@@ -20,11 +22,13 @@ export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
+export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
 export { migrations, migrationsBefore, runMigrations } from "./migrations/index.ts"
+export * from "./notifications/index.ts"
 export * from "./oauth/index.ts"
 export * from "./platform/index.ts"
 export {
@@ -47,11 +51,13 @@ export const PortsPg = Layer.mergeAll(
   ApprovalsPortsPg,
   AuditPortsPg,
   BankingPortsPg,
+  CustomersPortsPg,
   CheckoutPortsPg,
   DocumentsPortsPg,
   IdentityPortsPg,
   InboundPortsPg,
   LedgerPortsPg,
+  NotificationsPortsPg,
   OAuthPortsPg,
   PlatformPortsPg,
   SpendPortsPg,

@@ -3,9 +3,11 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
-import { MeApi, TeamsApi } from "./identity/index.ts"
+import { CustomersApi } from "./finance/customers/index.ts"
+import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
+import { NotificationsApi } from "./notifications/index.ts"
 import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
 import { InputLimits, RequestValidation } from "./shared/index.ts"
@@ -36,6 +38,10 @@ export class Api extends HttpApi.make("svc")
   .add(WebhookEndpointsApi)
   .add(InboundEventsApi)
   .add(OAuthApplicationsApi)
+  .add(TeamAdminApi)
+  .add(InvitesApi)
+  .add(NotificationsApi)
+  .add(CustomersApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -21,6 +21,7 @@ import budgetIntervalsVelocity from "./0018_budget_intervals_velocity.ts"
 import approvalChainsSpendFreezes from "./0019_approval_chains_spend_freezes.ts"
 import policyVersionsAudit from "./0020_policy_versions_audit.ts"
 import knownMerchants from "./0021_known_merchants.ts"
+import notificationsMembersCustomers from "./0023_notifications_members_customers.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -44,7 +45,8 @@ export const migrations = Migrator.fromRecord({
   "0018_budget_intervals_velocity": budgetIntervalsVelocity,
   "0019_approval_chains_spend_freezes": approvalChainsSpendFreezes,
   "0020_policy_versions_audit": policyVersionsAudit,
-  "0021_known_merchants": knownMerchants
+  "0021_known_merchants": knownMerchants,
+  "0023_notifications_members_customers": notificationsMembersCustomers
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -4,7 +4,8 @@ import { BankConnectionsRepo } from "../finance/banking/index.ts"
 import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
 import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
 import { Ledger, pickSpendAccount } from "../ledger/index.ts"
-import { newIdText, nowIso, type PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import { EventOutbox } from "../platform/index.ts"
+import { newIdText, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
 import type {
   BankConnectionChanged,
   DepositReceived,
@@ -48,6 +49,8 @@ export class InboundCommands extends Context.Service<
     const plans = yield* TeamPlansRepo
     const inbox = yield* InboxItemsRepo
     const cardAuthorizations = yield* CardAuthorizations
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
 
     const requireTeam = (teamId: TeamId) =>
       teams
@@ -98,10 +101,34 @@ export class InboundCommands extends Context.Service<
     })
 
     const bankConnection = Effect.fn("InboundCommands.bankConnection")(function* (command: BankConnectionChanged) {
-      const found = yield* connections.setStatus(command.provider, command.externalId, command.status, yield* nowIso)
-      if (!found) {
-        return yield* refuse(new BankConnectionNotFound({ provider: command.provider, externalId: command.externalId }))
-      }
+      const notFound = new BankConnectionNotFound({ provider: command.provider, externalId: command.externalId })
+      const before = yield* connections.findByExternalId(command.provider, command.externalId)
+      if (Option.isNone(before)) return yield* refuse(notFound)
+      const now = yield* nowIso
+      yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          if (!(yield* connections.setStatus(command.provider, command.externalId, command.status, now))) {
+            return yield* refuse(notFound)
+          }
+          // Only a connection that was working is lost: a repeated disconnection tells nobody again.
+          if (command.status !== "disconnected" || before.value.status === "disconnected") return
+          const connection = before.value
+          yield* outbox.publish({
+            id: yield* newIdText,
+            teamId: connection.teamId,
+            mode: "live",
+            type: "bank_connection.disconnected",
+            data: {
+              id: connection.id,
+              object: "bank_connection",
+              provider: connection.provider,
+              status: "disconnected",
+              updatedAt: now
+            },
+            createdAt: now
+          })
+        })
+      )
     })
 
     const inboxEmail = Effect.fn("InboundCommands.inboxEmail")(function* (command: InboxEmailReceived) {

@@ -1,12 +1,14 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { EventOutbox } from "../platform/index.ts"
 import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
-import { isoOfMillis, newIdText, nowIso, randomBytes, type TeamId, utf8 } from "../shared/index.ts"
+import { isoOfMillis, newIdText, nowIso, randomBytes, type TeamId, Transactor, utf8 } from "../shared/index.ts"
 import {
   InvalidWebhookEndpoint,
   type WebhookDelivery,
   WebhookDeliveryNotFound,
   type WebhookEndpoint,
-  WebhookEndpointNotFound
+  WebhookEndpointNotFound,
+  webhookEndpointView
 } from "./WebhookEndpoint.ts"
 import { checkEventTypes, checkWebhookUrl, type WebhookDestinationPolicy } from "./WebhookRules.ts"
 import { WebhookDeliveriesRepo, WebhookEndpointsRepo } from "./WebhooksRepo.ts"
@@ -103,6 +105,8 @@ export class WebhookEndpoints extends Context.Service<
     const deliveriesRepo = yield* WebhookDeliveriesRepo
     const serverKey = yield* WebhookSecretKey
     const destinations = yield* WebhookDestinations
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
 
     const validate = (input: {
       readonly url?: string | undefined
@@ -164,8 +168,22 @@ export class WebhookEndpoints extends Context.Service<
 
     const disable = Effect.fn("WebhookEndpoints.disable")(function* (teamId: TeamId, id: string, reason: string) {
       const current = yield* get(teamId, id)
-      const next = { ...current, enabled: false, disabledReason: reason, updatedAt: yield* nowIso }
-      yield* repo.update(next)
+      const now = yield* nowIso
+      const next = { ...current, enabled: false, disabledReason: reason, updatedAt: now }
+      yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          yield* repo.update(next)
+          if (!current.enabled) return
+          yield* outbox.publish({
+            id: yield* newIdText,
+            teamId,
+            mode: "live",
+            type: "webhook_endpoint.disabled",
+            data: { ...webhookEndpointView(next) },
+            createdAt: now
+          })
+        })
+      )
       return next
     })
 
