@@ -223,23 +223,29 @@ export class TeamManagement extends Context.Service<
       )
     })
 
-    /** The member `userId`, and whether they are the team's only owner, read under the team's lock. */
-    const lockedMember = (actor: TeamActor, userId: UserId) =>
+    /**
+     * Under the team's lock: the actor's role as of now (a concurrent change may have taken it), the member `userId`,
+     * and whether they are the team's only owner.
+     */
+    const lockedMember = (actor: TeamActor, userId: UserId, action: string) =>
       Effect.gen(function* () {
         yield* teams.lockTeam(actor.teamId)
         const all = yield* teams.members(actor.teamId)
+        const self = all.find((m) => m.userId === actor.userId)
+        if (self === undefined) return yield* new TeamActionForbidden({ action })
         const member = all.find((m) => m.userId === userId)
         if (member === undefined) return yield* new MemberNotFound({ userId })
         const lastOwner = member.role === "owner" && all.filter((m) => m.role === "owner").length === 1
-        return { member, lastOwner }
+        return { role: self.role, member, lastOwner }
       })
 
     const changeRole = Effect.fn("TeamManagement.changeRole")(function* (actor: TeamActor, userId: UserId, role: Role) {
       yield* requireManager(actor, "change roles")
       return yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const { member, lastOwner } = yield* lockedMember(actor, userId)
-          if (!mayAssignRole(actor.role, member.role) || !mayAssignRole(actor.role, role)) {
+          const now = yield* lockedMember(actor, userId, "change roles")
+          const { member, lastOwner } = now
+          if (!mayManageTeam(now.role) || !mayAssignRole(now.role, member.role) || !mayAssignRole(now.role, role)) {
             return yield* new TeamActionForbidden({ action: `change the role ${member.role} to ${role}` })
           }
           if (lastOwner && role !== "owner") return yield* new LastOwner({ teamId: actor.teamId })
@@ -254,8 +260,9 @@ export class TeamManagement extends Context.Service<
       if (!leaving) yield* requireManager(actor, "remove members")
       return yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const { member, lastOwner } = yield* lockedMember(actor, userId)
-          if (!leaving && !mayAssignRole(actor.role, member.role)) {
+          const now = yield* lockedMember(actor, userId, "remove members")
+          const { member, lastOwner } = now
+          if (!leaving && (!mayManageTeam(now.role) || !mayAssignRole(now.role, member.role))) {
             return yield* new TeamActionForbidden({ action: `remove a member with the role ${member.role}` })
           }
           if (lastOwner) return yield* new LastOwner({ teamId: actor.teamId })
