@@ -110,6 +110,18 @@ export const notificationsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports
         await notify(context)
         const [disabled, ...rest] = (await app.call("GET", "/notifications", { token: acme.owner })).body.data
         assert.deepStrictEqual(rest, [])
+        const enabled = await app.call("PATCH", path, { token: acme.owner, body: { enabled: true } })
+        assert.strictEqual(enabled.status, 200)
+        const off = await app.call("PATCH", path, { token: acme.owner, body: { enabled: false } })
+        assert.strictEqual(off.status, 200)
+        await app.call("PATCH", path, { token: acme.owner, body: { eventTypes: ["spend_request.approved"] } })
+        await notify(context)
+        const again = (await app.call("GET", "/notifications", { token: acme.owner })).body.data
+        assert.deepStrictEqual(
+          again.map((n: { type: string }) => n.type),
+          ["webhook_endpoint_disabled", "webhook_endpoint_disabled"],
+          "each time it is turned off, once"
+        )
         assert.strictEqual(disabled.type, "webhook_endpoint_disabled")
         assert.strictEqual(disabled.metadata.resourceId, endpoint.body.id)
         assert.strictEqual(disabled.metadata.resource.disabledReason, "disabled_by_user")

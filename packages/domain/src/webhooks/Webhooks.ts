@@ -162,28 +162,31 @@ export class WebhookEndpoints extends Context.Service<
         disabledReason: enabled ? null : patch.enabled === false ? "disabled_by_user" : current.disabledReason,
         updatedAt: yield* nowIso
       }
-      yield* repo.update(next)
+      yield* save(current, next)
       return next
     })
 
-    const disable = Effect.fn("WebhookEndpoints.disable")(function* (teamId: TeamId, id: string, reason: string) {
-      const current = yield* get(teamId, id)
-      const now = yield* nowIso
-      const next = { ...current, enabled: false, disabledReason: reason, updatedAt: now }
-      yield* transactor.withTransaction(
+    /** Stores the endpoint's new state; turning it off publishes `webhook_endpoint.disabled` with the change. */
+    const save = (current: WebhookEndpoint, next: WebhookEndpoint) =>
+      transactor.withTransaction(
         Effect.gen(function* () {
           yield* repo.update(next)
-          if (!current.enabled) return
+          if (!current.enabled || next.enabled) return
           yield* outbox.publish({
             id: yield* newIdText,
-            teamId,
+            teamId: next.teamId,
             mode: "live",
             type: "webhook_endpoint.disabled",
             data: { ...webhookEndpointView(next) },
-            createdAt: now
+            createdAt: next.updatedAt
           })
         })
       )
+
+    const disable = Effect.fn("WebhookEndpoints.disable")(function* (teamId: TeamId, id: string, reason: string) {
+      const current = yield* get(teamId, id)
+      const next = { ...current, enabled: false, disabledReason: reason, updatedAt: yield* nowIso }
+      yield* save(current, next)
       return next
     })
 
