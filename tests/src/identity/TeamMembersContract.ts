@@ -36,13 +36,10 @@ export const teamMembersContract = <E>(
         yield* users.setCurrentTeam(ada.id, acme.id)
 
         const members = yield* teams.members(acme.id)
-        assert.deepStrictEqual(
-          members.map((m) => [m.email, m.role]).toSorted(),
-          [
-            ["ada@example.com", "owner"],
-            ["bob@example.com", "member"]
-          ]
-        )
+        assert.deepStrictEqual(members.map((m) => [m.email, m.role]).toSorted(), [
+          ["ada@example.com", "owner"],
+          ["bob@example.com", "member"]
+        ])
         assert.isTrue(members.every((m) => !Number.isNaN(Date.parse(m.joinedAt))))
         assert.isTrue(yield* teams.setRole(acme.id, bob.id, "admin"))
         assert.isFalse(yield* teams.setRole(acme.id, crypto.randomUUID() as UserId, "admin"))
