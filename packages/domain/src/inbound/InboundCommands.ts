@@ -102,28 +102,32 @@ export class InboundCommands extends Context.Service<
 
     const bankConnection = Effect.fn("InboundCommands.bankConnection")(function* (command: BankConnectionChanged) {
       const notFound = new BankConnectionNotFound({ provider: command.provider, externalId: command.externalId })
-      const before = yield* connections.findByExternalId(command.provider, command.externalId)
-      if (Option.isNone(before)) return yield* refuse(notFound)
       const now = yield* nowIso
+      if (command.status !== "disconnected") {
+        if (!(yield* connections.setStatus(command.provider, command.externalId, command.status, now))) {
+          return yield* refuse(notFound)
+        }
+        return
+      }
       yield* transactor.withTransaction(
         Effect.gen(function* () {
-          if (!(yield* connections.setStatus(command.provider, command.externalId, command.status, now))) {
-            return yield* refuse(notFound)
-          }
+          const lost = yield* connections.disconnect(command.provider, command.externalId, now)
           // Only a connection that was working is lost: a repeated disconnection tells nobody again.
-          if (command.status !== "disconnected" || before.value.status === "disconnected") return
-          const connection = before.value
+          if (Option.isNone(lost)) {
+            const known = yield* connections.findByExternalId(command.provider, command.externalId)
+            return Option.isNone(known) ? yield* refuse(notFound) : undefined
+          }
           yield* outbox.publish({
             id: yield* newIdText,
-            teamId: connection.teamId,
+            teamId: lost.value.teamId,
             mode: "live",
             type: "bank_connection.disconnected",
             data: {
-              id: connection.id,
+              id: lost.value.id,
               object: "bank_connection",
-              provider: connection.provider,
-              status: "disconnected",
-              updatedAt: now
+              provider: lost.value.provider,
+              status: lost.value.status,
+              updatedAt: lost.value.updatedAt
             },
             createdAt: now
           })
