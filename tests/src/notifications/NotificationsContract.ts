@@ -2,13 +2,16 @@ import { assert, layer } from "@effect/vitest"
 import {
   type DomainEvent,
   EventOutbox,
+  NOTIFYING_EVENTS,
   Notifications,
   NotificationsRepo,
   notifyAllPending,
   pageRequest,
+  purgeWebhookHistory,
   type TeamId,
   Transactor,
-  type UserId
+  type UserId,
+  WebhookDeliveriesRepo
 } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { domainOver, type LedgerPorts, newTeam } from "../ledger/LedgerSetup.ts"
@@ -42,7 +45,7 @@ const madeFrom = (teamId: TeamId, userId: UserId, eventId: string) =>
 /** The behaviour every NotificationsRepo adapter shows under the Notifications service. */
 export const notificationsContract = <E>(
   name: string,
-  ports: Layer.Layer<LedgerPorts<EventOutbox | NotificationsRepo>, E, never>
+  ports: Layer.Layer<LedgerPorts<EventOutbox | NotificationsRepo | WebhookDeliveriesRepo>, E, never>
 ) =>
   layer(Notifications.layer.pipe(Layer.provideMerge(domainOver(ports))), { timeout: "60 seconds" })(
     `notifications (${name})`,
@@ -87,6 +90,28 @@ export const notificationsContract = <E>(
             resource: events[0]!.data
           })
           assert.strictEqual(yield* Effect.flatMap(Notifications, (n) => n.fromEvents), 0)
+        })
+      )
+
+      it.effect("every notifying event type reaches a pass, even when the outbox was purged before it", () =>
+        Effect.gen(function* () {
+          const { team, owner } = yield* newTeam
+          const events = Object.keys(NOTIFYING_EVENTS).map((type) =>
+            eventOf(team.id, type, type === "transfer.created" ? { direction: "incoming" } : {})
+          )
+          yield* publish(...events)
+          const deliveries = yield* WebhookDeliveriesRepo
+          yield* deliveries.markDispatched(
+            events.map((e) => e.id),
+            new Date().toISOString()
+          )
+          yield* purgeWebhookHistory("1 day")
+          yield* notifyAllPending
+          const made = (yield* listOf(team.id, owner.id)).filter((n) => events.some((e) => e.id === n.metadata.eventId))
+          assert.deepStrictEqual(
+            made.map((n) => n.metadata.eventType).toSorted(),
+            Object.keys(NOTIFYING_EVENTS).toSorted()
+          )
         })
       )
 

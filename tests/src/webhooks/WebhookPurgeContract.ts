@@ -1,7 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import {
   EventOutbox,
-  NotificationsRepo,
   purgeWebhookHistory,
   Transactor,
   WebhookDeliveriesRepo,
@@ -17,23 +16,17 @@ const DAY = 86_400_000
 /** The purge of old webhook deliveries and delivered outbox events, on whichever ports the caller provides. */
 export const webhookPurgeContract = <E>(
   name: string,
-  ports: Layer.Layer<
-    LedgerPorts<EventOutbox | WebhookEndpointsRepo | WebhookDeliveriesRepo | NotificationsRepo>,
-    E,
-    never
-  >
+  ports: Layer.Layer<LedgerPorts<EventOutbox | WebhookEndpointsRepo | WebhookDeliveriesRepo>, E, never>
 ) =>
   layer(domainOver(ports), { timeout: "60 seconds" })(`webhook purge (${name})`, (it) => {
     it.effect(
-      "finished deliveries past the retention go, then events without deliveries; pending, recent, undispatched and " +
-        "not yet notified stay",
+      "finished deliveries past the retention go, then events without deliveries; pending, recent and undispatched stay",
       () =>
         Effect.gen(function* () {
           const outbox = yield* EventOutbox
           const transactor = yield* Transactor
           const endpoints = yield* WebhookEndpointsRepo
           const repo = yield* WebhookDeliveriesRepo
-          const notifications = yield* NotificationsRepo
           const { team } = yield* newTeam
           const now = yield* Clock.currentTimeMillis
           const daysAgo = (days: number) => new Date(now - days * DAY).toISOString()
@@ -47,19 +40,12 @@ export const webhookPurgeContract = <E>(
             redelivered: event(),
             stillPending: event(),
             deliveredRecently: event(),
-            undispatched: event(),
-            unnotified: event()
+            undispatched: event()
           }
           yield* transactor.withTransaction(outbox.publish(...Object.values(events)))
           yield* repo.markDispatched(
             Object.values(events)
               .filter((e) => e !== events.undispatched)
-              .map((e) => e.id),
-            daysAgo(60)
-          )
-          yield* notifications.markNotified(
-            Object.values(events)
-              .filter((e) => e !== events.unnotified)
               .map((e) => e.id),
             daysAgo(60)
           )
@@ -107,11 +93,6 @@ export const webhookPurgeContract = <E>(
           })
           assert.strictEqual(yield* repo.purgeFinishedBefore(new Date(now).toISOString()), 4)
           assert.strictEqual(yield* repo.purgeDispatchedEvents, 3)
-          const unnotified = yield* transactor.withTransaction(notifications.lockUnnotifiedEvents(100))
-          assert.deepStrictEqual(
-            unnotified.map((e) => e.id),
-            [events.unnotified.id]
-          )
           const undispatched = yield* transactor.withTransaction(repo.lockUndispatchedEvents(100))
           assert.deepStrictEqual(
             undispatched.map((e) => e.id),

@@ -1,4 +1,4 @@
-import { isAfter, type Notification, NotificationsRepo, newestFirst } from "@svc/domain"
+import { isAfter, NOTIFYING_EVENTS, type Notification, NotificationsRepo, newestFirst } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 import { EventOutboxMemory, NotifiedEvents, PublishedEvents } from "../platform/index.ts"
 import { MemoryStore } from "../shared/index.ts"
@@ -45,7 +45,9 @@ export const NotificationsRepoMemory = Layer.effect(
       lockUnnotifiedEvents: (limit) =>
         Effect.gen(function* () {
           const done = yield* Ref.get(notified)
-          return (yield* Ref.get(published)).filter((e) => !done.has(e.id)).slice(0, limit)
+          return (yield* Ref.get(published))
+            .filter((e) => e.type in NOTIFYING_EVENTS && !done.has(e.id))
+            .slice(0, limit)
         }),
       insert: (...notifications) =>
         store.atomically(

@@ -8,7 +8,7 @@ export class PublishedEvents extends Context.Service<PublishedEvents, Ref.Ref<Re
   "@svc/adapters-memory/PublishedEvents"
 ) {}
 
-/** The ids of published events a notification pass has taken (outbox events stay until notified and delivered). */
+/** The ids of published events a notification pass has taken (a notifying event stays until taken and delivered). */
 export class NotifiedEvents extends Context.Service<NotifiedEvents, Ref.Ref<ReadonlySet<string>>>()(
   "@svc/adapters-memory/NotifiedEvents"
 ) {}

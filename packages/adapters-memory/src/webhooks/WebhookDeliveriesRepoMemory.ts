@@ -1,4 +1,4 @@
-import { isAfter, newestFirst, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
+import { isAfter, NOTIFYING_EVENTS, newestFirst, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 import { NotifiedEvents, PublishedEvents } from "../platform/index.ts"
 import { MemoryStore } from "../shared/index.ts"
@@ -81,7 +81,9 @@ export const WebhookDeliveriesRepoMemory = Layer.effect(
           const taken = yield* Ref.get(notified)
           const gone = new Set(
             (yield* Ref.get(published))
-              .filter((e) => done.has(e.id) && taken.has(e.id) && !delivered.has(e.id))
+              .filter(
+                (e) => done.has(e.id) && (taken.has(e.id) || !(e.type in NOTIFYING_EVENTS)) && !delivered.has(e.id)
+              )
               .map((e) => e.id)
           )
           yield* Ref.update(published, (events) => events.filter((e) => !gone.has(e.id)))

@@ -2,9 +2,24 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * Notifications made from outbox events (one per event: `event_id` is unique, and `notified_at` marks the events a
- * notification pass has taken, set in the pass's transaction; events before this migration count as taken), team
- * invitations (the token only as its SHA-256 hash), and customers.
+ * The outbox event types a member is told about, as of this migration (the domain's `NOTIFYING_EVENTS`; a test checks
+ * they agree). A later change to the list is a new migration replacing the trigger function.
+ */
+const NOTIFYING_TYPES = [
+  "spend_request.approval_required",
+  "transfer.approval_required",
+  "checkout_intent.approval_required",
+  "webhook_endpoint.disabled",
+  "bank_connection.disconnected",
+  "transfer.created"
+]
+
+/**
+ * Notifications made from outbox events: a statement trigger copies each event of a notifying type into
+ * `notification_queue` in the inserting transaction (whatever writes the outbox), and a notification pass turns queued
+ * events into notifications and deletes them from the queue in one transaction (`notifications.event_id` is unique).
+ * The outbox's own rows are never locked by it, so webhook fan-out never waits for or skips past a pass. Also team
+ * invitations (the token only as its SHA-256 hash) and customers.
  */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -23,9 +38,28 @@ export default Effect.gen(function* () {
       created_at timestamptz NOT NULL DEFAULT now()
     )`
   yield* sql`CREATE INDEX notifications_team_idx ON notifications (team_id, created_at DESC, id DESC)`
-  yield* sql`ALTER TABLE outbox_events ADD COLUMN notified_at timestamptz`
-  yield* sql`UPDATE outbox_events SET notified_at = now()`
-  yield* sql`CREATE INDEX outbox_events_unnotified_idx ON outbox_events (created_at, id) WHERE notified_at IS NULL`
+  yield* sql`
+    CREATE TABLE notification_queue (
+      event_id uuid PRIMARY KEY,
+      team_id uuid NOT NULL REFERENCES teams(id),
+      mode text NOT NULL,
+      type text NOT NULL,
+      data jsonb NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`
+  yield* sql`CREATE INDEX notification_queue_order_idx ON notification_queue (created_at, event_id)`
+  yield* sql`
+    CREATE FUNCTION outbox_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO notification_queue (event_id, team_id, mode, type, data, created_at)
+      SELECT e.id, e.team_id, e.mode, e.type, e.data, e.created_at FROM new_events e
+      WHERE e.type IN (${sql.unsafe(NOTIFYING_TYPES.map((t) => `'${t}'`).join(", "))});
+      RETURN NULL;
+    END $$`
+  yield* sql`
+    CREATE TRIGGER outbox_events_notify AFTER INSERT ON outbox_events
+    REFERENCING NEW TABLE AS new_events
+    FOR EACH STATEMENT EXECUTE FUNCTION outbox_events_notify()`
 
   yield* sql`
     CREATE TABLE team_invites (

@@ -13,7 +13,10 @@ const NotificationRow = Schema.Struct({
 const COLUMNS = `id, team_id, user_id, type, priority, source, status, metadata::text AS metadata, last_used_at, event_id,
   created_at`
 
-/** NotificationsRepo on Postgres: outbox events are taken with FOR UPDATE SKIP LOCKED, marked in the same transaction. */
+/**
+ * NotificationsRepo on Postgres: the events to notify are the rows the outbox trigger queued (notifying types only),
+ * taken with FOR UPDATE SKIP LOCKED and deleted in the pass's transaction.
+ */
 export const NotificationsRepoPg = Layer.effect(
   NotificationsRepo,
   Effect.gen(function* () {
@@ -54,9 +57,8 @@ export const NotificationsRepoPg = Layer.effect(
         ),
       lockUnnotifiedEvents: (limit) =>
         sql`
-          SELECT id, team_id, mode, type, data::text AS data, created_at FROM outbox_events
-          WHERE notified_at IS NULL
-          ORDER BY created_at, id
+          SELECT event_id AS id, team_id, mode, type, data::text AS data, created_at FROM notification_queue
+          ORDER BY created_at, event_id
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`.pipe(
           orUnavailable("notifications.lockUnnotifiedEvents"),
@@ -85,10 +87,10 @@ export const NotificationsRepoPg = Layer.effect(
             )
           : Effect.void
       },
-      markNotified: (ids, at) =>
+      markNotified: (ids) =>
         ids.length === 0
           ? Effect.void
-          : sql`UPDATE outbox_events SET notified_at = ${at} WHERE ${sql.in("id", ids)}`.pipe(
+          : sql`DELETE FROM notification_queue WHERE ${sql.in("event_id", ids)}`.pipe(
               Effect.asVoid,
               orUnavailable("notifications.markNotified")
             )

@@ -104,7 +104,7 @@ export const WebhookDeliveriesRepoPg = Layer.effect(
       purgeDispatchedEvents: deletedCount(
         sql,
         sql`DELETE FROM outbox_events e
-            WHERE e.webhooks_dispatched_at IS NOT NULL AND e.notified_at IS NOT NULL
+            WHERE e.webhooks_dispatched_at IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)`
       ).pipe(orUnavailable("webhookDeliveries.purgeDispatchedEvents")),
       countDue: (now) =>

@@ -42,13 +42,13 @@ export class NotificationsRepo extends Context.Service<
       status: NotificationStatus
     ) => Effect.Effect<ReadonlyArray<Notification>, PersistenceUnavailable>
     /**
-     * Up to `limit` outbox events, oldest first, that no notification pass has taken yet, locked until the end of the
-     * transaction (others skip them).
+     * Up to `limit` events of the notifying types (`NOTIFYING_EVENTS`), oldest first, published and not yet taken by a
+     * notification pass, locked until the end of the transaction (others skip them). They outlive the outbox's purge.
      */
     readonly lockUnnotifiedEvents: (limit: number) => Effect.Effect<ReadonlyArray<DomainEvent>, PersistenceUnavailable>
     /** Stores notifications; one made from an event already notified is skipped. */
     readonly insert: (...notifications: ReadonlyArray<Notification>) => Effect.Effect<void, PersistenceUnavailable>
-    /** Records that these events have been turned into notifications. */
+    /** Records that these events have been turned into notifications (they are not taken again). */
     readonly markNotified: (eventIds: ReadonlyArray<string>, at: string) => Effect.Effect<void, PersistenceUnavailable>
   }
 >()("@svc/domain/NotificationsRepo") {}
