@@ -27,11 +27,14 @@ import {
   Categories,
   Checkout,
   CursorKey,
+  Customers,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
   ExchangeRateTable,
   FileKeys,
   IdempotencyPurgeJob,
   Ledger,
+  Notifications,
+  NotificationsJob,
   OAuth,
   OAuthApplications,
   OAuthPurgeJob,
@@ -43,6 +46,7 @@ import {
   SpendRequests,
   Tags,
   TeamCredentialsLive,
+  TeamManagement,
   Teams,
   TransferAcceptanceTtl,
   Transfers,
@@ -77,6 +81,8 @@ export interface ServiceConfig {
   readonly cardAuthDeadlineMs: number
   /** The key card numbers are hashed under (to recognise a card without keeping its number). */
   readonly cardNumberKey: Redacted.Redacted
+  /** How often new outbox events are turned into notifications (1 s unless given). */
+  readonly notificationIntervalMs?: number
 }
 
 /** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
@@ -114,6 +120,7 @@ export const serviceConfig = Effect.gen(function* () {
   ).pipe(Config.withDefault(DEFAULT_ACCEPTANCE_TTL_SECONDS))
   const cardAuthToleranceMinor = yield* wholeNumber("CARD_AUTH_TOLERANCE_MINOR", 0, 0)
   const cardAuthDeadlineMs = yield* wholeNumber("CARD_AUTH_DEADLINE_MS", 1_500, 100, 10_000)
+  const notificationIntervalMs = yield* wholeNumber("NOTIFICATION_INTERVAL_MS", 1_000, 10, 3_600_000)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -130,7 +137,8 @@ export const serviceConfig = Effect.gen(function* () {
     transferAcceptanceTtlSeconds,
     cardAuthToleranceMinor,
     cardAuthDeadlineMs,
-    cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
+    cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID())),
+    notificationIntervalMs
   } satisfies ServiceConfig
 })
 
@@ -232,6 +240,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
     Users.layer,
     Teams.layer,
+    TeamManagement.layer,
+    Customers.layer,
     AgentCredentialsFromKeys,
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
@@ -247,6 +257,14 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(Layer.merge(AgentKeys.layer, AuditLog.layer)),
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(Layer.mergeAll(Categories.layer, Tags.layer, BankAccounts.layer, ExchangeRateTable.layer)),
+    Layer.provideMerge(
+      Layer.merge(
+        Notifications.layer,
+        backgroundJobs(
+          NotificationsJob(`${config.notificationIntervalMs ?? 1_000} millis`).pipe(Layer.provide(Notifications.layer))
+        )
+      )
+    ),
     Layer.provideMerge(ports),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )

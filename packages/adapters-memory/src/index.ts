@@ -4,6 +4,7 @@ import { ApprovalsPortsMemory } from "./approvals/index.ts"
 import { AuditPortsMemory } from "./audit/index.ts"
 import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
+import { CustomersPortsMemory } from "./finance/customers/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
 import { TagsPortsMemory } from "./finance/tags/index.ts"
@@ -11,6 +12,7 @@ import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
 import { InboundPortsMemory } from "./inbound/index.ts"
 import { LedgerPortsMemory } from "./ledger/index.ts"
+import { NotificationsPortsMemory } from "./notifications/index.ts"
 import { OAuthPortsMemory } from "./oauth/index.ts"
 import { PlatformPortsMemory } from "./platform/index.ts"
 import { MemoryStore, TransactorMemory } from "./shared/index.ts"
@@ -23,6 +25,7 @@ export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
+export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/tags/index.ts"
@@ -30,6 +33,7 @@ export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
+export * from "./notifications/index.ts"
 export * from "./oauth/index.ts"
 export * from "./platform/index.ts"
 export * from "./shared/index.ts"
@@ -44,12 +48,14 @@ export const PortsMemory = Layer.mergeAll(
   ApprovalsPortsMemory,
   AuditPortsMemory,
   BankingPortsMemory,
+  CustomersPortsMemory,
   CheckoutPortsMemory,
   DocumentsPortsMemory,
   IdentityPortsMemory,
   InboundPortsMemory,
   LedgerPortsMemory,
   MoneyPortsMemory,
+  NotificationsPortsMemory,
   OAuthPortsMemory,
   PlatformPortsMemory,
   SpendPortsMemory,

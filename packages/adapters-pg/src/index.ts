@@ -4,6 +4,7 @@ import { ApprovalsPortsPg } from "./approvals/index.ts"
 import { AuditPortsPg } from "./audit/index.ts"
 import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
+import { CustomersPortsPg } from "./finance/customers/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
 import { TagsPortsPg } from "./finance/tags/index.ts"
@@ -11,6 +12,7 @@ import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
 import { LedgerPortsPg } from "./ledger/index.ts"
+import { NotificationsPortsPg } from "./notifications/index.ts"
 import { OAuthPortsPg } from "./oauth/index.ts"
 import { PlatformPortsPg } from "./platform/index.ts"
 import { TransactorPg } from "./shared/index.ts"
@@ -23,6 +25,7 @@ export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
+export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/tags/index.ts"
@@ -31,6 +34,7 @@ export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
 export * from "./ledger/index.ts"
 export { migrations, migrationsBefore, runMigrations } from "./migrations/index.ts"
+export * from "./notifications/index.ts"
 export * from "./oauth/index.ts"
 export * from "./platform/index.ts"
 export {
@@ -53,12 +57,14 @@ export const PortsPg = Layer.mergeAll(
   ApprovalsPortsPg,
   AuditPortsPg,
   BankingPortsPg,
+  CustomersPortsPg,
   CheckoutPortsPg,
   DocumentsPortsPg,
   IdentityPortsPg,
   InboundPortsPg,
   LedgerPortsPg,
   MoneyPortsPg,
+  NotificationsPortsPg,
   OAuthPortsPg,
   PlatformPortsPg,
   SpendPortsPg,

@@ -13,22 +13,32 @@ import type {
   CreateBankAccountRequest,
   CreateCategoryRequest,
   CreateCheckoutIntentBody,
+  CreateCustomerRequest,
   CreatePaymentCodeBody,
   CreateSpendRequestBody,
   CreateTeamRequest,
   CreateTransferBody,
+  CustomerResponse,
+  DeletedCustomer,
   ExchangeRateResponse,
   FreezeBody,
+  InviteRequest,
+  NotificationResponse,
   PaymentCodeResponse,
   PolicyVersionResponse,
   ReceiveAddressResponse,
   SetExchangeRatesRequest,
   SpendEvaluationResponse,
   TagResponse,
+  TeamInviteResponse,
+  TeamMemberResponse,
   TeamResponse,
   TransferResponse,
   UpdateBankAccountRequest,
   UpdateCategoryRequest,
+  UpdateCustomerRequest,
+  UpdateTeamRequest,
+  UpdateUserRequest,
   UserResponse
 } from "@svc/adapters-http/api"
 import { Effect } from "effect"
@@ -120,6 +130,32 @@ export interface ListBankAccountsParams extends ListParams {
 export type ExchangeRate = typeof ExchangeRateResponse.Type
 /** Rates to set: `{base, quote, rate (decimal text), validOn (YYYY-MM-DD)}`. */
 export type SetExchangeRatesInput = (typeof SetExchangeRatesRequest.Type)["rates"]
+/** SPEC.md's Notification. */
+export type Notification = typeof NotificationResponse.Type
+/** Which notifications to list: a page, and optionally statuses (`unread` or `unread,read`). */
+export interface ListNotificationsParams extends ListParams {
+  readonly status?: string
+}
+/** A customer of the team. */
+export type Customer = typeof CustomerResponse.Type
+/** The body of POST /customers: the name and any optional field. */
+export type CreateCustomerInput = typeof CreateCustomerRequest.Type
+/** The body of PATCH /customers/:id: each field given replaces the stored one, null clears it. */
+export type UpdateCustomerInput = typeof UpdateCustomerRequest.Type
+/** Which customers to list: a page, and optionally `q` (in the name or e-mail). */
+export interface ListCustomersParams extends ListParams {
+  readonly q?: string
+}
+/** A member of a team with their role. */
+export type TeamMember = typeof TeamMemberResponse.Type
+/** An invitation to a team (never its token). */
+export type TeamInvite = typeof TeamInviteResponse.Type
+/** The body of PATCH /teams/:id. */
+export type UpdateTeamInput = typeof UpdateTeamRequest.Type
+/** The body of POST /teams/:id/invites. */
+export type InviteInput = typeof InviteRequest.Type
+/** The body of PATCH /users/me. */
+export type UpdateUserInput = typeof UpdateUserRequest.Type
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -217,6 +253,37 @@ export interface PromiseClient {
   readonly setExchangeRates: (rates: SetExchangeRatesInput) => Promise<{ readonly rates: ReadonlyArray<ExchangeRate> }>
   /** Deletes every rate from `base` to `quote`; how many. */
   readonly deleteExchangeRates: (base: string, quote: string) => Promise<{ readonly deleted: number }>
+  /** The caller's notifications, newest first. */
+  readonly listNotifications: (params?: ListNotificationsParams) => Promise<Page<Notification>>
+  /** Sets one notification's status; answers SPEC.md's `{data: Notification}`. */
+  readonly setNotificationStatus: (
+    id: string,
+    status: Notification["status"]
+  ) => Promise<{ readonly data: Notification }>
+  /** Sets the status of every notification of the caller at once; answers `{data}` with those it changed. */
+  readonly setAllNotificationsStatus: (
+    status: Notification["status"]
+  ) => Promise<{ readonly data: ReadonlyArray<Notification> }>
+  readonly listCustomers: (params?: ListCustomersParams) => Promise<Page<Customer>>
+  readonly createCustomer: (input: CreateCustomerInput) => Promise<Customer>
+  readonly getCustomer: (id: string) => Promise<Customer>
+  readonly updateCustomer: (id: string, input: UpdateCustomerInput) => Promise<Customer>
+  readonly deleteCustomer: (id: string) => Promise<typeof DeletedCustomer.Type>
+  /** A team of the caller (404 for any other). */
+  readonly getTeam: (id: string) => Promise<Team>
+  /** Changes the team's name or base currency (owners and admins). */
+  readonly updateTeam: (id: string, input: UpdateTeamInput) => Promise<Team>
+  readonly listTeamMembers: (teamId: string, params?: ListParams) => Promise<Page<TeamMember>>
+  /** Mails an invitation to join the team (owners and admins). */
+  readonly inviteMember: (teamId: string, input: InviteInput) => Promise<TeamInvite>
+  readonly listTeamInvites: (teamId: string, params?: ListParams) => Promise<Page<TeamInvite>>
+  /** Accepts an invitation with the mailed token (a session of the invited address). */
+  readonly acceptInvite: (token: string) => Promise<TeamMember>
+  /** Changes a member's role (409 for the last owner). */
+  readonly setMemberRole: (teamId: string, userId: string, role: TeamMember["role"]) => Promise<TeamMember>
+  /** Removes a member, or the caller leaves (409 for the last owner). */
+  readonly removeMember: (teamId: string, userId: string) => Promise<TeamMember>
+  readonly updateMe: (input: UpdateUserInput) => Promise<User>
 }
 
 const flag = (value: boolean) => (value ? ("true" as const) : ("false" as const))
@@ -297,6 +364,24 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     deleteBankAccount: (id) => run(client.bankAccounts.delete({ params: { id } })),
     listExchangeRates: () => run(client.exchangeRates.list()),
     setExchangeRates: (rates) => run(client.exchangeRates.set({ payload: { rates } })),
-    deleteExchangeRates: (base, quote) => run(client.exchangeRates.deletePair({ params: { base, quote } }))
+    deleteExchangeRates: (base, quote) => run(client.exchangeRates.deletePair({ params: { base, quote } })),
+    listNotifications: (params = {}) => run(client.notifications.list({ query: params })),
+    setNotificationStatus: (id, status) => run(client.notifications.setStatus({ params: { id }, payload: { status } })),
+    setAllNotificationsStatus: (status) => run(client.notifications.setAllStatus({ payload: { status } })),
+    listCustomers: (params = {}) => run(client.customers.list({ query: params })),
+    createCustomer: (input) => run(client.customers.create({ payload: input })),
+    getCustomer: (id) => run(client.customers.get({ params: { id } })),
+    updateCustomer: (id, input) => run(client.customers.update({ params: { id }, payload: input })),
+    deleteCustomer: (id) => run(client.customers.delete({ params: { id } })),
+    getTeam: (id) => run(client.teamAdmin.getTeam({ params: { id } })),
+    updateTeam: (id, input) => run(client.teamAdmin.updateTeam({ params: { id }, payload: input })),
+    listTeamMembers: (id, params = {}) => run(client.teamAdmin.listMembers({ params: { id }, query: params })),
+    inviteMember: (id, input) => run(client.teamAdmin.invite({ params: { id }, payload: input })),
+    listTeamInvites: (id, params = {}) => run(client.teamAdmin.listInvites({ params: { id }, query: params })),
+    acceptInvite: (token) => run(client.invites.accept({ payload: { token } })),
+    setMemberRole: (id, userId, role) =>
+      run(client.teamAdmin.updateMember({ params: { id, userId }, payload: { role } })),
+    removeMember: (id, userId) => run(client.teamAdmin.removeMember({ params: { id, userId } })),
+    updateMe: (input) => run(client.teamAdmin.updateMe({ payload: input }))
   }
 }

@@ -4,12 +4,14 @@ import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
+import { CustomersApi } from "./finance/customers/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
 import { CategoriesApi } from "./finance/transactions/index.ts"
-import { MeApi, TeamsApi } from "./identity/index.ts"
+import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
+import { NotificationsApi } from "./notifications/index.ts"
 import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
 import { SystemApi } from "./platform/index.ts"
 import { InputLimits, RequestValidation } from "./shared/index.ts"
@@ -44,6 +46,10 @@ export class Api extends HttpApi.make("svc")
   .add(TagsApi)
   .add(BankAccountsApi)
   .add(ExchangeRatesApi)
+  .add(TeamAdminApi)
+  .add(InvitesApi)
+  .add(NotificationsApi)
+  .add(CustomersApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

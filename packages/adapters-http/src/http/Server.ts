@@ -6,13 +6,15 @@ import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
+import { CustomersHttp } from "./finance/customers/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
 import { CategoriesHttp } from "./finance/transactions/index.ts"
-import { MeHttp, TeamsHttp } from "./identity/index.ts"
+import { InvitesHttp, MeHttp, TeamAdminHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
 import { AuthenticationLive, ErrorHandlingLive, OAuthGuardLive } from "./middleware/index.ts"
+import { NotificationsHttp } from "./notifications/index.ts"
 import { OAuthApplicationsHttp, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
 import { SystemHttp } from "./platform/index.ts"
 import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
@@ -46,7 +48,11 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CategoriesHttp,
     TagsHttp,
     BankAccountsHttp,
-    ExchangeRatesHttp
+    ExchangeRatesHttp,
+    TeamAdminHttp,
+    InvitesHttp,
+    NotificationsHttp,
+    CustomersHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

@@ -1,43 +1,61 @@
 import type { TeamId, UserId } from "@svc/domain"
 import { nowIso, type User, UsersRepo } from "@svc/domain"
-import { Effect, HashMap, Layer, Option, Ref } from "effect"
+import { Context, Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
+/** The in-memory users table, shared with the teams repository (which reads members' users). */
+export class UsersTable extends Context.Service<UsersTable, Ref.Ref<HashMap.HashMap<UserId, User>>>()(
+  "@svc/adapters-memory/UsersTable"
+) {}
+
 /** UsersRepo over the in-memory store. */
-export const UsersRepoMemory = Layer.effect(
-  UsersRepo,
+export const UsersRepoMemory = Layer.effectContext(
   Effect.gen(function* () {
     const store = yield* MemoryStore
     const users = yield* store.table(HashMap.empty<UserId, User>())
-    return UsersRepo.of({
-      ensure: (identity) =>
-        Effect.flatMap(nowIso, (createdAt) =>
-          store.atomically(
-            Ref.modify(users, (map) =>
-              Option.match(HashMap.get(map, identity.id), {
-                onSome: (user) => [user, map] as const,
-                onNone: () => {
-                  const user: User = {
-                    id: identity.id,
-                    email: identity.email,
-                    fullName: identity.fullName,
-                    currentTeamId: null,
-                    createdAt
-                  }
-                  return [user, HashMap.set(map, user.id, user)] as const
-                }
+    return Context.make(UsersTable, users).pipe(
+      Context.add(
+        UsersRepo,
+        UsersRepo.of({
+          ensure: (identity) =>
+            Effect.flatMap(nowIso, (createdAt) =>
+              store.atomically(
+                Ref.modify(users, (map) =>
+                  Option.match(HashMap.get(map, identity.id), {
+                    onSome: (user) => [user, map] as const,
+                    onNone: () => {
+                      const user: User = {
+                        id: identity.id,
+                        email: identity.email,
+                        fullName: identity.fullName,
+                        currentTeamId: null,
+                        createdAt
+                      }
+                      return [user, HashMap.set(map, user.id, user)] as const
+                    }
+                  })
+                )
+              )
+            ),
+          findById: (id) => Ref.get(users).pipe(Effect.map(HashMap.get(id))),
+          setCurrentTeam: (id: UserId, teamId: TeamId) =>
+            store.atomically(
+              Ref.update(
+                users,
+                HashMap.modify(id, (user) => ({ ...user, currentTeamId: teamId }))
+              )
+            ),
+          updateProfile: (id, patch) =>
+            store.atomically(
+              Ref.modify(users, (map) => {
+                const user = HashMap.get(map, id)
+                if (Option.isNone(user) || patch.fullName === undefined) return [user, map] as const
+                const next = { ...user.value, fullName: patch.fullName }
+                return [Option.some(next), HashMap.set(map, id, next)] as const
               })
             )
-          )
-        ),
-      findById: (id) => Ref.get(users).pipe(Effect.map(HashMap.get(id))),
-      setCurrentTeam: (id: UserId, teamId: TeamId) =>
-        store.atomically(
-          Ref.update(
-            users,
-            HashMap.modify(id, (user) => ({ ...user, currentTeamId: teamId }))
-          )
-        )
-    })
+        })
+      )
+    )
   })
 )

@@ -1,12 +1,14 @@
 import { Layer } from "effect"
 import { ManagedEntitiesRepoMemory } from "./ManagedEntitiesRepoMemory.ts"
 import { ReceiveHandlesRepoMemory } from "./ReceiveHandlesRepoMemory.ts"
+import { TeamInvitesRepoMemory } from "./TeamInvitesRepoMemory.ts"
 import { TeamPlansRepoMemory } from "./TeamPlansRepoMemory.ts"
 import { TeamsRepoMemory } from "./TeamsRepoMemory.ts"
 import { UsersRepoMemory } from "./UsersRepoMemory.ts"
 
 export * from "./ManagedEntitiesRepoMemory.ts"
 export * from "./ReceiveHandlesRepoMemory.ts"
+export * from "./TeamInvitesRepoMemory.ts"
 export * from "./TeamPlansRepoMemory.ts"
 export * from "./TeamsRepoMemory.ts"
 export * from "./UsersRepoMemory.ts"
@@ -15,6 +17,7 @@ export * from "./UsersRepoMemory.ts"
 export const IdentityPortsMemory = Layer.mergeAll(
   ManagedEntitiesRepoMemory,
   ReceiveHandlesRepoMemory,
+  TeamInvitesRepoMemory,
   TeamPlansRepoMemory,
   TeamsRepoMemory,
   UsersRepoMemory

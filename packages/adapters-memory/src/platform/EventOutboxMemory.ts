@@ -8,6 +8,11 @@ export class PublishedEvents extends Context.Service<PublishedEvents, Ref.Ref<Re
   "@svc/adapters-memory/PublishedEvents"
 ) {}
 
+/** The ids of published events a notification pass has taken (a notifying event stays until taken and delivered). */
+export class NotifiedEvents extends Context.Service<NotifiedEvents, Ref.Ref<ReadonlySet<string>>>()(
+  "@svc/adapters-memory/NotifiedEvents"
+) {}
+
 /**
  * EventOutbox over the in-memory store; rolled back with the transaction that published. Each event is appended to
  * its team's audit log in the same write, as the Postgres outbox's trigger does.
@@ -17,6 +22,7 @@ export const EventOutboxMemory = Layer.effectContext(
     const store = yield* MemoryStore
     const audit = yield* AuditLogRepo
     const events = yield* store.table<ReadonlyArray<DomainEvent>>([])
+    const notified = yield* store.table<ReadonlySet<string>>(new Set())
     return Context.make(
       EventOutbox,
       EventOutbox.of({
@@ -35,6 +41,6 @@ export const EventOutboxMemory = Layer.effectContext(
             )
           )
       })
-    ).pipe(Context.add(PublishedEvents, events))
+    ).pipe(Context.add(PublishedEvents, events), Context.add(NotifiedEvents, notified))
   })
 ).pipe(Layer.provide(AuditLogRepoMemory))

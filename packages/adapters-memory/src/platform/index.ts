@@ -9,3 +9,4 @@ export * from "./RateLimiterMemory.ts"
 
 /** The platform context's ports on the in-memory store. */
 export const PlatformPortsMemory = Layer.mergeAll(EventOutboxMemory, IdempotencyStoreMemory, RateLimiterMemory)
+export * from "./MailerMemory.ts"

@@ -1,6 +1,6 @@
-import { isAfter, newestFirst, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
+import { isAfter, NOTIFYING_EVENTS, newestFirst, WebhookDeliveriesRepo, type WebhookDelivery } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
-import { PublishedEvents } from "../platform/index.ts"
+import { NotifiedEvents, PublishedEvents } from "../platform/index.ts"
 import { MemoryStore } from "../shared/index.ts"
 
 /** WebhookDeliveriesRepo over the in-memory store, fed from the in-memory outbox's published events. */
@@ -9,6 +9,7 @@ export const WebhookDeliveriesRepoMemory = Layer.effect(
   Effect.gen(function* () {
     const store = yield* MemoryStore
     const published = yield* PublishedEvents
+    const notified = yield* NotifiedEvents
     const dispatched = yield* store.table<ReadonlySet<string>>(new Set())
     const rows = yield* store.table<ReadonlyArray<WebhookDelivery>>([])
     const update = (id: string, f: (d: WebhookDelivery) => WebhookDelivery) =>
@@ -77,11 +78,17 @@ export const WebhookDeliveriesRepoMemory = Layer.effect(
         Effect.gen(function* () {
           const done = yield* Ref.get(dispatched)
           const delivered = new Set((yield* Ref.get(rows)).map((d) => d.eventId))
+          const taken = yield* Ref.get(notified)
           const gone = new Set(
-            (yield* Ref.get(published)).filter((e) => done.has(e.id) && !delivered.has(e.id)).map((e) => e.id)
+            (yield* Ref.get(published))
+              .filter(
+                (e) => done.has(e.id) && (taken.has(e.id) || !(e.type in NOTIFYING_EVENTS)) && !delivered.has(e.id)
+              )
+              .map((e) => e.id)
           )
           yield* Ref.update(published, (events) => events.filter((e) => !gone.has(e.id)))
           yield* Ref.set(dispatched, new Set([...done].filter((id) => !gone.has(id))))
+          yield* Ref.set(notified, new Set([...taken].filter((id) => !gone.has(id))))
           return gone.size
         })
       ),

@@ -1,7 +1,9 @@
-import { type Membership, Role, Team, TeamsRepo } from "@svc/domain"
+import { type Membership, Role, Team, TeamMember, TeamsRepo } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
+
+const ChangedRow = Schema.Struct({ userId: Schema.String })
 
 const MembershipRow = Schema.Struct({ ...Team.fields, role: Role })
 
@@ -56,6 +58,42 @@ export const TeamsRepoPg = Layer.effect(
           orUnavailable("teams.memberRoles"),
           Effect.flatMap(decodeRows(RoleRow, "teams.memberRoles")),
           Effect.map((rows) => rows.map((row) => row.role))
+        ),
+      update: (team) =>
+        sql`UPDATE teams SET name = ${team.name}, base_currency = ${team.baseCurrency} WHERE id = ${team.id}`.pipe(
+          Effect.asVoid,
+          orUnavailable("teams.update")
+        ),
+      lockTeam: (teamId) =>
+        sql`SELECT id FROM teams WHERE id = ${teamId} FOR UPDATE`.pipe(Effect.asVoid, orUnavailable("teams.lockTeam")),
+      members: (teamId) =>
+        sql`
+          SELECT u.id AS user_id, u.email, u.full_name, m.role, m.created_at AS joined_at
+          FROM team_members m JOIN users u ON u.id = m.user_id
+          WHERE m.team_id = ${teamId}
+          ORDER BY m.created_at, u.id`.pipe(
+          orUnavailable("teams.members"),
+          Effect.flatMap(decodeRows(TeamMember, "teams.members"))
+        ),
+      setRole: (teamId, userId, role) =>
+        sql`UPDATE team_members SET role = ${role} WHERE team_id = ${teamId} AND user_id = ${userId}
+            RETURNING user_id`.pipe(
+          orUnavailable("teams.setRole"),
+          Effect.flatMap(decodeRows(ChangedRow, "teams.setRole")),
+          Effect.map((rows) => rows.length > 0)
+        ),
+      removeMember: (teamId, userId) =>
+        sql`
+          WITH removed AS (
+            DELETE FROM team_members WHERE team_id = ${teamId} AND user_id = ${userId} RETURNING user_id
+          ), cleared AS (
+            UPDATE users SET current_team_id = NULL
+            WHERE id IN (SELECT user_id FROM removed) AND current_team_id = ${teamId}
+          )
+          SELECT user_id FROM removed`.pipe(
+          orUnavailable("teams.removeMember"),
+          Effect.flatMap(decodeRows(ChangedRow, "teams.removeMember")),
+          Effect.map((rows) => rows.length > 0)
         )
     })
   })

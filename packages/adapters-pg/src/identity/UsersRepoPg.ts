@@ -39,6 +39,13 @@ export const UsersRepoPg = Layer.effect(
           )
         ),
       findById,
+      updateProfile: (id, patch) =>
+        patch.fullName === undefined
+          ? findById(id)
+          : sql`UPDATE users SET full_name = ${patch.fullName} WHERE id = ${id} RETURNING ${columns}`.pipe(
+              orUnavailable("users.updateProfile"),
+              Effect.flatMap(decodeFirst(User, "users.updateProfile"))
+            ),
       setCurrentTeam: (id, teamId) =>
         sql`UPDATE users SET current_team_id = ${teamId} WHERE id = ${id}`.pipe(
           Effect.asVoid,

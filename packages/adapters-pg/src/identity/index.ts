@@ -1,12 +1,14 @@
 import { Layer } from "effect"
 import { ManagedEntitiesRepoPg } from "./ManagedEntitiesRepoPg.ts"
 import { ReceiveHandlesRepoPg } from "./ReceiveHandlesRepoPg.ts"
+import { TeamInvitesRepoPg } from "./TeamInvitesRepoPg.ts"
 import { TeamPlansRepoPg } from "./TeamPlansRepoPg.ts"
 import { TeamsRepoPg } from "./TeamsRepoPg.ts"
 import { UsersRepoPg } from "./UsersRepoPg.ts"
 
 export * from "./ManagedEntitiesRepoPg.ts"
 export * from "./ReceiveHandlesRepoPg.ts"
+export * from "./TeamInvitesRepoPg.ts"
 export * from "./TeamPlansRepoPg.ts"
 export * from "./TeamsRepoPg.ts"
 export * from "./UsersRepoPg.ts"
@@ -15,6 +17,7 @@ export * from "./UsersRepoPg.ts"
 export const IdentityPortsPg = Layer.mergeAll(
   ManagedEntitiesRepoPg,
   ReceiveHandlesRepoPg,
+  TeamInvitesRepoPg,
   TeamPlansRepoPg,
   TeamsRepoPg,
   UsersRepoPg

@@ -3,6 +3,7 @@ import { CategoriesRepo, seedStandardCategories } from "../finance/transactions/
 import { Ledger } from "../ledger/index.ts"
 import type { UserId } from "../shared/index.ts"
 import { newId, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import type { TeamMember } from "./Member.ts"
 import { openReceiveHandle, ReceiveHandlesRepo } from "./ReceiveHandles.ts"
 import type { Membership, Role, Team } from "./Team.ts"
 import type { User } from "./User.ts"
@@ -25,6 +26,16 @@ export class TeamsRepo extends Context.Service<
     ) => Effect.Effect<Option.Option<Membership>, PersistenceUnavailable>
     /** The role of every member of the team. */
     readonly memberRoles: (teamId: TeamId) => Effect.Effect<ReadonlyArray<Role>, PersistenceUnavailable>
+    /** Replaces the team's name and base currency. */
+    readonly update: (team: Team) => Effect.Effect<void, PersistenceUnavailable>
+    /** Locks the team's row until the transaction ends: membership changes of one team run one at a time. */
+    readonly lockTeam: (teamId: TeamId) => Effect.Effect<void, PersistenceUnavailable>
+    /** Every member of the team with their user, oldest member first. */
+    readonly members: (teamId: TeamId) => Effect.Effect<ReadonlyArray<TeamMember>, PersistenceUnavailable>
+    /** Changes a member's role; false when the user is not a member. */
+    readonly setRole: (teamId: TeamId, userId: UserId, role: Role) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** Removes a member (and clears the team as their current team); false when the user is not a member. */
+    readonly removeMember: (teamId: TeamId, userId: UserId) => Effect.Effect<boolean, PersistenceUnavailable>
   }
 >()("@svc/domain/TeamsRepo") {}
 

@@ -9,6 +9,11 @@ export interface SessionIdentity {
   readonly fullName: string | null
 }
 
+/** What a user may change about themselves. */
+export interface UserProfilePatch {
+  readonly fullName?: string | null | undefined
+}
+
 /** Storage of users. */
 export class UsersRepo extends Context.Service<
   UsersRepo,
@@ -17,6 +22,11 @@ export class UsersRepo extends Context.Service<
     readonly ensure: (identity: SessionIdentity) => Effect.Effect<User, PersistenceUnavailable>
     readonly findById: (id: UserId) => Effect.Effect<Option.Option<User>, PersistenceUnavailable>
     readonly setCurrentTeam: (id: UserId, teamId: TeamId) => Effect.Effect<void, PersistenceUnavailable>
+    /** Changes the user's profile; none when no such user exists. */
+    readonly updateProfile: (
+      id: UserId,
+      patch: UserProfilePatch
+    ) => Effect.Effect<Option.Option<User>, PersistenceUnavailable>
   }
 >()("@svc/domain/UsersRepo") {}
 
@@ -26,11 +36,21 @@ export class Users extends Context.Service<
   {
     /** The user behind a verified session, created on first use. */
     readonly provision: (identity: SessionIdentity) => Effect.Effect<User, PersistenceUnavailable>
+    /** Changes the user's own profile; none when the user no longer exists. */
+    readonly updateProfile: (
+      id: UserId,
+      patch: UserProfilePatch
+    ) => Effect.Effect<Option.Option<User>, PersistenceUnavailable>
   }
 >()("@svc/domain/Users") {
   static readonly make = Effect.gen(function* () {
     const repo = yield* UsersRepo
-    return Users.of({ provision: Effect.fn("Users.provision")((identity: SessionIdentity) => repo.ensure(identity)) })
+    return Users.of({
+      provision: Effect.fn("Users.provision")((identity: SessionIdentity) => repo.ensure(identity)),
+      updateProfile: Effect.fn("Users.updateProfile")((id: UserId, patch: UserProfilePatch) =>
+        repo.updateProfile(id, patch)
+      )
+    })
   })
   static readonly layer = Layer.effect(Users, Users.make)
 }

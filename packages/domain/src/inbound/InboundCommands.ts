@@ -4,7 +4,8 @@ import { BankConnectionsRepo } from "../finance/banking/index.ts"
 import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
 import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
 import { Ledger, pickSpendAccount } from "../ledger/index.ts"
-import { newIdText, nowIso, type PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import { EventOutbox } from "../platform/index.ts"
+import { newIdText, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
 import type {
   BankConnectionChanged,
   DepositReceived,
@@ -48,6 +49,8 @@ export class InboundCommands extends Context.Service<
     const plans = yield* TeamPlansRepo
     const inbox = yield* InboxItemsRepo
     const cardAuthorizations = yield* CardAuthorizations
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
 
     const requireTeam = (teamId: TeamId) =>
       teams
@@ -98,10 +101,38 @@ export class InboundCommands extends Context.Service<
     })
 
     const bankConnection = Effect.fn("InboundCommands.bankConnection")(function* (command: BankConnectionChanged) {
-      const found = yield* connections.setStatus(command.provider, command.externalId, command.status, yield* nowIso)
-      if (!found) {
-        return yield* refuse(new BankConnectionNotFound({ provider: command.provider, externalId: command.externalId }))
+      const notFound = new BankConnectionNotFound({ provider: command.provider, externalId: command.externalId })
+      const now = yield* nowIso
+      if (command.status !== "disconnected") {
+        if (!(yield* connections.setStatus(command.provider, command.externalId, command.status, now))) {
+          return yield* refuse(notFound)
+        }
+        return
       }
+      yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const lost = yield* connections.disconnect(command.provider, command.externalId, now)
+          // Only a connection that was working is lost: a repeated disconnection tells nobody again.
+          if (Option.isNone(lost)) {
+            const known = yield* connections.findByExternalId(command.provider, command.externalId)
+            return Option.isNone(known) ? yield* refuse(notFound) : undefined
+          }
+          yield* outbox.publish({
+            id: yield* newIdText,
+            teamId: lost.value.teamId,
+            mode: "live",
+            type: "bank_connection.disconnected",
+            data: {
+              id: lost.value.id,
+              object: "bank_connection",
+              provider: lost.value.provider,
+              status: lost.value.status,
+              updatedAt: lost.value.updatedAt
+            },
+            createdAt: now
+          })
+        })
+      )
     })
 
     const inboxEmail = Effect.fn("InboundCommands.inboxEmail")(function* (command: InboxEmailReceived) {

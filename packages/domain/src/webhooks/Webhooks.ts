@@ -1,12 +1,14 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { EventOutbox } from "../platform/index.ts"
 import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
-import { isoOfMillis, newIdText, nowIso, randomBytes, type TeamId, utf8 } from "../shared/index.ts"
+import { isoOfMillis, newIdText, nowIso, randomBytes, type TeamId, Transactor, utf8 } from "../shared/index.ts"
 import {
   InvalidWebhookEndpoint,
   type WebhookDelivery,
   WebhookDeliveryNotFound,
   type WebhookEndpoint,
-  WebhookEndpointNotFound
+  WebhookEndpointNotFound,
+  webhookEndpointView
 } from "./WebhookEndpoint.ts"
 import { checkEventTypes, checkWebhookUrl, type WebhookDestinationPolicy } from "./WebhookRules.ts"
 import { WebhookDeliveriesRepo, WebhookEndpointsRepo } from "./WebhooksRepo.ts"
@@ -103,6 +105,8 @@ export class WebhookEndpoints extends Context.Service<
     const deliveriesRepo = yield* WebhookDeliveriesRepo
     const serverKey = yield* WebhookSecretKey
     const destinations = yield* WebhookDestinations
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
 
     const validate = (input: {
       readonly url?: string | undefined
@@ -158,14 +162,31 @@ export class WebhookEndpoints extends Context.Service<
         disabledReason: enabled ? null : patch.enabled === false ? "disabled_by_user" : current.disabledReason,
         updatedAt: yield* nowIso
       }
-      yield* repo.update(next)
+      yield* save(current, next)
       return next
     })
+
+    /** Stores the endpoint's new state; turning it off publishes `webhook_endpoint.disabled` with the change. */
+    const save = (current: WebhookEndpoint, next: WebhookEndpoint) =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          yield* repo.update(next)
+          if (!current.enabled || next.enabled) return
+          yield* outbox.publish({
+            id: yield* newIdText,
+            teamId: next.teamId,
+            mode: "live",
+            type: "webhook_endpoint.disabled",
+            data: { ...webhookEndpointView(next) },
+            createdAt: next.updatedAt
+          })
+        })
+      )
 
     const disable = Effect.fn("WebhookEndpoints.disable")(function* (teamId: TeamId, id: string, reason: string) {
       const current = yield* get(teamId, id)
       const next = { ...current, enabled: false, disabledReason: reason, updatedAt: yield* nowIso }
-      yield* repo.update(next)
+      yield* save(current, next)
       return next
     })
 

@@ -1,1 +1,2 @@
+export * from "./TeamAdminApi.ts"
 export * from "./TeamsApi.ts"

@@ -1,1 +1,2 @@
+export * from "./TeamAdminHttp.ts"
 export * from "./TeamsHttp.ts"

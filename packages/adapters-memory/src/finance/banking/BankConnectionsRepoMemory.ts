@@ -24,6 +24,16 @@ export const BankConnectionsRepoMemory = Layer.effect(
             yield* Ref.set(rows, new Map(all).set(key, { ...found, status, updatedAt: at }))
             return true
           })
+        ),
+      disconnect: (provider, externalId, at) =>
+        store.atomically(
+          Ref.modify(rows, (all) => {
+            const key = keyOf(provider, externalId)
+            const found = all.get(key)
+            if (found === undefined || found.status !== "connected") return [Option.none(), all] as const
+            const next: BankConnection = { ...found, status: "disconnected", updatedAt: at }
+            return [Option.some(next), new Map(all).set(key, next)] as const
+          })
         )
     })
   })

@@ -26,6 +26,14 @@ export const BankConnectionsRepoPg = Layer.effect(
           WHERE provider = ${provider} AND external_id = ${externalId} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           orUnavailable("bankConnections.setStatus")
+        ),
+      disconnect: (provider, externalId, at) =>
+        sql`
+          UPDATE bank_connections SET status = 'disconnected', updated_at = ${at}
+          WHERE provider = ${provider} AND external_id = ${externalId} AND status = 'connected'
+          RETURNING *`.pipe(
+          orUnavailable("bankConnections.disconnect"),
+          Effect.flatMap(decodeFirst(BankConnection, "bankConnections.disconnect"))
         )
     })
   })

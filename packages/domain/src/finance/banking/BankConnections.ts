@@ -34,5 +34,14 @@ export class BankConnectionsRepo extends Context.Service<
       status: BankConnectionStatus,
       at: string
     ) => Effect.Effect<boolean, PersistenceUnavailable>
+    /**
+     * Marks a connected connection disconnected and answers it as it now is; none when there is no such connection
+     * or it was disconnected already (a conditional update: of concurrent reports, one changes it).
+     */
+    readonly disconnect: (
+      provider: string,
+      externalId: string,
+      at: string
+    ) => Effect.Effect<Option.Option<BankConnection>, PersistenceUnavailable>
   }
 >()("@svc/domain/BankConnectionsRepo") {}

@@ -1,0 +1,6 @@
+import { CustomersRepoPg } from "./CustomersRepoPg.ts"
+
+export * from "./CustomersRepoPg.ts"
+
+/** The customers context's ports on Postgres. */
+export const CustomersPortsPg = CustomersRepoPg

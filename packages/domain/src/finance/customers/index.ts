@@ -1,0 +1,2 @@
+export * from "./Customers.ts"
+export * from "./model.ts"

@@ -1,0 +1,3 @@
+export * from "./model.ts"
+export * from "./NotificationJobs.ts"
+export * from "./Notifications.ts"

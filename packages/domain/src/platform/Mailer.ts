@@ -1,0 +1,28 @@
+import { Context, Effect } from "effect"
+
+/** An e-mail to send: plain text. */
+export interface MailMessage {
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+}
+
+/** Sends e-mail. */
+export interface MailerShape {
+  readonly send: (message: MailMessage) => Effect.Effect<void>
+}
+
+/**
+ * The log mailer, meant for local use only: it writes each message, body included, to the log. A message may carry a
+ * secret (an invitation's token), which therefore lands in the log; a deployment that mails for real provides its own
+ * `Mailer`.
+ */
+export const logMailer: MailerShape = {
+  send: (message) =>
+    Effect.logInfo("mail (log mailer, local use only)").pipe(
+      Effect.annotateLogs({ to: message.to, subject: message.subject, text: message.text })
+    )
+}
+
+/** The mail port; the log mailer unless a composition root provides another. */
+export const Mailer = Context.Reference<MailerShape>("@svc/domain/Mailer", { defaultValue: () => logMailer })

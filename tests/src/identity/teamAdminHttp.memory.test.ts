@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { teamAdminHttpSuite } from "./TeamAdminHttpSuite.ts"
+
+teamAdminHttpSuite("memory", PortsMemory)

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { notificationsHttpSuite } from "./NotificationsHttpSuite.ts"
+
+notificationsHttpSuite("memory", PortsMemory)
