@@ -41,6 +41,10 @@ export const teamAdminHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           await app.call("PATCH", `/teams/${teamId}`, { token: owner.token, body: { baseCurrency: "euro" } }),
           "baseCurrency"
         )
+        assertInvalid(
+          await app.call("PATCH", `/teams/${teamId}`, { token: owner.token, body: { baseCurrency: "XYZ" } }),
+          "baseCurrency"
+        )
         assertInvalid(await app.call("PATCH", `/teams/${teamId}`, { token: owner.token, body: { name: "" } }), "name")
 
         const member = await person("member@acme.example")

@@ -46,6 +46,13 @@ describe("a team's accounts open in its base currency", () => {
       assert.deepStrictEqual(new Set(accounts.body.data.map((a: { currency: string }) => a.currency)), new Set(["EUR"]))
     })
 
+    it("POST /teams with a well-formed but unknown currency is a 400 naming baseCurrency", async () => {
+      const token = await sessionToken()
+      const refused = await app.call("POST", "/teams", { token, body: { name: "Nowhere", baseCurrency: "XYZ" } })
+      assert.strictEqual(refused.status, 400)
+      assert.include(JSON.stringify(refused.body), "baseCurrency")
+    })
+
     it("POST /teams without baseCurrency keeps USD accounts", async () => {
       const token = await sessionToken()
       assert.strictEqual((await app.call("POST", "/teams", { token, body: { name: "Plain" } })).status, 201)

@@ -1,4 +1,4 @@
-import { Currency, Role, TeamInviteView, TeamMemberView, TeamView } from "@svc/domain/model"
+import { KnownCurrency, Role, TeamInviteView, TeamMemberView, TeamView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -28,7 +28,7 @@ const Name = Schema.String.check(
 
 export const UpdateTeamRequest = Schema.Struct({
   name: Schema.optionalKey(Name),
-  baseCurrency: Schema.optionalKey(Currency)
+  baseCurrency: Schema.optionalKey(KnownCurrency)
 })
 
 export const InviteRequest = Schema.Struct({

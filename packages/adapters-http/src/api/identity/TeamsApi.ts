@@ -1,4 +1,4 @@
-import { Currency, TeamView, UserView } from "@svc/domain/model"
+import { KnownCurrency, TeamView, UserView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -22,7 +22,7 @@ export const CreateTeamRequest = Schema.Struct({
     Schema.isTrimmed({ message: "must not start or end with spaces" }),
     Schema.isBetweenLength(1, 200)
   ),
-  baseCurrency: Schema.optionalKey(Currency)
+  baseCurrency: Schema.optionalKey(KnownCurrency)
 })
 
 /** Creating teams: session only. */
