@@ -6,7 +6,7 @@ import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
-import { CategoriesApi } from "./finance/transactions/index.ts"
+import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -41,6 +41,7 @@ export class Api extends HttpApi.make("svc")
   .add(InboundEventsApi)
   .add(OAuthApplicationsApi)
   .add(CategoriesApi)
+  .add(TransactionsApi)
   .add(TagsApi)
   .add(BankAccountsApi)
   .add(ExchangeRatesApi)

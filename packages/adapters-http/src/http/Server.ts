@@ -8,7 +8,7 @@ import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
-import { CategoriesHttp } from "./finance/transactions/index.ts"
+import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
 import { MeHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
@@ -44,6 +44,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     InboundEventsHttp,
     OAuthApplicationsHttp,
     CategoriesHttp,
+    TransactionsHttp,
     TagsHttp,
     BankAccountsHttp,
     ExchangeRatesHttp

@@ -118,11 +118,12 @@ export class Transactions extends Context.Service<
       id: TransactionId,
       input: CreateTransactionAttachment
     ) => Effect.Effect<TransactionAttachment, TransactionInvalid | TransactionNotFound | PersistenceUnavailable>
+    /** Detaches the file (the stored file stays) and answers the attachment as it was. */
     readonly removeAttachment: (
       teamId: TeamId,
       id: TransactionId,
       attachmentId: string
-    ) => Effect.Effect<void, TransactionAttachmentNotFound | PersistenceUnavailable>
+    ) => Effect.Effect<TransactionAttachment, TransactionAttachmentNotFound | PersistenceUnavailable>
   }
 >()("@svc/domain/Transactions") {
   static readonly make = Effect.gen(function* () {
@@ -520,10 +521,12 @@ export class Transactions extends Context.Service<
       id: TransactionId,
       attachmentId: string
     ) {
-      const removed = UUID.test(attachmentId)
-        ? yield* repo.removeAttachment(teamId, id, attachmentId as AttachmentId)
-        : false
-      if (!removed) return yield* new TransactionAttachmentNotFound({ transactionId: id, attachmentId })
+      const current = UUID.test(id) ? yield* repo.find(teamId, id) : Option.none()
+      const attachment = Option.flatMapNullishOr(current, (d) => d.attachments.find((a) => a.id === attachmentId))
+      if (Option.isNone(attachment) || !(yield* repo.removeAttachment(teamId, id, attachment.value.id))) {
+        return yield* new TransactionAttachmentNotFound({ transactionId: id, attachmentId })
+      }
+      return attachment.value
     })
 
     return Transactions.of({
