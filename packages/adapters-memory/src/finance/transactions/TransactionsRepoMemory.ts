@@ -1,5 +1,6 @@
 import {
   BankAccountsRepo,
+  BankConnectionsRepo,
   CategoriesRepo,
   searchWords,
   TagsRepo,
@@ -87,12 +88,17 @@ export const TransactionsRepoMemory = Layer.effect(
     const categories = yield* CategoriesRepo
     const tagsRepo = yield* TagsRepo
     const accounts = yield* BankAccountsRepo
+    const connections = yield* BankConnectionsRepo
     const tables = yield* store.table<Tables>({ transactions: new Map(), tags: new Map(), attachments: new Map() })
 
     const detailsOf = (t: Transaction, all: Tables) =>
       Effect.gen(function* () {
         const account = t.bankAccountId === null ? Option.none() : yield* accounts.find(t.teamId, t.bankAccountId)
         if (t.bankAccountId !== null && Option.isNone(account)) return Option.none<TransactionDetails>()
+        const connection =
+          Option.isNone(account) || account.value.connectionId === null
+            ? Option.none()
+            : yield* connections.find(t.teamId, account.value.connectionId)
         const category = t.categoryId === null ? Option.none() : yield* categories.find(t.teamId, t.categoryId)
         const tagIds = all.tags.get(t.id) ?? []
         const tags =
@@ -113,7 +119,10 @@ export const TransactionsRepoMemory = Layer.effect(
             onNone: () => null,
             onSome: (a) => ({
               account: a,
-              connection: a.connectionId === null ? null : { id: a.connectionId, name: "", logoUrl: null }
+              connection: Option.match(connection, {
+                onNone: () => null,
+                onSome: (c) => ({ id: c.id, name: c.provider, logoUrl: null })
+              })
             })
           }),
           tags,

@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { BankAccountsRepoMemory } from "../banking/index.ts"
+import { BankAccountsRepoMemory, BankConnectionsRepoMemory } from "../banking/index.ts"
 import { TagsRepoMemory } from "../tags/index.ts"
 import { CategoriesRepoMemory } from "./CategoriesRepoMemory.ts"
 import { TransactionsRepoMemory } from "./TransactionsRepoMemory.ts"
@@ -14,6 +14,8 @@ export * from "./TransactionsRepoMemory.ts"
 export const TransactionsPortsMemory = Layer.mergeAll(
   CategoriesRepoMemory,
   TransactionsRepoMemory.pipe(
-    Layer.provide(Layer.mergeAll(CategoriesRepoMemory, TagsRepoMemory, BankAccountsRepoMemory))
+    Layer.provide(
+      Layer.mergeAll(CategoriesRepoMemory, TagsRepoMemory, BankAccountsRepoMemory, BankConnectionsRepoMemory)
+    )
   )
 )

@@ -1,5 +1,5 @@
 import { DateTime, Option, Schema } from "effect"
-import { CalendarDate, KnownCurrency } from "../money/model.ts"
+import { CalendarDate, KnownCurrency, SignedAmountMinor } from "../money/model.ts"
 import { TaxRate } from "./Category.ts"
 import { TransactionFrequency, TransactionStatus } from "./Transaction.ts"
 
@@ -140,3 +140,19 @@ export interface TransactionQuery {
 /** The words of a text filter as matched: letters and digits, lower-cased. */
 export const searchWords = (text: string): ReadonlyArray<string> =>
   [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]).slice(0, 16)
+
+/**
+ * One transaction of a bank feed, as an aggregator or bank reports it on a connected account: its own id (unique per
+ * provider and team), day, name, signed amount in minor units and whether it is still pending.
+ */
+export const BankFeedTransaction = Schema.Struct({
+  id: Schema.String.check(Schema.isBetweenLength(1, 200)),
+  date: CalendarDate,
+  name: Schema.String.check(Schema.isBetweenLength(1, 500)),
+  amountMinor: SignedAmountMinor,
+  currency: KnownCurrency,
+  pending: Schema.Boolean,
+  description: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2000))),
+  counterpartyName: Schema.NullOr(Schema.String.check(Schema.isMaxLength(500)))
+})
+export type BankFeedTransaction = typeof BankFeedTransaction.Type
