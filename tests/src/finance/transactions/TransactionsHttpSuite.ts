@@ -161,7 +161,7 @@ export const transactionsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports,
         assertInvalid(await list("amountMin=ten&currency=USD"), "query.amountMin")
         assertInvalid(await list("statuses=posted,lost"), "query.statuses.1")
         assertInvalid(await list("sort=name"), "query.sort")
-        assertInvalid(await list("cursor=forged"), "query.cursor")
+        assertInvalid(await list("cursor=forged"), "query.cursor", "invalid_cursor")
         assertInvalid(await list(`tags=${theirTag.body.id},x`), "query.tags.1")
         assert404Naming(await list(`tags=${theirTag.body.id}`), "query.tags.0")
         assert404Naming(await list("categories=nope"), "query.categories.0")
@@ -232,13 +232,20 @@ export const transactionsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports,
           ["Refund", "Tokyo dinner"],
           "newest first by default"
         )
+        assertInvalid(
+          await app.call("GET", `/transactions?sort=amount&cursor=${encodeURIComponent(first.body.meta.cursor)}`, {
+            token: acme.owner
+          }),
+          "query.cursor",
+          "invalid_cursor"
+        )
         const other = await financeTeam(app)
         assertInvalid(
           await app.call("GET", `/transactions?cursor=${encodeURIComponent(first.body.meta.cursor)}`, {
             token: other.owner
           }),
           "query.cursor",
-          "validation_failed"
+          "invalid_cursor"
         )
         assert.deepStrictEqual((await app.call("GET", "/transactions", { token: other.owner })).body.data, [])
       })

@@ -16,9 +16,16 @@ import { Effect, type Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import type { TransactionListQuery } from "../../../api/finance/transactions/index.ts"
+import { badRequest } from "../../../api/shared/index.ts"
 import { invalidField, missingResource, orServiceUnavailable, principalTeamId } from "../../shared/index.ts"
 
 type ListParams = Schema.Struct<typeof TransactionListQuery>["Type"]
+
+/** 400 `invalid_cursor`, as every list answers a cursor it did not issue for this list, team and order. */
+const invalidCursor = () =>
+  badRequest("invalid_cursor", "the cursor is not valid", [
+    { path: "query.cursor", message: "not a cursor of this list and order" }
+  ])
 
 type Refusal = TransactionInvalid | TransactionReferenceNotFound | TransactionNotFound | TransactionAttachmentNotFound
 
@@ -35,7 +42,7 @@ const isRefusal = (u: unknown): u is Refusal =>
 const answerOf = (e: Refusal, prefix: string) => {
   switch (e._tag) {
     case "TransactionInvalid":
-      return invalidField(`${prefix}${e.field}`, e.message)
+      return e.field === "cursor" ? invalidCursor() : invalidField(`${prefix}${e.field}`, e.message)
     case "TransactionReferenceNotFound":
       return missingResource(e.kind, e.id, `${prefix}${e.field}`)
     case "TransactionNotFound":
@@ -127,9 +134,7 @@ export const TransactionsHttp = HttpApiBuilder.group(Api, "transactions", (handl
           const cursor =
             query.cursor === undefined || query.cursor === ""
               ? undefined
-              : yield* cursors
-                  .open(scope, query.cursor)
-                  .pipe(Effect.mapError(() => invalidField("query.cursor", "not a cursor of this list")))
+              : yield* cursors.open(scope, query.cursor).pipe(Effect.mapError(invalidCursor))
           const page = yield* transactions.list(teamId, yield* queryOf(query, cursor))
           return {
             data: page.data.map(transactionView),
