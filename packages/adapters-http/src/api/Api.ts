@@ -7,7 +7,7 @@ import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
-import { CategoriesApi } from "./finance/transactions/index.ts"
+import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
 import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -43,6 +43,7 @@ export class Api extends HttpApi.make("svc")
   .add(InboundEventsApi)
   .add(OAuthApplicationsApi)
   .add(CategoriesApi)
+  .add(TransactionsApi)
   .add(TagsApi)
   .add(BankAccountsApi)
   .add(ExchangeRatesApi)

@@ -9,7 +9,7 @@ import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
-import { CategoriesHttp } from "./finance/transactions/index.ts"
+import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
 import { InvitesHttp, MeHttp, TeamAdminHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
@@ -46,6 +46,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     InboundEventsHttp,
     OAuthApplicationsHttp,
     CategoriesHttp,
+    TransactionsHttp,
     TagsHttp,
     BankAccountsHttp,
     ExchangeRatesHttp,

@@ -1,1 +1,2 @@
 export * from "./CategoriesHttp.ts"
+export * from "./TransactionsHttp.ts"
