@@ -6,6 +6,7 @@ import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
+import { ReportsPortsMemory } from "./finance/reports/index.ts"
 import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
 import { InboundPortsMemory } from "./inbound/index.ts"
@@ -24,6 +25,7 @@ export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
+export * from "./finance/reports/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
@@ -36,22 +38,27 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(
-  TransactorMemory,
-  AccessPortsMemory,
-  ApprovalsPortsMemory,
-  AuditPortsMemory,
-  BankingPortsMemory,
-  CheckoutPortsMemory,
-  DocumentsPortsMemory,
-  IdentityPortsMemory,
-  InboundPortsMemory,
-  LedgerPortsMemory,
-  MoneyPortsMemory,
-  OAuthPortsMemory,
-  PlatformPortsMemory,
-  SpendPortsMemory,
-  TransactionsPortsMemory,
-  TransfersPortsMemory,
-  WebhooksPortsMemory
-).pipe(Layer.provideMerge(MemoryStore.layer))
+export const PortsMemory = ReportsPortsMemory.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      TransactorMemory,
+      AccessPortsMemory,
+      ApprovalsPortsMemory,
+      AuditPortsMemory,
+      BankingPortsMemory,
+      CheckoutPortsMemory,
+      DocumentsPortsMemory,
+      IdentityPortsMemory,
+      InboundPortsMemory,
+      LedgerPortsMemory,
+      MoneyPortsMemory,
+      OAuthPortsMemory,
+      PlatformPortsMemory,
+      SpendPortsMemory,
+      TransactionsPortsMemory,
+      TransfersPortsMemory,
+      WebhooksPortsMemory
+    )
+  ),
+  Layer.provideMerge(MemoryStore.layer)
+)

@@ -6,6 +6,7 @@ import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
+import { ReportsPortsPg } from "./finance/reports/index.ts"
 import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
@@ -24,6 +25,7 @@ export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
+export * from "./finance/reports/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
@@ -59,6 +61,7 @@ export const PortsPg = Layer.mergeAll(
   MoneyPortsPg,
   OAuthPortsPg,
   PlatformPortsPg,
+  ReportsPortsPg,
   SpendPortsPg,
   TransactionsPortsPg,
   TransfersPortsPg,
