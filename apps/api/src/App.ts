@@ -36,6 +36,7 @@ import {
   RateLimiter,
   RateLimitPruneJob,
   ReceiveAddresses,
+  Reports,
   SpendFreezes,
   SpendRequests,
   TeamCredentialsLive,
@@ -228,6 +229,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
     Users.layer,
     Teams.layer,
+    Reports.layer,
     AgentCredentialsFromKeys,
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),

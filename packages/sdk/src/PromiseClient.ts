@@ -6,6 +6,7 @@ import type {
   AuditEntryResponse,
   AuditVerificationResponse,
   BalanceResponse,
+  BurnRateReportResponse,
   CardCredentialsResponse,
   CheckoutIntentResponse,
   CreateCheckoutIntentBody,
@@ -13,11 +14,17 @@ import type {
   CreateSpendRequestBody,
   CreateTeamRequest,
   CreateTransferBody,
+  ExpensesReportResponse,
   FreezeBody,
   PaymentCodeResponse,
   PolicyVersionResponse,
+  ProfitReportResponse,
   ReceiveAddressResponse,
+  ReportQueryParams,
+  RevenueReportResponse,
+  RunwayReportResponse,
   SpendEvaluationResponse,
+  SpendingReportResponse,
   TeamResponse,
   TransferResponse,
   UserResponse
@@ -87,6 +94,23 @@ export type PolicyVersion = typeof PolicyVersionResponse.Type
 export type AuditEntry = typeof AuditEntryResponse.Type
 /** The answer of verifying the team's audit chain: valid, or its first broken link. */
 export type AuditVerification = typeof AuditVerificationResponse.Type
+/**
+ * What a report covers: `from`..`to` (YYYY-MM-DD, widened to whole UTC months), `currency` (default: the team's base
+ * currency), `revenueType` (`gross` or `net`; revenue defaults to gross, profit to net).
+ */
+export type ReportParams = typeof ReportQueryParams.Type
+/** Each month's revenue against the same month a year earlier, in major units. */
+export type RevenueReport = typeof RevenueReportResponse.Type
+/** Each month's profit against the same month a year earlier, in major units. */
+export type ProfitReport = typeof ProfitReportResponse.Type
+/** Each month's spend. */
+export type BurnRateReport = typeof BurnRateReportResponse.Type
+/** Months of cash left at the median burn of the last 3 completed months. */
+export type RunwayReport = typeof RunwayReportResponse.Type
+/** Each month's one-off and recurring spend, and the average one-off spend. */
+export type ExpensesReport = typeof ExpensesReportResponse.Type
+/** Spend by category, largest first, with its share of all spend. */
+export type SpendingReport = typeof SpendingReportResponse.Type
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -161,6 +185,18 @@ export interface PromiseClient {
   readonly listAuditEntries: (params?: ListParams) => Promise<Page<AuditEntry>>
   /** Recomputes the team's audit chain: valid, or the first broken link (session of an owner or admin). */
   readonly verifyAudit: () => Promise<AuditVerification>
+  /** GET /reports/revenue (scope `reports.read`). */
+  readonly revenueReport: (params: ReportParams) => Promise<RevenueReport>
+  /** GET /reports/profit (scope `reports.read`). */
+  readonly profitReport: (params: ReportParams) => Promise<ProfitReport>
+  /** GET /reports/burn-rate (scope `reports.read`). */
+  readonly burnRateReport: (params: ReportParams) => Promise<BurnRateReport>
+  /** GET /reports/runway (scope `reports.read`); the completed months are the 3 before the current one. */
+  readonly runwayReport: (params: ReportParams) => Promise<RunwayReport>
+  /** GET /reports/expenses (scope `reports.read`). */
+  readonly expensesReport: (params: ReportParams) => Promise<ExpensesReport>
+  /** GET /reports/spending (scope `reports.read`). */
+  readonly spendingReport: (params: ReportParams) => Promise<SpendingReport>
 }
 
 /** The request of a POST on one resource (a transfer's accept, decline or cancel, an intent's cancel). */
@@ -214,6 +250,12 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     listPolicyVersions: (id, params = {}) =>
       run(client.agentKeys.listPolicyVersions({ params: { id }, query: params })),
     listAuditEntries: (params = {}) => run(client.audit.listAuditEntries({ query: params })),
-    verifyAudit: () => run(client.audit.verifyAudit())
+    verifyAudit: () => run(client.audit.verifyAudit()),
+    revenueReport: (params) => run(client.reports.revenue({ query: params })),
+    profitReport: (params) => run(client.reports.profit({ query: params })),
+    burnRateReport: (params) => run(client.reports.burnRate({ query: params })),
+    runwayReport: (params) => run(client.reports.runway({ query: params })),
+    expensesReport: (params) => run(client.reports.expenses({ query: params })),
+    spendingReport: (params) => run(client.reports.spending({ query: params }))
   }
 }

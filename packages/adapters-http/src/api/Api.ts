@@ -3,6 +3,7 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
+import { ReportsApi } from "./finance/reports/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -36,6 +37,7 @@ export class Api extends HttpApi.make("svc")
   .add(WebhookEndpointsApi)
   .add(InboundEventsApi)
   .add(OAuthApplicationsApi)
+  .add(ReportsApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -3,6 +3,7 @@ import {
   addMonths,
   emptyMonth,
   expensesReport,
+  lastDayOf,
   medianMinor,
   monthsBetween,
   percentageChange,
@@ -108,5 +109,17 @@ describe("report maths", () => {
         ["uncategorized", 3, 33]
       ]
     )
+  })
+})
+
+describe("month ends", () => {
+  it("last days: 30- and 31-day months, February in leap and common years, centuries", () => {
+    assert.strictEqual(lastDayOf("2025-01"), "2025-01-31")
+    assert.strictEqual(lastDayOf("2025-04"), "2025-04-30")
+    assert.strictEqual(lastDayOf("2024-02"), "2024-02-29")
+    assert.strictEqual(lastDayOf("2025-02"), "2025-02-28")
+    assert.strictEqual(lastDayOf("1900-02"), "1900-02-28")
+    assert.strictEqual(lastDayOf("2000-02"), "2000-02-29")
+    assert.strictEqual(lastDayOf("2025-12"), "2025-12-31")
   })
 })

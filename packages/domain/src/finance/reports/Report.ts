@@ -18,19 +18,19 @@ export const ReportQuery = Schema.Struct({
 export type ReportQuery = typeof ReportQuery.Type
 
 /** One month's value of a report, in major units of the report currency. */
-export const ReportPoint = Schema.Struct({ date: Schema.String, value: Schema.Number, currency: Schema.String })
+export const ReportPoint = Schema.Struct({ date: Schema.String, value: Schema.Finite, currency: Schema.String })
 export type ReportPoint = typeof ReportPoint.Type
 
 /** The change against the same month a year earlier, in whole percent. */
 export const ReportPercentage = Schema.Struct({
-  value: Schema.Number,
+  value: Schema.Finite,
   status: Schema.Literals(["negative", "positive"])
 })
 export type ReportPercentage = typeof ReportPercentage.Type
 
 const comparison = <T extends "revenue" | "profit">(type: T) =>
   Schema.Struct({
-    summary: Schema.Struct({ currentTotal: Schema.Number, prevTotal: Schema.Number, currency: Schema.String }),
+    summary: Schema.Struct({ currentTotal: Schema.Finite, prevTotal: Schema.Finite, currency: Schema.String }),
     meta: Schema.Struct({ type: Schema.Literal(type), currency: Schema.String }),
     result: Schema.Array(
       Schema.Struct({ date: Schema.String, percentage: ReportPercentage, current: ReportPoint, previous: ReportPoint })
@@ -50,20 +50,20 @@ export const BurnRateReport = Schema.Array(ReportPoint)
 export type BurnRateReport = typeof BurnRateReport.Type
 
 /** SPEC.md's runway: months of cash left at the median burn of the last 3 completed months. */
-export const RunwayReport = Schema.Struct({ months: Schema.Number, medianBurn: Schema.Number })
+export const RunwayReport = Schema.Struct({ months: Schema.Finite, medianBurn: Schema.Finite })
 export type RunwayReport = typeof RunwayReport.Type
 
 /** SPEC.md's expenses: each month's one-off (`value`) and recurring spend. */
 export const ExpensesReport = Schema.Struct({
-  summary: Schema.Struct({ averageExpense: Schema.Number, currency: Schema.String }),
+  summary: Schema.Struct({ averageExpense: Schema.Finite, currency: Schema.String }),
   meta: Schema.Struct({ type: Schema.String, currency: Schema.String }),
   result: Schema.Array(
     Schema.Struct({
       date: Schema.String,
-      value: Schema.Number,
+      value: Schema.Finite,
       currency: Schema.String,
-      recurring: Schema.Number,
-      total: Schema.Number
+      recurring: Schema.Finite,
+      total: Schema.Finite
     })
   )
 })
@@ -73,10 +73,10 @@ export type ExpensesReport = typeof ExpensesReport.Type
 export const SpendingItem = Schema.Struct({
   name: Schema.String,
   slug: Schema.String,
-  amount: Schema.Number,
+  amount: Schema.Finite,
   currency: Schema.String,
   color: Schema.String,
-  percentage: Schema.Number
+  percentage: Schema.Finite
 })
 export type SpendingItem = typeof SpendingItem.Type
 

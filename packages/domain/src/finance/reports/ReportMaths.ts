@@ -72,6 +72,17 @@ export const monthsBetween = (from: Month, to: Month): ReadonlyArray<Month> => {
 /** The first day of a month, the date a report item carries. */
 export const monthStart = (month: Month): string => `${month}-01`
 
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
+
+/** The last day of a month, `YYYY-MM-DD`. */
+export const lastDayOf = (month: Month): string => {
+  const year = Number(month.slice(0, 4))
+  const index = Number(month.slice(5, 7)) - 1
+  const days = index === 1 && isLeapYear(year) ? 29 : (DAYS[index] ?? 31)
+  return `${month}-${pad(days, 2)}`
+}
+
 /** The totals of each month of `months`, 0 for a month without a row. */
 export const fillMonths = (
   months: ReadonlyArray<Month>,

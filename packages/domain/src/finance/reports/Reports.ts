@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { TeamsRepo } from "../../identity/index.ts"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import { isoOfMillis, type PersistenceUnavailable, type TeamId } from "../../shared/index.ts"
 import { isKnownCurrency } from "../money/model.ts"
 import type {
   BurnRateReport,
@@ -18,6 +18,7 @@ import {
   completedMonthsBefore,
   expensesReport,
   fillMonths,
+  lastDayOf,
   type Month,
   monthOf,
   monthStart,
@@ -75,14 +76,8 @@ export class Reports extends Context.Service<
         return { months, currency }
       })
 
-      const lastDay = (month: Month) => {
-        const next = monthStart(addMonths(month, 1))
-        const date = new Date(`${next}T00:00:00Z`)
-        date.setUTCDate(0)
-        return date.toISOString().slice(0, 10)
-      }
       const totals = (teamId: TeamId, currency: string, from: Month, to: Month) =>
-        repo.monthlyTotals(teamId, currency, monthStart(from), lastDay(to))
+        repo.monthlyTotals(teamId, currency, monthStart(from), lastDayOf(to))
       const lastMonth = (months: ReadonlyArray<Month>) => months[months.length - 1] ?? months[0] ?? "1970-01"
       const firstMonth = (months: ReadonlyArray<Month>) => months[0] ?? "1970-01"
 
@@ -108,7 +103,7 @@ export class Reports extends Context.Service<
         runway: Effect.fn("Reports.runway")(function* (teamId, query) {
           const { currency } = yield* resolve(teamId, query)
           const now = yield* Clock.currentTimeMillis
-          const completed = completedMonthsBefore(monthOf(new Date(now).toISOString()))
+          const completed = completedMonthsBefore(monthOf(isoOfMillis(now)))
           const [rows, cash] = yield* Effect.all(
             [totals(teamId, currency, firstMonth(completed), lastMonth(completed)), repo.cash(teamId, currency)],
             { concurrency: 1 }
@@ -126,7 +121,7 @@ export class Reports extends Context.Service<
             teamId,
             currency,
             monthStart(firstMonth(months)),
-            lastDay(lastMonth(months))
+            lastDayOf(lastMonth(months))
           )
           return spendingReport(rows, currency)
         })
