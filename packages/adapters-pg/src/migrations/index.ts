@@ -22,6 +22,7 @@ import approvalChainsSpendFreezes from "./0019_approval_chains_spend_freezes.ts"
 import policyVersionsAudit from "./0020_policy_versions_audit.ts"
 import knownMerchants from "./0021_known_merchants.ts"
 import financeCore from "./0022_finance_core.ts"
+import transactionMonthTotals from "./0025_transaction_month_totals.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -46,7 +47,8 @@ export const migrations = Migrator.fromRecord({
   "0019_approval_chains_spend_freezes": approvalChainsSpendFreezes,
   "0020_policy_versions_audit": policyVersionsAudit,
   "0021_known_merchants": knownMerchants,
-  "0022_finance_core": financeCore
+  "0022_finance_core": financeCore,
+  "0025_transaction_month_totals": transactionMonthTotals
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -22,40 +22,37 @@ const CategoryRow = Schema.Struct({
 
 const CashRow = Schema.Struct({ cash: SafeIntegerColumn })
 
-/** ReportsRepo on Postgres: every sum is grouped and added up in the database. */
+/** ReportsRepo on Postgres: reads the monthly totals migration 0025 keeps in step with every write (ADR 0021). */
 export const ReportsRepoPg = Layer.effect(
   ReportsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const counted = (teamId: string, currency: string, from: string, to: string) => sql`
-      SELECT t.date,
-             CASE WHEN t.currency = ${currency} THEN t.amount_minor ELSE t.base_amount_minor END AS amount,
-             coalesce(t.tax_rate, c.tax_rate) AS rate,
-             c.type, c.slug, c.name, c.color, t.recurring
-      FROM transactions t
-      LEFT JOIN transaction_categories c ON c.team_id = t.team_id AND c.id = t.category_id
-      WHERE t.team_id = ${teamId} AND t.date BETWEEN ${from}::date AND ${to}::date
-        AND NOT t.internal AND t.status <> 'excluded' AND c.excluded IS NOT TRUE
-        AND (t.currency = ${currency} OR t.base_currency = ${currency})`
+      SELECT to_char(a.month, 'YYYY-MM') AS month, c.type, c.slug, c.name, c.color, a.recurring, a.positive,
+             CASE WHEN a.currency = ${currency} THEN a.amount_minor ELSE a.base_amount_minor END AS amount,
+             CASE WHEN a.currency = ${currency} THEN a.tax_minor ELSE a.base_tax_minor END AS tax
+      FROM transaction_month_totals a
+      LEFT JOIN transaction_categories c ON c.team_id = a.team_id AND c.id = a.category_id
+      WHERE a.team_id = ${teamId}
+        AND a.month BETWEEN date_trunc('month', ${from}::date) AND ${to}::date
+        AND (a.currency = ${currency} OR a.base_currency = ${currency})
+        AND c.excluded IS NOT TRUE`
     return ReportsRepo.of({
       monthlyTotals: (teamId, currency, from, to) =>
         sql`
           WITH counted AS (${counted(teamId, currency, from, to)}),
           classed AS (
-            SELECT to_char(date, 'YYYY-MM') AS month, amount, rate, type, recurring,
-                   (type = 'revenue' AND amount > 0) OR type = 'contra_revenue' AS is_revenue
-            FROM counted
+            SELECT *, (type = 'revenue' AND positive) OR type = 'contra_revenue' AS is_revenue FROM counted
           )
           SELECT month,
                  coalesce(sum(amount) FILTER (WHERE is_revenue), 0)::text AS revenue,
-                 coalesce(sum(round(amount * rate / (100 + rate))) FILTER (WHERE is_revenue AND rate > 0), 0)::text
-                   AS revenue_tax,
-                 coalesce(sum(-amount) FILTER (WHERE amount < 0 AND type = 'cost_of_goods_sold'), 0)::text AS cogs,
+                 coalesce(sum(tax) FILTER (WHERE is_revenue), 0)::text AS revenue_tax,
+                 coalesce(sum(-amount) FILTER (WHERE NOT positive AND type = 'cost_of_goods_sold'), 0)::text AS cogs,
                  coalesce(sum(-amount) FILTER (
-                   WHERE amount < 0 AND type IS DISTINCT FROM 'cost_of_goods_sold'
+                   WHERE NOT positive AND type IS DISTINCT FROM 'cost_of_goods_sold'
                      AND type IS DISTINCT FROM 'contra_revenue'), 0)::text AS operating,
-                 coalesce(sum(-amount) FILTER (WHERE amount < 0), 0)::text AS spend,
-                 coalesce(sum(-amount) FILTER (WHERE amount < 0 AND recurring), 0)::text AS recurring
+                 coalesce(sum(-amount) FILTER (WHERE NOT positive), 0)::text AS spend,
+                 coalesce(sum(-amount) FILTER (WHERE NOT positive AND recurring), 0)::text AS recurring
           FROM classed
           GROUP BY month
           ORDER BY month`.pipe(
@@ -78,8 +75,9 @@ export const ReportsRepoPg = Layer.effect(
           WITH counted AS (${counted(teamId, currency, from, to)})
           SELECT slug, name, color, sum(-amount)::text AS amount
           FROM counted
-          WHERE amount < 0
-          GROUP BY slug, name, color`.pipe(
+          WHERE NOT positive
+          GROUP BY slug, name, color
+          HAVING sum(amount) <> 0`.pipe(
           orUnavailable("reports.spendingByCategory"),
           Effect.flatMap(decodeRows(CategoryRow, "reports.spendingByCategory")),
           Effect.map((rows) =>

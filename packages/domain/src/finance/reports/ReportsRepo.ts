@@ -6,7 +6,8 @@ import type { CategorySpend, MonthTotals } from "./ReportMaths.ts"
 /**
  * The sums the reports are computed from, in one currency. A transaction counts in its own amount when its currency is
  * the report's, else in its base amount when its base currency is, else not at all; internal ones, status `excluded`
- * and excluded categories never count; pending and archived ones do.
+ * and excluded categories never count; pending and archived ones do. Ranges are whole UTC months: `from` is the first
+ * day of a month, `to` the last day of one. A transaction's base amount has the sign of its amount.
  */
 export class ReportsRepo extends Context.Service<
   ReportsRepo,
