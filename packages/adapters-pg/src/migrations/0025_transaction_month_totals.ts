@@ -33,7 +33,7 @@ const apply = (source: string, sign: 1 | -1, where = "", existingCategory = fals
 /**
  * Monthly totals of the counted transactions (not internal, not `excluded`), kept in step with every write by
  * statement-level triggers, so a report reads a few thousand rows instead of every transaction of its months (ADR
- * 0021). Keyed by what the report rules need to choose at read time: the category (its type and excluded flag are
+ * 0022). Keyed by what the report rules need to choose at read time: the category (its type and excluded flag are
  * joined when reading, so editing them needs no recomputation), the currency and base currency (the target-currency
  * rule), recurring, and the sign. The tax each transaction includes is summed per transaction at its effective rate
  * (its own, else its category's); a change of a category's rate recomputes that category's totals.

@@ -22,7 +22,7 @@ const CategoryRow = Schema.Struct({
 
 const CashRow = Schema.Struct({ cash: SafeIntegerColumn })
 
-/** ReportsRepo on Postgres: reads the monthly totals migration 0025 keeps in step with every write (ADR 0021). */
+/** ReportsRepo on Postgres: reads the monthly totals migration 0025 keeps in step with every write (ADR 0022). */
 export const ReportsRepoPg = Layer.effect(
   ReportsRepo,
   Effect.gen(function* () {
