@@ -7,6 +7,7 @@ import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
 import { ReportsPortsMemory } from "./finance/reports/index.ts"
+import { TagsPortsMemory } from "./finance/tags/index.ts"
 import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
 import { InboundPortsMemory } from "./inbound/index.ts"
@@ -26,6 +27,7 @@ export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/reports/index.ts"
+export * from "./finance/tags/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
@@ -55,6 +57,7 @@ export const PortsMemory = ReportsPortsMemory.pipe(
       OAuthPortsMemory,
       PlatformPortsMemory,
       SpendPortsMemory,
+      TagsPortsMemory,
       TransactionsPortsMemory,
       TransfersPortsMemory,
       WebhooksPortsMemory

@@ -7,6 +7,7 @@ import { BankingPortsPg } from "./finance/banking/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
 import { ReportsPortsPg } from "./finance/reports/index.ts"
+import { TagsPortsPg } from "./finance/tags/index.ts"
 import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
@@ -26,6 +27,7 @@ export * from "./finance/banking/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/reports/index.ts"
+export * from "./finance/tags/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
@@ -63,6 +65,7 @@ export const PortsPg = Layer.mergeAll(
   PlatformPortsPg,
   ReportsPortsPg,
   SpendPortsPg,
+  TagsPortsPg,
   TransactionsPortsPg,
   TransfersPortsPg,
   WebhooksPortsPg

@@ -6,6 +6,7 @@ import type {
   AuditEntryResponse,
   AuditVerificationResponse,
   BalanceResponse,
+  BulkUpdateTransactionsRequest,
   BurnRateReportResponse,
   CardCredentialsResponse,
   CheckoutIntentResponse,
@@ -13,6 +14,8 @@ import type {
   CreatePaymentCodeBody,
   CreateSpendRequestBody,
   CreateTeamRequest,
+  CreateTransactionAttachmentRequest,
+  CreateTransactionRequest,
   CreateTransferBody,
   ExpensesReportResponse,
   FreezeBody,
@@ -26,7 +29,9 @@ import type {
   SpendEvaluationResponse,
   SpendingReportResponse,
   TeamResponse,
+  TransactionResponse,
   TransferResponse,
+  UpdateTransactionRequest,
   UserResponse
 } from "@svc/adapters-http/api"
 import { Effect } from "effect"
@@ -111,6 +116,38 @@ export type RunwayReport = typeof RunwayReportResponse.Type
 export type ExpensesReport = typeof ExpensesReportResponse.Type
 /** Spend by category, largest first, with its share of all spend. */
 export type SpendingReport = typeof SpendingReportResponse.Type
+/** A business-finance transaction (SPEC.md's Transaction): amounts in major units of its currency. */
+export type Transaction = typeof TransactionResponse.Type
+/** The body of POST /transactions (and one item of the bulk create). */
+export type CreateTransactionInput = typeof CreateTransactionRequest.Type
+/** The body of PATCH /transactions/:id: the fields to change (null clears). */
+export type UpdateTransactionInput = typeof UpdateTransactionRequest.Type
+/** One item of the bulk update: a transaction's id and its changes. */
+export type BulkUpdateTransactionInput = (typeof BulkUpdateTransactionsRequest.Type)[number]
+/** SPEC.md's CreateTransactionAttachment: a stored file's path segments, name, size in bytes and MIME type. */
+export type CreateTransactionAttachmentInput = typeof CreateTransactionAttachmentRequest.Type
+/** An attachment item of a transaction. */
+export type TransactionAttachment = NonNullable<Transaction["attachments"]>[number]
+/** Which transactions to list: a page, an order and filters (lists as arrays; all given must hold). */
+export interface ListTransactionsParams extends ListParams {
+  readonly from?: string
+  readonly to?: string
+  readonly q?: string
+  readonly categories?: ReadonlyArray<string>
+  readonly tags?: ReadonlyArray<string>
+  readonly bankAccounts?: ReadonlyArray<string>
+  readonly type?: "income" | "expense"
+  readonly statuses?: ReadonlyArray<string>
+  /** Bounds on the absolute amount, in major units of `currency` (which they require). */
+  readonly amountMin?: number
+  readonly amountMax?: number
+  readonly currency?: string
+  readonly attachments?: boolean
+  readonly recurring?: boolean
+  readonly frequencies?: ReadonlyArray<string>
+  readonly sort?: "date" | "amount"
+  readonly direction?: "asc" | "desc"
+}
 /** Which page of a list to fetch: the previous page's `meta.cursor`, and 1..100 items (default 20). */
 export interface ListParams {
   readonly cursor?: string
@@ -197,6 +234,56 @@ export interface PromiseClient {
   readonly expensesReport: (params: ReportParams) => Promise<ExpensesReport>
   /** GET /reports/spending (scope `reports.read`). */
   readonly spendingReport: (params: ReportParams) => Promise<SpendingReport>
+  /** The team's transactions, newest first unless `sort`/`direction` say otherwise (transactions.read). */
+  readonly listTransactions: (params?: ListTransactionsParams) => Promise<Page<Transaction>>
+  readonly getTransaction: (id: string) => Promise<Transaction>
+  /** Records a manual transaction (transactions.write). */
+  readonly createTransaction: (input: CreateTransactionInput) => Promise<Transaction>
+  readonly updateTransaction: (id: string, changes: UpdateTransactionInput) => Promise<Transaction>
+  /** Deletes the transaction and answers it as it was. */
+  readonly deleteTransaction: (id: string) => Promise<Transaction>
+  /** Records every transaction or none (a refused item is named by its index). */
+  readonly createTransactions: (inputs: ReadonlyArray<CreateTransactionInput>) => Promise<ReadonlyArray<Transaction>>
+  /** Applies every item's changes or none. */
+  readonly updateTransactions: (items: ReadonlyArray<BulkUpdateTransactionInput>) => Promise<ReadonlyArray<Transaction>>
+  /** Deletes every transaction or none; the deleted ids. */
+  readonly deleteTransactions: (ids: ReadonlyArray<string>) => Promise<ReadonlyArray<string>>
+  /** Attaches a file of the team's storage to the transaction. */
+  readonly attachToTransaction: (id: string, file: CreateTransactionAttachmentInput) => Promise<TransactionAttachment>
+  /** Detaches a file (the stored file stays) and answers the attachment. */
+  readonly detachFromTransaction: (id: string, attachmentId: string) => Promise<TransactionAttachment>
+}
+
+const flag = (value: boolean | undefined): "true" | "false" | undefined =>
+  value === undefined ? undefined : value ? "true" : "false"
+
+const commaList = (values: ReadonlyArray<string> | undefined) => (values === undefined ? undefined : values.join(","))
+
+/** The query string of a transaction list: lists comma-separated, flags and bounds as text. */
+const transactionsQuery = (params: ListTransactionsParams) => {
+  const query = {
+    cursor: params.cursor,
+    limit: params.limit,
+    from: params.from,
+    to: params.to,
+    q: params.q,
+    categories: commaList(params.categories),
+    tags: commaList(params.tags),
+    bankAccounts: commaList(params.bankAccounts),
+    type: params.type,
+    statuses: commaList(params.statuses),
+    amountMin: params.amountMin === undefined ? undefined : String(params.amountMin),
+    amountMax: params.amountMax === undefined ? undefined : String(params.amountMax),
+    currency: params.currency,
+    attachments: flag(params.attachments),
+    recurring: flag(params.recurring),
+    frequencies: commaList(params.frequencies),
+    sort: params.sort,
+    direction: params.direction
+  }
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as {
+    readonly [K in keyof typeof query]?: Exclude<(typeof query)[K], undefined>
+  }
 }
 
 /** The request of a POST on one resource (a transfer's accept, decline or cancel, an intent's cancel). */
@@ -256,6 +343,23 @@ export const createClient = (options: ClientOptions): PromiseClient => {
     burnRateReport: (params) => run(client.reports.burnRate({ query: params })),
     runwayReport: (params) => run(client.reports.runway({ query: params })),
     expensesReport: (params) => run(client.reports.expenses({ query: params })),
-    spendingReport: (params) => run(client.reports.spending({ query: params }))
+    spendingReport: (params) => run(client.reports.spending({ query: params })),
+    listTransactions: (params = {}) => run(client.transactions.list({ query: transactionsQuery(params) })),
+    getTransaction: (id) => run(client.transactions.get({ params: { id } })),
+    createTransaction: (input) => run(client.transactions.create({ payload: input })),
+    updateTransaction: (id, changes) => run(client.transactions.update({ params: { id }, payload: changes })),
+    deleteTransaction: (id) => run(client.transactions.delete({ params: { id } })),
+    createTransactions: (inputs) =>
+      run(client.transactions.createMany({ payload: inputs }).pipe(Effect.map((answer) => answer.data))),
+    updateTransactions: (items) =>
+      run(client.transactions.updateMany({ payload: items }).pipe(Effect.map((answer) => answer.data))),
+    deleteTransactions: (ids) =>
+      run(
+        client.transactions
+          .deleteMany({ payload: ids })
+          .pipe(Effect.map((answer) => answer.data.map((deleted) => deleted.id)))
+      ),
+    attachToTransaction: (id, file) => run(client.transactions.attach({ params: { id }, payload: file })),
+    detachFromTransaction: (id, attachmentId) => run(client.transactions.detach({ params: { id, attachmentId } }))
   }
 }

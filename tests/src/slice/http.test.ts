@@ -325,7 +325,8 @@ describe("service documents and health", () => {
         : []
     })
     assert.isAtLeast(lists.length, 10)
-    for (const { path, get, body } of lists) {
+    // SPEC.md gives the tags list as `{data}` alone.
+    for (const { path, get, body } of lists.filter((list) => list.path !== "/tags")) {
       assert.property(body.properties, "meta", `${path} answers meta`)
       const params = (get.parameters ?? []).map((p: { name: string }) => p.name)
       assert.includeMembers(params, ["cursor", "limit"], `${path} takes cursor and limit`)

@@ -3,7 +3,11 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
+import { BankAccountsApi } from "./finance/banking/index.ts"
+import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { ReportsApi } from "./finance/reports/index.ts"
+import { TagsApi } from "./finance/tags/index.ts"
+import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
 import { MeApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -38,6 +42,11 @@ export class Api extends HttpApi.make("svc")
   .add(InboundEventsApi)
   .add(OAuthApplicationsApi)
   .add(ReportsApi)
+  .add(CategoriesApi)
+  .add(TransactionsApi)
+  .add(TagsApi)
+  .add(BankAccountsApi)
+  .add(ExchangeRatesApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -5,7 +5,11 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
+import { BankAccountsHttp } from "./finance/banking/index.ts"
+import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { ReportsHttp } from "./finance/reports/index.ts"
+import { TagsHttp } from "./finance/tags/index.ts"
+import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
 import { MeHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
@@ -40,7 +44,12 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     WebhookEndpointsHttp,
     InboundEventsHttp,
     OAuthApplicationsHttp,
-    ReportsHttp
+    ReportsHttp,
+    CategoriesHttp,
+    TransactionsHttp,
+    TagsHttp,
+    BankAccountsHttp,
+    ExchangeRatesHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

@@ -1,7 +1,9 @@
 import { Schema } from "effect"
 import { CardStatus } from "../checkout/model.ts"
-import { BankConnectionStatus } from "../finance/banking/index.ts"
+import { BankAccountType, BankConnectionStatus } from "../finance/banking/index.ts"
 import { teamOfInboxAddress } from "../finance/documents/index.ts"
+import { KnownCurrency } from "../finance/money/model.ts"
+import { BankFeedTransaction } from "../finance/transactions/model.ts"
 import { KycStatus } from "../identity/index.ts"
 import { AccountId, AmountMinor, Currency, PositiveAmountMinor, TeamId } from "../shared/index.ts"
 
@@ -42,6 +44,25 @@ export class BankConnectionChanged extends Schema.TaggedClass<BankConnectionChan
   externalId: Schema.NonEmptyString,
   status: BankConnectionStatus
 }) {}
+
+/**
+ * A bank aggregator or bank reports transactions of an account it reaches through a connection of a team: the account
+ * is the team's connected account of that connection and external id (opened on the first report).
+ */
+export class BankTransactionsReceived extends Schema.TaggedClass<BankTransactionsReceived>()(
+  "BankTransactionsReceived",
+  {
+    provider: Provider,
+    connectionExternalId: Schema.NonEmptyString,
+    account: Schema.Struct({
+      externalId: Schema.NonEmptyString,
+      name: Schema.NonEmptyString,
+      currency: KnownCurrency,
+      type: BankAccountType
+    }),
+    transactions: Schema.Array(BankFeedTransaction)
+  }
+) {}
 
 /** An attachment of a received e-mail: its name, type and decoded size in bytes. */
 export const InboxEmailAttachment = Schema.Struct({
@@ -91,6 +112,7 @@ export const InboundCommand = Schema.Union([
   PlanChanged,
   SubscriptionEnded,
   BankConnectionChanged,
+  BankTransactionsReceived,
   InboxEmailReceived,
   CardAuthorizationAdvised,
   CardTransactionCleared,
@@ -115,6 +137,7 @@ export const teamOfCommand = (command: InboundCommand): TeamId | null => {
     }
     case "KycDecisionReceived":
     case "BankConnectionChanged":
+    case "BankTransactionsReceived":
     case "CardAuthorizationAdvised":
     case "CardTransactionCleared":
     case "CardStatusReported":

@@ -1,12 +1,14 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CardAuthorizations } from "../checkout/index.ts"
-import { BankConnectionsRepo } from "../finance/banking/index.ts"
+import { BankAccountId, BankAccountsRepo, BankConnectionsRepo } from "../finance/banking/index.ts"
 import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
+import { importBankTransactions, TransactionsRepo } from "../finance/transactions/index.ts"
 import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
 import { Ledger, pickSpendAccount } from "../ledger/index.ts"
-import { newIdText, nowIso, type PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import { newId, newIdText, nowIso, type PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import type {
   BankConnectionChanged,
+  BankTransactionsReceived,
   DepositReceived,
   InboundCommand,
   InboxEmailReceived,
@@ -48,6 +50,8 @@ export class InboundCommands extends Context.Service<
     const plans = yield* TeamPlansRepo
     const inbox = yield* InboxItemsRepo
     const cardAuthorizations = yield* CardAuthorizations
+    const bankAccounts = yield* BankAccountsRepo
+    const transactions = yield* TransactionsRepo
 
     const requireTeam = (teamId: TeamId) =>
       teams
@@ -104,6 +108,43 @@ export class InboundCommands extends Context.Service<
       }
     })
 
+    const bankTransactions = Effect.fn("InboundCommands.bankTransactions")(function* (
+      command: BankTransactionsReceived
+    ) {
+      const connection = yield* connections.findByExternalId(command.provider, command.connectionExternalId)
+      if (Option.isNone(connection)) {
+        return yield* refuse(
+          new BankConnectionNotFound({ provider: command.provider, externalId: command.connectionExternalId })
+        )
+      }
+      const { teamId, id: connectionId } = connection.value
+      const known = yield* bankAccounts.findByExternalId(teamId, connectionId, command.account.externalId)
+      const account = Option.isSome(known)
+        ? known.value
+        : yield* Effect.gen(function* () {
+            const at = yield* nowIso
+            const opened = {
+              id: yield* newId(BankAccountId),
+              teamId,
+              name: command.account.name,
+              type: command.account.type,
+              currency: command.account.currency,
+              balanceMinor: 0,
+              baseCurrency: null,
+              baseBalanceMinor: null,
+              enabled: true,
+              manual: false,
+              connectionId,
+              externalId: command.account.externalId,
+              createdAt: at,
+              updatedAt: at
+            }
+            yield* bankAccounts.insert(opened)
+            return opened
+          })
+      yield* importBankTransactions(transactions, account, command.provider, command.transactions)
+    })
+
     const inboxEmail = Effect.fn("InboundCommands.inboxEmail")(function* (command: InboxEmailReceived) {
       const unknown = new InboxAddressUnknown({ address: command.recipient })
       const teamId = teamOfInboxAddress(command.recipient)
@@ -135,6 +176,8 @@ export class InboundCommands extends Context.Service<
           return setPlan(command.teamId, PLAN_AFTER_SUBSCRIPTION.plan, PLAN_AFTER_SUBSCRIPTION.status)
         case "BankConnectionChanged":
           return bankConnection(command)
+        case "BankTransactionsReceived":
+          return bankTransactions(command)
         case "InboxEmailReceived":
           return inboxEmail(command)
         case "CardAuthorizationAdvised":

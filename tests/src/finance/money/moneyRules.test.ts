@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   CalendarDate,
+  canonicalRate,
   convertMinor,
   currencyExponent,
   decimalOf,
@@ -137,6 +138,13 @@ describe("money rules", () => {
       [3n, -3n, 1n, -1n, -3n]
     )
     assert.deepStrictEqual(decimalOf("0.10"), { digits: 1n, scale: 1 })
+    assert.deepStrictEqual(["1.0900", "2.0", "0.000100", "151.5", "3"].map(canonicalRate), [
+      "1.09",
+      "2",
+      "0.0001",
+      "151.5",
+      "3"
+    ])
   })
 
   it("computes the tax an amount includes at a percentage rate", () => {

@@ -1,3 +1,5 @@
 export * from "./Failures.ts"
+export * from "./FieldErrors.ts"
 export * from "./Lists.ts"
+export * from "./PrincipalTeam.ts"
 export * from "./SessionTeam.ts"

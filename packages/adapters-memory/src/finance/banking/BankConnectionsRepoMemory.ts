@@ -14,6 +14,10 @@ export const BankConnectionsRepoMemory = Layer.effect(
       insert: (c) => store.atomically(Ref.update(rows, (all) => new Map(all).set(keyOf(c.provider, c.externalId), c))),
       findByExternalId: (provider, externalId) =>
         Ref.get(rows).pipe(Effect.map((all) => Option.fromNullishOr(all.get(keyOf(provider, externalId))))),
+      find: (teamId, id) =>
+        Ref.get(rows).pipe(
+          Effect.map((all) => Option.fromNullishOr([...all.values()].find((c) => c.id === id && c.teamId === teamId)))
+        ),
       setStatus: (provider, externalId, status, at) =>
         store.atomically(
           Effect.gen(function* () {

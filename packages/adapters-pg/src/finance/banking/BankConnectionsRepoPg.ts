@@ -20,6 +20,11 @@ export const BankConnectionsRepoPg = Layer.effect(
           orUnavailable("bankConnections.findByExternalId"),
           Effect.flatMap(decodeFirst(BankConnection, "bankConnections.findByExternalId"))
         ),
+      find: (teamId, id) =>
+        sql`SELECT * FROM bank_connections WHERE team_id = ${teamId} AND id = ${id}`.pipe(
+          orUnavailable("bankConnections.find"),
+          Effect.flatMap(decodeFirst(BankConnection, "bankConnections.find"))
+        ),
       setStatus: (provider, externalId, status, at) =>
         sql`
           UPDATE bank_connections SET status = ${status}, updated_at = ${at}

@@ -27,6 +27,8 @@ export class BankConnectionsRepo extends Context.Service<
       provider: string,
       externalId: string
     ) => Effect.Effect<Option.Option<BankConnection>, PersistenceUnavailable>
+    /** A connection of the team by its own id. */
+    readonly find: (teamId: TeamId, id: string) => Effect.Effect<Option.Option<BankConnection>, PersistenceUnavailable>
     /** Sets the status; false when no connection has that aggregator id. */
     readonly setStatus: (
       provider: string,

@@ -1,1 +1,2 @@
 export * from "./BankAccount.ts"
+export * from "./BankAccountErrors.ts"

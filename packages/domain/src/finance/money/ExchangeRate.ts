@@ -73,3 +73,10 @@ export const convertMinor = (
   const amount = BigInt(amountMinor) * numerator * 10n ** BigInt(exponentOf(to))
   return Option.some(Number(divideRounded(amount, denominator * 10n ** BigInt(exponentOf(from)))))
 }
+
+/** A decimal rate in its shortest form (`1.0900` is `1.09`, `2.0` is `2`), so every store shows it alike. */
+export const canonicalRate = (rate: string): string => {
+  const decimal = decimalOf(rate) ?? ONE
+  const text = decimal.digits.toString().padStart(decimal.scale + 1, "0")
+  return decimal.scale === 0 ? text : `${text.slice(0, -decimal.scale)}.${text.slice(-decimal.scale)}`
+}

@@ -1,2 +1,3 @@
 export * from "./ExchangeRates.ts"
+export * from "./ExchangeRateTable.ts"
 export * from "./model.ts"

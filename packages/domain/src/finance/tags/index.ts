@@ -1,2 +1,3 @@
 export * from "./model.ts"
+export * from "./Tags.ts"
 export * from "./TagsRepo.ts"

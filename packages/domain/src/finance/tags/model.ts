@@ -1,1 +1,2 @@
 export * from "./Tag.ts"
+export * from "./TagErrors.ts"

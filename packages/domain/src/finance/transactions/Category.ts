@@ -92,7 +92,7 @@ export const TransactionCategoryView = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   color: Schema.String,
-  taxRate: Schema.NullOr(Schema.Number),
+  taxRate: Schema.NullOr(Schema.Finite),
   taxType: Schema.NullOr(Schema.String),
   slug: Schema.String
 })

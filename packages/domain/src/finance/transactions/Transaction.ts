@@ -93,7 +93,7 @@ export type TransactionAccountView = typeof TransactionAccountView.Type
 export const AttachmentView = Schema.Struct({
   id: Schema.String,
   path: Schema.Array(Schema.String),
-  size: Schema.Number,
+  size: Schema.Finite,
   type: Schema.String,
   filename: Schema.NullOr(Schema.String)
 })
@@ -104,11 +104,11 @@ export const TransactionView = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
-  amount: Schema.Number,
-  baseAmount: Schema.NullOr(Schema.Number),
+  amount: Schema.Finite,
+  baseAmount: Schema.NullOr(Schema.Finite),
   baseCurrency: Schema.NullOr(Schema.String),
-  taxAmount: Schema.NullOr(Schema.Number),
-  taxRate: Schema.NullOr(Schema.Number),
+  taxAmount: Schema.NullOr(Schema.Finite),
+  taxRate: Schema.NullOr(Schema.Finite),
   taxType: Schema.NullOr(Schema.String),
   currency: Schema.String,
   counterpartyName: Schema.NullOr(Schema.String),

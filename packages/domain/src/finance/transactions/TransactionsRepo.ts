@@ -31,7 +31,9 @@ export interface TransactionFilter {
   /** `income`: amount above 0; `expense`: below 0. */
   readonly type?: "income" | "expense" | undefined
   readonly statuses?: ReadonlyArray<TransactionStatus> | undefined
-  /** Inclusive bounds on the absolute amount, in minor units. */
+  /** In this currency. */
+  readonly currency?: string | undefined
+  /** Inclusive bounds on the absolute amount, in minor units (given with `currency`). */
   readonly amountMinMinor?: number | undefined
   readonly amountMaxMinor?: number | undefined
   /** true: with at least one attachment; false: with none. */

@@ -1,3 +1,7 @@
+export * from "./Categories.ts"
 export * from "./CategoriesRepo.ts"
 export * from "./model.ts"
+export * from "./TransactionErrors.ts"
+export * from "./TransactionImports.ts"
+export * from "./Transactions.ts"
 export * from "./TransactionsRepo.ts"

@@ -1,0 +1,2 @@
+export * from "./CategoriesApi.ts"
+export * from "./TransactionsApi.ts"

@@ -1,0 +1,2 @@
+export * from "./CategoriesHttp.ts"
+export * from "./TransactionsHttp.ts"

@@ -1,0 +1,158 @@
+import { DateTime, Option, Schema } from "effect"
+import { CalendarDate, KnownCurrency, SignedAmountMinor } from "../money/model.ts"
+import { TaxRate } from "./Category.ts"
+import { TransactionFrequency, TransactionStatus } from "./Transaction.ts"
+
+const Uuid = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))
+
+const Text = (max: number) =>
+  Schema.String.check(Schema.isMaxLength(max, { message: `expected at most ${max} characters` }))
+
+const Name = Schema.String.check(
+  Schema.isTrimmed({ message: "must not start or end with spaces" }),
+  Schema.isBetweenLength(1, 500, { message: "expected 1 to 500 characters" })
+)
+
+/**
+ * The day of a transaction: `YYYY-MM-DD`, or an ISO 8601 date-time whose UTC day is taken (SPEC.md shows dates as
+ * date-times at midnight UTC).
+ */
+export const TransactionDate = Schema.String.check(
+  Schema.makeFilter((text: string) => transactionDayOf(text) !== undefined, {
+    message: "expected a date YYYY-MM-DD or an ISO 8601 date-time"
+  })
+)
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/u
+
+/** The UTC calendar day of a transaction date, none when it is not a real date or date-time. */
+export const transactionDayOf = (text: string): CalendarDate | undefined => {
+  if (Schema.is(CalendarDate)(text)) return text
+  if (!DATE_TIME.test(text)) return undefined
+  return Option.match(DateTime.make(text), {
+    onNone: () => undefined,
+    onSome: (at) => DateTime.formatIsoDateUtc(at) as CalendarDate
+  })
+}
+
+/**
+ * A manual transaction (POST /transactions, one item of POST /transactions/bulk). `amount` and `baseAmount` are
+ * decimal numbers in major units with no more decimals than their currency has; income positive, spend negative. The
+ * category is named by id or by slug; tags and the bank account by id, all the team's.
+ */
+export const CreateTransaction = Schema.Struct({
+  name: Name,
+  date: TransactionDate,
+  amount: Schema.Finite,
+  currency: KnownCurrency,
+  description: Schema.optionalKey(Schema.NullOr(Text(2000))),
+  baseAmount: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
+  baseCurrency: Schema.optionalKey(Schema.NullOr(KnownCurrency)),
+  status: Schema.optionalKey(TransactionStatus),
+  internal: Schema.optionalKey(Schema.Boolean),
+  recurring: Schema.optionalKey(Schema.Boolean),
+  frequency: Schema.optionalKey(Schema.NullOr(TransactionFrequency)),
+  note: Schema.optionalKey(Schema.NullOr(Text(2000))),
+  categoryId: Schema.optionalKey(Schema.NullOr(Uuid)),
+  categorySlug: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64))),
+  bankAccountId: Schema.optionalKey(Schema.NullOr(Uuid)),
+  taxRate: Schema.optionalKey(Schema.NullOr(TaxRate)),
+  taxType: Schema.optionalKey(Schema.NullOr(Text(100))),
+  counterpartyName: Schema.optionalKey(Schema.NullOr(Text(500))),
+  tagIds: Schema.optionalKey(Schema.Array(Uuid).check(Schema.isMaxLength(50)))
+})
+export type CreateTransaction = typeof CreateTransaction.Type
+
+/** The changes of PATCH /transactions/:id: every field of a manual transaction, each optional (null clears). */
+export const UpdateTransaction = Schema.Struct({
+  name: Schema.optionalKey(Name),
+  date: Schema.optionalKey(TransactionDate),
+  amount: Schema.optionalKey(Schema.Finite),
+  currency: Schema.optionalKey(KnownCurrency),
+  description: Schema.optionalKey(Schema.NullOr(Text(2000))),
+  baseAmount: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
+  baseCurrency: Schema.optionalKey(Schema.NullOr(KnownCurrency)),
+  status: Schema.optionalKey(TransactionStatus),
+  internal: Schema.optionalKey(Schema.Boolean),
+  recurring: Schema.optionalKey(Schema.Boolean),
+  frequency: Schema.optionalKey(Schema.NullOr(TransactionFrequency)),
+  note: Schema.optionalKey(Schema.NullOr(Text(2000))),
+  categoryId: Schema.optionalKey(Schema.NullOr(Uuid)),
+  categorySlug: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64))),
+  bankAccountId: Schema.optionalKey(Schema.NullOr(Uuid)),
+  taxRate: Schema.optionalKey(Schema.NullOr(TaxRate)),
+  taxType: Schema.optionalKey(Schema.NullOr(Text(100))),
+  counterpartyName: Schema.optionalKey(Schema.NullOr(Text(500))),
+  tagIds: Schema.optionalKey(Schema.Array(Uuid).check(Schema.isMaxLength(50)))
+})
+export type UpdateTransaction = typeof UpdateTransaction.Type
+
+/** One item of PATCH /transactions/bulk: a transaction's id and its changes. */
+export const BulkUpdateItem = Schema.Struct({ id: Uuid, ...UpdateTransaction.fields })
+export type BulkUpdateItem = typeof BulkUpdateItem.Type
+
+/** SPEC.md's CreateTransactionAttachment: a stored file's path segments, its name, size in bytes and MIME type. */
+export const CreateTransactionAttachment = Schema.Struct({
+  path: Schema.Array(
+    Schema.String.check(Schema.isBetweenLength(1, 255, { message: "expected a path segment of 1 to 255 characters" }))
+  ).check(Schema.isBetweenLength(1, 32, { message: "expected 1 to 32 path segments" })),
+  name: Schema.String.check(Schema.isBetweenLength(1, 255, { message: "expected 1 to 255 characters" })),
+  size: Schema.Int.check(
+    Schema.isBetween({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { message: "expected a size in bytes" })
+  ),
+  type: Schema.String.check(
+    Schema.isPattern(/^[\w.+-]+\/[\w.+-]+$/u, { message: "expected a MIME type such as application/pdf" })
+  )
+})
+export type CreateTransactionAttachment = typeof CreateTransactionAttachment.Type
+
+/** The order a transaction list is asked for. */
+export const TransactionSortBy = Schema.Literals(["date", "amount"])
+export const SortDirection = Schema.Literals(["asc", "desc"])
+
+/**
+ * The filters of GET /transactions, as given (validated by `Transactions.list`). Amount bounds are in major units of
+ * `currency` (default the team's base currency) and compare the absolute amount.
+ */
+export interface TransactionQuery {
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+  readonly q?: string | undefined
+  /** Category ids or slugs; `uncategorized` stands for no category. */
+  readonly categories?: ReadonlyArray<string> | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
+  readonly bankAccounts?: ReadonlyArray<string> | undefined
+  readonly type?: "income" | "expense" | undefined
+  readonly statuses?: ReadonlyArray<TransactionStatus> | undefined
+  readonly amountMin?: number | string | undefined
+  readonly amountMax?: number | string | undefined
+  readonly currency?: string | undefined
+  readonly attachments?: boolean | undefined
+  readonly recurring?: boolean | undefined
+  readonly frequencies?: ReadonlyArray<TransactionFrequency> | undefined
+  readonly sortBy?: "date" | "amount" | undefined
+  readonly direction?: "asc" | "desc" | undefined
+  /** The position a previous page ended on (`transactionCursor`), already checked to be this list's. */
+  readonly cursor?: string | undefined
+  readonly limit?: number | undefined
+}
+
+/** The words of a text filter as matched: letters and digits, lower-cased. */
+export const searchWords = (text: string): ReadonlyArray<string> =>
+  [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]).slice(0, 16)
+
+/**
+ * One transaction of a bank feed, as an aggregator or bank reports it on a connected account: its own id (unique per
+ * provider and team), day, name, signed amount in minor units and whether it is still pending.
+ */
+export const BankFeedTransaction = Schema.Struct({
+  id: Schema.String.check(Schema.isBetweenLength(1, 200)),
+  date: CalendarDate,
+  name: Schema.String.check(Schema.isBetweenLength(1, 500)),
+  amountMinor: SignedAmountMinor,
+  currency: KnownCurrency,
+  pending: Schema.Boolean,
+  description: Schema.NullOr(Schema.String.check(Schema.isMaxLength(2000))),
+  counterpartyName: Schema.NullOr(Schema.String.check(Schema.isMaxLength(500)))
+})
+export type BankFeedTransaction = typeof BankFeedTransaction.Type
