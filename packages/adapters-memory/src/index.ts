@@ -7,6 +7,7 @@ import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { CustomersPortsMemory } from "./finance/customers/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
+import { ReportsPortsMemory } from "./finance/reports/index.ts"
 import { TagsPortsMemory } from "./finance/tags/index.ts"
 import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
@@ -28,6 +29,7 @@ export * from "./finance/banking/index.ts"
 export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
+export * from "./finance/reports/index.ts"
 export * from "./finance/tags/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
@@ -42,25 +44,30 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(
-  TransactorMemory,
-  AccessPortsMemory,
-  ApprovalsPortsMemory,
-  AuditPortsMemory,
-  BankingPortsMemory,
-  CustomersPortsMemory,
-  CheckoutPortsMemory,
-  DocumentsPortsMemory,
-  IdentityPortsMemory,
-  InboundPortsMemory,
-  LedgerPortsMemory,
-  MoneyPortsMemory,
-  NotificationsPortsMemory,
-  OAuthPortsMemory,
-  PlatformPortsMemory,
-  SpendPortsMemory,
-  TagsPortsMemory,
-  TransactionsPortsMemory,
-  TransfersPortsMemory,
-  WebhooksPortsMemory
-).pipe(Layer.provideMerge(MemoryStore.layer))
+export const PortsMemory = ReportsPortsMemory.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      TransactorMemory,
+      AccessPortsMemory,
+      ApprovalsPortsMemory,
+      AuditPortsMemory,
+      BankingPortsMemory,
+      CustomersPortsMemory,
+      CheckoutPortsMemory,
+      DocumentsPortsMemory,
+      IdentityPortsMemory,
+      InboundPortsMemory,
+      LedgerPortsMemory,
+      MoneyPortsMemory,
+      NotificationsPortsMemory,
+      OAuthPortsMemory,
+      PlatformPortsMemory,
+      SpendPortsMemory,
+      TagsPortsMemory,
+      TransactionsPortsMemory,
+      TransfersPortsMemory,
+      WebhooksPortsMemory
+    )
+  ),
+  Layer.provideMerge(MemoryStore.layer)
+)

@@ -7,6 +7,7 @@ import { BankingPortsPg } from "./finance/banking/index.ts"
 import { CustomersPortsPg } from "./finance/customers/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
+import { ReportsPortsPg } from "./finance/reports/index.ts"
 import { TagsPortsPg } from "./finance/tags/index.ts"
 import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
@@ -28,6 +29,7 @@ export * from "./finance/banking/index.ts"
 export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
+export * from "./finance/reports/index.ts"
 export * from "./finance/tags/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
@@ -67,6 +69,7 @@ export const PortsPg = Layer.mergeAll(
   NotificationsPortsPg,
   OAuthPortsPg,
   PlatformPortsPg,
+  ReportsPortsPg,
   SpendPortsPg,
   TagsPortsPg,
   TransactionsPortsPg,

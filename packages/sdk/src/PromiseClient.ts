@@ -8,6 +8,7 @@ import type {
   BalanceResponse,
   BankAccountResponse,
   BulkUpdateTransactionsRequest,
+  BurnRateReportResponse,
   CardCredentialsResponse,
   CategoryResponse,
   CheckoutIntentResponse,
@@ -24,14 +25,20 @@ import type {
   CustomerResponse,
   DeletedCustomer,
   ExchangeRateResponse,
+  ExpensesReportResponse,
   FreezeBody,
   InviteRequest,
   NotificationResponse,
   PaymentCodeResponse,
   PolicyVersionResponse,
+  ProfitReportResponse,
   ReceiveAddressResponse,
+  ReportQueryParams,
+  RevenueReportResponse,
+  RunwayReportResponse,
   SetExchangeRatesRequest,
   SpendEvaluationResponse,
+  SpendingReportResponse,
   TagResponse,
   TeamInviteResponse,
   TeamMemberResponse,
@@ -161,6 +168,23 @@ export type UpdateTeamInput = typeof UpdateTeamRequest.Type
 export type InviteInput = typeof InviteRequest.Type
 /** The body of PATCH /users/me. */
 export type UpdateUserInput = typeof UpdateUserRequest.Type
+/**
+ * What a report covers: `from`..`to` (YYYY-MM-DD, widened to whole UTC months), `currency` (default: the team's base
+ * currency), `revenueType` (`gross` or `net`; revenue defaults to gross, profit to net).
+ */
+export type ReportParams = typeof ReportQueryParams.Type
+/** Each month's revenue against the same month a year earlier, in major units. */
+export type RevenueReport = typeof RevenueReportResponse.Type
+/** Each month's profit against the same month a year earlier, in major units. */
+export type ProfitReport = typeof ProfitReportResponse.Type
+/** Each month's spend. */
+export type BurnRateReport = typeof BurnRateReportResponse.Type
+/** Months of cash left at the median burn of the last 3 completed months. */
+export type RunwayReport = typeof RunwayReportResponse.Type
+/** Each month's one-off and recurring spend, and the average one-off spend. */
+export type ExpensesReport = typeof ExpensesReportResponse.Type
+/** Spend by category, largest first, with its share of all spend. */
+export type SpendingReport = typeof SpendingReportResponse.Type
 /** A business-finance transaction (SPEC.md's Transaction): amounts in major units of its currency. */
 export type Transaction = typeof TransactionResponse.Type
 /** The body of POST /transactions (and one item of the bulk create). */
@@ -321,6 +345,18 @@ export interface PromiseClient {
   /** Removes a member, or the caller leaves (409 for the last owner). */
   readonly removeMember: (teamId: string, userId: string) => Promise<TeamMember>
   readonly updateMe: (input: UpdateUserInput) => Promise<User>
+  /** GET /reports/revenue (scope `reports.read`). */
+  readonly revenueReport: (params: ReportParams) => Promise<RevenueReport>
+  /** GET /reports/profit (scope `reports.read`). */
+  readonly profitReport: (params: ReportParams) => Promise<ProfitReport>
+  /** GET /reports/burn-rate (scope `reports.read`). */
+  readonly burnRateReport: (params: ReportParams) => Promise<BurnRateReport>
+  /** GET /reports/runway (scope `reports.read`); the completed months are the 3 before the current one. */
+  readonly runwayReport: (params: ReportParams) => Promise<RunwayReport>
+  /** GET /reports/expenses (scope `reports.read`). */
+  readonly expensesReport: (params: ReportParams) => Promise<ExpensesReport>
+  /** GET /reports/spending (scope `reports.read`). */
+  readonly spendingReport: (params: ReportParams) => Promise<SpendingReport>
   /** The team's transactions, newest first unless `sort`/`direction` say otherwise (transactions.read). */
   readonly listTransactions: (params?: ListTransactionsParams) => Promise<Page<Transaction>>
   readonly getTransaction: (id: string) => Promise<Transaction>
@@ -467,6 +503,12 @@ export const createClient = (options: ClientOptions): PromiseClient => {
       run(client.teamAdmin.updateMember({ params: { id, userId }, payload: { role } })),
     removeMember: (id, userId) => run(client.teamAdmin.removeMember({ params: { id, userId } })),
     updateMe: (input) => run(client.teamAdmin.updateMe({ payload: input })),
+    revenueReport: (params) => run(client.reports.revenue({ query: params })),
+    profitReport: (params) => run(client.reports.profit({ query: params })),
+    burnRateReport: (params) => run(client.reports.burnRate({ query: params })),
+    runwayReport: (params) => run(client.reports.runway({ query: params })),
+    expensesReport: (params) => run(client.reports.expenses({ query: params })),
+    spendingReport: (params) => run(client.reports.spending({ query: params })),
     listTransactions: (params = {}) => run(client.transactions.list({ query: transactionsQuery(params) })),
     getTransaction: (id) => run(client.transactions.get({ params: { id } })),
     createTransaction: (input) => run(client.transactions.create({ payload: input })),

@@ -6,6 +6,7 @@ import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
+import { ReportsApi } from "./finance/reports/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
 import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
 import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
@@ -42,6 +43,7 @@ export class Api extends HttpApi.make("svc")
   .add(WebhookEndpointsApi)
   .add(InboundEventsApi)
   .add(OAuthApplicationsApi)
+  .add(ReportsApi)
   .add(CategoriesApi)
   .add(TransactionsApi)
   .add(TagsApi)

@@ -8,6 +8,7 @@ import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
+import { ReportsHttp } from "./finance/reports/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
 import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
 import { InvitesHttp, MeHttp, TeamAdminHttp, TeamsHttp } from "./identity/index.ts"
@@ -45,6 +46,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     WebhookEndpointsHttp,
     InboundEventsHttp,
     OAuthApplicationsHttp,
+    ReportsHttp,
     CategoriesHttp,
     TransactionsHttp,
     TagsHttp,

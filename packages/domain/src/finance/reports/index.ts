@@ -1,0 +1,3 @@
+export * from "./model.ts"
+export * from "./Reports.ts"
+export * from "./ReportsRepo.ts"
