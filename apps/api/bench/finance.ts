@@ -6,56 +6,15 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
 import { SignJWT } from "jose"
+import { freePort, onDatabase, SERVICE_NODE_FLAGS, serverUrl, waitForReady, withDatabase } from "./service.ts"
 
 const ROWS = Number(process.env.BENCH_FINANCE_ROWS ?? 1_000_000)
 const SAMPLES = Number(process.env.BENCH_FINANCE_SAMPLES ?? 100)
 const BATCH = 100_000
-const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 const secret = "bench-session-secret"
-const SERVICE_NODE_FLAGS = (
-  JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }
-).scripts.start
-  .split(" ")
-  .filter((word) => word.startsWith("--"))
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
-const withDatabase = (url: string, name: string) => {
-  const parsed = new URL(url)
-  parsed.pathname = `/${name}`
-  return parsed.toString()
-}
-
-const onDatabase = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      return yield* f(yield* SqlClient.SqlClient)
-    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.scoped)
-  )
-
-const waitForReady = async (base: string) => {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/health/ready`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error("the service did not become ready")
-}
-
 /**
  * One batch of transactions of the team: dates spread over the 36 months before the current one, a category for 9 in
  * 10 (drawn from the team's), a tenth in EUR with a USD base amount, some recurring, pending, internal or excluded,

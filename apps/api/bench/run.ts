@@ -10,13 +10,8 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
-import { PgClient } from "@effect/sql-pg"
 import type { CardAuthorizationRequest } from "@svc/domain"
 import autocannon from "autocannon"
-import { Effect, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
 import { SignJWT } from "jose"
 import { authorizationRequest, CARD_ISSUING_SECRET, prepareCards } from "./authStream.ts"
 import { batchedSql } from "./batchedSql.ts"
@@ -26,52 +21,12 @@ import type { Figures } from "./figures.ts"
 import { inProcessAuthorizations } from "./inProcessAuth.ts"
 import { httpPoster, openLoop, SLOW_MS } from "./openLoop.ts"
 import { withPeakRss } from "./rss.ts"
+import { freePort, onDatabase, SERVICE_NODE_FLAGS, serverUrl, waitForReady, withDatabase } from "./service.ts"
 import { AGENTS, AUTH_CARDS, AUTH_RATE, CONNECTIONS, DURATION_SECONDS, POOL_SIZE, SCENARIOS } from "./settings.ts"
-
-/** The node flags `npm start` runs the service with (its start script's), so that the bench measures that service. */
-const SERVICE_NODE_FLAGS = (
-  JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }
-).scripts.start
-  .split(" ")
-  .filter((word) => word.startsWith("--"))
 
 /** Arrival rates of the open-loop scenarios, as shares of the closed loop's throughput. */
 const OPEN_LOOP_SHARES = [0.25, 0.5, 0.75]
-const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 const secret = "bench-session-secret"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
-const withDatabase = (url: string, name: string) => {
-  const parsed = new URL(url)
-  parsed.pathname = `/${name}`
-  return parsed.toString()
-}
-
-const admin = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      return yield* f(sql)
-    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.scoped)
-  )
-
-const waitForReady = async (base: string) => {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/health/ready`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  throw new Error("the service did not become ready")
-}
 
 const json = async (base: string, method: string, path: string, token: string, body?: unknown) => {
   const response = await fetch(`${base}${path}`, {
@@ -158,7 +113,7 @@ const httpOpenLoop = async (
 
 const main = async () => {
   const database = `svc_bench_${Date.now()}`
-  await admin(serverUrl, (sql) => sql.unsafe(`CREATE DATABASE ${database}`))
+  await onDatabase(serverUrl, (sql) => sql.unsafe(`CREATE DATABASE ${database}`))
   const url = withDatabase(serverUrl, database)
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
@@ -310,7 +265,7 @@ const main = async () => {
           async () =>
             new Map(
               (
-                await admin(
+                await onDatabase(
                   url,
                   (sql) => sql<{ readonly id: string; readonly token: string }>`
                   SELECT id::text AS id, token FROM checkout_cards`
@@ -352,7 +307,7 @@ const main = async () => {
           AUTH_RATE
         )
       )
-      const answers = await admin(
+      const answers = await onDatabase(
         url,
         (sql) => sql<{ readonly status: string; readonly reason: string | null; readonly count: number }>`
           SELECT status, decline_reason AS reason, count(*)::int AS count FROM card_authorizations GROUP BY 1, 2`
@@ -383,7 +338,7 @@ const main = async () => {
   } finally {
     child?.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 1500))
-    await admin(serverUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
+    await onDatabase(serverUrl, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`))
   }
 }
 
