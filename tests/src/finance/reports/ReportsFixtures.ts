@@ -6,12 +6,11 @@ import {
   TransactionId,
   TransactionsRepo
 } from "@svc/domain"
-import { Array as Arr, Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Effect, Layer } from "effect"
 
 const AT = "2025-01-01T00:00:00.000Z"
 
-/** How a contract writes the rows the reports read (through the ports on memory, by SQL on Postgres). */
+/** How a contract writes the rows the reports read: through the ports, on every adapter. */
 export class ReportSeed extends Context.Service<
   ReportSeed,
   {
@@ -30,74 +29,6 @@ export const ReportSeedPorts = Layer.effect(
       transactions: (rows) =>
         transactions.insert(rows.map((transaction) => ({ transaction, tagIds: [] }))).pipe(Effect.orDie),
       bankAccounts: (rows) => Effect.forEach(rows, (row) => accounts.insert(row), { discard: true }).pipe(Effect.orDie)
-    })
-  })
-)
-
-/** Seeds by SQL, as the bench does (the Postgres repositories of transactions and accounts are another part's). */
-export const ReportSeedSql = Layer.effect(
-  ReportSeed,
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    return ReportSeed.of({
-      transactions: (rows) =>
-        !Arr.isReadonlyArrayNonEmpty(rows)
-          ? Effect.void
-          : sql`INSERT INTO transactions ${sql.insert(
-              Arr.map(
-                rows,
-                (t): Record<string, unknown> => ({
-                  id: t.id,
-                  team_id: t.teamId,
-                  date: t.date,
-                  name: t.name,
-                  description: t.description,
-                  amount_minor: t.amountMinor,
-                  currency: t.currency,
-                  base_amount_minor: t.baseAmountMinor,
-                  base_currency: t.baseCurrency,
-                  status: t.status,
-                  internal: t.internal,
-                  recurring: t.recurring,
-                  frequency: t.frequency,
-                  manual: t.manual,
-                  note: t.note,
-                  category_id: t.categoryId,
-                  bank_account_id: t.bankAccountId,
-                  tax_rate: t.taxRate,
-                  tax_type: t.taxType,
-                  counterparty_name: t.counterpartyName,
-                  provider: t.provider,
-                  provider_transaction_id: t.providerTransactionId,
-                  created_at: t.createdAt,
-                  updated_at: t.updatedAt
-                })
-              )
-            )}`.pipe(Effect.asVoid, Effect.orDie),
-      bankAccounts: (rows) =>
-        !Arr.isReadonlyArrayNonEmpty(rows)
-          ? Effect.void
-          : sql`INSERT INTO bank_accounts ${sql.insert(
-              Arr.map(
-                rows,
-                (a): Record<string, unknown> => ({
-                  id: a.id,
-                  team_id: a.teamId,
-                  name: a.name,
-                  type: a.type,
-                  currency: a.currency,
-                  balance_minor: a.balanceMinor,
-                  base_currency: a.baseCurrency,
-                  base_balance_minor: a.baseBalanceMinor,
-                  enabled: a.enabled,
-                  manual: a.manual,
-                  connection_id: a.connectionId,
-                  external_id: a.externalId,
-                  created_at: a.createdAt,
-                  updated_at: a.updatedAt
-                })
-              )
-            )}`.pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

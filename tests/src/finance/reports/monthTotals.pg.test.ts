@@ -5,7 +5,7 @@ import { CategoriesRepo, CategoryId, ReportsRepo } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { domainOver, newTeam } from "../../ledger/LedgerSetup.ts"
-import { ReportSeed, ReportSeedSql, transaction } from "./ReportsFixtures.ts"
+import { ReportSeed, ReportSeedPorts, transaction } from "./ReportsFixtures.ts"
 
 const COLUMNS = `team_id, month, category_id, currency, base_currency, recurring, positive, amount_minor::text AS amount,
   base_amount_minor::text AS base_amount, tax_minor::text AS tax, base_tax_minor::text AS base_tax, count::text AS count`
@@ -31,7 +31,7 @@ const storedAndRecomputed = Effect.gen(function* () {
   return { stored, recomputed }
 })
 
-layer(domainOver(ReportSeedSql.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(TestDatabase))), {
+layer(domainOver(ReportSeedPorts.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(TestDatabase))), {
   timeout: "60 seconds"
 })("monthly totals kept in step with writes (Postgres)", (it) => {
   it.effect("inserts, updates, deletes, category tax-rate changes and category deletes keep the totals exact", () =>

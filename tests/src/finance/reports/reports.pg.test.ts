@@ -2,6 +2,6 @@ import { PortsPg } from "@svc/adapters-pg"
 import { TestDatabase } from "@svc/adapters-pg/testing"
 import { Layer } from "effect"
 import { reportsContract } from "./ReportsContract.ts"
-import { ReportSeedSql } from "./ReportsFixtures.ts"
+import { ReportSeedPorts } from "./ReportsFixtures.ts"
 
-reportsContract("Postgres", ReportSeedSql.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(TestDatabase)))
+reportsContract("Postgres", ReportSeedPorts.pipe(Layer.provideMerge(PortsPg), Layer.provideMerge(TestDatabase)))
