@@ -42,27 +42,10 @@ export const CUSTOMER_FIELDS = [
   "note"
 ] as const
 
-/** A customer as clients see it. */
-export const CustomerView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("customer"),
-  name: Schema.String,
-  email: Schema.NullOr(Schema.String),
-  billingEmail: Schema.NullOr(Schema.String),
-  phone: Schema.NullOr(Schema.String),
-  website: Schema.NullOr(Schema.String),
-  contact: Schema.NullOr(Schema.String),
-  addressLine1: Schema.NullOr(Schema.String),
-  addressLine2: Schema.NullOr(Schema.String),
-  city: Schema.NullOr(Schema.String),
-  state: Schema.NullOr(Schema.String),
-  zip: Schema.NullOr(Schema.String),
-  countryCode: Schema.NullOr(Schema.String),
-  vatNumber: Schema.NullOr(Schema.String),
-  note: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-})
+const { teamId: _teamId, ...clientFields } = Customer.fields
+
+/** A customer as clients see it: every stored field but the team, and its object name. */
+export const CustomerView = Schema.Struct({ object: Schema.Literal("customer"), ...clientFields })
 export type CustomerView = typeof CustomerView.Type
 
 /** The client view of a customer. */
