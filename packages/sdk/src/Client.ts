@@ -1,8 +1,9 @@
 import { AgentAuth, Api, DashboardAuth, PlatformAuth, SessionAuth } from "@svc/adapters-http/api"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted, SchemaAST } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
+import { HttpApi, HttpApiClient, HttpApiMiddleware } from "effect/http-api"
 import { isRetryableStatus, parseRetryAfter, RetryableFailure, type RetryOptions, withRetry } from "./RetryPolicy.ts"
+import { type AnyRoute, mapRoutes, type Routes } from "./Routes.ts"
 
 /** Where the service is, the bearer credential (session JWT, API key or spending key) and the retry numbers. */
 export interface ClientOptions {
@@ -27,6 +28,23 @@ const bearerLayers = (token: Redacted.Redacted) => {
     HttpApiMiddleware.layerClient(PlatformAuth, bearer)
   )
 }
+
+/**
+ * Where one logical call keeps the last response it got (after its retries), so that its error can carry the
+ * response's request id and rate-limit headers. A call without one records nothing.
+ */
+export class CallResponse extends Context.Service<
+  CallResponse,
+  { last: HttpClientResponse.HttpClientResponse | undefined }
+>()("@svc/sdk/CallResponse") {}
+
+const recordResponse = (response: HttpClientResponse.HttpClientResponse) =>
+  Effect.serviceOption(CallResponse).pipe(
+    Effect.map((holder) => {
+      if (holder._tag === "Some") holder.value.last = response
+      return response
+    })
+  )
 
 /**
  * Retries 5xx, 429 (honouring Retry-After) and connection failures under the policy; when retries run out the last
@@ -59,16 +77,55 @@ export const retryingClient =
             failure.status === null
               ? Effect.fail(failure.cause as HttpClientError.HttpClientError)
               : Effect.succeed(failure.cause as HttpClientResponse.HttpClientResponse)
-          )
+          ),
+          Effect.flatMap(recordResponse)
         )
       )
     )
 
-/** The typed client of the whole contract (for Effect users); needs an `HttpClient` (e.g. `FetchHttpClient.layer`). */
-export const makeClient = (options: ClientOptions) =>
+const isIdempotencyKey = (field: SchemaAST.PropertySignature) => field.name === "idempotency-key"
+
+/** `group.endpoint` of every route whose contract takes an `Idempotency-Key` header. */
+const idempotentRoutes: ReadonlySet<string> = (() => {
+  const routes = new Set<string>()
+  HttpApi.reflect(Api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ group, endpoint }) => {
+      const ast = endpoint.headers?.ast
+      if (ast !== undefined && SchemaAST.isObjects(ast) && ast.propertySignatures.some(isIdempotencyKey)) {
+        routes.add(`${group.identifier}.${endpoint.identifier}`)
+      }
+    }
+  })
+  return routes
+})()
+
+type CallRequest = Parameters<AnyRoute>[0]
+
+/** The request with an `Idempotency-Key` of its own unless the caller gave one: one key for the call and its retries. */
+const withIdempotencyKey = (request: CallRequest) =>
+  request?.headers?.["idempotency-key"] !== undefined
+    ? Effect.succeed(request)
+    : Effect.sync(() => ({ ...request, headers: { ...request?.headers, "idempotency-key": crypto.randomUUID() } }))
+
+/**
+ * The typed client of the whole contract (for Effect users); needs an `HttpClient` (e.g. `FetchHttpClient.layer`).
+ * A route that takes an `Idempotency-Key` gets one generated per call when the request has none, and every retry of
+ * that call sends the same key.
+ */
+export const makeClient = (options: ClientOptions): Effect.Effect<Client, never, HttpClient.HttpClient> =>
   HttpApiClient.make(Api, { baseUrl: options.baseUrl, transformClient: retryingClient(options.retry) }).pipe(
+    Effect.map(
+      (client) =>
+        mapRoutes(client, (group, endpoint, route) =>
+          idempotentRoutes.has(`${group}.${endpoint}`)
+            ? (request) =>
+                Effect.flatMap(withIdempotencyKey(request), route as (r: CallRequest) => Effect.Effect<unknown>)
+            : route
+        ) as unknown as Client
+    ),
     Effect.provide(bearerLayers(typeof options.token === "string" ? Redacted.make(options.token) : options.token))
   )
 
-/** The typed client `makeClient` builds. */
-export type Client = Effect.Success<ReturnType<typeof makeClient>>
+/** The typed client `makeClient` builds: `client.<group>.<endpoint>(request)` for every route. */
+export type Client = Routes<"effect">

@@ -1,11 +1,5 @@
 import { ByteSize, Cause, Effect, Layer, Option, SchemaIssue, type Types } from "effect"
-import {
-  HttpIncomingMessage,
-  HttpRouter,
-  HttpServerError,
-  HttpServerRequest,
-  type HttpServerResponse
-} from "effect/http"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { RequestValidation } from "../../api/shared/index.ts"
 import { errorResponse, unreadableBodyMessage } from "./ErrorResponses.ts"
@@ -70,48 +64,54 @@ const RequestValidationLive = HttpApiMiddleware.layerSchemaErrorTransform(Reques
 )
 
 const internalError = (requestId: string) =>
-  errorResponse(500, "internal_error", `unexpected failure; request id ${requestId}`, {
-    headers: { "x-request-id": requestId }
-  })
+  errorResponse(500, "internal_error", `unexpected failure; request id ${requestId}`)
+
+/** The client's `x-request-id` when it is a short token (letters, digits, `.`, `_`, `:`, `-`); otherwise a new one. */
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const given = request.headers["x-request-id"]
+  return given !== undefined && /^[A-Za-z0-9._:-]{1,128}$/u.test(given) ? given : crypto.randomUUID()
+}
 
 /**
  * Every failure that escapes a route becomes a JSON error body: unknown routes (404), unreadable or oversized
  * bodies (400 `invalid_json`, 413), and anything unexpected (500, logged with a request id, never shown to the client).
+ * Every response carries its request id in `x-request-id`: the client's own when it sent a well-formed one.
  */
 const JsonErrors = HttpRouter.middleware<{ handles: unknown }>()(
   (
     httpEffect
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
-    Effect.catchCause(
-      httpEffect.pipe(
-        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(1024 * 1024)),
-        Effect.map((response) =>
-          response.status === 415
-            ? errorResponse(415, "unsupported_media_type", "the request body must be application/json")
-            : response
-        )
-      ),
-      (cause) =>
-        Effect.gen(function* () {
-          const failure = Option.some(Cause.squash(cause))
-          if (Option.isSome(failure) && HttpServerError.isHttpServerError(failure.value)) {
-            const reason = failure.value.reason
-            if (reason._tag === "RouteNotFound") {
-              return errorResponse(404, "not_found", `no route for ${reason.methodAndUrl}`)
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const requestId = requestIdOf(request)
+      return Effect.catchCause(
+        httpEffect.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(1024 * 1024)),
+          Effect.map((response) =>
+            response.status === 415
+              ? errorResponse(415, "unsupported_media_type", "the request body must be application/json")
+              : response
+          )
+        ),
+        (cause) =>
+          Effect.gen(function* () {
+            const failure = Option.some(Cause.squash(cause))
+            if (Option.isSome(failure) && HttpServerError.isHttpServerError(failure.value)) {
+              const reason = failure.value.reason
+              if (reason._tag === "RouteNotFound") {
+                return errorResponse(404, "not_found", `no route for ${reason.methodAndUrl}`)
+              }
+              if (reason._tag === "RequestParseError") {
+                return reason.reason === "BodyTooLarge" ? payloadTooLarge() : invalidJson()
+              }
             }
-            if (reason._tag === "RequestParseError") {
-              return reason.reason === "BodyTooLarge" ? payloadTooLarge() : invalidJson()
+            if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
+              return validationResponse(failure.value)
             }
-          }
-          if (Option.isSome(failure) && HttpApiError.HttpApiSchemaError.is(failure.value)) {
-            return validationResponse(failure.value)
-          }
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const requestId = request.headers["x-request-id"] ?? crypto.randomUUID()
-          yield* Effect.logError("request failed", { requestId, method: request.method, url: request.url }, cause)
-          return internalError(requestId)
-        })
-    ),
+            yield* Effect.logError("request failed", { requestId, method: request.method, url: request.url }, cause)
+            return internalError(requestId)
+          })
+      ).pipe(Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)))
+    }),
   { global: true }
 )
 
