@@ -265,6 +265,25 @@ describe("request errors are JSON bodies", () => {
     assertError(await send("GET", "/no/such/route"), 404, "not_found")
     assertError(await send("DELETE", "/teams"), 404, "not_found")
   })
+
+  it("every answer carries a request id: the client's own when well formed, a new one otherwise", async () => {
+    const withId = (id: string | undefined, path: string) =>
+      app.handler(new Request(`${BASE}${path}`, id === undefined ? {} : { headers: { "x-request-id": id } }))
+    const echoed = await withId("trace-7.a_b:c", "/health")
+    assert.strictEqual(echoed.status, 200)
+    assert.strictEqual(echoed.headers.get("x-request-id"), "trace-7.a_b:c")
+    const refused = await withId("trace-8", "/users/me")
+    assert.strictEqual(refused.status, 401)
+    assert.strictEqual(refused.headers.get("x-request-id"), "trace-8")
+    const fresh = [await withId(undefined, "/health"), await withId(undefined, "/no/such/route")]
+    const ids = fresh.map((r) => r.headers.get("x-request-id") ?? "")
+    for (const id of ids) assert.match(id, /^[0-9a-f-]{36}$/u)
+    assert.notStrictEqual(ids[0], ids[1])
+    for (const bad of ["has space", "x".repeat(129), "semi;colon"]) {
+      const replaced = (await withId(bad, "/health")).headers.get("x-request-id") ?? ""
+      assert.match(replaced, /^[0-9a-f-]{36}$/u, `${bad} is not echoed`)
+    }
+  })
 })
 
 /** Routes that take no bearer credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, and the signed inbound webhooks. */
