@@ -1,0 +1,140 @@
+import type { Approval, Balance, CardCredentials, CheckoutIntent, SpendEvaluation, SpendRequest, Transfer } from "@svc/sdk"
+import { formatMoney } from "./Amount.ts"
+import { columns, fields } from "./Output.ts"
+
+type Decision = Pick<SpendEvaluation, "outcome" | "reasons">
+
+const reasonsOf = (decision: Decision | null): string | undefined =>
+  decision === null || decision.reasons.length === 0
+    ? undefined
+    : decision.reasons.map((r) => `${r.code}: ${r.message}`).join("\n          ")
+
+const approvalOf = (approval: SpendRequest["approval"]): string | undefined =>
+  approval === null
+    ? undefined
+    : `${approval.id} ${approval.status} (${approval.approvals.received}/${approval.approvals.required} approvals, ` +
+      `expires ${approval.expiresAt})`
+
+/** The balance of the credential's account. */
+export const balance = (b: Balance): string =>
+  fields([
+    ["account", b.accountId],
+    ["available", formatMoney(b.available, b.currency)],
+    ["posted", formatMoney(b.posted, b.currency)],
+    ["pending", formatMoney(b.pending, b.currency)]
+  ])
+
+/** One spend request with the policy's reasons. */
+export const spendRequest = (r: SpendRequest): string =>
+  fields([
+    ["id", r.id],
+    ["status", r.status],
+    ["amount", formatMoney(r.amount, r.currency)],
+    ["merchant", r.merchant.category === null ? r.merchant.name : `${r.merchant.name} (${r.merchant.category})`],
+    ["url", r.merchant.url],
+    ["purpose", r.purpose],
+    ["reasons", reasonsOf(r.decision)],
+    ["approval", approvalOf(r.approval)],
+    ["created", r.createdAt]
+  ])
+
+/** A page of spend requests, one a line. */
+export const spendRequests = (rs: ReadonlyArray<SpendRequest>): string =>
+  rs.length === 0
+    ? "no spend requests"
+    : columns([
+        ["ID", "STATUS", "AMOUNT", "MERCHANT", "CREATED"],
+        ...rs.map((r) => [r.id, r.status, formatMoney(r.amount, r.currency), r.merchant.name, r.createdAt])
+      ])
+
+const subjectOf = (a: Approval): string => {
+  if (a.spendRequest !== undefined) {
+    const s = a.spendRequest
+    return `spend ${formatMoney(s.amount, s.currency)} at ${s.merchant.name}: ${s.purpose}`
+  }
+  if (a.transfer !== undefined) return `transfer ${formatMoney(a.transfer.amount, "USD")} to ${a.transfer.to.address}`
+  if (a.checkoutIntent !== undefined) {
+    const c = a.checkoutIntent
+    return `checkout ${formatMoney(c.amount, c.currency)} at ${c.merchant.name}: ${c.purpose}`
+  }
+  return a.subjectType
+}
+
+/** One approval with what it decides. */
+export const approval = (a: Approval): string =>
+  fields([
+    ["id", a.id],
+    ["status", a.status],
+    ["subject", subjectOf(a)],
+    ["approvals", `${a.approvals.received}/${a.approvals.required}`],
+    ["decided", a.decidedAt === null ? undefined : `${a.decidedAt} by ${a.decidedBy ?? "?"}`],
+    ["note", a.note],
+    ["expires", a.expiresAt]
+  ])
+
+/** A page of approvals, one a line. */
+export const approvals = (as: ReadonlyArray<Approval>): string =>
+  as.length === 0
+    ? "no approvals"
+    : columns([["ID", "STATUS", "EXPIRES", "SUBJECT"], ...as.map((a) => [a.id, a.status, a.expiresAt, subjectOf(a)])])
+
+/** One transfer as the caller's team sees it. */
+export const transfer = (t: Transfer): string =>
+  fields([
+    ["id", t.id],
+    ["status", t.status],
+    ["direction", t.direction],
+    ["amount", formatMoney(t.amount, t.currency)],
+    ["from", t.from.address],
+    ["to", t.to.paymentCode === null ? t.to.address : `${t.to.address} (code ${t.to.paymentCode})`],
+    ["memo", t.memo],
+    ["reasons", reasonsOf(t.decision)],
+    ["approval", approvalOf(t.approval)],
+    ["expires", t.expiresAt],
+    ["created", t.createdAt]
+  ])
+
+/** A page of transfers, one a line. */
+export const transfers = (ts: ReadonlyArray<Transfer>): string =>
+  ts.length === 0
+    ? "no transfers"
+    : columns([
+        ["ID", "STATUS", "DIRECTION", "AMOUNT", "COUNTERPARTY", "CREATED"],
+        ...ts.map((t) => [
+          t.id,
+          t.status,
+          t.direction,
+          formatMoney(t.amount, t.currency),
+          t.direction === "outgoing" ? t.to.address : t.from.address,
+          t.createdAt
+        ])
+      ])
+
+/** One checkout intent with the policy's reasons. */
+export const checkoutIntent = (c: CheckoutIntent): string =>
+  fields([
+    ["id", c.id],
+    ["status", c.status],
+    ["amount", formatMoney(c.amount, c.currency)],
+    ["merchant", c.merchant.name],
+    ["purpose", c.purpose],
+    ["reasons", reasonsOf(c.decision)],
+    ["approval", approvalOf(c.approval)],
+    ["card", c.card === null ? undefined : c.card.id],
+    ["expires", c.expiresAt]
+  ])
+
+/** The card of an intent; its number and CVC only the first time they are fetched. */
+export const card = (c: CardCredentials): string =>
+  [
+    fields([
+      ["card", c.cardId],
+      ["brand", c.brand],
+      ["number", c.number ?? `**** **** **** ${c.last4} (the number is shown only once)`],
+      ["cvc", c.cvc],
+      ["expires", `${String(c.expMonth).padStart(2, "0")}/${c.expYear}`]
+    ]),
+    c.number === undefined
+      ? ""
+      : "\nThe number and CVC are shown once: the service will not give them again. Store them now if you must."
+  ].join("")
