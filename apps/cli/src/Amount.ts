@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import { usage } from "./Failure.ts"
 
 /** An exact amount in minor units of its currency. */
-export interface Money {
+interface Money {
   readonly amount: number
   readonly currency: string
 }

@@ -13,7 +13,7 @@ import { JsonOutput } from "./Output.ts"
 const subcommands = [login, logout, balance, spend, approvals, transfers, checkout] as const
 
 /** The `svc` command tree. */
-export const svc = Command.make("svc").pipe(
+const svc = Command.make("svc").pipe(
   Command.withDescription(
     "Governed agent spend from the terminal: log in once, then spend, approve, transfer and check out. " +
       "Human output by default; --json prints the API's JSON on stdout. " +

@@ -15,7 +15,7 @@ const Stored = Schema.Struct({ baseUrl: Schema.String, token: Schema.String })
 const decodeStored = Schema.decodeUnknownOption(Schema.fromJsonString(Stored))
 
 /** The credentials file: `$XDG_CONFIG_HOME/svc/credentials.json`, else `~/.config/svc/credentials.json`. */
-export const credentialsFile = Effect.gen(function* () {
+const credentialsFile = Effect.gen(function* () {
   const path = yield* Path.Path
   const xdg = yield* Config.option(Config.String("XDG_CONFIG_HOME"))
   const base = Option.getOrElse(

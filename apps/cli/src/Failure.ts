@@ -47,7 +47,8 @@ const exitCodeOf = (error: ApiError): number => {
 export const fromApiError = (error: ApiError, baseUrl: string): CliExit => {
   const status = error.status === 0 ? "" : ` (${error.status})`
   const lines = [`error: ${error.error}${status}: ${error.message}`]
-  for (const issue of error.details ?? []) lines.push(`  ${issue.path === "" ? "(body)" : issue.path}: ${issue.message}`)
+  for (const issue of error.details ?? [])
+    lines.push(`  ${issue.path === "" ? "(body)" : issue.path}: ${issue.message}`)
   if (error.error === "connection_error") lines.push(`  could not reach ${baseUrl}`)
   if (error.status === 401) lines.push("  log in again: svc login")
   if (error.requestId !== undefined) lines.push(`request id: ${error.requestId}`)

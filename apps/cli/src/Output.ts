@@ -1,6 +1,5 @@
 import { Console, Effect } from "effect"
-import { GlobalFlag } from "effect/cli"
-import { Flag } from "effect/cli"
+import { Flag, GlobalFlag } from "effect/cli"
 
 /** `--json`: print the API's JSON on stdout and nothing else there (progress and errors stay on stderr). */
 export const JsonOutput = GlobalFlag.Setting("json")({
@@ -12,8 +11,8 @@ export const JsonOutput = GlobalFlag.Setting("json")({
 
 /** Lines of cells as aligned columns, two spaces apart. */
 export const columns = (rows: ReadonlyArray<ReadonlyArray<string>>): string => {
-  const widths: Array<number> = []
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)))
+  const count = Math.max(0, ...rows.map((row) => row.length))
+  const widths = Array.from({ length: count }, (_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)))
   return rows
     .map((row) =>
       row

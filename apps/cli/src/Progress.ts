@@ -14,13 +14,13 @@ export const withProgress = <A, E, R>(label: string, wait: (onPending: () => voi
         let frame = 0
         const spinner = yield* Effect.forkChild(
           Effect.forever(
-            write(`\r${frames[frame++ % frames.length]} ${label}`).pipe(Effect.andThen(Effect.sleep(Duration.millis(100))))
+            write(`\r${frames[frame++ % frames.length]} ${label}`).pipe(
+              Effect.andThen(Effect.sleep(Duration.millis(100)))
+            )
           )
         )
         return yield* wait(() => undefined).pipe(
           Effect.ensuring(Fiber.interrupt(spinner).pipe(Effect.andThen(write("\r\u001b[2K"))))
         )
       })
-    : write(`${label}\n`).pipe(
-        Effect.andThen(wait(() => process.stderr.write(`${label}: still pending\n`)))
-      )
+    : write(`${label}\n`).pipe(Effect.andThen(wait(() => process.stderr.write(`${label}: still pending\n`))))

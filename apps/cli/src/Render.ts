@@ -1,4 +1,12 @@
-import type { Approval, Balance, CardCredentials, CheckoutIntent, SpendEvaluation, SpendRequest, Transfer } from "@svc/sdk"
+import type {
+  Approval,
+  Balance,
+  CardCredentials,
+  CheckoutIntent,
+  SpendEvaluation,
+  SpendRequest,
+  Transfer
+} from "@svc/sdk"
 import { formatMoney } from "./Amount.ts"
 import { columns, fields } from "./Output.ts"
 

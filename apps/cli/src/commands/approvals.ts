@@ -32,7 +32,10 @@ const decide = (name: "approve" | "deny", description: string) =>
     Effect.fn(function* ({ id, note }) {
       const connection = yield* connect
       const payload = Option.isSome(note) ? { note: note.value } : {}
-      yield* show(yield* call(connection, connection.client.treasury[name]({ params: { id }, payload })), Render.approval)
+      yield* show(
+        yield* call(connection, connection.client.treasury[name]({ params: { id }, payload })),
+        Render.approval
+      )
     })
   ).pipe(Command.withDescription(description))
 

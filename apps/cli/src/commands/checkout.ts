@@ -16,7 +16,10 @@ const intent = Command.make(
     merchant: Flag.String("merchant").pipe(Flag.withDescription("The merchant's name")),
     merchantUrl: Flag.String("merchant-url").pipe(Flag.withDescription("The merchant's URL"), Flag.optional),
     mcc: Flag.String("mcc").pipe(Flag.withDescription("The merchant category code (four digits)"), Flag.optional),
-    country: Flag.String("country").pipe(Flag.withDescription("The merchant's country (ISO 3166-1, e.g. US)"), Flag.optional),
+    country: Flag.String("country").pipe(
+      Flag.withDescription("The merchant's country (ISO 3166-1, e.g. US)"),
+      Flag.optional
+    ),
     purpose: Flag.String("purpose").pipe(Flag.withDescription("What is bought and why")),
     expiresIn: Flag.Int("expires-in").pipe(
       Flag.withDescription("Seconds the intent may wait unused (60 s to 30 days; default 1 h)"),

@@ -1,0 +1,250 @@
+import { readFile, stat } from "node:fs/promises"
+import { join } from "node:path"
+import { assert, beforeAll, describe, it } from "@effect/vitest"
+import { sessionToken } from "../support/InProcessApp.ts"
+import { cliOnPostgres, configHome, svc } from "./CliHarness.ts"
+
+const { app, baseUrl } = cliOnPostgres()
+const newHome = configHome()
+
+/** The team's owner session and a test spending key: approved up to USD 50, approval above, denied above USD 100. */
+const team = { owner: "", key: "" }
+beforeAll(async () => {
+  team.owner = await sessionToken({ email: "owner@cli.test" })
+  assert.strictEqual((await app.call("POST", "/teams", { token: team.owner, body: { name: "Cli" } })).status, 201)
+  const key = await app.call("POST", "/treasury/spending-keys", {
+    token: team.owner,
+    body: { name: "agent", mode: "test", policy: { approvalThreshold: 5_000, perRequestLimit: 10_000 } }
+  })
+  assert.strictEqual(key.status, 201)
+  team.key = key.body.secret
+  const deposit = await app.call("POST", "/v1/test-helpers/deposits", {
+    token: team.key,
+    body: { amount: 100_000, currency: "USD" },
+    headers: { "idempotency-key": crypto.randomUUID() }
+  })
+  assert.strictEqual(deposit.status, 201)
+})
+
+/** The environment of an agent using the spending key from the environment. */
+const agent = () => ({ SVC_TOKEN: team.key, SVC_BASE_URL: baseUrl() })
+const spendArgs = (amount: string, ...more: Array<string>) => [
+  "spend",
+  "request",
+  "--amount",
+  amount,
+  "--currency",
+  "USD",
+  "--merchant",
+  "OpenAI",
+  "--merchant-category",
+  "software",
+  "--purpose",
+  "API tokens",
+  ...more
+]
+
+describe("svc login", () => {
+  it("stores the credential readable by the user alone; later commands use it until logout", async () => {
+    const home = await newHome()
+    const login = await svc(["login", "--token", team.key, "--base-url", baseUrl()], { XDG_CONFIG_HOME: home })
+    assert.strictEqual(login.code, 0, login.stderr)
+    assert.strictEqual(login.stdout, "")
+    const file = join(home, "svc", "credentials.json")
+    assert.strictEqual((await stat(file)).mode & 0o777, 0o600)
+    assert.strictEqual((await stat(join(home, "svc"))).mode & 0o777, 0o700)
+    assert.deepStrictEqual(JSON.parse(await readFile(file, "utf8")), { baseUrl: baseUrl(), token: team.key })
+
+    const balance = await svc(["balance"], { XDG_CONFIG_HOME: home })
+    assert.strictEqual(balance.code, 0, balance.stderr)
+    assert.match(balance.stdout, /available\s+USD 1000\.00/u)
+
+    assert.strictEqual((await svc(["logout"], { XDG_CONFIG_HOME: home })).code, 0)
+    const after = await svc(["balance"], { XDG_CONFIG_HOME: home })
+    assert.strictEqual(after.code, 7)
+    assert.match(after.stderr, /not logged in/u)
+    assert.strictEqual(after.stdout, "")
+  })
+
+  it("lets SVC_TOKEN and SVC_BASE_URL win over the stored credential; a refused token exits 7 with the request id", async () => {
+    const home = await newHome()
+    const stored = await svc(["login", "--token", "svc_test_not_a_key", "--base-url", "http://127.0.0.1:9"], {
+      XDG_CONFIG_HOME: home
+    })
+    assert.strictEqual(stored.code, 0, stored.stderr)
+    const fromEnv = await svc(["balance", "--json"], { XDG_CONFIG_HOME: home, ...agent() })
+    assert.strictEqual(fromEnv.code, 0, fromEnv.stderr)
+    assert.strictEqual(JSON.parse(fromEnv.stdout).currency, "USD")
+
+    const refused = await svc(["balance"], { XDG_CONFIG_HOME: home, SVC_BASE_URL: baseUrl() })
+    assert.strictEqual(refused.code, 7)
+    assert.match(refused.stderr, /error: \w+ \(401\)/u)
+    assert.match(refused.stderr, /request id: \S+/u)
+  })
+})
+
+describe("svc spend request", () => {
+  it("approves within policy (exit 0) and prints the amount in major units; --json prints the API's JSON alone", async () => {
+    const [human, json] = await Promise.all([
+      svc(spendArgs("19.99"), agent()),
+      svc([...spendArgs("0.5"), "--json"], agent())
+    ])
+    assert.strictEqual(human.code, 0, human.stderr)
+    assert.match(human.stdout, /status\s+approved/u)
+    assert.match(human.stdout, /amount\s+USD 19\.99/u)
+    assert.match(human.stdout, /merchant\s+OpenAI \(software\)/u)
+    assert.strictEqual(json.code, 0, json.stderr)
+    const body = JSON.parse(json.stdout)
+    assert.deepStrictEqual(
+      [body.object, body.status, body.amount, body.currency],
+      ["spend_request", "approved", 50, "USD"]
+    )
+  })
+
+  it("exits 3 with the policy's reasons when denied", async () => {
+    const denied = await svc(spendArgs("150.00"), agent())
+    assert.strictEqual(denied.code, 3, denied.stderr)
+    assert.match(denied.stdout, /status\s+denied/u)
+    assert.match(denied.stdout, /reasons\s+amount_over_limit: /u)
+  })
+
+  it("exits 4 with --no-wait while the request waits for approval; spend get and cancel then act on it", async () => {
+    const pending = await svc([...spendArgs("60", "--no-wait"), "--json"], agent())
+    assert.strictEqual(pending.code, 4, pending.stderr)
+    const request = JSON.parse(pending.stdout)
+    assert.strictEqual(request.status, "pending_approval")
+    assert.strictEqual(request.decision.reasons[0].code, "approval_threshold")
+
+    const got = await svc(["spend", "get", request.id], agent())
+    assert.strictEqual(got.code, 0, got.stderr)
+    assert.match(got.stdout, new RegExp(`id\\s+${request.id}`, "u"))
+    assert.match(got.stdout, /status\s+pending_approval/u)
+    const canceled = await svc(["spend", "cancel", request.id, "--json"], agent())
+    assert.strictEqual(canceled.code, 0, canceled.stderr)
+    assert.strictEqual(JSON.parse(canceled.stdout).status, "canceled")
+    const again = await svc(["spend", "cancel", request.id], agent())
+    assert.strictEqual(again.code, 5)
+    assert.match(again.stderr, /error: \w+ \(409\)/u)
+  })
+
+  it("waits for a decision given meanwhile through the API, then exits 0 with approved", async () => {
+    const running = svc(spendArgs("75.00"), agent())
+    let approvalId: string | undefined
+    for (let i = 0; i < 300 && approvalId === undefined; i++) {
+      const pending = await app.call("GET", "/treasury/approvals?status=pending", { token: team.owner })
+      approvalId = pending.body.data.find(
+        (a: { spendRequest?: { amount: number } }) => a.spendRequest?.amount === 7_500
+      )?.id
+      if (approvalId === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    assert.isDefined(approvalId, "the command created a pending request")
+    const approved = await app.call("POST", `/treasury/approvals/${approvalId}/approve`, {
+      token: team.owner,
+      body: { note: "go" }
+    })
+    assert.strictEqual(approved.status, 200, JSON.stringify(approved.body))
+    const done = await running
+    assert.strictEqual(done.code, 0, done.stderr)
+    assert.match(done.stdout, /status\s+approved/u)
+    assert.match(done.stderr, /waiting for approval of spend request/u)
+  })
+
+  it("refuses ambiguous or inexact amounts with exit 2 naming the flag, before calling the API", async () => {
+    const nowhere = { SVC_TOKEN: team.key, SVC_BASE_URL: "http://127.0.0.1:9" }
+    const base = ["spend", "request", "--merchant", "OpenAI", "--purpose", "API tokens"]
+    const [both, neither, tooPrecise, noCurrency, yen] = await Promise.all([
+      svc([...base, "--amount", "19.99", "--amount-minor", "1999", "--currency", "USD"], nowhere),
+      svc([...base, "--currency", "USD"], nowhere),
+      svc([...base, "--amount", "19.999", "--currency", "USD"], nowhere),
+      svc([...base, "--amount-minor", "1999"], nowhere),
+      svc([...base, "--amount", "1.5", "--currency", "JPY"], nowhere)
+    ])
+    assert.deepStrictEqual(
+      [both, neither, tooPrecise, noCurrency, yen].map((r) => r.code),
+      [2, 2, 2, 2, 2]
+    )
+    assert.match(both.stderr, /either --amount or --amount-minor, not both/u)
+    assert.match(neither.stderr, /give the amount/u)
+    assert.match(tooPrecise.stderr, /--amount: USD amounts have at most 2 decimals/u)
+    assert.match(noCurrency.stderr, /--currency/u)
+    assert.match(yen.stderr, /--amount: JPY amounts have no decimals/u)
+    for (const run of [both, neither, tooPrecise, noCurrency, yen]) assert.strictEqual(run.stdout, "")
+  })
+
+  it("exits 6 when the service cannot be reached", async () => {
+    const down = await svc(["balance"], { SVC_TOKEN: team.key, SVC_BASE_URL: "http://127.0.0.1:9" })
+    assert.strictEqual(down.code, 6)
+    assert.match(down.stderr, /connection_error/u)
+    assert.match(down.stderr, /could not reach http:\/\/127\.0\.0\.1:9/u)
+  })
+})
+
+describe("svc spend list / get", () => {
+  it("lists a page or every page, as aligned lines or JSON; an unknown id is an API error with its request id", async () => {
+    const page = await svc(["spend", "list", "--limit", "2", "--json"], agent())
+    assert.strictEqual(page.code, 0, page.stderr)
+    const first = JSON.parse(page.stdout)
+    assert.strictEqual(first.data.length, 2)
+    assert.isTrue(first.meta.hasNextPage)
+    const [all, human] = await Promise.all([
+      svc(["spend", "list", "--limit", "2", "--all", "--json"], agent()),
+      svc(["spend", "list", "--status", "denied"], agent())
+    ])
+    const every = JSON.parse(all.stdout) as Array<{ id: string }>
+    assert.isAbove(every.length, 2)
+    assert.deepStrictEqual(
+      every.slice(0, 2).map((r) => r.id),
+      first.data.map((r: { id: string }) => r.id)
+    )
+    assert.strictEqual(new Set(every.map((r) => r.id)).size, every.length)
+    assert.strictEqual(human.code, 0, human.stderr)
+    assert.match(human.stdout, /^ID\s+STATUS\s+AMOUNT\s+MERCHANT\s+CREATED$/mu)
+    assert.match(human.stdout, /denied\s+USD 150\.00\s+OpenAI/u)
+    assert.notMatch(human.stdout, /approved/u)
+
+    const missing = await svc(["spend", "get", crypto.randomUUID()], agent())
+    assert.strictEqual(missing.code, 5)
+    assert.match(missing.stderr, /error: not_found \(404\)/u)
+    assert.match(missing.stderr, /request id: \S+/u)
+    const malformed = await svc(["spend", "get", "not-an-id"], agent())
+    assert.strictEqual(malformed.code, 2, malformed.stderr)
+  })
+})
+
+describe("svc approvals", () => {
+  it("lists pending approvals and approves or denies them with a session token", async () => {
+    const [one, two] = await Promise.all([
+      svc([...spendArgs("51", "--no-wait"), "--json"], agent()),
+      svc([...spendArgs("52", "--no-wait"), "--json"], agent())
+    ])
+    const first = JSON.parse(one.stdout)
+    const second = JSON.parse(two.stdout)
+    const owner = { SVC_TOKEN: team.owner, SVC_BASE_URL: baseUrl() }
+
+    const listed = await svc(["approvals", "list", "--status", "pending", "--json"], owner)
+    assert.strictEqual(listed.code, 0, listed.stderr)
+    const ids = JSON.parse(listed.stdout).data.map((a: { id: string }) => a.id)
+    assert.includeMembers(ids, [first.approval.id, second.approval.id])
+    const human = await svc(["approvals", "list", "--status", "pending"], owner)
+    assert.match(human.stdout, /spend USD 51\.00 at OpenAI: API tokens/u)
+
+    const [approve, deny] = await Promise.all([
+      svc(["approvals", "approve", first.approval.id, "--note", "fine"], owner),
+      svc(["approvals", "deny", second.approval.id, "--json"], owner)
+    ])
+    assert.strictEqual(approve.code, 0, approve.stderr)
+    assert.match(approve.stdout, /status\s+approved/u)
+    assert.match(approve.stdout, /note\s+fine/u)
+    assert.strictEqual(deny.code, 0, deny.stderr)
+    assert.strictEqual(JSON.parse(deny.stdout).status, "denied")
+
+    const [approvedRequest, deniedRequest] = await Promise.all([
+      svc(["spend", "get", first.id, "--json"], agent()),
+      svc(["spend", "get", second.id, "--json"], agent())
+    ])
+    assert.strictEqual(JSON.parse(approvedRequest.stdout).status, "approved")
+    assert.strictEqual(JSON.parse(deniedRequest.stdout).status, "denied")
+    const twice = await svc(["approvals", "deny", first.approval.id], owner)
+    assert.strictEqual(twice.code, 5)
+  })
+})
