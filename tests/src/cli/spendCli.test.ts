@@ -47,6 +47,9 @@ const spendArgs = (amount: string, ...more: Array<string>) => [
 describe("svc login", () => {
   it("stores the credential readable by the user alone; later commands use it until logout", async () => {
     const home = await newHome()
+    const noTerminal = await svc(["login", "--base-url", baseUrl()], { XDG_CONFIG_HOME: home })
+    assert.strictEqual(noTerminal.code, 2)
+    assert.match(noTerminal.stderr, /--token: give the token \(no terminal to prompt on\)/u)
     const login = await svc(["login", "--token", team.key, "--base-url", baseUrl()], { XDG_CONFIG_HOME: home })
     assert.strictEqual(login.code, 0, login.stderr)
     assert.strictEqual(login.stdout, "")
@@ -152,23 +155,26 @@ describe("svc spend request", () => {
   it("refuses ambiguous or inexact amounts with exit 2 naming the flag, before calling the API", async () => {
     const nowhere = { SVC_TOKEN: team.key, SVC_BASE_URL: "http://127.0.0.1:9" }
     const base = ["spend", "request", "--merchant", "OpenAI", "--purpose", "API tokens"]
-    const [both, neither, tooPrecise, noCurrency, yen] = await Promise.all([
+    const [both, neither, tooPrecise, noCurrency, yen, badCategory] = await Promise.all([
       svc([...base, "--amount", "19.99", "--amount-minor", "1999", "--currency", "USD"], nowhere),
       svc([...base, "--currency", "USD"], nowhere),
       svc([...base, "--amount", "19.999", "--currency", "USD"], nowhere),
       svc([...base, "--amount-minor", "1999"], nowhere),
-      svc([...base, "--amount", "1.5", "--currency", "JPY"], nowhere)
+      svc([...base, "--amount", "1.5", "--currency", "JPY"], nowhere),
+      svc([...base, "--amount", "1", "--currency", "USD", "--merchant-category", "Not A Slug"], nowhere)
     ])
     assert.deepStrictEqual(
-      [both, neither, tooPrecise, noCurrency, yen].map((r) => r.code),
-      [2, 2, 2, 2, 2]
+      [both, neither, tooPrecise, noCurrency, yen, badCategory].map((r) => r.code),
+      [2, 2, 2, 2, 2, 2]
     )
     assert.match(both.stderr, /either --amount or --amount-minor, not both/u)
     assert.match(neither.stderr, /give the amount/u)
     assert.match(tooPrecise.stderr, /--amount: USD amounts have at most 2 decimals/u)
     assert.match(noCurrency.stderr, /--currency/u)
     assert.match(yen.stderr, /--amount: JPY amounts have no decimals/u)
-    for (const run of [both, neither, tooPrecise, noCurrency, yen]) assert.strictEqual(run.stdout, "")
+    assert.match(badCategory.stderr, /error: validation_failed/u)
+    assert.match(badCategory.stderr, /^ {2}merchant\.category: expected a lowercase slug/mu)
+    for (const run of [both, neither, tooPrecise, noCurrency, yen, badCategory]) assert.strictEqual(run.stdout, "")
   })
 
   it("exits 6 when the service cannot be reached", async () => {
