@@ -1,5 +1,6 @@
 import { exponentOf, isKnownCurrency, parseMajor } from "@svc/domain/model"
 import { Effect, Option } from "effect"
+import { Flag } from "effect/cli"
 import { usage } from "./Failure.ts"
 
 /** An exact amount in minor units of its currency. */
@@ -13,6 +14,19 @@ export interface AmountFlags {
   readonly amount: Option.Option<string>
   readonly amountMinor: Option.Option<string>
   readonly currency: Option.Option<string>
+}
+
+/** `--amount`, `--amount-minor` and `--currency`, shared by every command that moves money. */
+export const amountFlags = {
+  amount: Flag.String("amount").pipe(
+    Flag.withDescription("The amount in major units, e.g. 19.99 (at most the currency's decimals)"),
+    Flag.optional
+  ),
+  amountMinor: Flag.String("amount-minor").pipe(
+    Flag.withDescription("The amount in minor units, e.g. 1999 (instead of --amount)"),
+    Flag.optional
+  ),
+  currency: Flag.String("currency").pipe(Flag.withDescription("The ISO 4217 currency, e.g. USD"), Flag.optional)
 }
 
 const WHOLE = /^\d{1,15}$/u

@@ -1,5 +1,5 @@
 import type { ApiError } from "@svc/sdk"
-import { Data, Runtime } from "effect"
+import { Data, Effect, Runtime } from "effect"
 
 /** The process exit codes of `svc`, one per kind of outcome (documented in `svc --help` and the README). */
 export const ExitCode = {
@@ -54,3 +54,11 @@ export const fromApiError = (error: ApiError, baseUrl: string): CliExit => {
   if (error.requestId !== undefined) lines.push(`request id: ${error.requestId}`)
   return new CliExit({ exitCode: exitCodeOf(error), message: lines.join("\n") })
 }
+
+/** The exit of a decided outcome: 0 approved (or settled), 3 refused, 4 still pending. */
+export const exitForStatus = (status: string) =>
+  status === "pending_approval"
+    ? Effect.fail(new CliExit({ exitCode: ExitCode.pending, message: "" }))
+    : status === "denied" || status === "expired" || status === "canceled" || status === "declined"
+      ? Effect.fail(new CliExit({ exitCode: ExitCode.denied, message: "" }))
+      : Effect.void

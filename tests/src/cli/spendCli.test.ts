@@ -104,6 +104,16 @@ describe("svc spend request", () => {
     )
   })
 
+  it("replays the first answer for a repeated --idempotency-key instead of spending twice", async () => {
+    const key = crypto.randomUUID()
+    const first = await svc([...spendArgs("1.00", "--idempotency-key", key), "--json"], agent())
+    const before = JSON.parse((await svc(["balance", "--json"], agent())).stdout).available
+    const second = await svc([...spendArgs("1.00", "--idempotency-key", key), "--json"], agent())
+    assert.deepStrictEqual([first.code, second.code], [0, 0], second.stderr)
+    assert.strictEqual(JSON.parse(second.stdout).id, JSON.parse(first.stdout).id)
+    assert.strictEqual(JSON.parse((await svc(["balance", "--json"], agent())).stdout).available, before)
+  })
+
   it("exits 3 with the policy's reasons when denied", async () => {
     const denied = await svc(spendArgs("150.00"), agent())
     assert.strictEqual(denied.code, 3, denied.stderr)

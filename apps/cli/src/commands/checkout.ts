@@ -1,10 +1,11 @@
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import { amountOf } from "../Amount.ts"
+import { amountFlags, amountOf } from "../Amount.ts"
 import { call, connect } from "../Api.ts"
+import { exitForStatus } from "../Failure.ts"
+import { idempotencyHeaders, idempotencyKeyFlag } from "../Idempotency.ts"
 import { show } from "../Output.ts"
 import * as Render from "../Render.ts"
-import { amountFlags, exitForStatus, idempotencyHeaders, idempotencyKeyFlag } from "./spend.ts"
 
 const optional = <K extends string, A>(key: K, value: Option.Option<A>) =>
   (Option.isSome(value) ? { [key]: value.value } : {}) as Partial<Record<K, A>>

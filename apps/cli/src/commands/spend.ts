@@ -2,44 +2,14 @@ import { SpendRequestStatus } from "@svc/domain/model"
 import { awaitDecision, type SpendRequest } from "@svc/sdk"
 import { Duration, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import { amountOf } from "../Amount.ts"
+import { amountFlags, amountOf } from "../Amount.ts"
 import { call, connect } from "../Api.ts"
-import { CliExit, ExitCode } from "../Failure.ts"
+import { exitForStatus } from "../Failure.ts"
+import { idempotencyHeaders, idempotencyKeyFlag } from "../Idempotency.ts"
 import { limited, listCommand, listFlags } from "../Lists.ts"
 import { show } from "../Output.ts"
 import { withProgress } from "../Progress.ts"
 import * as Render from "../Render.ts"
-
-/** `--amount`, `--amount-minor` and `--currency`, shared by every command that moves money. */
-export const amountFlags = {
-  amount: Flag.String("amount").pipe(
-    Flag.withDescription("The amount in major units, e.g. 19.99 (at most the currency's decimals)"),
-    Flag.optional
-  ),
-  amountMinor: Flag.String("amount-minor").pipe(
-    Flag.withDescription("The amount in minor units, e.g. 1999 (instead of --amount)"),
-    Flag.optional
-  ),
-  currency: Flag.String("currency").pipe(Flag.withDescription("The ISO 4217 currency, e.g. USD"), Flag.optional)
-}
-
-/** `--idempotency-key`: the key to send, so that a repeated command replays the first answer. */
-export const idempotencyKeyFlag = Flag.String("idempotency-key").pipe(
-  Flag.withDescription("Send this Idempotency-Key (a repeated command then replays the first answer)"),
-  Flag.optional
-)
-
-/** The headers of a call with the user's idempotency key, if given (the SDK makes one otherwise). */
-export const idempotencyHeaders = (key: Option.Option<string>) =>
-  Option.isSome(key) ? { headers: { "idempotency-key": key.value } } : {}
-
-/** The exit of a decided outcome: 0 approved (or settled), 3 refused, 4 still pending. */
-export const exitForStatus = (status: string) =>
-  status === "pending_approval"
-    ? Effect.fail(new CliExit({ exitCode: ExitCode.pending, message: "" }))
-    : status === "denied" || status === "expired" || status === "canceled" || status === "declined"
-      ? Effect.fail(new CliExit({ exitCode: ExitCode.denied, message: "" }))
-      : Effect.void
 
 const idArgument = Argument.String("id").pipe(Argument.withDescription("The spend request's id"))
 

@@ -1,12 +1,13 @@
 import { TransferDirection, TransferStatus } from "@svc/domain/model"
 import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import { amountOf } from "../Amount.ts"
+import { amountFlags, amountOf } from "../Amount.ts"
 import { call, connect } from "../Api.ts"
+import { exitForStatus } from "../Failure.ts"
+import { idempotencyHeaders, idempotencyKeyFlag } from "../Idempotency.ts"
 import { limited, listCommand, listFlags } from "../Lists.ts"
 import { show } from "../Output.ts"
 import * as Render from "../Render.ts"
-import { amountFlags, exitForStatus, idempotencyHeaders, idempotencyKeyFlag } from "./spend.ts"
 
 const idArgument = Argument.String("id").pipe(Argument.withDescription("The transfer's id"))
 
