@@ -2,6 +2,7 @@ import { Effect, Option, Stream } from "effect"
 import type { Page } from "./Shapes.ts"
 
 /** A list request: the route's own request, whose `query` takes a `cursor`. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the request type of a list route that takes no query
 type ListRequest = { readonly query?: { readonly cursor?: string } } | void
 
 /** The request of the page after `cursor` (the first page when there is none). */

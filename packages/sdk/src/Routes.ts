@@ -13,7 +13,8 @@ type Relaxed<R> = R extends { readonly headers: infer H }
     : Types.Simplify<Omit<R, "responseMode" | "sseOptions">>
   : R extends { readonly responseMode?: unknown }
     ? keyof Omit<R, "responseMode" | "sseOptions"> extends never
-      ? void
+      ? // biome-ignore lint/suspicious/noConfusingVoidType: a route without a request is called with no argument
+        void
       : Types.Simplify<Omit<R, "responseMode" | "sseOptions">>
     : R
 
