@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
 /** One request the proxy forwarded, and what the service answered it (before the proxy lost it or passed it on). */
-export interface Forwarded {
+interface Forwarded {
   readonly method: string
   readonly path: string
   readonly idempotencyKey: string | undefined
