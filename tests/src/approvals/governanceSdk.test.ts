@@ -21,13 +21,15 @@ describe("the SDK's approval chain and kill switch", () => {
     const acme = await setUpKeyedTeam(app, { funds: 50_000 })
     const owner = createClient({ baseUrl: server.baseUrl(), token: acme.owner })
     const rules = { tiers: [{ minAmount: 1_000, approvals: 1, roles: ["owner" as const, "admin" as const] }] }
-    assert.deepStrictEqual(await owner.setApprovalRules(rules), rules)
-    assert.deepStrictEqual(await owner.getApprovalRules(), rules)
-    const bad = await failureOf(owner.setApprovalRules({ tiers: [{ ...rules.tiers[0]!, approvals: 2 }] }))
+    assert.deepStrictEqual(await owner.governance.setApprovalRules({ payload: rules }), rules)
+    assert.deepStrictEqual(await owner.governance.getApprovalRules(), rules)
+    const bad = await failureOf(
+      owner.governance.setApprovalRules({ payload: { tiers: [{ ...rules.tiers[0]!, approvals: 2 }] } })
+    )
     assert.deepStrictEqual([bad.status, bad.error], [400, "validation_failed"])
 
     const pending = await createSpend(app, acme.key, spendBody(2_000))
-    const queue = await owner.listApprovals({ status: "pending" })
+    const queue = await owner.treasury.approvals({ query: { status: "pending" } })
     assert.deepStrictEqual(queue.data[0]?.approvals, {
       required: 1,
       roles: ["owner", "admin"],
@@ -35,16 +37,16 @@ describe("the SDK's approval chain and kill switch", () => {
       received: 0,
       decisions: []
     })
-    const frozen = await owner.freezeSpending({ reason: "quarter close" })
+    const frozen = await owner.governance.freezeSpending({ payload: { reason: "quarter close" } })
     assert.strictEqual(frozen.scope, "team")
     assert.deepStrictEqual(
-      (await owner.listSpendFreezes()).data.map((f) => f.id),
+      (await owner.governance.listSpendFreezes({ query: {} })).data.map((f) => f.id),
       [frozen.id]
     )
-    const refused = await failureOf(owner.approve(pending.body.approval.id))
+    const refused = await failureOf(owner.treasury.approve({ params: { id: pending.body.approval.id }, payload: {} }))
     assert.deepStrictEqual([refused.status, refused.error], [409, "spending_frozen"])
-    assert.isNotNull((await owner.liftSpendFreeze()).liftedAt)
-    const approved = await owner.approve(pending.body.approval.id, "ok")
+    assert.isNotNull((await owner.governance.liftSpendFreeze({ query: {} })).liftedAt)
+    const approved = await owner.treasury.approve({ params: { id: pending.body.approval.id }, payload: { note: "ok" } })
     assert.strictEqual(approved.status, "approved")
     assert.strictEqual(approved.approvals.received, 1)
     assert.strictEqual(approved.spendRequest?.status, "approved")

@@ -13,26 +13,26 @@ describe("the SDK's policy-version and audit routes", () => {
     assert.strictEqual(decided.status, 201)
     const owner = createClient({ baseUrl: server.baseUrl(), token: acme.owner })
 
-    const versions = await owner.listPolicyVersions(acme.keyId)
+    const versions = await owner.agentKeys.listPolicyVersions({ params: { id: acme.keyId }, query: {} })
     assert.deepStrictEqual(
       versions.data.map((v) => [v.subject, v.version, v.spendingKeyId]),
       [["spending_key", 1, acme.keyId]]
     )
-    const first = await owner.listAuditEntries({ limit: 1 })
+    const first = await owner.audit.listAuditEntries({ query: { limit: 1 } })
     assert.lengthOf(first.data, 1)
     assert.isTrue(first.meta.hasNextPage)
-    const rest = await owner.listAuditEntries({ cursor: first.meta.cursor ?? "", limit: 100 })
+    const rest = await owner.audit.listAuditEntries({ query: { cursor: first.meta.cursor ?? "", limit: 100 } })
     const seqs = [...first.data, ...rest.data].map((e) => e.seq)
     assert.deepStrictEqual(
       seqs,
       Array.from({ length: seqs.length }, (_, i) => seqs.length - i)
     )
-    const verified = await owner.verifyAudit()
+    const verified = await owner.audit.verifyAudit()
     assert.isTrue(verified.valid)
     assert.strictEqual(verified.checked, seqs.length)
 
     const agent = createClient({ baseUrl: server.baseUrl(), token: acme.testKey })
-    const refused = await failureOf(agent.verifyAudit())
+    const refused = await failureOf(agent.audit.verifyAudit())
     assert.strictEqual(refused.status, 401)
   })
 })

@@ -21,37 +21,51 @@ describe("the SDK's checkout routes", () => {
   it("creates an intent once per idempotency key, gets its card once, lists, reads and cancels intents", async () => {
     const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
     const key = crypto.randomUUID()
-    const intent = await acme.createCheckoutIntent(intentBody(), key)
+    const intent = await acme.checkout.create({ payload: intentBody(), headers: { "idempotency-key": key } })
     assert.strictEqual(intent.status, "approved")
-    assert.deepStrictEqual(await acme.createCheckoutIntent(intentBody(), key), intent)
+    assert.deepStrictEqual(
+      await acme.checkout.create({ payload: intentBody(), headers: { "idempotency-key": key } }),
+      intent
+    )
 
-    const card = await acme.checkoutCredentials(intent.id)
+    const card = await acme.checkoutCredentials.credentials({ params: { id: intent.id } })
     assertFullCredentials(card)
     const { number: _number, cvc: _cvc, ...reference } = card
-    assert.deepStrictEqual(await acme.checkoutCredentials(intent.id), reference, "the secrets come once")
-    assert.strictEqual((await acme.getCheckoutIntent(intent.id)).card?.id, card.cardId)
+    assert.deepStrictEqual(
+      await acme.checkoutCredentials.credentials({ params: { id: intent.id } }),
+      reference,
+      "the secrets come once"
+    )
+    assert.strictEqual((await acme.checkout.get({ params: { id: intent.id } })).card?.id, card.cardId)
 
-    const other = await acme.createCheckoutIntent(intentBody({ amount: 300 }), crypto.randomUUID())
-    assert.strictEqual((await acme.cancelCheckoutIntent(other.id)).status, "canceled")
-    const late = await failureOf(acme.checkoutCredentials(other.id))
+    const other = await acme.checkout.create({
+      payload: intentBody({ amount: 300 }),
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    assert.strictEqual((await acme.checkout.cancel({ params: { id: other.id } })).status, "canceled")
+    const late = await failureOf(acme.checkoutCredentials.credentials({ params: { id: other.id } }))
     assert.deepStrictEqual([late.status, late.error], [409, "checkout_intent_not_usable"])
-    const again = await failureOf(acme.cancelCheckoutIntent(other.id, crypto.randomUUID()))
+    const again = await failureOf(
+      acme.checkout.cancel({ params: { id: other.id }, headers: { "idempotency-key": crypto.randomUUID() } })
+    )
     assert.deepStrictEqual([again.status, again.error], [409, "checkout_intent_not_usable"])
 
-    const page = await acme.listCheckoutIntents({ limit: 1 })
+    const page = await acme.checkout.list({ query: { limit: 1 } })
     assert.deepStrictEqual(
       page.data.map((i) => i.id),
       [other.id]
     )
     assert.isTrue(page.meta.hasNextPage)
     assert.deepStrictEqual(
-      (await acme.listCheckoutIntents({ status: "approved" })).data.map((i) => i.id),
+      (await acme.checkout.list({ query: { status: "approved" } })).data.map((i) => i.id),
       [intent.id]
     )
     const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
-    const hidden = await failureOf(globex.getCheckoutIntent(intent.id))
+    const hidden = await failureOf(globex.checkout.get({ params: { id: intent.id } }))
     assert.deepStrictEqual([hidden.status, hidden.error], [404, "not_found"])
-    const invalid = await failureOf(acme.createCheckoutIntent(intentBody({ amount: 0 }), crypto.randomUUID()))
+    const invalid = await failureOf(
+      acme.checkout.create({ payload: intentBody({ amount: 0 }), headers: { "idempotency-key": crypto.randomUUID() } })
+    )
     assert.deepStrictEqual(
       invalid.details?.map((d) => d.path),
       ["amount"]

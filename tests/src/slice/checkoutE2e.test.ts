@@ -70,7 +70,9 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
             )
             assert.strictEqual(funded.status, 201)
 
-            const intent = yield* Effect.promise(() => agent.createCheckoutIntent(intentBody(), crypto.randomUUID()))
+            const intent = yield* Effect.promise(() =>
+              agent.checkout.create({ payload: intentBody(), headers: { "idempotency-key": crypto.randomUUID() } })
+            )
             assert.strictEqual(intent.status, "pending_approval")
             const queue = ok(yield* call(app, "GET", "/treasury/approvals?status=pending", owner))
             assert.deepStrictEqual(
@@ -85,7 +87,9 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
             )
             assert.strictEqual(approval.checkoutIntent.status, "approved")
 
-            const card = yield* Effect.promise(() => agent.checkoutCredentials(intent.id))
+            const card = yield* Effect.promise(() =>
+              agent.checkoutCredentials.credentials({ params: { id: intent.id } })
+            )
             assert.match(card.number ?? "", /^[0-9]{16}$/u)
             const cardToken = yield* cardTokenOf(intent.id)
 
@@ -97,7 +101,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
             )
             assert.strictEqual(tampered.status, 400)
             assert.strictEqual(tampered.body.error, "invalid_signature")
-            const held = yield* Effect.promise(() => agent.getBalance())
+            const held = yield* Effect.promise(() => agent.accounts.balance())
             assert.deepStrictEqual([held.posted, held.pending, held.available], [FUNDS, AUTHORIZED, FUNDS - AUTHORIZED])
             const holds = ok(
               yield* call(app, "GET", `/treasury/ledger?accountId=${intent.accountId}`, owner)
@@ -106,7 +110,10 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
               holds.map((t: { kind: string; reference: string }) => [t.kind, t.reference]),
               [["pending", request.token]]
             )
-            assert.strictEqual((yield* Effect.promise(() => agent.getCheckoutIntent(intent.id))).status, "authorized")
+            assert.strictEqual(
+              (yield* Effect.promise(() => agent.checkout.get({ params: { id: intent.id } }))).status,
+              "authorized"
+            )
 
             const clearing = issuerPost(app, "/webhook/card-issuing-a", {
               type: "transaction",
@@ -115,7 +122,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
             assert.deepStrictEqual(ok(yield* clearing.send()), { received: true })
             const completed = yield* Effect.promise(() =>
               eventually(
-                () => agent.getCheckoutIntent(intent.id),
+                () => agent.checkout.get({ params: { id: intent.id } }),
                 (i) => i.status === "completed"
               )
             )
@@ -130,7 +137,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
             )
             assert.deepStrictEqual(ok(yield* redelivered.send()), { received: true })
 
-            const paid = yield* Effect.promise(() => agent.getBalance())
+            const paid = yield* Effect.promise(() => agent.accounts.balance())
             assert.deepStrictEqual(
               [paid.posted, paid.pending, paid.available],
               [FUNDS - AUTHORIZED, 0, FUNDS - AUTHORIZED],

@@ -66,28 +66,28 @@ describe("end to end: the real server process and the SDK", () => {
   it("creates a team, reads the user and lists teams through the Promise client", async () => {
     const sub = crypto.randomUUID()
     const client = createClient({ baseUrl: server.baseUrl, token: sessionToken({ sub, email: "e2e@example.com" }) })
-    assert.deepStrictEqual(await client.health(), { status: "ok" })
+    assert.deepStrictEqual(await client.system.health(), { status: "ok" })
 
-    const team = await client.createTeam({ name: "End to end" })
+    const team = await client.teams.create({ payload: { name: "End to end" } })
     assert.strictEqual(team.object, "team")
     assert.strictEqual(team.role, "owner")
     assert.strictEqual(team.baseCurrency, "USD")
 
-    const me = await client.me()
+    const me = await client.me.me()
     assert.strictEqual(me.id, sub)
     assert.strictEqual(me.email, "e2e@example.com")
     assert.strictEqual(me.teamId, team.id)
     assert.isString(me.fileKey)
-    assert.strictEqual((await client.me()).fileKey, me.fileKey)
+    assert.strictEqual((await client.me.me()).fileKey, me.fileKey)
 
     const noMore = { cursor: null, hasNextPage: false, hasPreviousPage: false }
-    assert.deepStrictEqual(await client.listTeams(), { data: [team], meta: noMore })
-    assert.deepStrictEqual(await client.listTeams({ limit: 1 }), { data: [team], meta: noMore })
+    assert.deepStrictEqual(await client.me.listTeams({ query: {} }), { data: [team], meta: noMore })
+    assert.deepStrictEqual(await client.me.listTeams({ query: { limit: 1 } }), { data: [team], meta: noMore })
   })
 
   it("rejects with ApiError carrying the service's status, code and field details", async () => {
     const client = createClient({ baseUrl: server.baseUrl, token: sessionToken() })
-    const invalid = await client.createTeam({ name: "Acme", extra: 1 } as never).catch((e: unknown) => e)
+    const invalid = await client.teams.create({ payload: { name: "Acme", extra: 1 } as never }).catch((e: unknown) => e)
     assert.instanceOf(invalid, ApiError)
     assert.strictEqual(invalid.status, 0, "refused by the client before sending")
     assert.strictEqual(invalid.error, "validation_failed")
@@ -96,12 +96,12 @@ describe("end to end: the real server process and the SDK", () => {
       ["extra"]
     )
 
-    const refused = await client.listAccounts().catch((e: unknown) => e)
+    const refused = await client.accounts.list({ query: {} }).catch((e: unknown) => e)
     assert.instanceOf(refused, ApiError)
     assert.deepStrictEqual([refused.status, refused.error], [401, "unauthorized"])
 
     const anonymous = createClient({ baseUrl: server.baseUrl, token: "not-a-session" })
-    const unauthorized = await anonymous.me().catch((e: unknown) => e)
+    const unauthorized = await anonymous.me.me().catch((e: unknown) => e)
     assert.instanceOf(unauthorized, ApiError)
     assert.strictEqual(unauthorized.status, 401)
   })

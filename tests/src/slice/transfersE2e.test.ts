@@ -19,16 +19,16 @@ describe("end to end: book transfers between two teams through the real server p
     const recipientTeam = await spender(server.baseUrl, {}, RECIPIENT_FUNDS)
     const sender = createClient({ baseUrl: server.baseUrl, token: senderTeam.secret })
     const recipient = createClient({ baseUrl: server.baseUrl, token: recipientTeam.secret })
-    const to = { address: (await recipient.receiveAddress()).address }
+    const to = { address: (await recipient.transfers.receiveAddress()).address }
 
-    const first = await sender.createTransfer(
-      { to, amount: 4_000, currency: "USD", memo: "invoice 1" },
-      crypto.randomUUID()
-    )
-    const second = await sender.createTransfer(
-      { to, amount: 2_500, currency: "USD", memo: "invoice 2" },
-      crypto.randomUUID()
-    )
+    const first = await sender.transfers.create({
+      payload: { to, amount: 4_000, currency: "USD", memo: "invoice 1" },
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    const second = await sender.transfers.create({
+      payload: { to, amount: 2_500, currency: "USD", memo: "invoice 2" },
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
     assert.deepStrictEqual(
       [first, second].map((t) => [t.status, t.direction, t.to.address]),
       [
@@ -36,12 +36,12 @@ describe("end to end: book transfers between two teams through the real server p
         ["pending_acceptance", "outgoing", to.address]
       ]
     )
-    assert.deepStrictEqual(await sender.getBalance().then(({ posted, pending }) => ({ posted, pending })), {
+    assert.deepStrictEqual(await sender.accounts.balance().then(({ posted, pending }) => ({ posted, pending })), {
       posted: SENDER_FUNDS,
       pending: 6_500
     })
 
-    const incoming = await recipient.listTransfers({ direction: "incoming" })
+    const incoming = await recipient.transfers.list({ query: { direction: "incoming" } })
     assert.deepStrictEqual(
       incoming.data.map((t) => [t.id, t.status, t.direction, t.amount, t.memo, t.from.address]),
       [
@@ -54,10 +54,10 @@ describe("end to end: book transfers between two teams through the real server p
       [null, null],
       "the recipient does not see the sender's decision"
     )
-    assert.deepStrictEqual((await recipient.listTransfers({ direction: "outgoing" })).data, [])
+    assert.deepStrictEqual((await recipient.transfers.list({ query: { direction: "outgoing" } })).data, [])
 
-    const accepted = await recipient.acceptTransfer(first.id)
-    const declined = await recipient.declineTransfer(second.id)
+    const accepted = await recipient.transfers.accept({ params: { id: first.id } })
+    const declined = await recipient.transfers.decline({ params: { id: second.id } })
     assert.deepStrictEqual(
       [accepted, declined].map((t) => [t.id, t.status, t.direction]),
       [
@@ -66,7 +66,7 @@ describe("end to end: book transfers between two teams through the real server p
       ]
     )
 
-    const seenBySender = await sender.listTransfers()
+    const seenBySender = await sender.transfers.list({ query: {} })
     assert.deepStrictEqual(
       seenBySender.data.map((t) => [t.id, t.status, t.direction]),
       [
@@ -74,21 +74,21 @@ describe("end to end: book transfers between two teams through the real server p
         [first.id, "completed", "outgoing"]
       ]
     )
-    assert.strictEqual((await sender.getTransfer(first.id)).status, "completed")
-    assert.strictEqual((await recipient.getTransfer(second.id)).status, "declined")
+    assert.strictEqual((await sender.transfers.get({ params: { id: first.id } })).status, "completed")
+    assert.strictEqual((await recipient.transfers.get({ params: { id: second.id } })).status, "declined")
     assert.deepStrictEqual(
-      (await recipient.listTransfers({ status: "pending_acceptance" })).data,
+      (await recipient.transfers.list({ query: { status: "pending_acceptance" } })).data,
       [],
       "nothing is left to accept"
     )
 
-    const senderBalance = await sender.getBalance()
+    const senderBalance = await sender.accounts.balance()
     assert.deepStrictEqual(
       [senderBalance.posted, senderBalance.pending, senderBalance.available],
       [SENDER_FUNDS - 4_000, 0, SENDER_FUNDS - 4_000],
       "the accepted hold was posted and the declined one released"
     )
-    const recipientBalance = await recipient.getBalance()
+    const recipientBalance = await recipient.accounts.balance()
     assert.deepStrictEqual(
       [recipientBalance.posted, recipientBalance.pending, recipientBalance.available],
       [RECIPIENT_FUNDS + 4_000, 0, RECIPIENT_FUNDS + 4_000],

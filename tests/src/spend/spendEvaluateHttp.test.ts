@@ -91,20 +91,19 @@ describe("POST /v1/spend-requests/evaluate", () => {
     assert.strictEqual((await app.call("POST", "/v1/spend-requests/evaluate", { body: spendBody(1) })).status, 401)
   })
 
-  it("the SDK's evaluateSpendRequest answers the dry run", async () => {
+  it("the SDK's spendEvaluation.evaluate answers the dry run", async () => {
     const client = createClient({ baseUrl: server.baseUrl(), token: acme.testKey })
-    const decision = await client.evaluateSpendRequest({
-      amount: 100,
-      currency: "USD",
-      merchant: { name: "OpenAI", category: "software" },
-      purpose: "tokens"
+    const decision = await client.spendEvaluation.evaluate({
+      payload: { amount: 100, currency: "USD", merchant: { name: "OpenAI", category: "software" }, purpose: "tokens" }
     })
     const { policyVersions, ...answer } = decision
     assert.deepStrictEqual(answer, { outcome: "approved", reasons: [] })
     assert.strictEqual(policyVersions?.team, null, "the dry run names the versions it would decide under")
     assert.isNumber(policyVersions?.spendingKey)
     const refused = await failureOf(
-      client.evaluateSpendRequest({ amount: 1, currency: "EUR", merchant: { name: "X" }, purpose: "p" })
+      client.spendEvaluation.evaluate({
+        payload: { amount: 1, currency: "EUR", merchant: { name: "X" }, purpose: "p" }
+      })
     )
     assert.strictEqual(refused.status, 400)
     assert.strictEqual(refused.details?.[0]?.path, "currency")

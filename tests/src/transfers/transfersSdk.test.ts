@@ -11,24 +11,35 @@ describe("the SDK's transfer routes (receive addresses, payment codes)", () => {
   it("reads and resolves receive addresses; another mode's address is a 404 ApiError", async () => {
     const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
     const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
-    const own = await acme.receiveAddress()
+    const own = await acme.transfers.receiveAddress()
     assert.strictEqual(own.teamName, "Acme")
     assert.strictEqual(own.mode, "test")
-    assert.deepStrictEqual(await globex.resolveReceiveAddress(own.address), own)
+    assert.deepStrictEqual(await globex.transfers.resolveAddress({ params: { address: own.address } }), own)
     const live = createClient({ baseUrl: server.baseUrl(), token: teams.globex.liveKey })
-    const refused = await failureOf(live.resolveReceiveAddress(own.address))
+    const refused = await failureOf(live.transfers.resolveAddress({ params: { address: own.address } }))
     assert.deepStrictEqual([refused.status, refused.error], [404, "not_found"])
   })
 
   it("creates a payment code once per idempotency key and resolves it from another team", async () => {
     const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
     const key = crypto.randomUUID()
-    const code = await acme.createPaymentCode({ amount: 900, memo: "thanks" }, key)
-    assert.deepStrictEqual(await acme.createPaymentCode({ amount: 900, memo: "thanks" }, key), code)
+    const code = await acme.transfers.createPaymentCode({
+      payload: { amount: 900, memo: "thanks" },
+      headers: { "idempotency-key": key }
+    })
+    assert.deepStrictEqual(
+      await acme.transfers.createPaymentCode({
+        payload: { amount: 900, memo: "thanks" },
+        headers: { "idempotency-key": key }
+      }),
+      code
+    )
     assert.strictEqual(code.status, "active")
     const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
-    assert.deepStrictEqual(await globex.getPaymentCode(code.code), code)
-    const invalid = await failureOf(acme.createPaymentCode({ amount: 0 }, crypto.randomUUID()))
+    assert.deepStrictEqual(await globex.transfers.getPaymentCode({ params: { code: code.code } }), code)
+    const invalid = await failureOf(
+      acme.transfers.createPaymentCode({ payload: { amount: 0 }, headers: { "idempotency-key": crypto.randomUUID() } })
+    )
     assert.deepStrictEqual(
       invalid.details?.map((d) => d.path),
       ["amount"]
@@ -46,37 +57,59 @@ describe("the SDK's transfer routes (sending, listing, accepting)", () => {
     assert.strictEqual(deposit.status, 201)
     const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
     const globex = createClient({ baseUrl: server.baseUrl(), token: teams.globex.testKey })
-    const to = { address: (await globex.receiveAddress()).address }
+    const to = { address: (await globex.transfers.receiveAddress()).address }
     const key = crypto.randomUUID()
-    const sent = await acme.createTransfer({ to, amount: 1_200, currency: "USD", memo: "thanks" }, key)
+    const sent = await acme.transfers.create({
+      payload: { to, amount: 1_200, currency: "USD", memo: "thanks" },
+      headers: { "idempotency-key": key }
+    })
     assert.strictEqual(sent.status, "pending_acceptance")
     assert.strictEqual(sent.direction, "outgoing")
-    assert.deepStrictEqual(await acme.createTransfer({ to, amount: 1_200, currency: "USD", memo: "thanks" }, key), sent)
+    assert.deepStrictEqual(
+      await acme.transfers.create({
+        payload: { to, amount: 1_200, currency: "USD", memo: "thanks" },
+        headers: { "idempotency-key": key }
+      }),
+      sent
+    )
 
-    const incoming = await globex.listTransfers({ direction: "incoming", status: "pending_acceptance" })
+    const incoming = await globex.transfers.list({ query: { direction: "incoming", status: "pending_acceptance" } })
     assert.deepStrictEqual(
       incoming.data.map((t) => t.id),
       [sent.id]
     )
-    assert.strictEqual((await globex.getTransfer(sent.id)).direction, "incoming")
-    const accepted = await globex.acceptTransfer(sent.id)
+    assert.strictEqual((await globex.transfers.get({ params: { id: sent.id } })).direction, "incoming")
+    const accepted = await globex.transfers.accept({ params: { id: sent.id } })
     assert.strictEqual(accepted.status, "completed")
-    const again = await failureOf(globex.acceptTransfer(sent.id, crypto.randomUUID()))
+    const again = await failureOf(
+      globex.transfers.accept({ params: { id: sent.id }, headers: { "idempotency-key": crypto.randomUUID() } })
+    )
     assert.deepStrictEqual([again.status, again.error], [409, "transfer_not_pending"])
 
-    const other = await acme.createTransfer({ to, amount: 100, currency: "USD" }, crypto.randomUUID())
-    assert.strictEqual((await acme.cancelTransfer(other.id)).status, "canceled")
-    const wrongSide = await failureOf(acme.declineTransfer(other.id))
+    const other = await acme.transfers.create({
+      payload: { to, amount: 100, currency: "USD" },
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    assert.strictEqual((await acme.transfers.cancel({ params: { id: other.id } })).status, "canceled")
+    const wrongSide = await failureOf(acme.transfers.decline({ params: { id: other.id } }))
     assert.deepStrictEqual([wrongSide.status, wrongSide.error], [403, "forbidden"])
-    const declinable = await acme.createTransfer({ to, amount: 50, currency: "USD" }, crypto.randomUUID())
-    assert.strictEqual((await globex.declineTransfer(declinable.id)).status, "declined")
-    const page = await acme.listTransfers({ limit: 2 })
+    const declinable = await acme.transfers.create({
+      payload: { to, amount: 50, currency: "USD" },
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    assert.strictEqual((await globex.transfers.decline({ params: { id: declinable.id } })).status, "declined")
+    const page = await acme.transfers.list({ query: { limit: 2 } })
     assert.deepStrictEqual(
       page.data.map((t) => t.id),
       [declinable.id, other.id]
     )
     assert.isTrue(page.meta.hasNextPage)
-    const invalid = await failureOf(acme.createTransfer({ to, amount: 10, currency: "EUR" }, crypto.randomUUID()))
+    const invalid = await failureOf(
+      acme.transfers.create({
+        payload: { to, amount: 10, currency: "EUR" },
+        headers: { "idempotency-key": crypto.randomUUID() }
+      })
+    )
     assert.deepStrictEqual(
       invalid.details?.map((d) => d.path),
       ["currency"]

@@ -11,26 +11,26 @@ describe("the SDK's report methods", () => {
   it("answers every report of the team, and a bad range as an ApiError naming the field", async () => {
     const token = await sessionToken()
     const client = createClient({ baseUrl: server.baseUrl(), token })
-    await client.createTeam({ name: "Acme", baseCurrency: "EUR" })
+    await client.teams.create({ payload: { name: "Acme", baseCurrency: "EUR" } })
     const range = { from: "2025-01-01", to: "2025-02-28" }
-    const revenue = await client.revenueReport({ ...range, revenueType: "net" })
+    const revenue = await client.reports.revenue({ query: { ...range, revenueType: "net" } })
     assert.deepStrictEqual(revenue.summary, { currentTotal: 0, prevTotal: 0, currency: "EUR" })
     assert.deepStrictEqual(
       revenue.result.map((r) => r.date),
       ["2025-01-01", "2025-02-01"]
     )
-    assert.strictEqual((await client.profitReport(range)).meta.type, "profit")
+    assert.strictEqual((await client.reports.profit({ query: range })).meta.type, "profit")
     assert.deepStrictEqual(
-      (await client.burnRateReport({ ...range, currency: "USD" })).map((p) => [p.value, p.currency]),
+      (await client.reports.burnRate({ query: { ...range, currency: "USD" } })).map((p) => [p.value, p.currency]),
       [
         [0, "USD"],
         [0, "USD"]
       ]
     )
-    assert.deepStrictEqual(await client.runwayReport(range), { months: 0, medianBurn: 0 })
-    assert.strictEqual((await client.expensesReport(range)).summary.averageExpense, 0)
-    assert.deepStrictEqual(await client.spendingReport(range), [])
-    const refused = await failureOf(client.spendingReport({ from: "2025-03-01", to: "2025-01-01" }))
+    assert.deepStrictEqual(await client.reports.runway({ query: range }), { months: 0, medianBurn: 0 })
+    assert.strictEqual((await client.reports.expenses({ query: range })).summary.averageExpense, 0)
+    assert.deepStrictEqual(await client.reports.spending({ query: range }), [])
+    const refused = await failureOf(client.reports.spending({ query: { from: "2025-03-01", to: "2025-01-01" } }))
     assert.strictEqual(refused.status, 400)
   })
 })
