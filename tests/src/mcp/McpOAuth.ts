@@ -18,7 +18,11 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   private saved: OAuthTokens | undefined
   private verifier = ""
 
-  constructor(private readonly scope: string) {}
+  private readonly scope: string
+
+  constructor(scope: string) {
+    this.scope = scope
+  }
 
   get redirectUrl() {
     return MCP_REDIRECT

@@ -1,14 +1,14 @@
 import { Toolkit } from "effect/ai"
-import { CreateCheckoutIntent, checkoutHandlers, IssueCardForIntent } from "../checkout/CheckoutTools.ts"
-import { balanceHandlers, GetBalance } from "../ledger/BalanceTool.ts"
+import { CreateCheckoutIntent, checkoutHandlers, IssueCardForIntent } from "../checkout/index.ts"
+import { balanceHandlers, GetBalance } from "../ledger/index.ts"
 import {
   CancelSpendRequest,
   CreateSpendRequest,
   GetSpendRequest,
   ListSpendRequests,
   spendHandlers
-} from "../spend/SpendTools.ts"
-import { CreateTransfer, transferHandlers } from "../transfers/TransferTools.ts"
+} from "../spend/index.ts"
+import { CreateTransfer, transferHandlers } from "../transfers/index.ts"
 
 /** The eight spend tools an agent gets over MCP. */
 export const SpendToolkit = Toolkit.make(
