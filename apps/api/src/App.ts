@@ -10,11 +10,13 @@ import {
   SessionTokens,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
+import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import { PortsMemory, RateLimiterMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
-  AgentCredentialsFromKeys,
+  AgentCredentials,
+  AgentCredentialsLive,
   AgentKeys,
   ApiKeys,
   ApprovalChains,
@@ -245,7 +247,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     TeamManagement.layer,
     Customers.layer,
     Reports.layer,
-    AgentCredentialsFromKeys,
+    AgentCredentialsLive.pipe(Layer.provide(TeamCredentialsLive)),
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
     backgroundJobs(Checkout.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))
@@ -273,6 +275,15 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )
 
+/** /mcp admits the credentials /v1 accepts (spending keys, team API keys, OAuth access tokens). */
+const McpCallers = Layer.effect(
+  CallerCredentials,
+  Effect.gen(function* () {
+    const agents = yield* AgentCredentials
+    return CallerCredentials.of({ known: (token) => Effect.map(agents.authenticate(token), Option.isSome) })
+  })
+)
+
 /** The HTTP application over the given ports and readiness check; the client address is resolved first (built first). */
 export const appLayer = <E, R, R2>(
   config: ServiceConfig,
@@ -285,6 +296,7 @@ export const appLayer = <E, R, R2>(
     v1Protection,
     retention,
     InboundWebhookRoutes,
+    mcpOverHttp({ publicBaseUrl: config.publicBaseUrl }).pipe(Layer.provide(McpCallers)),
     backgroundJobs(WebhookWorkersLive)
   ).pipe(
     // Global middlewares nest in the order they are added: the request metrics go inside the routes' JSON error

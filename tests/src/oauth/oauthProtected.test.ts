@@ -5,12 +5,15 @@ import { pkce, sessionFor } from "../support/OAuthHarness.ts"
 const { app, signedInWithTeam, authorize, granted } = oauthFlows()
 
 describe("OAuth tokens on protected routes", () => {
-  it("are refused on every /v1 route with 401, and accepted by scope on /treasury and GET /users/me", async () => {
+  it("are accepted by scope on /v1 (through the app's key), /treasury and GET /users/me", async () => {
     const { user, tokens } = await granted(["users.read", "accounts.read"])
     for (const path of ["/v1/accounts", "/v1/balance"]) {
       const reply = await app.call("GET", path, { token: tokens.access_token })
-      assert.strictEqual(reply.status, 401, path)
+      assert.strictEqual(reply.status, 200, path)
     }
+    const unscoped = await app.call("GET", "/v1/spend-requests", { token: tokens.access_token })
+    assert.strictEqual(unscoped.status, 403)
+    assert.strictEqual(unscoped.body.error, "insufficient_scope")
     const me = await app.call("GET", "/users/me", { token: tokens.access_token })
     assert.strictEqual(me.status, 200)
     assert.strictEqual(me.body.teamId, user.teamId)
@@ -151,6 +154,8 @@ describe("OAuth tokens on /treasury (CONTRACT.md: by scope)", () => {
     assert.strictEqual(approved.status, 200)
     assert.strictEqual(approved.body.spendRequest.status, "approved")
     assert.strictEqual(approved.body.decidedBy, owner.userId)
-    assert.strictEqual((await app.call("GET", "/v1/spend-requests", { token: writer.tokens.access_token })).status, 401)
+    const live = await app.call("GET", "/v1/spend-requests", { token: writer.tokens.access_token })
+    assert.strictEqual(live.status, 200)
+    assert.deepStrictEqual(live.body.data, [], "the app acts in live mode: the test key's request is not its")
   })
 })

@@ -16,7 +16,7 @@ import {
 } from "../shared/index.ts"
 import type { SpendPolicy } from "../spend/model.ts"
 import { type SpendingKey, SpendingKeyId, spendingKeyView, type TeamApiKey, teamApiKeyView } from "./AgentKey.ts"
-import { AgentCredentials } from "./Credentials.ts"
+import type { AgentCredentials } from "./Credentials.ts"
 import { MAX_POLICY_BYTES, type PolicyVersion, policyBytes, policyVersionView } from "./PolicyVersion.ts"
 import type { AgentPrincipal } from "./Principals.ts"
 
@@ -375,12 +375,3 @@ export class AgentKeys extends Context.Service<
   })
   static readonly layer = Layer.effect(AgentKeys, AgentKeys.make)
 }
-
-/** The AgentCredentials port answered by agent keys. */
-export const AgentCredentialsFromKeys = Layer.effect(
-  AgentCredentials,
-  Effect.gen(function* () {
-    const keys = yield* AgentKeys
-    return AgentCredentials.of({ authenticate: keys.authenticate })
-  })
-)

@@ -1,3 +1,4 @@
+export * from "./AgentCredentialsLive.ts"
 export * from "./AgentKeys.ts"
 export * from "./ApiKeys.ts"
 export * from "./Authorization.ts"

@@ -1,0 +1,6 @@
+export * from "./checkout/index.ts"
+export * from "./ledger/index.ts"
+export * from "./server/index.ts"
+export * from "./shared/index.ts"
+export * from "./spend/index.ts"
+export * from "./transfers/index.ts"

@@ -1,0 +1,28 @@
+import { NodeRuntime, NodeStdio } from "@effect/platform-node"
+import { makeClient } from "@svc/sdk"
+import { Effect, Layer } from "effect"
+import { McpServer } from "effect/ai"
+import { FetchHttpClient } from "effect/http"
+import { serverInfo, spendRegistrations } from "./McpServerOptions.ts"
+import { TOOL_CALL_RETRY } from "./ToolCallRetry.ts"
+
+/** Where the service is and the bearer credential every tool call is made with (a spending key, API key or token). */
+export interface StdioOptions {
+  readonly baseUrl: string
+  readonly token: string
+}
+
+/** The MCP server over this process's stdin and stdout, its tools calling the service at `baseUrl` as `token`. */
+export const layerStdio = (options: StdioOptions) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const client = yield* makeClient({ ...options, retry: TOOL_CALL_RETRY })
+      return McpServer.layerStdio({
+        ...serverInfo,
+        registrations: spendRegistrations(() => Effect.succeed(client))
+      })
+    })
+  ).pipe(Layer.provide([NodeStdio.layer, FetchHttpClient.layer]))
+
+/** Serves MCP over stdio until stdin closes or the process is stopped (the entry `svc mcp` calls). */
+export const serveStdio = (options: StdioOptions) => Layer.launch(layerStdio(options)).pipe(NodeRuntime.runMain)

@@ -1,0 +1,3 @@
+export * from "./Http.ts"
+export * from "./SpendToolkit.ts"
+export * from "./Stdio.ts"

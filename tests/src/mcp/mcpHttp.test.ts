@@ -1,0 +1,136 @@
+import { assert, describe, it } from "@effect/vitest"
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { sessionToken } from "../support/InProcessApp.ts"
+import { serviceOnLoopback, toolAnswer } from "./McpHarness.ts"
+import { MCP_REDIRECT, MemoryOAuthProvider } from "./McpOAuth.ts"
+
+const service = serviceOnLoopback()
+
+const spend = {
+  amount: 1_250,
+  currency: "USD",
+  merchant: { name: "OpenAI", category: "software" },
+  purpose: "API tokens"
+}
+
+/** A signed-in user with a team of their own, as the consent screen's session sees them. */
+const userWithTeam = async () => {
+  const session = await sessionToken()
+  const team = await service.app().call("POST", "/teams", { token: session, body: { name: "Acme" } })
+  assert.strictEqual(team.status, 201, JSON.stringify(team.body))
+  return { session, teamId: team.body.id as string }
+}
+
+/**
+ * Connects the official MCP client to /mcp through its own OAuth helper: the 401 sends it through discovery, dynamic
+ * registration and PKCE to the authorization URL; the test plays the user granting `scopes` with their session, and
+ * the client finishes with the code.
+ */
+const connectAfterConsent = async (scopes: ReadonlyArray<string>) => {
+  const url = new URL(`${service.baseUrl()}/mcp`)
+  const provider = new MemoryOAuthProvider(scopes.join(" "))
+  const first = new Client({ name: "svc-tests", version: "0.0.1" })
+  const refused = await first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider })).then(
+    () => null,
+    (e: unknown) => e
+  )
+  assert.instanceOf(refused, UnauthorizedError)
+
+  const authorization = provider.authorizationUrl
+  assert.isDefined(authorization)
+  const query = authorization!.searchParams
+  assert.strictEqual(`${authorization!.origin}${authorization!.pathname}`, `${service.baseUrl()}/oauth/authorize`)
+  assert.strictEqual(query.get("code_challenge_method"), "S256")
+  assert.strictEqual(query.get("redirect_uri"), MCP_REDIRECT)
+  assert.isNotNull(query.get("resource"))
+  const consent = await service.app().call("GET", `/oauth/authorize${authorization!.search}`)
+  assert.strictEqual(consent.status, 200, JSON.stringify(consent.body))
+
+  const user = await userWithTeam()
+  const decided = await service.app().call("POST", "/oauth/authorize", {
+    token: user.session,
+    body: {
+      client_id: query.get("client_id"),
+      decision: "allow",
+      scopes,
+      redirect_uri: MCP_REDIRECT,
+      state: query.get("state"),
+      code_challenge: query.get("code_challenge"),
+      teamId: user.teamId
+    }
+  })
+  assert.strictEqual(decided.status, 200, JSON.stringify(decided.body))
+  const code = new URL(decided.body.redirect_url).searchParams.get("code")
+  assert.isString(code)
+
+  const finishing = new StreamableHTTPClientTransport(url, { authProvider: provider })
+  await finishing.finishAuth(code!)
+  const client = new Client({ name: "svc-tests", version: "0.0.1" })
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))
+  return { client, provider }
+}
+
+describe("the MCP server over Streamable HTTP at /mcp", () => {
+  it("without a credential answers 401 with the challenge naming the protected resource metadata", async () => {
+    const answer = await fetch(`${service.baseUrl()}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+    })
+    assert.strictEqual(answer.status, 401)
+    assert.strictEqual(
+      answer.headers.get("www-authenticate"),
+      `Bearer resource_metadata="${service.baseUrl()}/.well-known/oauth-protected-resource"`
+    )
+    assert.strictEqual((await answer.json()).error, "unauthorized")
+
+    const unknown = await fetch(`${service.baseUrl()}/mcp`, {
+      method: "POST",
+      headers: { authorization: "Bearer mid_access_token_unknown", "content-type": "application/json" },
+      body: "{}"
+    })
+    assert.strictEqual(unknown.status, 401)
+
+    const metadata = await (await fetch(`${service.baseUrl()}/.well-known/oauth-protected-resource`)).json()
+    assert.isTrue(`${service.baseUrl()}/mcp`.startsWith(metadata.resource), "the metadata's resource covers /mcp")
+  })
+
+  it("after the OAuth flow lists the tools, creates a spend request and reads it back", async () => {
+    const { client, provider } = await connectAfterConsent(["spend.read", "spend.write", "accounts.read"])
+    assert.match(provider.tokens()?.access_token ?? "", /^mid_access_token_/u)
+    const { tools } = await client.listTools()
+    assert.strictEqual(tools.length, 8)
+
+    const created = toolAnswer(await client.callTool({ name: "create_spend_request", arguments: spend }))
+    assert.isFalse(created.isError, JSON.stringify(created.body))
+    assert.includeMembers(["approved", "denied", "pending_approval"], [created.body.status])
+    assert.strictEqual(created.body.amount, 1_250)
+    const read = toolAnswer(await client.callTool({ name: "get_spend_request", arguments: { id: created.body.id } }))
+    assert.deepStrictEqual(read.body, created.body)
+    await client.close()
+  })
+
+  it("a token without spend.write reads but cannot call the writing tools: the tool error names the scope", async () => {
+    const { client } = await connectAfterConsent(["spend.read", "accounts.read"])
+    const balance = toolAnswer(await client.callTool({ name: "get_balance", arguments: {} }))
+    assert.isFalse(balance.isError, JSON.stringify(balance.body))
+    assert.isNumber(balance.body.available)
+    const listed = toolAnswer(await client.callTool({ name: "list_spend_requests", arguments: {} }))
+    assert.isFalse(listed.isError, JSON.stringify(listed.body))
+
+    for (const [name, args] of [
+      ["create_spend_request", spend],
+      ["cancel_spend_request", { id: crypto.randomUUID() }],
+      ["issue_card_for_intent", { intentId: crypto.randomUUID() }]
+    ] as const) {
+      const refused = toolAnswer(await client.callTool({ name, arguments: args }))
+      assert.isTrue(refused.isError, name)
+      assert.strictEqual(refused.body.status, 403, name)
+      assert.strictEqual(refused.body.error, "insufficient_scope", name)
+      assert.match(refused.body.message, /spend\.write/u, name)
+    }
+    await client.close()
+  })
+})

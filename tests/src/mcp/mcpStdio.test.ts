@@ -1,0 +1,138 @@
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { setUpKeyedTeam } from "../support/HttpScenarios.ts"
+import { serviceOnLoopback, stdioClient, toolAnswer } from "./McpHarness.ts"
+
+const service = serviceOnLoopback()
+
+const TOOLS = [
+  "cancel_spend_request",
+  "create_checkout_intent",
+  "create_spend_request",
+  "create_transfer",
+  "get_balance",
+  "get_spend_request",
+  "issue_card_for_intent",
+  "list_spend_requests"
+]
+
+const spend = (amount: number, clientRequestId?: string) => ({
+  amount,
+  currency: "USD",
+  merchant: { name: "OpenAI", category: "software" },
+  purpose: "API tokens",
+  ...(clientRequestId === undefined ? {} : { clientRequestId })
+})
+
+let agent: Client
+let recipientKey: string
+
+beforeAll(async () => {
+  const app = service.app()
+  const team = await setUpKeyedTeam(app, { funds: 100_000, policy: { approvalThreshold: 50_000 } })
+  recipientKey = (await setUpKeyedTeam(app)).key
+  agent = await stdioClient(service.baseUrl(), team.key)
+}, 120_000)
+
+afterAll(() => agent?.close())
+
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  toolAnswer(await agent.callTool({ name, arguments: args }))
+
+describe("the MCP server over stdio", () => {
+  it("lists the eight spend tools, each with a JSON schema of its parameters and a description", async () => {
+    const { tools } = await agent.listTools()
+    assert.deepStrictEqual(tools.map((t) => t.name).sort(), TOOLS)
+    for (const tool of tools) {
+      assert.strictEqual(tool.inputSchema.type, "object", tool.name)
+      assert.isAbove(tool.description?.length ?? 0, 80, tool.name)
+    }
+    const create = tools.find((t) => t.name === "create_spend_request")!
+    const properties = create.inputSchema.properties as Record<string, { type?: string }>
+    assert.includeMembers(Object.keys(properties), ["amount", "currency", "merchant", "purpose", "clientRequestId"])
+    assert.strictEqual(properties.amount?.type, "integer")
+    assert.includeMembers(create.inputSchema.required ?? [], ["amount", "currency", "merchant", "purpose"])
+    assert.match(create.description ?? "", /minor units/u)
+  })
+
+  it("creates a spend request, reads it back and lists it; the balance shows the spend", async () => {
+    const before = (await call("get_balance")).body
+    const created = await call("create_spend_request", spend(1_999))
+    assert.isFalse(created.isError, JSON.stringify(created.body))
+    assert.strictEqual(created.body.status, "approved")
+    assert.strictEqual(created.body.amount, 1_999)
+
+    const read = await call("get_spend_request", { id: created.body.id })
+    assert.deepStrictEqual(read.body, created.body)
+    const listed = await call("list_spend_requests", { limit: 100 })
+    assert.isTrue(listed.body.data.some((r: { id: string }) => r.id === created.body.id))
+
+    const after = (await call("get_balance")).body
+    assert.strictEqual(after.available, before.available - 1_999)
+  })
+
+  it("a retried create with the same clientRequestId spends once", async () => {
+    const before = (await call("get_balance")).body.available
+    const clientRequestId = crypto.randomUUID()
+    const first = await call("create_spend_request", spend(700, clientRequestId))
+    const retried = await call("create_spend_request", spend(700, clientRequestId))
+    assert.strictEqual(retried.body.id, first.body.id)
+    assert.strictEqual((await call("get_balance")).body.available, before - 700)
+    const again = await call("create_spend_request", spend(700))
+    assert.notStrictEqual(again.body.id, first.body.id, "without a clientRequestId every call is a new request")
+    assert.strictEqual((await call("get_balance")).body.available, before - 1_400)
+  })
+
+  it("cancels a pending request and releases its hold; a final one answers the API's conflict as a tool error", async () => {
+    const pending = await call("create_spend_request", spend(60_000))
+    assert.strictEqual(pending.body.status, "pending_approval")
+    const held = (await call("get_balance")).body.pending
+    const canceled = await call("cancel_spend_request", { id: pending.body.id })
+    assert.strictEqual(canceled.body.status, "canceled")
+    assert.strictEqual((await call("get_balance")).body.pending, held - 60_000)
+
+    const again = await call("cancel_spend_request", { id: pending.body.id })
+    assert.isTrue(again.isError)
+    assert.strictEqual(again.body.status, 409)
+    assert.isString(again.body.error)
+    assert.isString(again.body.message)
+    assert.notMatch(JSON.stringify(again.body), /stack|SELECT|\.ts:\d+/u)
+  })
+
+  it("sends a transfer to another team's receive address", async () => {
+    const address = (await service.app().call("GET", "/v1/transfers/receive-address", { token: recipientKey })).body
+      .address
+    const sent = await call("create_transfer", {
+      to: { address },
+      amount: 1_000,
+      currency: "USD",
+      clientRequestId: crypto.randomUUID()
+    })
+    assert.isFalse(sent.isError, JSON.stringify(sent.body))
+    assert.strictEqual(sent.body.amount, 1_000)
+    assert.strictEqual(sent.body.status, "pending_acceptance")
+  })
+
+  it("creates a checkout intent and issues its card, with the number once", async () => {
+    const intent = await call("create_checkout_intent", {
+      amount: 2_500,
+      currency: "USD",
+      merchant: { name: "Acme Books", url: "https://acme-books.example", mcc: "5942", country: "US" },
+      purpose: "a book on double-entry bookkeeping",
+      clientRequestId: crypto.randomUUID()
+    })
+    assert.strictEqual(intent.body.status, "approved", JSON.stringify(intent.body))
+    const card = await call("issue_card_for_intent", { intentId: intent.body.id })
+    assert.isFalse(card.isError, JSON.stringify(card.body))
+    assert.match(card.body.number, /^\d{15,16}$/u)
+    const again = await call("issue_card_for_intent", { intentId: intent.body.id })
+    assert.strictEqual(again.body.cardId, card.body.cardId)
+    assert.isUndefined(again.body.number)
+  })
+
+  it("refuses invalid parameters before calling the service, naming the field", async () => {
+    const refused = await agent.callTool({ name: "create_spend_request", arguments: spend(-5) }).catch((e: Error) => e)
+    const text = refused instanceof Error ? refused.message : JSON.stringify(refused)
+    assert.match(text, /amount/u)
+  })
+})
