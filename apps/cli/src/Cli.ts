@@ -4,13 +4,14 @@ import { approvals } from "./commands/approvals.ts"
 import { balance } from "./commands/balance.ts"
 import { checkout } from "./commands/checkout.ts"
 import { login, logout } from "./commands/login.ts"
+import { mcp } from "./commands/mcp.ts"
 import { spend } from "./commands/spend.ts"
 import { transfers } from "./commands/transfers.ts"
 import { CliExit, ExitCode, exitCodesHelp } from "./Failure.ts"
 import { JsonOutput } from "./Output.ts"
 
 /** The subcommands of `svc`: a new one is one import and one entry here. */
-const subcommands = [login, logout, balance, spend, approvals, transfers, checkout] as const
+const subcommands = [login, logout, balance, spend, approvals, transfers, checkout, mcp] as const
 
 /** The `svc` command tree. */
 const svc = Command.make("svc").pipe(

@@ -72,13 +72,13 @@ export const serviceOnLoopback = () => {
   }
 }
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/stdioServer.ts", import.meta.url))
+const CLI = fileURLToPath(new URL("../../../apps/cli/src/main.ts", import.meta.url))
 
-/** An MCP client of the stdio server (the fixture in a Node 24 child process) calling `baseUrl` as `token`. */
+/** An MCP client of `svc mcp` (a Node 24 child process) calling `baseUrl` as `token`. */
 export const stdioClient = async (baseUrl: string, token: string) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [FIXTURE],
+    args: [CLI, "mcp"],
     env: { ...(process.env as Record<string, string>), SVC_BASE_URL: baseUrl, SVC_TOKEN: token },
     stderr: "pipe"
   })

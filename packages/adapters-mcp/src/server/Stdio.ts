@@ -1,4 +1,4 @@
-import { NodeRuntime, NodeStdio } from "@effect/platform-node"
+import { NodeStdio } from "@effect/platform-node"
 import { makeClient } from "@svc/sdk"
 import { Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
@@ -12,7 +12,10 @@ export interface StdioOptions {
   readonly token: string
 }
 
-/** The MCP server over this process's stdin and stdout, its tools calling the service at `baseUrl` as `token`. */
+/**
+ * The MCP server over this process's stdin and stdout, its tools calling the service at `baseUrl` as `token`;
+ * `svc mcp` launches it.
+ */
 export const layerStdio = (options: StdioOptions) =>
   Layer.unwrap(
     Effect.gen(function* () {
@@ -23,6 +26,3 @@ export const layerStdio = (options: StdioOptions) =>
       })
     })
   ).pipe(Layer.provide([NodeStdio.layer, FetchHttpClient.layer]))
-
-/** Serves MCP over stdio until stdin closes or the process is stopped (the entry `svc mcp` calls). */
-export const serveStdio = (options: StdioOptions) => Layer.launch(layerStdio(options)).pipe(NodeRuntime.runMain)
