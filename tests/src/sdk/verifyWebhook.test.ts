@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
+import { verifyWebhook, verifyWebhookEffect, type WebhookEvent, WebhookVerificationError } from "@svc/sdk"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Webhook } from "standardwebhooks"
-import { verifyWebhook, verifyWebhookEffect, type WebhookEvent, WebhookVerificationError } from "../src/Webhooks.ts"
 
 const secretOf = (seed: number) =>
   `whsec_${btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => (i * 7 + seed) % 256)))}`
