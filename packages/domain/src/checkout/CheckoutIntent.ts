@@ -111,6 +111,20 @@ export const CheckoutIntentView = Schema.Struct({
 })
 export type CheckoutIntentView = typeof CheckoutIntentView.Type
 
+/** The outbound events of an intent's changes; each carries the intent as its team sees it (`CheckoutIntentView`). */
+export const CheckoutIntentEventType = Schema.Literals([
+  "checkout_intent.created",
+  "checkout_intent.approval_required",
+  "checkout_intent.approved",
+  "checkout_intent.denied",
+  "checkout_intent.canceled",
+  "checkout_intent.expired",
+  "checkout_intent.card_issued",
+  "checkout_intent.authorized",
+  "checkout_intent.completed"
+])
+export type CheckoutIntentEventType = typeof CheckoutIntentEventType.Type
+
 /** The intent as its team sees it. */
 export const checkoutIntentView = (intent: CheckoutIntent): CheckoutIntentView => ({
   id: intent.id,

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CardAuthorizations } from "../checkout/index.ts"
-import { BankAccountId, BankAccountsRepo, BankConnectionsRepo } from "../finance/banking/index.ts"
+import { BankAccountId, BankAccountsRepo, BankConnectionsRepo, bankConnectionView } from "../finance/banking/index.ts"
 import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
 import { importBankTransactions, TransactionsRepo } from "../finance/transactions/index.ts"
 import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
@@ -126,13 +126,7 @@ export class InboundCommands extends Context.Service<
             teamId: lost.value.teamId,
             mode: "live",
             type: "bank_connection.disconnected",
-            data: {
-              id: lost.value.id,
-              object: "bank_connection",
-              provider: lost.value.provider,
-              status: lost.value.status,
-              updatedAt: lost.value.updatedAt
-            },
+            data: bankConnectionView(lost.value),
             createdAt: now
           })
         })

@@ -6,13 +6,20 @@ import type { DomainEvent } from "../platform/index.ts"
 import { type AccountId, isoOfMillis, newId, newIdText } from "../shared/index.ts"
 import { decideGoverned } from "./GovernedDecision.ts"
 import { BUDGET_INTERVALS, type BudgetInterval, normalizeMerchantName, type UsageTotals } from "./SpendPolicy.ts"
-import { type SpendRequest, SpendRequestId, spendRequestJson, type UsageWindows, usageWindows } from "./SpendRequest.ts"
+import {
+  type SpendRequest,
+  type SpendRequestEventType,
+  SpendRequestId,
+  spendRequestJson,
+  type UsageWindows,
+  usageWindows
+} from "./SpendRequest.ts"
 import type { DecidedSpend, DecisionInputs, DecisionLock } from "./SpendRequestsRepo.ts"
 
 /** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
 export const spendEvents = (
   sr: SpendRequest,
-  types: ReadonlyArray<string>,
+  types: ReadonlyArray<SpendRequestEventType>,
   createdAt: string
 ): Effect.Effect<ReadonlyArray<DomainEvent>> => {
   const data = spendRequestJson(sr)

@@ -51,6 +51,17 @@ export const SpendRequest = Schema.Struct({
 })
 export type SpendRequest = typeof SpendRequest.Type
 
+/** The outbound events of a spend request's changes; each carries the request as of the change (`SpendRequestView`). */
+export const SpendRequestEventType = Schema.Literals([
+  "spend_request.created",
+  "spend_request.approval_required",
+  "spend_request.approved",
+  "spend_request.denied",
+  "spend_request.expired",
+  "spend_request.canceled"
+])
+export type SpendRequestEventType = typeof SpendRequestEventType.Type
+
 /** A spend request as clients see it: the HTTP answers and the events' `data`. */
 export const SpendRequestView = Schema.Struct({
   id: Schema.String,

@@ -30,6 +30,7 @@ import type { SpendDecision } from "./SpendPolicy.ts"
 import { normalizeMerchantName } from "./SpendPolicy.ts"
 import {
   type SpendRequest,
+  type SpendRequestEventType,
   SpendRequestId,
   SpendRequestInvalid,
   SpendRequestNotFound,
@@ -116,7 +117,7 @@ export class SpendRequests extends Context.Service<
     const transactor = yield* Transactor
     const freezes = yield* SpendFreezesRepo
 
-    const publish = (sr: SpendRequest, type: string) =>
+    const publish = (sr: SpendRequest, type: SpendRequestEventType) =>
       Effect.flatMap(nowIso, (createdAt) => spendEvents(sr, [type], createdAt)).pipe(
         Effect.flatMap((events) => outbox.publish(...events))
       )

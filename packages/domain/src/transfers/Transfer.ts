@@ -22,6 +22,18 @@ export const TransferStatus = Schema.Literals([
 ])
 export type TransferStatus = typeof TransferStatus.Type
 
+/** The outbound events of a transfer's changes; each carries the transfer as the receiving team sees it (`TransferView`). */
+export const TransferEventType = Schema.Literals([
+  "transfer.created",
+  "transfer.approval_required",
+  "transfer.denied",
+  "transfer.completed",
+  "transfer.declined",
+  "transfer.canceled",
+  "transfer.expired"
+])
+export type TransferEventType = typeof TransferEventType.Type
+
 /** The statuses a transfer can still leave. */
 export const OPEN_TRANSFER_STATUSES = [
   "pending_approval",

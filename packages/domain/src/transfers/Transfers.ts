@@ -48,6 +48,7 @@ import {
   directionOf,
   TRANSFER_MEMO_MAX_LENGTH,
   type Transfer,
+  type TransferEventType,
   TransferId,
   TransferInvalid,
   TransferNotFound,
@@ -100,7 +101,7 @@ const TRANSFER_CATEGORY = "book_transfer"
 type Audience = "sender" | "recipient" | "both"
 
 /** The events of a transfer's change, each to the teams of `audience`, as each sees the transfer. */
-const transferEvents = (t: Transfer, types: ReadonlyArray<string>, audience: Audience, createdAt: string) =>
+const transferEvents = (t: Transfer, types: ReadonlyArray<TransferEventType>, audience: Audience, createdAt: string) =>
   Effect.forEach(
     types.flatMap((type) => [
       ...(audience === "recipient" ? [] : [{ type, teamId: t.senderTeamId, data: transferView(t, "outgoing") }]),
@@ -161,7 +162,7 @@ export class Transfers extends Context.Service<
     const addresses = yield* ReceiveAddresses
     const codes = yield* PaymentCodes
 
-    const publish = (t: Transfer, types: ReadonlyArray<string>, audience: Audience) =>
+    const publish = (t: Transfer, types: ReadonlyArray<TransferEventType>, audience: Audience) =>
       Effect.flatMap(nowIso, (createdAt) => transferEvents(t, types, audience, createdAt)).pipe(
         Effect.flatMap((events) => outbox.publish(...events))
       )

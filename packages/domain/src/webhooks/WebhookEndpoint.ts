@@ -54,6 +54,10 @@ export const WebhookEndpointView = Schema.Struct({
 })
 export type WebhookEndpointView = typeof WebhookEndpointView.Type
 
+/** The outbound event of an endpoint's change: disabled by its team or after a 410; it carries `WebhookEndpointView`. */
+export const WebhookEndpointEventType = Schema.Literal("webhook_endpoint.disabled")
+export type WebhookEndpointEventType = typeof WebhookEndpointEventType.Type
+
 /** The view of a webhook endpoint. */
 export const webhookEndpointView = (endpoint: WebhookEndpoint): WebhookEndpointView => ({
   id: endpoint.id,

@@ -2,15 +2,6 @@ import { isIpLiteralHost, isPublicAddress } from "./PublicAddress.ts"
 import type { WebhookEndpoint } from "./WebhookEndpoint.ts"
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/u
-/** The event types endpoints can subscribe to ("*" for all). */
-export const WebhookEventTypes = [
-  "spend_request.created",
-  "spend_request.approval_required",
-  "spend_request.approved",
-  "spend_request.denied",
-  "spend_request.expired",
-  "spend_request.canceled"
-] as const
 
 /** Where endpoints may point: development mode also allows http and loopback, private or other non-public addresses. */
 export interface WebhookDestinationPolicy {

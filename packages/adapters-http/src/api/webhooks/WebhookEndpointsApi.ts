@@ -1,4 +1,10 @@
-import { checkEventTypes, checkWebhookUrl, WebhookDeliveryView, WebhookEndpointView } from "@svc/domain/model"
+import {
+  checkEventTypes,
+  checkWebhookUrl,
+  WebhookDeliveryView,
+  WebhookEndpointView,
+  WebhookEvent
+} from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -23,6 +29,9 @@ const EventTypes = Schema.Array(Schema.String).check(
 
 /** A webhook endpoint as listed: never its secret. */
 export const WebhookEndpointResponse = WebhookEndpointView
+
+/** The body the service POSTs to an endpoint: a union on `type` whose `data` is the view of the event's resource. */
+export const WebhookEventBody = WebhookEvent
 
 /** One delivery of an event to an endpoint. */
 export const WebhookDeliveryResponse = WebhookDeliveryView

@@ -1,2 +1,3 @@
 export * from "./BankAccount.ts"
 export * from "./BankAccountErrors.ts"
+export * from "./BankConnection.ts"
