@@ -71,7 +71,7 @@ sdk.spendRequests.create({ payload: { amount: "19.99", currency: "USD", merchant
 
 describe("the SDK as an npm package", () => {
   it("builds, packs and installs offline into a plain project whose script calls a real server", {
-    timeout: 120_000
+    timeout: 240_000
   }, async () => {
     const tarball = execFileSync(process.execPath, [`${root}scripts/build-sdk.ts`, "--pack"], { encoding: "utf8" })
       .trim()
