@@ -31,6 +31,29 @@ describe("an OAuth access token on /v1", () => {
     assert.strictEqual((await app.call("GET", "/v1/balance", { token })).status, 401)
   })
 
+  it("revoking any key of the app ends its /v1 access, even when simultaneous first calls issued several", async () => {
+    const { user, tokens } = await granted(["spend.read", "accounts.read"])
+    const token = tokens.access_token
+    const first = await Promise.all(Array.from({ length: 6 }, () => app.call("GET", "/v1/balance", { token })))
+    assert.deepStrictEqual(
+      first.map((r) => r.status),
+      Array.from({ length: 6 }, () => 200)
+    )
+    const keys = await app.call("GET", "/treasury/team-api-keys", { token: user.token })
+    const appKeys = keys.body.data.filter((k: { name: string }) => k.name.startsWith("OAuth app "))
+    assert.isAtLeast(appKeys.length, 1)
+    const oldest = appKeys.at(-1)
+    const revoked = await app.call("DELETE", `/treasury/team-api-keys/${oldest.id}`, { token: user.token })
+    assert.strictEqual(revoked.status, 200, JSON.stringify(revoked.body))
+    assert.strictEqual((await app.call("GET", "/v1/balance", { token })).status, 401)
+    const after = await app.call("GET", "/treasury/team-api-keys", { token: user.token })
+    assert.strictEqual(
+      after.body.data.filter((k: { name: string }) => k.name.startsWith("OAuth app ")).length,
+      appKeys.length,
+      "no new key is issued for an app whose key was revoked"
+    )
+  })
+
   it("an unknown or revoked access token gets 401", async () => {
     const unknown = await app.call("GET", "/v1/balance", { token: "mid_access_token_unknown" })
     assert.strictEqual(unknown.status, 401)

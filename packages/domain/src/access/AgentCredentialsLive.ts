@@ -23,8 +23,11 @@ export const AgentCredentialsLive = Layer.effect(
 
     const agentKeyOf = Effect.fn("AgentCredentials.agentKeyOf")(function* (token: OAuthToken) {
       const name = oauthAgentKeyName(token.applicationId)
-      const existing = (yield* keys.listTeamKeys(token.teamId)).find((k) => k.name === name && k.mode === "live")
-      if (existing !== undefined) return existing.revokedAt === null ? Option.some(existing.id) : Option.none()
+      const own = (yield* keys.listTeamKeys(token.teamId)).filter((k) => k.name === name && k.mode === "live")
+      // Two first calls at once may each issue a key; revoking any of the app's keys still ends its access.
+      if (own.some((k) => k.revokedAt !== null)) return Option.none()
+      const existing = own[0]
+      if (existing !== undefined) return Option.some(existing.id)
       const issued = yield* keys.issueTeamKey({
         teamId: token.teamId,
         createdBy: token.userId,
