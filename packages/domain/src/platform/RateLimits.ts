@@ -23,6 +23,10 @@ export interface BucketState {
 /** Tokens added per millisecond to a bucket of `limit` requests per minute. */
 const ratePerMilli = (limit: number) => limit / 60_000
 
+/** Tokens in a bucket left with `tokens`, `elapsedMillis` later (below the cap): `takeToken`'s own arithmetic. */
+const refilledAfter = (tokens: number, elapsedMillis: number, limit: number) =>
+  tokens + (elapsedMillis * limit) / 60_000
+
 /** Refills a bucket (absent = full) up to `now` and takes one token if a whole one is there. */
 export const takeToken = (
   state: BucketState | undefined,
@@ -32,9 +36,20 @@ export const takeToken = (
   const refilled =
     state === undefined
       ? limit
-      : Math.min(limit, state.tokens + (Math.max(0, nowMillis - state.updatedAtMillis) * limit) / 60_000)
+      : Math.min(limit, refilledAfter(state.tokens, Math.max(0, nowMillis - state.updatedAtMillis), limit))
   const allowed = refilled >= 1
   return { state: { tokens: allowed ? refilled - 1 : refilled, updatedAtMillis: nowMillis }, allowed }
+}
+
+/**
+ * The first whole second at which a bucket left with `tokens` holds a whole token again, by the same floating-point
+ * arithmetic `takeToken` refills with, so the answer is never a second early or late through rounding.
+ */
+const secondsUntilToken = (tokens: number, limit: number): number => {
+  let seconds = Math.max(1, Math.ceil((1 - tokens) / ratePerMilli(limit) / 1000))
+  while (seconds > 1 && refilledAfter(tokens, (seconds - 1) * 1000, limit) >= 1) seconds--
+  while (refilledAfter(tokens, seconds * 1000, limit) < 1) seconds++
+  return seconds
 }
 
 /** What the headers say about a bucket left with `tokens` after a request that was `allowed` or not. */
@@ -43,7 +58,7 @@ export const decisionOf = (limit: number, tokens: number, allowed: boolean): Rat
   limit,
   remaining: Math.max(0, Math.floor(tokens)),
   resetSeconds: Math.max(0, Math.ceil((limit - tokens) / ratePerMilli(limit) / 1000)),
-  retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / ratePerMilli(limit) / 1000))
+  retryAfterSeconds: allowed ? 0 : secondsUntilToken(tokens, limit)
 })
 
 /** A bucket idle this long is full again, so forgetting it changes nothing. */
