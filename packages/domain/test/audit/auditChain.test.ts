@@ -14,9 +14,16 @@ import { TeamId } from "../../src/shared/model.ts"
 const team = TeamId.make("00000000-0000-4000-8000-000000000001")
 
 const Leaf = Schema.Union([Schema.String, Schema.Int, Schema.Boolean, Schema.Null])
+/**
+ * Keys without a backslash: V8 in Node 24 and 25 (fixed in 26.12) mis-reads an object key that ends in an escape
+ * sequence once the process has parsed a key of the same place that ends in a backslash (`{"b":1,"x\\":1}` then
+ * `{"b":1,"x\n":1}` reads back the key `x\\`), so a round trip through `JSON.parse` would fail here for the runtime's sake.
+ * The example test below pins the escaping of such keys without parsing.
+ */
+const Key = Schema.String.check(Schema.makeFilter((key: string) => !key.includes("\\")))
 const Json = Schema.Record(
-  Schema.String,
-  Schema.Union([Leaf, Schema.Array(Leaf), Schema.Record(Schema.String, Schema.Union([Leaf, Schema.Array(Leaf)]))])
+  Key,
+  Schema.Union([Leaf, Schema.Array(Leaf), Schema.Record(Key, Schema.Union([Leaf, Schema.Array(Leaf)]))])
 )
 const Seed = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 20 }))
 
@@ -62,6 +69,13 @@ describe("canonical JSON", () => {
       '{"a":{"c":"x","d":[3,{"y":null,"z":1}]},"b":1}'
     )
     assert.strictEqual(canonicalJson([undefined, "é\n"]), '[null,"é\\n"]')
+  })
+
+  it("escapes keys as JSON does and sorts them by UTF-16 code unit", () => {
+    assert.strictEqual(
+      canonicalJson({ "x\\": 1, "x\n": 2, "\u0000": 3, "\udc00": 4, '"': 5, é: 6, "10": 7, "9": 8 }),
+      '{"\\u0000":3,"\\"":5,"10":7,"9":8,"x\\n":2,"x\\\\":1,"é":6,"\\udc00":4}'
+    )
   })
 
   it.prop(
