@@ -1,0 +1,16 @@
+import { Schema } from "effect"
+
+/** No file is stored under the key. */
+export class FileNotFound extends Schema.TaggedError<FileNotFound>()("FileNotFound", {
+  key: Schema.String
+}) {}
+
+/** The content passed the size limit; nothing was stored. */
+export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", {
+  maxBytes: Schema.Int
+}) {}
+
+/** A client's file path is not a path of the vault (traversal, absolute, empty segment, control character...). */
+export class InvalidFilePath extends Schema.TaggedError<InvalidFilePath>()("InvalidFilePath", {
+  reason: Schema.String
+}) {}

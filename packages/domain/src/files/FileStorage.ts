@@ -1,0 +1,42 @@
+import { Context, type Effect, Schema, type Stream } from "effect"
+import type { PersistenceUnavailable } from "../shared/index.ts"
+import type { FileNotFound, FileTooLarge } from "./FileErrors.ts"
+import type { StorageKey } from "./StorageKey.ts"
+
+/** What the storage port knows of a stored file. */
+export const StoredFile = Schema.Struct({
+  key: Schema.String,
+  contentType: Schema.String,
+  size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+})
+export type StoredFile = typeof StoredFile.Type
+
+/** The default per-file limit: 25 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024
+
+/**
+ * The file store (`vault/{teamId}/...`). Content moves as streams of chunks, never whole files in memory.
+ * A write is all or nothing: a reader sees the previous file or the whole new one, never a part, and a write that
+ * fails (too large, the content's own failure, an outage) leaves what was there before.
+ */
+export class FileStorage extends Context.Service<
+  FileStorage,
+  {
+    /** Stores `content` under `key` (replacing a file there), refused with `FileTooLarge` past `maxBytes`. */
+    readonly write: <E>(
+      key: StorageKey,
+      content: Stream.Stream<Uint8Array, E>,
+      options: { readonly contentType: string; readonly maxBytes: number }
+    ) => Effect.Effect<StoredFile, FileTooLarge | PersistenceUnavailable | E>
+    /** The file under `key` and its content, read as it is streamed. */
+    readonly read: (key: StorageKey) => Effect.Effect<
+      {
+        readonly file: StoredFile
+        readonly content: Stream.Stream<Uint8Array, PersistenceUnavailable>
+      },
+      FileNotFound | PersistenceUnavailable
+    >
+    /** Removes the file under `key`; removing a missing file succeeds. */
+    readonly remove: (key: StorageKey) => Effect.Effect<void, PersistenceUnavailable>
+  }
+>()("@svc/domain/FileStorage") {}

@@ -1,0 +1,2 @@
+export * from "./FileStorage.ts"
+export * from "./model.ts"

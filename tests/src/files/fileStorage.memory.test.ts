@@ -1,0 +1,4 @@
+import { FileStorageMemory } from "@svc/adapters-memory"
+import { fileStorageContract } from "./FileStorageContract.ts"
+
+fileStorageContract("memory", FileStorageMemory)
