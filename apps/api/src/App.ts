@@ -51,6 +51,7 @@ import {
   TeamCredentialsLive,
   TeamManagement,
   Teams,
+  Tracker,
   Transactions,
   TransferAcceptanceTtl,
   Transfers,
@@ -250,7 +251,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     AgentCredentialsLive.pipe(Layer.provide(TeamCredentialsLive)),
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
-    backgroundJobs(Checkout.sweeper(`${config.approvalSweepIntervalSeconds} seconds`))
+    backgroundJobs(Checkout.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    Tracker.layer
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),

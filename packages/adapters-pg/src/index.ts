@@ -9,6 +9,7 @@ import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
 import { ReportsPortsPg } from "./finance/reports/index.ts"
 import { TagsPortsPg } from "./finance/tags/index.ts"
+import { TrackerPortsPg } from "./finance/tracker/index.ts"
 import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
@@ -31,6 +32,7 @@ export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/reports/index.ts"
 export * from "./finance/tags/index.ts"
+export * from "./finance/tracker/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
@@ -74,5 +76,6 @@ export const PortsPg = Layer.mergeAll(
   TagsPortsPg,
   TransactionsPortsPg,
   TransfersPortsPg,
-  WebhooksPortsPg
+  WebhooksPortsPg,
+  TrackerPortsPg
 )

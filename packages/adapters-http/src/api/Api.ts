@@ -8,6 +8,7 @@ import { CustomersApi } from "./finance/customers/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { ReportsApi } from "./finance/reports/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
+import { TrackerEntriesApi, TrackerProjectsApi } from "./finance/tracker/index.ts"
 import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
 import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
@@ -53,6 +54,8 @@ export class Api extends HttpApi.make("svc")
   .add(InvitesApi)
   .add(NotificationsApi)
   .add(CustomersApi)
+  .add(TrackerProjectsApi)
+  .add(TrackerEntriesApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -10,6 +10,7 @@ import { CustomersHttp } from "./finance/customers/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { ReportsHttp } from "./finance/reports/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
+import { TrackerEntriesHttp, TrackerProjectsHttp } from "./finance/tracker/index.ts"
 import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
 import { InvitesHttp, MeHttp, TeamAdminHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
@@ -55,7 +56,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     TeamAdminHttp,
     InvitesHttp,
     NotificationsHttp,
-    CustomersHttp
+    CustomersHttp,
+    TrackerProjectsHttp,
+    TrackerEntriesHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

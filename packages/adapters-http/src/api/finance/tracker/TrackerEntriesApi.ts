@@ -1,0 +1,167 @@
+import { CalendarDate, MAX_ENTRY_SECONDS, TrackerEntryView } from "@svc/domain/model"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import {
+  CommonErrors,
+  Conflict,
+  Forbidden,
+  ListOf,
+  ListQuery,
+  NotFound,
+  PlatformAuth,
+  RequiredScope,
+  UuidParam
+} from "../../shared/index.ts"
+
+/** An entry as answered; `duration` in seconds, null with `stop` while its timer runs. */
+export const TrackerEntryResponse = TrackerEntryView
+
+/** An ISO 8601 date-time with its offset. */
+const Instant = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/u, {
+    message: "expected an ISO 8601 date-time with its offset, e.g. 2026-01-31T09:00:00Z"
+  }),
+  Schema.makeFilter((text: string) => !Number.isNaN(Date.parse(text)), { message: "expected a real date-time" })
+)
+
+const Duration = Schema.Int.check(
+  Schema.isBetween(
+    { minimum: 0, maximum: MAX_ENTRY_SECONDS },
+    { message: `expected whole seconds, 0 to ${MAX_ENTRY_SECONDS}` }
+  )
+)
+
+const Description = Schema.NullOr(Schema.String.check(Schema.isMaxLength(5000)))
+
+export const CreateTrackerEntryRequest = Schema.Struct({
+  projectId: UuidParam,
+  start: Instant,
+  stop: Schema.optionalKey(Instant),
+  duration: Schema.optionalKey(Duration),
+  description: Schema.optionalKey(Description)
+})
+
+export const BulkCreateTrackerEntriesRequest = Schema.Array(CreateTrackerEntryRequest).check(
+  Schema.isMinLength(1, { message: "expected 1 to 100 entries" }),
+  Schema.isMaxLength(100, { message: "expected 1 to 100 entries" })
+)
+
+export const UpdateTrackerEntryRequest = Schema.Struct({
+  projectId: Schema.optionalKey(UuidParam),
+  start: Schema.optionalKey(Instant),
+  stop: Schema.optionalKey(Instant),
+  duration: Schema.optionalKey(Duration),
+  description: Schema.optionalKey(Description)
+})
+
+export const StartTimerRequest = Schema.Struct({
+  projectId: UuidParam,
+  description: Schema.optionalKey(Description)
+})
+
+/** The filters of GET /tracker-entries: a date range of at most 366 days (UTC days of the start), a project. */
+export const TrackerEntryListQuery = {
+  ...ListQuery,
+  from: CalendarDate,
+  to: CalendarDate,
+  projectId: Schema.optionalKey(UuidParam)
+}
+
+/** What DELETE answers: the id of the entry that is gone. */
+export const DeletedTrackerEntry = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("tracker_entry"),
+  deleted: Schema.Literal(true)
+})
+
+const errors = [...CommonErrors, Forbidden, NotFound] as const
+const id = { id: UuidParam }
+
+const TIMES =
+  "An entry has its `start` and its `stop` or `duration` in seconds (both only when they agree); a stop before the " +
+  "start or a negative duration is 400 naming the field, a project that is not the team's 404 naming `projectId`."
+
+/** Time entries and the timer: session, OAuth or generic API key (tracker-entries.read / .write). */
+export class TrackerEntriesApi extends HttpApiGroup.make("trackerEntries")
+  .add(
+    HttpApiEndpoint.get("list", "/tracker-entries", {
+      query: TrackerEntryListQuery,
+      success: ListOf(TrackerEntryResponse),
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.read")
+      .annotate(OpenApi.Summary, "List tracker entries in a date range")
+      .annotate(
+        OpenApi.Description,
+        "Entries starting on the UTC days `from` to `to` (inclusive, at most 366 days), optionally of one project, " +
+          "latest start first."
+      ),
+    HttpApiEndpoint.post("create", "/tracker-entries", {
+      payload: CreateTrackerEntryRequest,
+      success: TrackerEntryResponse.pipe(HttpApiSchema.status(201)),
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.write")
+      .annotate(OpenApi.Summary, "Create a tracker entry")
+      .annotate(OpenApi.Description, TIMES),
+    HttpApiEndpoint.post("createMany", "/tracker-entries/bulk", {
+      payload: BulkCreateTrackerEntriesRequest,
+      success: Schema.Struct({ data: Schema.Array(TrackerEntryResponse) }).pipe(HttpApiSchema.status(201)),
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.write")
+      .annotate(OpenApi.Summary, "Create tracker entries in bulk")
+      .annotate(
+        OpenApi.Description,
+        `1 to 100 entries, all or none: a refused item is named by its index (\`3.stop\`). ${TIMES}`
+      ),
+    HttpApiEndpoint.post("startTimer", "/tracker-entries/timer/start", {
+      payload: StartTimerRequest,
+      success: TrackerEntryResponse.pipe(HttpApiSchema.status(201)),
+      error: [...errors, Conflict]
+    })
+      .annotate(RequiredScope, "tracker-entries.write")
+      .annotate(OpenApi.Summary, "Start the timer")
+      .annotate(
+        OpenApi.Description,
+        "Starts a running entry now; each user has at most one running timer per team (409 `timer_running`)."
+      ),
+    HttpApiEndpoint.post("stopTimer", "/tracker-entries/timer/stop", {
+      success: TrackerEntryResponse,
+      error: [...errors, Conflict]
+    })
+      .annotate(RequiredScope, "tracker-entries.write")
+      .annotate(OpenApi.Summary, "Stop the timer")
+      .annotate(
+        OpenApi.Description,
+        "Stops the caller's running timer now, with its duration in whole seconds (409 `timer_not_running`)."
+      ),
+    HttpApiEndpoint.get("currentTimer", "/tracker-entries/timer/current", {
+      success: Schema.Struct({ data: Schema.NullOr(TrackerEntryResponse) }),
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.read")
+      .annotate(OpenApi.Summary, "The running timer")
+      .annotate(OpenApi.Description, "The caller's running entry, or `data: null`."),
+    HttpApiEndpoint.patch("update", "/tracker-entries/:id", {
+      params: id,
+      payload: UpdateTrackerEntryRequest,
+      success: TrackerEntryResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.write")
+      .annotate(OpenApi.Summary, "Update a tracker entry")
+      .annotate(
+        OpenApi.Description,
+        `Each field given replaces the stored one; a new start, stop or duration recomputes the others. ${TIMES}`
+      ),
+    HttpApiEndpoint.delete("delete", "/tracker-entries/:id", {
+      params: id,
+      success: DeletedTrackerEntry,
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.write")
+      .annotate(OpenApi.Summary, "Delete a tracker entry")
+  )
+  .middleware(PlatformAuth)
+  .annotate(OpenApi.Description, "Tracker entries and timer") {}

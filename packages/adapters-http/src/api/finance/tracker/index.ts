@@ -1,0 +1,2 @@
+export * from "./TrackerEntriesApi.ts"
+export * from "./TrackerProjectsApi.ts"

@@ -1,0 +1,2 @@
+export * from "./TrackerEntriesHttp.ts"
+export * from "./TrackerProjectsHttp.ts"

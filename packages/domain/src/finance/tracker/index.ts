@@ -1,0 +1,3 @@
+export * from "./model.ts"
+export * from "./Tracker.ts"
+export * from "./TrackerRepo.ts"
