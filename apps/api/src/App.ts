@@ -45,6 +45,7 @@ import {
   RateLimitPruneJob,
   ReceiveAddresses,
   Reports,
+  Search,
   SpendFreezes,
   SpendRequests,
   Tags,
@@ -252,7 +253,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
     backgroundJobs(Checkout.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
-    Tracker.layer
+    Tracker.layer,
+    Search.layer
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),

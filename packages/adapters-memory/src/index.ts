@@ -8,6 +8,7 @@ import { CustomersPortsMemory } from "./finance/customers/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
 import { ReportsPortsMemory } from "./finance/reports/index.ts"
+import { SearchPortsMemory } from "./finance/search/index.ts"
 import { TagsPortsMemory } from "./finance/tags/index.ts"
 import { TrackerPortsMemory } from "./finance/tracker/index.ts"
 import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
@@ -32,6 +33,7 @@ export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/reports/index.ts"
+export * from "./finance/search/index.ts"
 export * from "./finance/tags/index.ts"
 export * from "./finance/tracker/index.ts"
 export * from "./finance/transactions/index.ts"
@@ -47,7 +49,7 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory).pipe(
+export const PortsMemory = Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory, SearchPortsMemory).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       TransactorMemory,

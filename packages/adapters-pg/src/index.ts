@@ -8,6 +8,7 @@ import { CustomersPortsPg } from "./finance/customers/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
 import { ReportsPortsPg } from "./finance/reports/index.ts"
+import { SearchPortsPg } from "./finance/search/index.ts"
 import { TagsPortsPg } from "./finance/tags/index.ts"
 import { TrackerPortsPg } from "./finance/tracker/index.ts"
 import { TransactionsPortsPg } from "./finance/transactions/index.ts"
@@ -31,6 +32,7 @@ export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/reports/index.ts"
+export * from "./finance/search/index.ts"
 export * from "./finance/tags/index.ts"
 export * from "./finance/tracker/index.ts"
 export * from "./finance/transactions/index.ts"
@@ -77,5 +79,6 @@ export const PortsPg = Layer.mergeAll(
   TransactionsPortsPg,
   TransfersPortsPg,
   WebhooksPortsPg,
-  TrackerPortsPg
+  TrackerPortsPg,
+  SearchPortsPg
 )

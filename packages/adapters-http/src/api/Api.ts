@@ -7,6 +7,7 @@ import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { ReportsApi } from "./finance/reports/index.ts"
+import { SearchApi } from "./finance/search/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
 import { TrackerEntriesApi, TrackerProjectsApi } from "./finance/tracker/index.ts"
 import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
@@ -56,6 +57,7 @@ export class Api extends HttpApi.make("svc")
   .add(CustomersApi)
   .add(TrackerProjectsApi)
   .add(TrackerEntriesApi)
+  .add(SearchApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

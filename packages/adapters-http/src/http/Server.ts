@@ -9,6 +9,7 @@ import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { ReportsHttp } from "./finance/reports/index.ts"
+import { SearchHttp } from "./finance/search/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
 import { TrackerEntriesHttp, TrackerProjectsHttp } from "./finance/tracker/index.ts"
 import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
@@ -58,7 +59,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     NotificationsHttp,
     CustomersHttp,
     TrackerProjectsHttp,
-    TrackerEntriesHttp
+    TrackerEntriesHttp,
+    SearchHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

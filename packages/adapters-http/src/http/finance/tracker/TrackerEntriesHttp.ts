@@ -20,7 +20,10 @@ export const TrackerEntriesHttp = HttpApiBuilder.group(Api, "trackerEntries", (h
           const page = yield* pageOf(scope, query)
           const entries = yield* tracker.listEntries(teamId, { ...range, projectId }, page)
           const positioned = entries.map((entry) => ({ createdAt: entry.start, id: entry.id, entry }))
-          return yield* signedPage(scope, toPage(page, positioned, (p) => trackerEntryView(p.entry)))
+          return yield* signedPage(
+            scope,
+            toPage(page, positioned, (p) => trackerEntryView(p.entry))
+          )
         }).pipe(trackerRefusals("query."), orServiceUnavailable)
       )
       .handle("create", ({ payload }) =>

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { searchHttpSuite } from "./SearchHttpSuite.ts"
+
+searchHttpSuite("memory", PortsMemory)
