@@ -59,7 +59,7 @@ export const searchHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =
           amount: null,
           currency: null,
           date: null,
-          rank: hits[0]?.rank
+          rank: Number(hits[0]?.rank)
         })
         assert.deepStrictEqual(hits[2], {
           type: "transaction",
@@ -69,7 +69,7 @@ export const searchHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =
           amount: 1250.5,
           currency: "USD",
           date: "2026-03-04",
-          rank: hits[2]?.rank
+          rank: Number(hits[2]?.rank)
         })
         assert.deepStrictEqual(
           (await search(app, token, "q=ACME%20corp")).map((h) => h.id),
