@@ -1,4 +1,4 @@
-import { SearchHit, SearchRepo, type SearchType, type TeamId } from "@svc/domain"
+import { SearchHit, SearchRepo, type SearchRequest, type SearchType, type TeamId } from "@svc/domain"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { decodeRows, orUnavailable, SafeIntegerColumn } from "../../shared/index.ts"
@@ -49,27 +49,31 @@ const FRAGMENTS: {
     ORDER BY rank DESC, id LIMIT ${q.limit}`
 }
 
-/** SearchRepo on Postgres: the fragments of the requested types, combined with UNION ALL and ranked together. */
+/** The search: the fragments of the requested types, combined with UNION ALL and ranked together. */
+export const searchStatement = (sql: SqlClient.SqlClient, teamId: TeamId, request: SearchRequest) => {
+  const q: Query = {
+    teamId,
+    prefix: request.words.map((w) => `${w}:*`).join(" & "),
+    words: request.words.join(" "),
+    limit: request.limit
+  }
+  const selects = request.types.map((type) => sql`(${FRAGMENTS[type](sql, q)})`)
+  return sql`
+    SELECT * FROM (${sql.join(" UNION ALL ", false)(selects)}) hits
+    ORDER BY rank DESC, date DESC NULLS LAST, type, id LIMIT ${request.limit}`
+}
+
+/** SearchRepo on Postgres. */
 export const SearchRepoPg = Layer.effect(
   SearchRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return SearchRepo.of({
-      search: (teamId, request) => {
-        const q: Query = {
-          teamId,
-          prefix: request.words.map((w) => `${w}:*`).join(" & "),
-          words: request.words.join(" "),
-          limit: request.limit
-        }
-        const selects = request.types.map((type) => sql`(${FRAGMENTS[type](sql, q)})`)
-        return sql`
-          SELECT * FROM (${sql.join(" UNION ALL ", false)(selects)}) hits
-          ORDER BY rank DESC, date DESC NULLS LAST, type, id LIMIT ${request.limit}`.pipe(
+      search: (teamId, request) =>
+        searchStatement(sql, teamId, request).pipe(
           orUnavailable("search.search"),
           Effect.flatMap(decodeRows(HitRow, "search.search"))
         )
-      }
     })
   })
 )
