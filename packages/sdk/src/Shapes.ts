@@ -19,6 +19,8 @@ import type {
   CreatePaymentCodeBody,
   CreateSpendRequestBody,
   CreateTeamRequest,
+  CreateTrackerEntryRequest,
+  CreateTrackerProjectRequest,
   CreateTransactionAttachmentRequest,
   CreateTransactionRequest,
   CreateTransferBody,
@@ -35,20 +37,26 @@ import type {
   ReportQueryParams,
   RevenueReportResponse,
   RunwayReportResponse,
+  SearchResponse,
   SetExchangeRatesRequest,
   SpendEvaluationResponse,
   SpendingReportResponse,
   SpendRequestResponse,
+  StartTimerRequest,
   TagResponse,
   TeamInviteResponse,
   TeamMemberResponse,
   TeamResponse,
+  TrackerEntryResponse,
+  TrackerProjectResponse,
   TransactionResponse,
   TransferResponse,
   UpdateBankAccountRequest,
   UpdateCategoryRequest,
   UpdateCustomerRequest,
   UpdateTeamRequest,
+  UpdateTrackerEntryRequest,
+  UpdateTrackerProjectRequest,
   UpdateTransactionRequest,
   UpdateUserRequest,
   UserResponse
@@ -173,3 +181,19 @@ export interface Page<A> {
   readonly data: ReadonlyArray<A>
   readonly meta: { readonly cursor: string | null; readonly hasNextPage: boolean; readonly hasPreviousPage: boolean }
 }
+/** A tracker project (SPEC.md's TrackerProject, plus `billable` and `rate`); totals in seconds and major units. */
+export type TrackerProject = typeof TrackerProjectResponse.Type
+/** The body of POST /tracker-projects. */
+export type CreateTrackerProjectInput = typeof CreateTrackerProjectRequest.Type
+/** The body of PATCH /tracker-projects/:id: each field given replaces the stored one, null clears it. */
+export type UpdateTrackerProjectInput = typeof UpdateTrackerProjectRequest.Type
+/** A tracker entry; `stop` and `duration` (seconds) are null while its timer runs. */
+export type TrackerEntry = typeof TrackerEntryResponse.Type
+/** The body of POST /tracker-entries (and one item of the bulk create): a start and a stop or duration. */
+export type CreateTrackerEntryInput = typeof CreateTrackerEntryRequest.Type
+/** The body of PATCH /tracker-entries/:id. */
+export type UpdateTrackerEntryInput = typeof UpdateTrackerEntryRequest.Type
+/** The body of POST /tracker-entries/timer/start. */
+export type StartTimerInput = typeof StartTimerRequest.Type
+/** One ranked result of GET /search. */
+export type SearchResult = (typeof SearchResponse.Type)["data"][number]
