@@ -187,6 +187,8 @@ export const trackerHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
           [{ projectId: site.id, start }, "stop"],
           [{ projectId: site.id, start, stop: "2026-03-02T10:00:00Z", duration: 60 }, "duration"],
           [{ projectId: site.id, start: "2026-03-02 09:00", duration: 60 }, "start"],
+          [{ projectId: site.id, start: "2026-02-30T09:00:00Z", duration: 60 }, "start"],
+          [{ projectId: site.id, start, stop: "2026-03-02T25:00:00Z" }, "stop"],
           [{ projectId: "nope", start, duration: 60 }, "projectId"]
         ]
         for (const [body, field] of cases) {

@@ -14,7 +14,7 @@ import { CustomersRepo } from "../customers/index.ts"
 import { parseMajor } from "../money/model.ts"
 import { Tags } from "../tags/index.ts"
 import type { TagId } from "../tags/model.ts"
-import { finishedTimes, MAX_ENTRY_SECONDS, secondsBetween, type TrackerEntry } from "./TrackerEntry.ts"
+import { finishedTimes, secondsBetween, type TrackerEntry } from "./TrackerEntry.ts"
 import {
   TimerAlreadyRunning,
   TimerNotRunning,
@@ -351,7 +351,7 @@ export class Tracker extends Context.Service<
       const next: TrackerEntry = {
         ...running.value,
         stop,
-        durationSeconds: Math.min(secondsBetween(running.value.start, stop), MAX_ENTRY_SECONDS),
+        durationSeconds: secondsBetween(running.value.start, stop),
         updatedAt: now
       }
       if (!(yield* repo.updateEntry(next, true))) return yield* new TimerNotRunning()

@@ -21,7 +21,9 @@ const Instant = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/u, {
     message: "expected an ISO 8601 date-time with its offset, e.g. 2026-01-31T09:00:00Z"
   }),
-  Schema.makeFilter((text: string) => !Number.isNaN(Date.parse(text)), { message: "expected a real date-time" })
+  Schema.makeFilter((text: string) => Schema.is(CalendarDate)(text.slice(0, 10)) && !Number.isNaN(Date.parse(text)), {
+    message: "expected a real date-time"
+  })
 )
 
 const Duration = Schema.Int.check(
