@@ -16,7 +16,7 @@ import {
 export const TrackerProjectResponse = TrackerProjectView
 
 /** Trimmed text of 1 to `max` characters. */
-export const TrackerText = (max: number) =>
+const Text = (max: number) =>
   Schema.String.check(
     Schema.isTrimmed({ message: "must not start or end with spaces" }),
     Schema.isBetweenLength(1, max, { message: `expected 1 to ${max} characters` })
@@ -46,9 +46,9 @@ const ProjectFields = {
   )
 }
 
-export const CreateTrackerProjectRequest = Schema.Struct({ name: TrackerText(200), ...ProjectFields })
+export const CreateTrackerProjectRequest = Schema.Struct({ name: Text(200), ...ProjectFields })
 export const UpdateTrackerProjectRequest = Schema.Struct({
-  name: Schema.optionalKey(TrackerText(200)),
+  name: Schema.optionalKey(Text(200)),
   ...ProjectFields
 })
 
