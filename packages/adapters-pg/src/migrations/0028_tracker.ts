@@ -21,7 +21,7 @@ export default Effect.gen(function* () {
       currency text CHECK (currency ~ '^[A-Z]{3}$'),
       estimate integer CHECK (estimate >= 0),
       customer_id uuid REFERENCES customers(id) ON DELETE SET NULL,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL,
       CONSTRAINT tracker_projects_team_id_key UNIQUE (team_id, id),
       CHECK (rate_minor IS NULL OR currency IS NOT NULL)
@@ -47,7 +47,7 @@ export default Effect.gen(function* () {
       stop timestamptz,
       duration_seconds integer CHECK (duration_seconds >= 0),
       description text,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL,
       FOREIGN KEY (team_id, project_id) REFERENCES tracker_projects (team_id, id) ON DELETE CASCADE,
       CHECK ((stop IS NULL) = (duration_seconds IS NULL)),

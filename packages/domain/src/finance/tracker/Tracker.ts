@@ -68,6 +68,31 @@ const invalid = (field: string, message: string) => new TrackerInvalid({ field, 
 
 const given = <A>(value: A | undefined, current: A): A => (value === undefined ? current : value)
 
+/**
+ * The hourly rate in minor units after a change: a given rate is parsed in the project's (new) currency and must not
+ * be negative; a kept rate cannot change currency, since its minor units would silently change meaning.
+ */
+const rateMinorOf = (
+  current: TrackerProject | null,
+  patch: TrackerProjectPatch,
+  currency: string | null
+): Result.Result<number | null, TrackerInvalid> => {
+  if (patch.rate === undefined) {
+    const kept = current?.rateMinor ?? null
+    return kept !== null && currency !== current?.currency
+      ? Result.fail(invalid("currency", "changing the currency of a project with a rate needs the rate too"))
+      : Result.succeed(kept)
+  }
+  if (patch.rate === null) return Result.succeed(null)
+  if (currency === null) return Result.fail(invalid("currency", "a rate needs its currency"))
+  return parseMajor(patch.rate, currency, "rate").pipe(
+    Result.mapError((e) => invalid(e.field, e.message)),
+    Result.flatMap((minor) =>
+      minor < 0 ? Result.fail(invalid("rate", "must not be negative")) : Result.succeed(minor)
+    )
+  )
+}
+
 /** Time tracking of a team: projects with their totals, entries, and one running timer per user. */
 export class Tracker extends Context.Service<
   Tracker,
@@ -152,21 +177,7 @@ export class Tracker extends Context.Service<
       patch: TrackerProjectPatch
     ) {
       const currency = given(patch.currency, current?.currency ?? null)
-      const rateGiven = patch.rate !== undefined
-      const rate = rateGiven ? patch.rate : null
-      let rateMinor: number | null = current?.rateMinor ?? null
-      if (rateGiven) {
-        if (rate === null || rate === undefined) rateMinor = null
-        else if (currency === null) return yield* invalid("currency", "a rate needs its currency")
-        else {
-          const parsed = parseMajor(rate, currency, "rate")
-          if (Result.isFailure(parsed)) return yield* invalid(parsed.failure.field, parsed.failure.message)
-          if (parsed.success < 0) return yield* invalid("rate", "must not be negative")
-          rateMinor = parsed.success
-        }
-      } else if (rateMinor !== null && currency !== current?.currency) {
-        return yield* invalid("currency", "changing the currency of a project with a rate needs the rate too")
-      }
+      const rateMinor = yield* Effect.fromResult(rateMinorOf(current, patch, currency))
       const customerId = given(patch.customerId, current?.customerId ?? null)
       if (customerId !== null && patch.customerId !== undefined) {
         if (Option.isNone(yield* customers.find(teamId, customerId))) {
