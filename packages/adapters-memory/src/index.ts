@@ -20,6 +20,7 @@ import { MemoryStore, TransactorMemory } from "./shared/index.ts"
 import { SpendPortsMemory } from "./spend/index.ts"
 import { TransfersPortsMemory } from "./transfers/index.ts"
 import { WebhooksPortsMemory } from "./webhooks/index.ts"
+import { InvoicesPortsMemory } from "./finance/invoices/index.ts"
 
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
@@ -43,6 +44,7 @@ export * from "./shared/index.ts"
 export * from "./spend/index.ts"
 export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
+export * from "./finance/invoices/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
 export const PortsMemory = ReportsPortsMemory.pipe(
@@ -67,7 +69,8 @@ export const PortsMemory = ReportsPortsMemory.pipe(
       TagsPortsMemory,
       TransactionsPortsMemory,
       TransfersPortsMemory,
-      WebhooksPortsMemory
+      WebhooksPortsMemory,
+      InvoicesPortsMemory
     )
   ),
   Layer.provideMerge(MemoryStore.layer)

@@ -20,6 +20,7 @@ import { TransactorPg } from "./shared/index.ts"
 import { SpendPortsPg } from "./spend/index.ts"
 import { TransfersPortsPg } from "./transfers/index.ts"
 import { WebhooksPortsPg } from "./webhooks/index.ts"
+import { InvoicesPortsPg } from "./finance/invoices/index.ts"
 
 export * from "./access/index.ts"
 export * from "./approvals/index.ts"
@@ -51,6 +52,7 @@ export {
 export * from "./spend/index.ts"
 export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
+export * from "./finance/invoices/index.ts"
 
 /** Every port on Postgres, one layer per context; needs a SqlClient. */
 export const PortsPg = Layer.mergeAll(
@@ -74,5 +76,6 @@ export const PortsPg = Layer.mergeAll(
   TagsPortsPg,
   TransactionsPortsPg,
   TransfersPortsPg,
-  WebhooksPortsPg
+  WebhooksPortsPg,
+  InvoicesPortsPg
 )
