@@ -15,4 +15,5 @@ export {
   UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
 export { MetricsRoute, Readiness } from "./http/platform/index.ts"
+export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

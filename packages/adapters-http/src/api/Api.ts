@@ -20,6 +20,7 @@ import { SpendEvaluationApi, SpendRequestsApi, TestHelpersApi } from "./spend/in
 import { TransfersApi } from "./transfers/index.ts"
 import { TreasuryApi } from "./treasury/index.ts"
 import { WebhookEndpointsApi } from "./webhooks/index.ts"
+import { InvoiceDownloadApi, InvoicePaymentsApi, InvoicesApi } from "./finance/invoices/index.ts"
 
 /** The service's HTTP contract: shared by the server, the OpenAPI document and the SDK. */
 export class Api extends HttpApi.make("svc")
@@ -53,6 +54,9 @@ export class Api extends HttpApi.make("svc")
   .add(InvitesApi)
   .add(NotificationsApi)
   .add(CustomersApi)
+  .add(InvoicesApi)
+  .add(InvoicePaymentsApi)
+  .add(InvoiceDownloadApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -22,6 +22,7 @@ import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend
 import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
 import { WebhookEndpointsHttp } from "./webhooks/index.ts"
+import { InvoiceDownloadHttp, InvoicePaymentsHttp, InvoicesHttp } from "./finance/invoices/index.ts"
 
 /** Every route of the API, its OpenAPI document at /openapi.json and the reference page at /docs. */
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
@@ -55,7 +56,10 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     TeamAdminHttp,
     InvitesHttp,
     NotificationsHttp,
-    CustomersHttp
+    CustomersHttp,
+    InvoicesHttp,
+    InvoicePaymentsHttp,
+    InvoiceDownloadHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),
