@@ -1,4 +1,5 @@
 export * from "./api/index.ts"
+export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
 export {
   AuthenticationLive,
   ClientAddress,
@@ -15,5 +16,4 @@ export {
   UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
 export { MetricsRoute, Readiness } from "./http/platform/index.ts"
-export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

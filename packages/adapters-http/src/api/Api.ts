@@ -5,6 +5,7 @@ import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
+import { InvoiceDownloadApi, InvoicePaymentsApi, InvoicesApi } from "./finance/invoices/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { ReportsApi } from "./finance/reports/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
@@ -20,7 +21,6 @@ import { SpendEvaluationApi, SpendRequestsApi, TestHelpersApi } from "./spend/in
 import { TransfersApi } from "./transfers/index.ts"
 import { TreasuryApi } from "./treasury/index.ts"
 import { WebhookEndpointsApi } from "./webhooks/index.ts"
-import { InvoiceDownloadApi, InvoicePaymentsApi, InvoicesApi } from "./finance/invoices/index.ts"
 
 /** The service's HTTP contract: shared by the server, the OpenAPI document and the SDK. */
 export class Api extends HttpApi.make("svc")

@@ -7,6 +7,7 @@ import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
+import { InvoiceDownloadHttp, InvoicePaymentsHttp, InvoicesHttp } from "./finance/invoices/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { ReportsHttp } from "./finance/reports/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
@@ -22,7 +23,6 @@ import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend
 import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
 import { WebhookEndpointsHttp } from "./webhooks/index.ts"
-import { InvoiceDownloadHttp, InvoicePaymentsHttp, InvoicesHttp } from "./finance/invoices/index.ts"
 
 /** Every route of the API, its OpenAPI document at /openapi.json and the reference page at /docs. */
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(

@@ -1,4 +1,4 @@
-import { Invoice, InvoiceLineItem, type InvoiceFilter, InvoicesRepo, dayOf } from "@svc/domain"
+import { dayOf, Invoice, type InvoiceFilter, InvoiceLineItem, InvoicesRepo } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../../shared/index.ts"

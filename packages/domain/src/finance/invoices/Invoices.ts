@@ -40,13 +40,8 @@ import {
   ReceiptUnavailable
 } from "./InvoiceErrors.ts"
 import { type InvoiceDocumentKind, InvoiceRenderer, type PaymentIntent, PaymentsProvider } from "./InvoicePorts.ts"
+import { type InvoicePaymentStatus, type InvoiceSummary, paymentStatusOf, summarizeInvoices } from "./InvoiceSummary.ts"
 import { type InvoiceFilter, InvoicesRepo } from "./InvoicesRepo.ts"
-import {
-  type InvoicePaymentStatus,
-  type InvoiceSummary,
-  paymentStatusOf,
-  summarizeInvoices
-} from "./InvoiceSummary.ts"
 
 /** A line item as a client gives it: the unit price in major units of the invoice's currency. */
 export interface InvoiceLineInput {
@@ -104,7 +99,10 @@ const inputOf = (invoice: Invoice): InvoiceInput => ({
   currency: invoice.currency,
   issueDate: invoice.issueDate,
   dueDate: invoice.dueDate,
-  lineItems: invoice.lineItems.map((item) => ({ ...item, unitPrice: renderMinor(item.unitPriceMinor, invoice.currency) })),
+  lineItems: invoice.lineItems.map((item) => ({
+    ...item,
+    unitPrice: renderMinor(item.unitPriceMinor, invoice.currency)
+  })),
   discount: renderMinor(invoice.discountMinor, invoice.currency),
   note: invoice.note
 })
@@ -301,7 +299,8 @@ export class Invoices extends Context.Service<
         next = { ...next, ...(yield* content(teamId, { ...inputOf(current), ...contentPatch })) }
       }
       if (target !== undefined && target !== status) {
-        if (!canMove(status, target)) return yield* conflict(current, now, `a ${status} invoice cannot become ${target}`)
+        if (!canMove(status, target))
+          return yield* conflict(current, now, `a ${status} invoice cannot become ${target}`)
         next = move(next, target, now, paidAt)
       }
       return yield* store(next, current, now)
@@ -354,7 +353,11 @@ export class Invoices extends Context.Service<
       const status = effectiveStatus(current, now)
       if (!isPayable(status)) return yield* conflict(current, now, `a ${status} invoice cannot be paid`)
       const intent = yield* payments.createPaymentIntent(current)
-      const invoice = yield* storeKeepingNumber({ ...current, paymentIntentId: intent.id, updatedAt: now }, current, now)
+      const invoice = yield* storeKeepingNumber(
+        { ...current, paymentIntentId: intent.id, updatedAt: now },
+        current,
+        now
+      )
       return { invoice, intent }
     })
 
@@ -490,4 +493,3 @@ export const invoicePaymentRecorder = Effect.gen(function* () {
 
   return Effect.fn("Invoices.recordPayment")((payment: ProviderPayment) => transactor.withTransaction(apply(payment)))
 })
-

@@ -1,13 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import {
-  BadRequest,
-  InternalError,
-  NotFound,
-  ServiceUnavailable,
-  Unauthorized,
-  UuidParam
-} from "../../shared/index.ts"
+import { BadRequest, InternalError, NotFound, ServiceUnavailable, Unauthorized, UuidParam } from "../../shared/index.ts"
 
 /** The PDF of an invoice or receipt. */
 export const InvoicePdf = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" }))

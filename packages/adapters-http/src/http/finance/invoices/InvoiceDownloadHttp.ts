@@ -46,7 +46,9 @@ export const InvoiceDownloadHttp = HttpApiBuilder.group(Api, "invoiceDownload", 
         Effect.catchTags({
           InvoiceNotFound: () => Effect.fail(notFound("invoice not found")),
           ReceiptUnavailable: (e) =>
-            Effect.fail(badRequest("receipt_unavailable", `a receipt exists only for a paid invoice; this one is ${e.status}`)),
+            Effect.fail(
+              badRequest("receipt_unavailable", `a receipt exists only for a paid invoice; this one is ${e.status}`)
+            ),
           // An invoice's team exists as long as the invoice does (a foreign key).
           TeamNotFound: Effect.die
         }),

@@ -1,13 +1,6 @@
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import {
-  dayOf,
-  type InvoiceDocument,
-  InvoiceRenderer,
-  invoiceTotals,
-  lineNetMinor,
-  minorText
-} from "@svc/domain"
+import { dayOf, type InvoiceDocument, InvoiceRenderer, invoiceTotals, lineNetMinor, minorText } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import PDFDocument from "pdfkit"
 
@@ -22,7 +15,9 @@ const layout = (pdf: PDFKit.PDFDocument, { invoice, teamName, kind }: InvoiceDoc
 
   pdf.font("bold").fontSize(20).text(teamName)
   pdf.moveDown(0.5)
-  pdf.fontSize(14).text(kind === "receipt" ? `Receipt for invoice ${invoice.invoiceNumber}` : `Invoice ${invoice.invoiceNumber}`)
+  pdf
+    .fontSize(14)
+    .text(kind === "receipt" ? `Receipt for invoice ${invoice.invoiceNumber}` : `Invoice ${invoice.invoiceNumber}`)
   pdf.font("regular").fontSize(10).moveDown(0.5)
   pdf.text(`Bill to: ${invoice.customerName}`)
   pdf.text(`Issue date: ${invoice.issueDate}`)

@@ -67,7 +67,9 @@ export const InvoicesHttp = HttpApiBuilder.group(Api, "invoices", (handlers) =>
         Effect.gen(function* () {
           const teamId = yield* principalTeamId
           // The caller's team exists: its principal was just resolved from it.
-          return yield* invoices.summary(teamId, query.currency ?? null).pipe(Effect.catchTag("TeamNotFound", Effect.die))
+          return yield* invoices
+            .summary(teamId, query.currency ?? null)
+            .pipe(Effect.catchTag("TeamNotFound", Effect.die))
         }).pipe(orServiceUnavailable)
       )
       .handle("paymentStatus", () =>
