@@ -4,7 +4,7 @@ import { dayOf, type InvoiceDocument, InvoiceRenderer, invoiceTotals, lineNetMin
 import { Effect, Layer } from "effect"
 import PDFDocument from "pdfkit"
 
-const fontFile = (name: string) => createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${name}`)
+const require = createRequire(import.meta.url)
 
 /** The lines of text a document shows, top to bottom, with the column layout of the line items. */
 const layout = (pdf: PDFKit.PDFDocument, { invoice, teamName, kind }: InvoiceDocument) => {
@@ -79,8 +79,8 @@ const layout = (pdf: PDFKit.PDFDocument, { invoice, teamName, kind }: InvoiceDoc
 export const InvoiceRendererPdf = Layer.effect(
   InvoiceRenderer,
   Effect.sync(() => {
-    const regular = readFileSync(fontFile("DejaVuSans.ttf"))
-    const bold = readFileSync(fontFile("DejaVuSans-Bold.ttf"))
+    const regular = readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"))
+    const bold = readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"))
     return InvoiceRenderer.of({
       render: (document) =>
         Effect.callback<Uint8Array>((resume) => {
