@@ -249,3 +249,18 @@ export const invoiceView =
       updatedAt: invoice.updatedAt
     }
   }
+
+/** The outbound event of an invoice paid through the payments provider. */
+export const InvoiceEventType = Schema.Literal("invoice.paid")
+
+/** What `invoice.paid` carries: the invoice, the amount paid (major units) and the transaction it was recorded as. */
+export const InvoicePaymentView = Schema.Struct({
+  id: Schema.String,
+  invoiceNumber: Schema.String,
+  customerName: Schema.String,
+  amount: Schema.Finite,
+  currency: Schema.String,
+  paidAt: Schema.String,
+  transactionId: Schema.String
+})
+export type InvoicePaymentView = typeof InvoicePaymentView.Type

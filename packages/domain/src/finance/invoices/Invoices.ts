@@ -23,6 +23,7 @@ import {
   type Invoice,
   InvoiceId,
   type InvoiceLineItem,
+  type InvoicePaymentView,
   type InvoiceTarget,
   invoiceNumberOf,
   invoiceTotals,
@@ -485,7 +486,7 @@ export const invoicePaymentRecorder = Effect.gen(function* () {
           currency: invoice.currency,
           paidAt: now,
           transactionId
-        },
+        } satisfies InvoicePaymentView,
         createdAt: now
       })
       return "paid" as const
