@@ -47,7 +47,7 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = ReportsPortsMemory.pipe(
+export const PortsMemory = Layer.merge(ReportsPortsMemory, InvoicesPortsMemory).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       TransactorMemory,
@@ -69,8 +69,7 @@ export const PortsMemory = ReportsPortsMemory.pipe(
       TagsPortsMemory,
       TransactionsPortsMemory,
       TransfersPortsMemory,
-      WebhooksPortsMemory,
-      InvoicesPortsMemory
+      WebhooksPortsMemory
     )
   ),
   Layer.provideMerge(MemoryStore.layer)

@@ -71,6 +71,21 @@ export const invoicesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
         })
         assert.deepStrictEqual((await app.call("GET", `/invoices/${first.id}`, { token })).body, edited.body)
 
+        assert.strictEqual((await app.call("DELETE", `/customers/${customerId}`, { token })).status, 200)
+        const orphan = (await app.call("GET", `/invoices/${first.id}`, { token })).body
+        assert.deepInclude(
+          orphan,
+          { customerId: null, customerName: "Globex Corporation" },
+          "the name stays on the invoice"
+        )
+        const noted = await app.call("PUT", `/invoices/${first.id}`, { token, body: { note: "kept" } })
+        assert.deepInclude(noted.body, { customerId: null, customerName: "Globex Corporation", note: "kept" })
+        assert.strictEqual(
+          (await app.call("PUT", `/invoices/${first.id}`, { token, body: { customerId } })).status,
+          404,
+          "a deleted customer cannot be named again"
+        )
+
         const deleted = await app.call("DELETE", `/invoices/${second.id}`, { token })
         assert.deepStrictEqual(deleted.body, { id: second.id, object: "invoice", deleted: true })
         assert.strictEqual((await app.call("GET", `/invoices/${second.id}`, { token })).status, 404)

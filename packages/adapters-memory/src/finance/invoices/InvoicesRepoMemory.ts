@@ -1,12 +1,16 @@
-import { effectiveStatus, type Invoice, InvoicesRepo, isAfter, newestFirst } from "@svc/domain"
+import { CustomersRepo, effectiveStatus, type Invoice, InvoicesRepo, isAfter, newestFirst } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../../shared/index.ts"
 
-/** InvoicesRepo over the in-memory store; the store's serialised transactions keep each team's counter. */
+/**
+ * InvoicesRepo over the in-memory store; the store's serialised transactions keep each team's counter. Invoices read
+ * their customer through its port, so a deleted customer is unlinked as Postgres's foreign key does.
+ */
 export const InvoicesRepoMemory = Layer.effect(
   InvoicesRepo,
   Effect.gen(function* () {
     const store = yield* MemoryStore
+    const customers = yield* CustomersRepo
     const rows = yield* store.table<ReadonlyMap<string, Invoice>>(new Map())
     const counters = yield* store.table<ReadonlyMap<string, number>>(new Map())
     const ofTeam = (teamId: string, id: string) => (all: ReadonlyMap<string, Invoice>) =>
@@ -15,8 +19,23 @@ export const InvoicesRepoMemory = Layer.effect(
       [...all.values()].some(
         (i) => i.teamId === invoice.teamId && i.invoiceNumber === invoice.invoiceNumber && i.id !== invoice.id
       )
+    const linked = (invoice: Invoice) =>
+      invoice.customerId === null
+        ? Effect.succeed(invoice)
+        : Effect.map(customers.find(invoice.teamId, invoice.customerId), (customer) =>
+            Option.isSome(customer) ? invoice : { ...invoice, customerId: null }
+          )
+    const linkedOne = (found: Option.Option<Invoice>) =>
+      Option.isSome(found) ? Effect.map(linked(found.value), Option.some) : Effect.succeed(Option.none<Invoice>())
     const ofTeamAll = (teamId: string) =>
-      Ref.get(rows).pipe(Effect.map((all) => [...all.values()].filter((i) => i.teamId === teamId)))
+      Ref.get(rows).pipe(
+        Effect.flatMap((all) =>
+          Effect.forEach(
+            [...all.values()].filter((i) => i.teamId === teamId),
+            linked
+          )
+        )
+      )
     return InvoicesRepo.of({
       nextNumber: (teamId) =>
         store.atomically(
@@ -33,10 +52,17 @@ export const InvoicesRepoMemory = Layer.effect(
               : ([true, new Map(all).set(invoice.id, invoice)] as const)
           )
         ),
-      find: (teamId, id) => Ref.get(rows).pipe(Effect.map(ofTeam(teamId, id))),
-      findById: (id) => Ref.get(rows).pipe(Effect.map((all) => Option.fromNullishOr(all.get(id)))),
+      find: (teamId, id) => Ref.get(rows).pipe(Effect.map(ofTeam(teamId, id)), Effect.flatMap(linkedOne)),
+      findById: (id) =>
+        Ref.get(rows).pipe(
+          Effect.map((all) => Option.fromNullishOr(all.get(id))),
+          Effect.flatMap(linkedOne)
+        ),
       findByToken: (token) =>
-        Ref.get(rows).pipe(Effect.map((all) => Option.fromNullishOr([...all.values()].find((i) => i.token === token)))),
+        Ref.get(rows).pipe(
+          Effect.map((all) => Option.fromNullishOr([...all.values()].find((i) => i.token === token))),
+          Effect.flatMap(linkedOne)
+        ),
       list: (teamId, filter, page) =>
         ofTeamAll(teamId).pipe(
           Effect.map((invoices) =>

@@ -95,8 +95,7 @@ const conflict = (invoice: Invoice, nowIso: string, message: string) =>
 const newToken = Effect.map(randomBytes(32), toBase64Url)
 
 /** The input an invoice was made from, amounts back in major units (to apply a partial change over). */
-const inputOf = (invoice: Invoice): InvoiceInput => ({
-  customerId: invoice.customerId ?? "",
+const inputOf = (invoice: Invoice): Omit<InvoiceInput, "customerId"> => ({
   currency: invoice.currency,
   issueDate: invoice.issueDate,
   dueDate: invoice.dueDate,
@@ -187,9 +186,17 @@ export class Invoices extends Context.Service<
       return found.value
     })
 
-    const content = Effect.fn("Invoices.content")(function* (teamId: TeamId, input: InvoiceInput) {
-      const customer = yield* customers.find(teamId, input.customerId)
-      if (Option.isNone(customer)) return yield* new CustomerNotFound({ id: input.customerId })
+    const customerOf = Effect.fn("Invoices.customerOf")(function* (teamId: TeamId, id: string) {
+      const customer = yield* customers.find(teamId, id)
+      if (Option.isNone(customer)) return yield* new CustomerNotFound({ id })
+      return { customerId: customer.value.id, customerName: customer.value.name }
+    })
+
+    /** The content of an invoice from its input, for the customer given (already checked to be the team's). */
+    const content = Effect.fn("Invoices.content")(function* (
+      customer: Pick<Invoice, "customerId" | "customerName">,
+      input: Omit<InvoiceInput, "customerId">
+    ) {
       const lineItems: Array<InvoiceLineItem> = []
       for (const [i, item] of input.lineItems.entries()) {
         lineItems.push({
@@ -214,8 +221,8 @@ export class Invoices extends Context.Service<
         return yield* new InvalidInvoice({ field: "lineItems", message: "the total is too large" })
       }
       return {
-        customerId: customer.value.id,
-        customerName: customer.value.name,
+        customerId: customer.customerId,
+        customerName: customer.customerName,
         currency: input.currency,
         issueDate: input.issueDate,
         dueDate: input.dueDate,
@@ -226,7 +233,7 @@ export class Invoices extends Context.Service<
     })
 
     const create = Effect.fn("Invoices.create")(function* (teamId: TeamId, input: InvoiceInput) {
-      const body = yield* content(teamId, input)
+      const body = yield* content(yield* customerOf(teamId, input.customerId), input)
       const now = yield* nowIso
       const draft: Invoice = {
         id: yield* newId(InvoiceId),
@@ -297,7 +304,9 @@ export class Invoices extends Context.Service<
       }
       let next: Invoice = { ...current, invoiceNumber: invoiceNumber ?? current.invoiceNumber, updatedAt: now }
       if (Object.keys(contentPatch).length > 0) {
-        next = { ...next, ...(yield* content(teamId, { ...inputOf(current), ...contentPatch })) }
+        const customer =
+          contentPatch.customerId === undefined ? current : yield* customerOf(teamId, contentPatch.customerId)
+        next = { ...next, ...(yield* content(customer, { ...inputOf(current), ...contentPatch })) }
       }
       if (target !== undefined && target !== status) {
         if (!canMove(status, target))
