@@ -3,6 +3,7 @@ import {
   type DuplicateInvoiceNumber,
   type InvalidAmount,
   type InvalidInvoice,
+  type Invoice,
   type InvoiceNotFound,
   type InvoiceStatusConflict,
   Invoices,
@@ -44,8 +45,7 @@ export const InvoicesHttp = HttpApiBuilder.group(Api, "invoices", (handlers) =>
   Effect.gen(function* () {
     const { pageOf, signedPage } = yield* listPaging
     const invoices = yield* Invoices
-    const view = (invoice: Parameters<ReturnType<typeof invoiceView>>[0]) =>
-      Effect.map(nowIso, (now) => invoiceView(now)(invoice))
+    const view = (invoice: Invoice) => Effect.map(nowIso, (now) => invoiceView(now)(invoice))
     return handlers
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
