@@ -136,7 +136,7 @@ export const invoicesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           for (const body of [{ status: "canceled" }, { status: "unpaid" }, { note: "changed" }]) {
             const refused = await put(late.id, body)
             assert.strictEqual(refused.status, 409, JSON.stringify(body))
-            assert.strictEqual(refused.body.error, "invalid_invoice_status")
+            assert.strictEqual(refused.body.error, "invalid_status_transition")
           }
           assert.strictEqual((await app.call("DELETE", `/invoices/${late.id}`, { token })).status, 409, "paid is kept")
           assert.strictEqual(

@@ -177,7 +177,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
         OpenApi.Description,
         "Each content field given replaces the stored one (not on a paid or canceled invoice). `status` moves it: " +
           "draft or scheduled to `unpaid` (sent), unpaid or overdue to `paid` (`paidAt` defaults to now), anything " +
-          "not paid to `canceled`; paid and canceled are final. A move not allowed is 409 `invalid_invoice_status`."
+          "not paid to `canceled`; paid and canceled are final. A move not allowed is 409 `invalid_status_transition`."
       ),
     HttpApiEndpoint.delete("delete", "/invoices/:id", {
       params: id,

@@ -38,7 +38,7 @@ const invalid = {
 }
 const missing = { InvoiceNotFound: (e: InvoiceNotFound) => Effect.fail(notFound(`no invoice ${e.id}`)) }
 const refusedMove = {
-  InvoiceStatusConflict: (e: InvoiceStatusConflict) => Effect.fail(conflict("invalid_invoice_status", e.message))
+  InvoiceStatusConflict: (e: InvoiceStatusConflict) => Effect.fail(conflict("invalid_status_transition", e.message))
 }
 
 export const InvoicesHttp = HttpApiBuilder.group(Api, "invoices", (handlers) =>
