@@ -2,6 +2,7 @@ import {
   ApiRoutes,
   ClientAddress,
   IdempotencyLive,
+  InvoiceRendererPdf,
   PublicBaseUrl,
   RateLimitV1,
   Readiness,
@@ -11,7 +12,7 @@ import {
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
-import { PortsMemory, RateLimiterMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
+import { PortsMemory, RateLimiterMemory, SimulatedCardIssuer, SimulatedPaymentsProvider } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
@@ -34,6 +35,7 @@ import {
   ExchangeRateTable,
   FileKeys,
   IdempotencyPurgeJob,
+  Invoices,
   Ledger,
   Notifications,
   NotificationsJob,
@@ -249,6 +251,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     TeamManagement.layer,
     Customers.layer,
     Reports.layer,
+    Invoices.layer.pipe(Layer.provide(Layer.merge(InvoiceRendererPdf, SimulatedPaymentsProvider))),
     AgentCredentialsLive.pipe(Layer.provide(TeamCredentialsLive)),
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),

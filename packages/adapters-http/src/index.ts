@@ -1,4 +1,5 @@
 export * from "./api/index.ts"
+export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
 export {
   AuthenticationLive,
   ClientAddress,

@@ -6,6 +6,7 @@ import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { CustomersPortsMemory } from "./finance/customers/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
+import { InvoicesPortsMemory } from "./finance/invoices/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
 import { ReportsPortsMemory } from "./finance/reports/index.ts"
 import { SearchPortsMemory } from "./finance/search/index.ts"
@@ -31,6 +32,7 @@ export * from "./files/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
+export * from "./finance/invoices/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/reports/index.ts"
 export * from "./finance/search/index.ts"
@@ -49,7 +51,12 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory, SearchPortsMemory).pipe(
+export const PortsMemory = Layer.mergeAll(
+  ReportsPortsMemory,
+  TrackerPortsMemory,
+  SearchPortsMemory,
+  InvoicesPortsMemory
+).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       TransactorMemory,

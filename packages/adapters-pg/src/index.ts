@@ -6,6 +6,7 @@ import { CheckoutPortsPg } from "./checkout/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { CustomersPortsPg } from "./finance/customers/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
+import { InvoicesPortsPg } from "./finance/invoices/index.ts"
 import { MoneyPortsPg } from "./finance/money/index.ts"
 import { ReportsPortsPg } from "./finance/reports/index.ts"
 import { SearchPortsPg } from "./finance/search/index.ts"
@@ -30,6 +31,7 @@ export * from "./checkout/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
+export * from "./finance/invoices/index.ts"
 export * from "./finance/money/index.ts"
 export * from "./finance/reports/index.ts"
 export * from "./finance/search/index.ts"
@@ -80,5 +82,6 @@ export const PortsPg = Layer.mergeAll(
   TransfersPortsPg,
   WebhooksPortsPg,
   TrackerPortsPg,
-  SearchPortsPg
+  SearchPortsPg,
+  InvoicesPortsPg
 )

@@ -292,7 +292,8 @@ const isPublic = (method: string, path: string) =>
   [...InboundWebhooks, ChatInteractionsWebhook].some((webhook) => webhook.path === path) ||
   path.startsWith("/.well-known/") ||
   ["/oauth/register", "/oauth/token", "/oauth/revoke"].includes(path) ||
-  (path === "/oauth/authorize" && method === "get")
+  (path === "/oauth/authorize" && method === "get") ||
+  ["/invoice-payments/payment-intent", "/files/download/invoice"].includes(path)
 
 describe("service documents and health", () => {
   it("/openapi.json is OpenAPI 3.1.0, version 0.0.1, with errors and security on every route", async () => {

@@ -58,7 +58,12 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) }
   }
-  return { call }
+  /** A request whose answer is kept as bytes (files, PDFs). */
+  const rawCall = async (method: string, path: string) => {
+    const response = await handler(new Request(`http://svc.test${path}`, { method }))
+    return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
+  }
+  return { call, rawCall }
 }
 
 /** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests; `env` overrides the environment. */

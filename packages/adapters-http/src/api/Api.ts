@@ -5,6 +5,7 @@ import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
+import { InvoiceDownloadApi, InvoicePaymentsApi, InvoicesApi } from "./finance/invoices/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { ReportsApi } from "./finance/reports/index.ts"
 import { SearchApi } from "./finance/search/index.ts"
@@ -58,6 +59,9 @@ export class Api extends HttpApi.make("svc")
   .add(TrackerProjectsApi)
   .add(TrackerEntriesApi)
   .add(SearchApi)
+  .add(InvoicesApi)
+  .add(InvoicePaymentsApi)
+  .add(InvoiceDownloadApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -7,6 +7,7 @@ import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
+import { InvoiceDownloadHttp, InvoicePaymentsHttp, InvoicesHttp } from "./finance/invoices/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { ReportsHttp } from "./finance/reports/index.ts"
 import { SearchHttp } from "./finance/search/index.ts"
@@ -60,7 +61,10 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CustomersHttp,
     TrackerProjectsHttp,
     TrackerEntriesHttp,
-    SearchHttp
+    SearchHttp,
+    InvoicesHttp,
+    InvoicePaymentsHttp,
+    InvoiceDownloadHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

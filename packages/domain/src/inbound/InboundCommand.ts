@@ -105,6 +105,15 @@ export class CardStatusReported extends Schema.TaggedClass<CardStatusReported>()
   status: CardStatus
 }) {}
 
+/** The payments provider collected an invoice's payment (a succeeded payment intent). */
+export class InvoicePaymentSucceeded extends Schema.TaggedClass<InvoicePaymentSucceeded>()("InvoicePaymentSucceeded", {
+  provider: Provider,
+  paymentIntentId: Schema.NonEmptyString,
+  invoiceId: Schema.String.check(Schema.isUUID()),
+  amountMinor: PositiveAmountMinor,
+  currency: KnownCurrency
+}) {}
+
 /** What a verified provider event asks the service to do. */
 export const InboundCommand = Schema.Union([
   DepositReceived,
@@ -116,7 +125,8 @@ export const InboundCommand = Schema.Union([
   InboxEmailReceived,
   CardAuthorizationAdvised,
   CardTransactionCleared,
-  CardStatusReported
+  CardStatusReported,
+  InvoicePaymentSucceeded
 ])
 export type InboundCommand = typeof InboundCommand.Type
 
@@ -141,6 +151,7 @@ export const teamOfCommand = (command: InboundCommand): TeamId | null => {
     case "CardAuthorizationAdvised":
     case "CardTransactionCleared":
     case "CardStatusReported":
+    case "InvoicePaymentSucceeded":
       return null
   }
 }

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CardAuthorizations } from "../checkout/index.ts"
 import { BankAccountId, BankAccountsRepo, BankConnectionsRepo, bankConnectionView } from "../finance/banking/index.ts"
 import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
+import { invoicePaymentRecorder } from "../finance/invoices/index.ts"
 import { importBankTransactions, TransactionsRepo } from "../finance/transactions/index.ts"
 import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
 import { Ledger, pickSpendAccount } from "../ledger/index.ts"
@@ -30,8 +31,8 @@ const refuse = (reason: InboundRefusalReason) => Effect.fail(new InboundCommandR
 const PLAN_AFTER_SUBSCRIPTION = { plan: "free", status: "canceled" } as const
 
 /**
- * Applies what verified provider events report to the ledger, identity, banking and documents records, and the card
- * issuer's events to checkout's authorizations.
+ * Applies what verified provider events report to the ledger, identity, banking and documents records, the card
+ * issuer's events to checkout's authorizations, and invoice payments to invoices.
  */
 export class InboundCommands extends Context.Service<
   InboundCommands,
@@ -55,6 +56,7 @@ export class InboundCommands extends Context.Service<
     const transactor = yield* Transactor
     const bankAccounts = yield* BankAccountsRepo
     const transactions = yield* TransactionsRepo
+    const recordInvoicePayment = yield* invoicePaymentRecorder
 
     const requireTeam = (teamId: TeamId) =>
       teams
@@ -211,6 +213,11 @@ export class InboundCommands extends Context.Service<
           return cardAuthorizations.clear(command)
         case "CardStatusReported":
           return cardAuthorizations.cardChanged(command.cardToken, command.status)
+        case "InvoicePaymentSucceeded":
+          return recordInvoicePayment(command).pipe(
+            Effect.asVoid,
+            Effect.catchTags({ InvoiceNotFound: refuse, InvoiceStatusConflict: refuse, InvoicePaymentMismatch: refuse })
+          )
       }
     }
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { InvoiceNotFound, InvoicePaymentMismatch, InvoiceStatusConflict } from "../finance/invoices/model.ts"
 import { TeamNotFound } from "../identity/index.ts"
 
 /** The team has no live spend account in the deposit's currency (or not the one the deposit names). */
@@ -51,7 +52,10 @@ export const InboundRefusalReason = Schema.Union([
   InboxAddressUnknown,
   CardAuthorizationNotFound,
   CardNotFound,
-  CardClearingUnmatched
+  CardClearingUnmatched,
+  InvoiceNotFound,
+  InvoiceStatusConflict,
+  InvoicePaymentMismatch
 ])
 export type InboundRefusalReason = typeof InboundRefusalReason.Type
 
@@ -73,6 +77,12 @@ const describe = (reason: InboundRefusalReason): string => {
       return `no card ${reason.cardToken}`
     case "CardClearingUnmatched":
       return `clearing of authorization ${reason.token} not posted: ${reason.message}`
+    case "InvoiceNotFound":
+      return `no invoice ${reason.id}`
+    case "InvoiceStatusConflict":
+      return `invoice ${reason.id} not paid: ${reason.message}`
+    case "InvoicePaymentMismatch":
+      return `invoice ${reason.id} not paid: ${reason.message}`
   }
 }
 

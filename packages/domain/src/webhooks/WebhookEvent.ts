@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { CheckoutIntentEventType, CheckoutIntentView } from "../checkout/model.ts"
 import { BankConnectionEventType, BankConnectionView } from "../finance/banking/model.ts"
+import { InvoiceEventType, InvoicePaymentView } from "../finance/invoices/model.ts"
 import { Mode } from "../shared/model.ts"
 import { SpendRequestEventType, SpendRequestView } from "../spend/model.ts"
 import { TransferEventType, TransferView } from "../transfers/model.ts"
@@ -26,7 +27,8 @@ export const WebhookEvent = Schema.Union([
   eventOf(TransferEventType, TransferView),
   eventOf(CheckoutIntentEventType, CheckoutIntentView),
   eventOf(WebhookEndpointEventType, WebhookEndpointView),
-  eventOf(BankConnectionEventType, BankConnectionView)
+  eventOf(BankConnectionEventType, BankConnectionView),
+  eventOf(InvoiceEventType, InvoicePaymentView)
 ])
 export type WebhookEvent = typeof WebhookEvent.Type
 

@@ -7,6 +7,7 @@ import type { EventMapping, ProviderEvent } from "./EventMapping.ts"
 import { Ignored } from "./EventMapping.ts"
 import { inboxEvents } from "./Inbox.ts"
 import { kycAEvents, kycBEvents, kycCEvents, kycDEvents } from "./Kyc.ts"
+import { paymentsEvents } from "./Payments.ts"
 
 const MAPPINGS: ReadonlyMap<string, EventMapping> = new Map([
   ["banking-a", bankingEvents],
@@ -20,7 +21,8 @@ const MAPPINGS: ReadonlyMap<string, EventMapping> = new Map([
   ["kyc-b", kycBEvents],
   ["kyc-c", kycCEvents],
   ["kyc-d", kycDEvents],
-  ["inbox", inboxEvents]
+  ["inbox", inboxEvents],
+  ["payments", paymentsEvents]
 ])
 
 /** The command a stored event asks for, by its endpoint's mapping; an endpoint without one ignores every event. */

@@ -7,6 +7,7 @@ import {
   CardTransactionCleared,
   DepositReceived,
   InboxEmailReceived,
+  InvoicePaymentSucceeded,
   KycDecisionReceived,
   PlanChanged,
   SubscriptionEnded,
@@ -113,6 +114,24 @@ describe("provider events map to inbound commands", () => {
     [
       event("card-issuing-a", "card.closed", { card_token: "card_tok_1", status: "closed" }),
       new CardStatusReported({ cardToken: "card_tok_1", status: "closed" })
+    ],
+    [
+      event("payments", "payment_intent.succeeded", {
+        object: {
+          id: "pi_1",
+          object: "payment_intent",
+          amount: 36_238,
+          currency: "usd",
+          metadata: { invoice_id: ENTITY }
+        }
+      }),
+      new InvoicePaymentSucceeded({
+        provider: "payments",
+        paymentIntentId: "pi_1",
+        invoiceId: ENTITY,
+        amountMinor: 36_238,
+        currency: "USD"
+      })
     ]
   ]
   for (const [e, command] of cases) {
@@ -264,6 +283,20 @@ describe("malformed payloads of events the service acts on are refused with the 
       },
       "invalid inbox message",
       '["Attachments"][0]["Content"]'
+    ],
+    [
+      event("payments", "payment_intent.succeeded", {
+        object: { id: "pi_1", amount: 100, currency: "usd", metadata: { invoice_id: "INV-0001" } }
+      }),
+      "invalid payment intent data",
+      '["object"]["metadata"]["invoice_id"]'
+    ],
+    [
+      event("payments", "payment_intent.succeeded", {
+        object: { id: "pi_1", amount: 100, currency: "xyz", metadata: { invoice_id: ENTITY } }
+      }),
+      "invalid payment intent currency",
+      "ISO 4217"
     ]
   ]
   for (const [e, what, field] of cases) {

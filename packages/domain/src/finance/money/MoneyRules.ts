@@ -128,3 +128,12 @@ export const taxIncludedMinor = (amountMinor: number, ratePercent: number | null
   const scale = 10n ** BigInt(rate.scale)
   return Number(divideRounded(BigInt(amountMinor) * rate.digits, 100n * scale + rate.digits))
 }
+
+/** Minor units as exact decimal text in major units with all the currency's decimals (1234 USD is `12.34`, 5 JPY `5`). */
+export const minorText = (amountMinor: number, currency: string): string => {
+  const exponent = exponentOf(currency)
+  const digits = String(Math.abs(amountMinor)).padStart(exponent + 1, "0")
+  const whole = digits.slice(0, digits.length - exponent)
+  const text = exponent === 0 ? whole : `${whole}.${digits.slice(digits.length - exponent)}`
+  return amountMinor < 0 ? `-${text}` : text
+}

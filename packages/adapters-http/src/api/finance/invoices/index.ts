@@ -1,0 +1,3 @@
+export * from "./InvoiceDownloadApi.ts"
+export * from "./InvoicePaymentsApi.ts"
+export * from "./InvoicesApi.ts"

@@ -1,0 +1,103 @@
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { assert, layer } from "@effect/vitest"
+import type { Ports } from "@svc/api"
+import type { Layer } from "effect"
+import type { Client } from "../../support/HttpScenarios.ts"
+import { withAppOnPorts } from "../../support/HttpScenarios.ts"
+import { createInvoice, sendInvoice, teamWithCustomer } from "./InvoicesSetup.ts"
+
+/** The text of a PDF, as poppler's `pdftotext` extracts it (layout kept, so a table row stays on one line). */
+const pdfText = (pdf: Uint8Array): string => {
+  const dir = mkdtempSync(join(tmpdir(), "invoice-pdf-"))
+  try {
+    const file = join(dir, "document.pdf")
+    writeFileSync(file, pdf)
+    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** GETs a download with a JSON answer expected (a refusal). */
+const download = (app: Client, query: string) => app.call("GET", `/files/download/invoice?${query}`)
+
+/** The invoice PDF route over HTTP on whichever ports the caller provides. */
+export const invoiceDownloadSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
+  layer(ports, { timeout: "120 seconds", excludeTestServices: true })(`invoice download (${name})`, (it) => {
+    it.effect("the PDF holds the invoice as text; access by id with the team's file key or by public token", () =>
+      withAppOnPorts(async (app) => {
+        const { token, customerId } = await teamWithCustomer(app, "Globex Corporation")
+        const other = await teamWithCustomer(app)
+        const invoice = await sendInvoice(app, token, (await createInvoice(app, token, customerId)).id)
+        const fileKey = (await app.call("GET", "/users/me", { token })).body.fileKey as string
+        const otherKey = (await app.call("GET", "/users/me", { token: other.token })).body.fileKey as string
+        assert.notStrictEqual(fileKey, otherKey)
+
+        const raw = await app.rawCall(
+          "GET",
+          `/files/download/invoice?id=${invoice.id}&fk=${encodeURIComponent(fileKey)}`
+        )
+        assert.strictEqual(raw.status, 200)
+        assert.strictEqual(raw.headers.get("content-type"), "application/pdf")
+        assert.strictEqual(raw.headers.get("content-disposition"), 'attachment; filename="INV-0001.pdf"')
+        const text = pdfText(raw.bytes)
+        for (const expected of [
+          "Team",
+          "Invoice INV-0001",
+          "Globex Corporation",
+          "Design work (tax 10%)",
+          "Hosting (VAT 20%)",
+          "301.25 USD",
+          "30.00 USD",
+          "Tax: 30.13 USD",
+          "VAT: 6.00 USD",
+          "Total: 362.38 USD",
+          "Due date: 2099-02-10"
+        ]) {
+          assert.include(text, expected, text)
+        }
+
+        const preview = await app.rawCall("GET", `/files/download/invoice?token=${invoice.token}&preview=true`)
+        assert.strictEqual(preview.status, 200)
+        assert.strictEqual(preview.headers.get("content-disposition"), 'inline; filename="INV-0001.pdf"')
+        assert.include(pdfText(preview.bytes), "Invoice INV-0001")
+
+        const receipt = await download(app, `token=${invoice.token}&type=receipt`)
+        assert.strictEqual(receipt.status, 400)
+        assert.strictEqual(receipt.body.error, "receipt_unavailable")
+        assert.strictEqual((await download(app, `id=${invoice.id}`)).status, 401, "fk is required with id")
+        assert.strictEqual(
+          (await download(app, `id=${invoice.id}&fk=${encodeURIComponent(otherKey)}`)).status,
+          401,
+          "another team's key"
+        )
+        assert.strictEqual((await download(app, `id=${crypto.randomUUID()}&fk=${fileKey}`)).status, 404)
+        const unknown = await download(app, "token=not-a-token")
+        assert.strictEqual(unknown.status, 404)
+        assert.strictEqual(unknown.body.error, "not_found")
+        assert.strictEqual(
+          (await download(app, `token=${other.customerId}`)).status,
+          404,
+          "a foreign value is no token"
+        )
+        assert.strictEqual((await download(app, "")).status, 400)
+        assert.strictEqual((await download(app, "type=statement&token=x")).status, 400)
+
+        const paid = await app.call("PUT", `/invoices/${invoice.id}`, {
+          token,
+          body: { status: "paid", paidAt: "2026-03-04T12:00:00Z" }
+        })
+        assert.strictEqual(paid.status, 200)
+        const receiptPdf = await app.rawCall("GET", `/files/download/invoice?token=${invoice.token}&type=receipt`)
+        assert.strictEqual(receiptPdf.status, 200)
+        assert.strictEqual(receiptPdf.headers.get("content-disposition"), 'attachment; filename="INV-0001-receipt.pdf"')
+        const receiptText = pdfText(receiptPdf.bytes)
+        assert.include(receiptText, "Receipt for invoice INV-0001")
+        assert.include(receiptText, "PAID on 2026-03-04")
+        assert.include(receiptText, "Total paid: 362.38 USD")
+      })
+    )
+  })

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { invoicePaymentsWebhookSuite } from "./InvoicePaymentsWebhookSuite.ts"
+
+invoicePaymentsWebhookSuite("memory", PortsMemory)
