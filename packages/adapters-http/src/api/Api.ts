@@ -3,6 +3,7 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
+import { FilesApi } from "./files/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
@@ -53,6 +54,7 @@ export class Api extends HttpApi.make("svc")
   .add(InvitesApi)
   .add(NotificationsApi)
   .add(CustomersApi)
+  .add(FilesApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -5,6 +5,7 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
+import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
@@ -55,7 +56,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     TeamAdminHttp,
     InvitesHttp,
     NotificationsHttp,
-    CustomersHttp
+    CustomersHttp,
+    FilesHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

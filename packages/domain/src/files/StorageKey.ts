@@ -70,3 +70,6 @@ export const parseVaultPath = (
   const teamId = TeamId.make(first.toLowerCase())
   return Result.map(storageKey(teamId, rest), (key) => ({ teamId, key }))
 }
+
+/** The last segment of a storage key: the stored file's own name. */
+export const fileNameOf = (key: string): string => key.slice(key.lastIndexOf("/") + 1)

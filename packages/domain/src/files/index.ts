@@ -1,2 +1,3 @@
+export * from "./FileAccess.ts"
 export * from "./FileStorage.ts"
 export * from "./model.ts"
