@@ -58,7 +58,7 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) }
   }
-  return { call }
+  return { call, handler }
 }
 
 /** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests; `env` overrides the environment. */

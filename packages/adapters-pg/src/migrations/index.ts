@@ -24,6 +24,7 @@ import knownMerchants from "./0021_known_merchants.ts"
 import financeCore from "./0022_finance_core.ts"
 import notificationsMembersCustomers from "./0023_notifications_members_customers.ts"
 import transactionMonthTotals from "./0024_transaction_month_totals.ts"
+import documents from "./0025_documents.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -50,7 +51,8 @@ export const migrations = Migrator.fromRecord({
   "0021_known_merchants": knownMerchants,
   "0022_finance_core": financeCore,
   "0023_notifications_members_customers": notificationsMembersCustomers,
-  "0024_transaction_month_totals": transactionMonthTotals
+  "0024_transaction_month_totals": transactionMonthTotals,
+  "0025_documents": documents
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

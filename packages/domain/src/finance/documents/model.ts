@@ -1,0 +1,2 @@
+/** The documents context's shapes: no services, so clients may import them. */
+export * from "./Document.ts"
