@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Result, Schema, type Stream } from "effect"
-import { FileStorage, type FileTooLarge, MaxFileBytes, storageKey } from "../../files/index.ts"
+import { FileStorage, type FileTooLarge, MaxFileBytes, safeFileName, storageKey } from "../../files/index.ts"
 import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/index.ts"
 import { newIdText, nowIso } from "../../shared/index.ts"
 import { bareContentType, DOCUMENT_CONTENT_TYPES, type Document } from "./Document.ts"
@@ -23,7 +23,13 @@ export interface DocumentUpload<E> {
   readonly content: Stream.Stream<Uint8Array, E>
 }
 
-const documentKey = (teamId: TeamId, id: string, name: string) => storageKey(teamId, ["documents", id, name])
+/** Where a document's file lives; any name maps to a valid key (`safeFileName`). */
+const documentKey = (teamId: TeamId, id: string, name: string) => {
+  const key = storageKey(teamId, ["documents", id, safeFileName(name)])
+  // An id and a safe file name are always valid segments.
+  if (Result.isFailure(key)) throw key.failure
+  return key.success
+}
 
 /** Storage of documents' metadata, per team. */
 export class DocumentsRepo extends Context.Service<
@@ -71,10 +77,7 @@ export class Documents extends Context.Service<Documents>()("@svc/domain/Documen
         }
         const id = yield* newIdText
         const key = documentKey(teamId, id, input.filename)
-        if (Result.isFailure(key)) {
-          return yield* new DocumentRefused({ field: "file", message: `file name: ${key.failure.reason}` })
-        }
-        const stored = yield* storage.write(key.success, input.content, {
+        const stored = yield* storage.write(key, input.content, {
           contentType,
           maxBytes: yield* MaxFileBytes
         })
@@ -85,10 +88,10 @@ export class Documents extends Context.Service<Documents>()("@svc/domain/Documen
           name: input.filename,
           contentType,
           size: stored.size,
-          path: key.success,
+          path: key,
           createdAt: yield* nowIso
         }
-        yield* repo.insert(document).pipe(Effect.onError(() => storage.remove(key.success).pipe(Effect.ignore)))
+        yield* repo.insert(document).pipe(Effect.onError(() => storage.remove(key).pipe(Effect.ignore)))
         return document
       }).pipe(Effect.withSpan("Documents.upload"))
 
@@ -96,8 +99,7 @@ export class Documents extends Context.Service<Documents>()("@svc/domain/Documen
     const remove = Effect.fn("Documents.remove")(function* (teamId: TeamId, id: string) {
       const current = yield* get(teamId, id)
       if (!(yield* repo.delete(teamId, id))) return yield* new DocumentNotFound({ id })
-      const key = documentKey(teamId, current.id, current.name)
-      if (Result.isSuccess(key)) yield* storage.remove(key.success)
+      yield* storage.remove(documentKey(teamId, current.id, current.name))
       return current
     })
 
