@@ -38,6 +38,7 @@ import {
   FileAccess,
   FileKeys,
   IdempotencyPurgeJob,
+  Inbox,
   Ledger,
   MaxFileBytes,
   Notifications,
@@ -283,7 +284,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(SpendRequests.layer, SpendFreezes.layer, ApprovalChains.layer)),
     Layer.provideMerge(Layer.merge(AgentKeys.layer, AuditLog.layer)),
     Layer.provideMerge(Ledger.layer),
-    Layer.provideMerge(Transactions.layer),
+    Layer.provideMerge(Layer.merge(Transactions.layer, Inbox.layer)),
     Layer.provideMerge(Layer.mergeAll(Categories.layer, Tags.layer, BankAccounts.layer, ExchangeRateTable.layer)),
     Layer.provideMerge(
       Layer.merge(

@@ -58,7 +58,9 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) }
   }
-  return { call, handler }
+  /** A raw request: the answer as it comes (binary downloads, multipart uploads). */
+  const fetch = (request: Request) => handler(request)
+  return { call, fetch }
 }
 
 /** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests; `env` overrides the environment. */

@@ -25,6 +25,7 @@ import financeCore from "./0022_finance_core.ts"
 import notificationsMembersCustomers from "./0023_notifications_members_customers.ts"
 import transactionMonthTotals from "./0024_transaction_month_totals.ts"
 import documents from "./0025_documents.ts"
+import inbox from "./0026_inbox.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -52,7 +53,8 @@ export const migrations = Migrator.fromRecord({
   "0022_finance_core": financeCore,
   "0023_notifications_members_customers": notificationsMembersCustomers,
   "0024_transaction_month_totals": transactionMonthTotals,
-  "0025_documents": documents
+  "0025_documents": documents,
+  "0026_inbox": inbox
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

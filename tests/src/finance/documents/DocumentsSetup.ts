@@ -10,7 +10,7 @@ export interface RawAnswer {
 
 /** A request to the app answered as raw bytes (downloads). */
 export const fetchRaw = async (app: Client, path: string, init: RequestInit = {}): Promise<RawAnswer> => {
-  const response = await app.handler(new Request(`http://svc.test${path}`, init))
+  const response = await app.fetch(new Request(`http://svc.test${path}`, init))
   return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
 }
 

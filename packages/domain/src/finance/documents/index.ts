@@ -1,4 +1,4 @@
 export * from "./Documents.ts"
+export * from "./Inbox.ts"
 export * from "./InboxAddress.ts"
-export * from "./InboxItems.ts"
 export * from "./model.ts"
