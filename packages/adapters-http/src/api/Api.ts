@@ -6,7 +6,7 @@ import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { FilesApi } from "./files/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
-import { DocumentsApi } from "./finance/documents/index.ts"
+import { DocumentsApi, InboxApi } from "./finance/documents/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { ReportsApi } from "./finance/reports/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
@@ -57,6 +57,7 @@ export class Api extends HttpApi.make("svc")
   .add(CustomersApi)
   .add(FilesApi)
   .add(DocumentsApi)
+  .add(InboxApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

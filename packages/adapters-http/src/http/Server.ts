@@ -8,7 +8,7 @@ import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
-import { DocumentsHttp } from "./finance/documents/index.ts"
+import { DocumentsHttp, InboxHttp } from "./finance/documents/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { ReportsHttp } from "./finance/reports/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
@@ -59,7 +59,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     NotificationsHttp,
     CustomersHttp,
     FilesHttp,
-    DocumentsHttp
+    DocumentsHttp,
+    InboxHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

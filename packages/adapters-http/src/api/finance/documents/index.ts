@@ -1,1 +1,2 @@
 export * from "./DocumentsApi.ts"
+export * from "./InboxApi.ts"

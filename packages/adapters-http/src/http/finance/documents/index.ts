@@ -1,1 +1,2 @@
 export * from "./DocumentsHttp.ts"
+export * from "./InboxHttp.ts"
