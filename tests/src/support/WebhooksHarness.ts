@@ -72,7 +72,11 @@ export interface RunningApp {
 }
 
 /** Serves the whole application over the given ports context with the given environment (and configuration). */
-export const serveApp = (ports: Context.Context<never>, env: Record<string, string>, config: ServiceConfig = testConfig) =>
+export const serveApp = (
+  ports: Context.Context<never>,
+  env: Record<string, string>,
+  config: ServiceConfig = testConfig
+) =>
   Effect.gen(function* () {
     const app = appLayer(
       config,

@@ -49,6 +49,7 @@ export class Documents extends Context.Service<Documents>()("@svc/domain/Documen
   make: Effect.gen(function* () {
     const repo = yield* DocumentsRepo
     const storage = yield* FileStorage
+    const maxBytes = yield* MaxFileBytes
 
     const get = Effect.fn("Documents.get")(function* (teamId: TeamId, id: string) {
       const found = yield* repo.find(teamId, id)
@@ -77,10 +78,7 @@ export class Documents extends Context.Service<Documents>()("@svc/domain/Documen
         }
         const id = yield* newIdText
         const key = documentKey(teamId, id, input.filename)
-        const stored = yield* storage.write(key, input.content, {
-          contentType,
-          maxBytes: yield* MaxFileBytes
-        })
+        const stored = yield* storage.write(key, input.content, { contentType, maxBytes })
         const document: Document = {
           id,
           teamId,

@@ -67,6 +67,7 @@ export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
     const repo = yield* InboxItemsRepo
     const storage = yield* FileStorage
     const transactions = yield* TransactionsRepo
+    const maxBytes = yield* MaxFileBytes
 
     const keyOf = (teamId: TeamId, itemId: string, name: string): StorageKey => {
       const key = storageKey(teamId, ["inbox", itemId, name])
@@ -90,7 +91,6 @@ export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
      */
     const receive = Effect.fn("Inbox.receive")(function* (teamId: TeamId, email: ReceivedEmail) {
       const id = yield* newIdText
-      const maxBytes = yield* MaxFileBytes
       const used = new Set<string>()
       const stored: Array<InboxAttachment> = []
       const storeAll = Effect.forEach(

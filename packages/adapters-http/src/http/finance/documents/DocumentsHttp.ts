@@ -21,11 +21,11 @@ const tooLarge = (maxBytes: number) =>
  */
 const uploadParts = (
   documents: Documents["Service"],
+  maxBytes: number,
   teamId: TeamId,
   parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>
 ) =>
   Effect.gen(function* () {
-    const maxBytes = yield* MaxFileBytes
     const request = yield* HttpServerRequest.HttpServerRequest
     if (Number(request.headers["content-length"] ?? "0") > maxBytes + MULTIPART_OVERHEAD_BYTES) {
       return yield* tooLarge(maxBytes)
@@ -73,7 +73,7 @@ const uploadParts = (
       MultipartError: (e) =>
         Effect.gen(function* () {
           const reason = e.reason._tag
-          if (reason === "FileTooLarge" || reason === "BodyTooLarge") return yield* tooLarge(yield* MaxFileBytes)
+          if (reason === "FileTooLarge" || reason === "BodyTooLarge") return yield* tooLarge(maxBytes)
           if (reason === "InternalError") return yield* Effect.die(e)
           return yield* badRequest("invalid_multipart", `the multipart body could not be read (${reason})`)
         })
@@ -84,6 +84,7 @@ export const DocumentsHttp = HttpApiBuilder.group(Api, "documents", (handlers) =
   Effect.gen(function* () {
     const { pageOf, signedPage } = yield* listPaging
     const documents = yield* Documents
+    const maxBytes = yield* MaxFileBytes
     const missing = (id: string) => () => Effect.fail(notFound(`no document ${id}`))
     return handlers
       .handle("list", ({ query }) =>
@@ -97,7 +98,7 @@ export const DocumentsHttp = HttpApiBuilder.group(Api, "documents", (handlers) =
       .handle("upload", ({ payload }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          return documentView(yield* uploadParts(documents, teamId, payload))
+          return documentView(yield* uploadParts(documents, maxBytes, teamId, payload))
         }).pipe(orServiceUnavailable)
       )
       .handle("get", ({ params }) =>
