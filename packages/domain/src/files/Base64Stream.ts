@@ -1,5 +1,4 @@
-import { Effect, Result, Stream } from "effect"
-import { Base64 } from "effect/encoding"
+import { Effect, Stream } from "effect"
 
 /** Base64 characters decoded at a time: a multiple of 4, so every slice but the last is whole. */
 const SLICE_CHARS = 64 * 1024
@@ -11,10 +10,9 @@ export const base64Stream = <E>(text: string, invalid: () => E): Stream.Stream<U
       for (let start = 0; start < text.length; start += SLICE_CHARS) yield text.slice(start, start + SLICE_CHARS)
     })()
   ).pipe(
-    Stream.mapEffect((slice) => {
-      const decoded = Base64.decode(slice)
-      return Result.isSuccess(decoded) ? Effect.succeed(decoded.success) : Effect.fail(invalid())
-    })
+    Stream.mapEffect((slice) =>
+      Effect.try({ try: () => Uint8Array.from(atob(slice), (c) => c.charCodeAt(0)), catch: invalid })
+    )
   )
 
 /** The number of bytes base64 text (without whitespace) decodes to. */

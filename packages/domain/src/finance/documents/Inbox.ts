@@ -10,7 +10,8 @@ import {
 import type { PageRequest, TeamId } from "../../shared/index.ts"
 import { newIdText, nowIso } from "../../shared/index.ts"
 import { TransactionId, TransactionsRepo } from "../transactions/index.ts"
-import { type InboxAttachment, type InboxItem, InboxItemsRepo, type InboxStatus } from "./InboxItems.ts"
+import type { InboxAttachment, InboxItem, InboxStatus } from "./InboxItems.ts"
+import { InboxItemsRepo } from "./InboxItemsRepo.ts"
 import { type InboxSuggestion, SUGGESTION_WINDOW_DAYS, suggestMatches } from "./InboxSuggestions.ts"
 
 /** The team has no inbox item with that id. */

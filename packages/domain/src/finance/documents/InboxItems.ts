@@ -1,5 +1,4 @@
-import { Context, type Effect, type Option, Schema } from "effect"
-import type { PageRequest, PersistenceUnavailable } from "../../shared/index.ts"
+import { Schema } from "effect"
 import { TeamId } from "../../shared/model.ts"
 
 /**
@@ -48,23 +47,3 @@ export const inboxItemView = ({ teamId: _teamId, ...item }: InboxItem): InboxIte
   ...item,
   object: "inbox_item"
 })
-
-/** Storage of inbox items, one per (team, message id). */
-export class InboxItemsRepo extends Context.Service<
-  InboxItemsRepo,
-  {
-    /** Inserts the item unless the team already has that message; true when inserted. */
-    readonly insert: (item: InboxItem) => Effect.Effect<boolean, PersistenceUnavailable>
-    readonly find: (teamId: TeamId, id: string) => Effect.Effect<Option.Option<InboxItem>, PersistenceUnavailable>
-    /** The team's items newest first (of `status` when given), up to `page.limit + 1`. */
-    readonly list: (
-      teamId: TeamId,
-      status: InboxStatus | null,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<InboxItem>, PersistenceUnavailable>
-    /** Stores the item's status and match; false when the team has no item with its id. */
-    readonly update: (item: InboxItem) => Effect.Effect<boolean, PersistenceUnavailable>
-    /** Deletes an item; false when the team has none with that id. */
-    readonly delete: (teamId: TeamId, id: string) => Effect.Effect<boolean, PersistenceUnavailable>
-  }
->()("@svc/domain/InboxItemsRepo") {}
