@@ -105,7 +105,7 @@ export const inboxHttpSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts,
       )
 
       it.effect(
-        "list by status, read with suggestions, match (done), unmatch (pending), archive, delete with files",
+        "list by status, read with suggestions, match (done), unmatch (pending), archive, a deleted transaction unmatches, delete with files",
         () =>
           withInboxApp((app) =>
             Effect.gen(function* () {
@@ -169,6 +169,14 @@ export const inboxHttpSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts,
               assert.deepInclude(unmatched.body, { transactionId: null, status: "pending" })
               const archived = yield* call(app, "PATCH", `/inbox/${first.id}`, token, { status: "archived" })
               assert.deepInclude(archived.body, { transactionId: null, status: "archived" })
+
+              const rematched = yield* call(app, "PATCH", `/inbox/${second.id}`, token, { transactionId: coffee })
+              assert.deepInclude(rematched.body, { transactionId: coffee, status: "done" })
+              assert.strictEqual((yield* call(app, "DELETE", `/transactions/${coffee}`, token)).status, 200)
+              assert.deepInclude((yield* call(app, "GET", `/inbox/${second.id}`, token)).body, {
+                transactionId: null,
+                status: "done"
+              })
 
               const unknown = yield* call(app, "PATCH", `/inbox/${first.id}`, token, {
                 transactionId: crypto.randomUUID()
