@@ -1,3 +1,4 @@
+import { FileStorageFs } from "@svc/adapters-fs"
 import {
   ApiRoutes,
   ClientAddress,
@@ -12,7 +13,13 @@ import {
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
-import { PortsMemory, RateLimiterMemory, SimulatedCardIssuer, SimulatedPaymentsProvider } from "@svc/adapters-memory"
+import {
+  FileStorageMemory,
+  PortsMemory,
+  RateLimiterMemory,
+  SimulatedCardIssuer,
+  SimulatedPaymentsProvider
+} from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
@@ -32,11 +39,16 @@ import {
   CursorKey,
   Customers,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
+  DEFAULT_MAX_FILE_BYTES,
+  Documents,
   ExchangeRateTable,
+  FileAccess,
   FileKeys,
   IdempotencyPurgeJob,
+  Inbox,
   Invoices,
   Ledger,
+  MaxFileBytes,
   Notifications,
   NotificationsJob,
   OAuth,
@@ -91,6 +103,10 @@ export interface ServiceConfig {
   readonly cardNumberKey: Redacted.Redacted
   /** How often new outbox events are turned into notifications (1 s unless given). */
   readonly notificationIntervalMs?: number
+  /** Where files are stored on disk; in memory when absent (tests, demos). */
+  readonly fileStorageDir?: string
+  /** The largest file stored (uploads, inbox attachments), 25 MiB unless given. */
+  readonly maxFileBytes?: number
 }
 
 /** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
@@ -129,6 +145,8 @@ export const serviceConfig = Effect.gen(function* () {
   const cardAuthToleranceMinor = yield* wholeNumber("CARD_AUTH_TOLERANCE_MINOR", 0, 0)
   const cardAuthDeadlineMs = yield* wholeNumber("CARD_AUTH_DEADLINE_MS", 1_500, 100, 10_000)
   const notificationIntervalMs = yield* wholeNumber("NOTIFICATION_INTERVAL_MS", 1_000, 10, 3_600_000)
+  const fileStorageDir = yield* Config.String("FILE_STORAGE_DIR").pipe(Config.withDefault(".data/files"))
+  const maxFileBytes = yield* wholeNumber("MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES, 1, 1024 * 1024 * 1024)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -146,7 +164,9 @@ export const serviceConfig = Effect.gen(function* () {
     cardAuthToleranceMinor,
     cardAuthDeadlineMs,
     cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID())),
-    notificationIntervalMs
+    notificationIntervalMs,
+    fileStorageDir,
+    maxFileBytes
   } satisfies ServiceConfig
 })
 
@@ -243,6 +263,13 @@ const checkoutSettings = (config: ServiceConfig) =>
     Layer.succeed(CardNumberKey, Redacted.value(config.cardNumberKey))
   )
 
+/** The file store: on disk under `fileStorageDir` when configured, else in memory; with the per-file limit. */
+const fileStorage = (config: ServiceConfig) =>
+  Layer.merge(
+    config.fileStorageDir === undefined ? FileStorageMemory : FileStorageFs(config.fileStorageDir),
+    Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
+  )
+
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
@@ -252,6 +279,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Customers.layer,
     Reports.layer,
     Invoices.layer.pipe(Layer.provide(Layer.merge(InvoiceRendererPdf, SimulatedPaymentsProvider))),
+    FileAccess.layer,
+    Documents.layer,
     AgentCredentialsLive.pipe(Layer.provide(TeamCredentialsLive)),
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
@@ -268,7 +297,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(SpendRequests.layer, SpendFreezes.layer, ApprovalChains.layer)),
     Layer.provideMerge(Layer.merge(AgentKeys.layer, AuditLog.layer)),
     Layer.provideMerge(Ledger.layer),
-    Layer.provideMerge(Transactions.layer),
+    Layer.provideMerge(Layer.merge(Transactions.layer, Inbox.layer)),
     Layer.provideMerge(Layer.mergeAll(Categories.layer, Tags.layer, BankAccounts.layer, ExchangeRateTable.layer)),
     Layer.provideMerge(
       Layer.merge(
@@ -279,6 +308,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
       )
     ),
     Layer.provideMerge(ports),
+    Layer.provideMerge(fileStorage(config)),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )
 

@@ -1,12 +1,13 @@
 import { assert, layer } from "@effect/vitest"
-import { PortsMemory, PublishedEvents } from "@svc/adapters-memory"
+import { FileStorageMemory, PortsMemory, PublishedEvents } from "@svc/adapters-memory"
 import {
   CardAuthorizationAdvised,
   CardStatusReported,
   CardTransactionCleared,
   Checkout,
   type DomainEvent,
-  InboundCommands
+  InboundCommands,
+  Inbox
 } from "@svc/domain"
 import { Effect, Layer, Ref } from "effect"
 import { fundedAgent } from "../spend/SpendSetup.ts"
@@ -34,87 +35,85 @@ const eventsOf = (from: number, teamId: string) =>
 const handle = (command: InboundCommands["Service"]["handle"] extends (c: infer C) => unknown ? C : never) =>
   InboundCommands.use((c) => c.handle(command))
 
-layer(InboundCommands.layer.pipe(Layer.provideMerge(checkoutDomainOver(PortsMemory)), Layer.provideMerge(PortsMemory)))(
-  "checkout events and the issuer's events (in-memory)",
-  (it) => {
-    it.effect("an intent's life is published to its team, with the card's reference and never its number", () =>
-      Effect.gen(function* () {
-        const { agent, approver } = yield* fundedAgent({ funds: 100_000, policy: { approvalThreshold: 5_000 } })
-        const from = (yield* published).length
-        const { credentials, cardToken } = yield* intentWithCard(agent, { amount: 4_000 })
-        const request = authorization(cardToken, { amount: 4_000 })
-        yield* authorize(request)
-        yield* handle(
-          new CardTransactionCleared({ transactionId: "t1", token: request.token, amount: 4_000, currency: "USD" })
-        )
-        const held = yield* intent(agent, { amount: 6_000 })
-        yield* Checkout.use((c) => c.approve(approver, held.approval!.id, null))
-        yield* Checkout.use((c) => c.cancel(agent, held.id))
-        const refused = yield* intent(agent, { amount: 7_000 })
-        yield* Checkout.use((c) => c.deny(approver, refused.approval!.id, null))
-        assert.deepStrictEqual(yield* eventsOf(from, agent.teamId), [
-          "checkout_intent.created:approved",
-          "checkout_intent.card_issued:approved",
-          "checkout_intent.authorized:authorized",
-          "checkout_intent.completed:completed",
-          "checkout_intent.created:pending_approval",
-          "checkout_intent.approval_required:pending_approval",
-          "checkout_intent.approved:approved",
-          "checkout_intent.canceled:canceled",
-          "checkout_intent.created:pending_approval",
-          "checkout_intent.approval_required:pending_approval",
-          "checkout_intent.denied:denied"
-        ])
-        const text = JSON.stringify((yield* published).slice(from))
-        assert.notInclude(text, credentials.number!)
-        assert.notInclude(text, credentials.number!.slice(6))
-        const issued = (yield* published).slice(from).find((e) => e.type === "checkout_intent.card_issued")
-        assert.isDefined(issued)
-        assert.deepStrictEqual((issued.data as { card: unknown }).card, {
-          id: credentials.cardId,
-          last4: credentials.last4,
-          brand: "visa",
-          expMonth: credentials.expMonth,
-          expYear: credentials.expYear
-        })
+layer(
+  InboundCommands.layer.pipe(
+    Layer.provideMerge(checkoutDomainOver(PortsMemory)),
+    Layer.provideMerge(Inbox.layer.pipe(Layer.provide(FileStorageMemory))),
+    Layer.provideMerge(PortsMemory)
+  )
+)("checkout events and the issuer's events (in-memory)", (it) => {
+  it.effect("an intent's life is published to its team, with the card's reference and never its number", () =>
+    Effect.gen(function* () {
+      const { agent, approver } = yield* fundedAgent({ funds: 100_000, policy: { approvalThreshold: 5_000 } })
+      const from = (yield* published).length
+      const { credentials, cardToken } = yield* intentWithCard(agent, { amount: 4_000 })
+      const request = authorization(cardToken, { amount: 4_000 })
+      yield* authorize(request)
+      yield* handle(
+        new CardTransactionCleared({ transactionId: "t1", token: request.token, amount: 4_000, currency: "USD" })
+      )
+      const held = yield* intent(agent, { amount: 6_000 })
+      yield* Checkout.use((c) => c.approve(approver, held.approval!.id, null))
+      yield* Checkout.use((c) => c.cancel(agent, held.id))
+      const refused = yield* intent(agent, { amount: 7_000 })
+      yield* Checkout.use((c) => c.deny(approver, refused.approval!.id, null))
+      assert.deepStrictEqual(yield* eventsOf(from, agent.teamId), [
+        "checkout_intent.created:approved",
+        "checkout_intent.card_issued:approved",
+        "checkout_intent.authorized:authorized",
+        "checkout_intent.completed:completed",
+        "checkout_intent.created:pending_approval",
+        "checkout_intent.approval_required:pending_approval",
+        "checkout_intent.approved:approved",
+        "checkout_intent.canceled:canceled",
+        "checkout_intent.created:pending_approval",
+        "checkout_intent.approval_required:pending_approval",
+        "checkout_intent.denied:denied"
+      ])
+      const text = JSON.stringify((yield* published).slice(from))
+      assert.notInclude(text, credentials.number!)
+      assert.notInclude(text, credentials.number!.slice(6))
+      const issued = (yield* published).slice(from).find((e) => e.type === "checkout_intent.card_issued")
+      assert.isDefined(issued)
+      assert.deepStrictEqual((issued.data as { card: unknown }).card, {
+        id: credentials.cardId,
+        last4: credentials.last4,
+        brand: "visa",
+        expMonth: credentials.expMonth,
+        expYear: credentials.expYear
       })
-    )
+    })
+  )
 
-    it.effect(
-      "the issuer's advice, clearing and card events reach the authorizations through the inbound commands",
-      () =>
-        Effect.gen(function* () {
-          const { agent } = yield* fundedAgent({ funds: 10_000 })
-          const { intent: created, cardToken } = yield* intentWithCard(agent)
-          const request = authorization(cardToken)
-          yield* authorize(request)
-          yield* handle(new CardAuthorizationAdvised({ token: request.token, amount: 4_000 }))
-          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
-          const cleared = new CardTransactionCleared({
-            transactionId: "t2",
-            token: request.token,
-            amount: 3_500,
-            currency: "USD"
-          })
-          yield* handle(cleared)
-          yield* handle(cleared)
-          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 6_500, pending: 0, available: 6_500 })
-          assert.strictEqual(
-            (yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).capturedAmount,
-            3_500
-          )
-          const other = yield* intentWithCard(agent, { amount: 1_000 })
-          yield* handle(new CardStatusReported({ cardToken: other.cardToken, status: "inactive" }))
-          assert.strictEqual((yield* cardOf(other.intent)).status, "inactive")
-          yield* handle(new CardStatusReported({ cardToken, status: "active" }))
-          assert.strictEqual((yield* cardOf(created)).status, "closed")
-          const unknown = yield* Effect.flip(
-            handle(new CardStatusReported({ cardToken: "card_tok_none", status: "closed" }))
-          )
-          assert.deepInclude(unknown, { _tag: "InboundCommandRefused", retryable: false })
-          const over = yield* Effect.flip(handle(new CardAuthorizationAdvised({ token: "auth_none", amount: 1 })))
-          assert.strictEqual(over._tag, "InboundCommandRefused")
-        })
-    )
-  }
-)
+  it.effect("the issuer's advice, clearing and card events reach the authorizations through the inbound commands", () =>
+    Effect.gen(function* () {
+      const { agent } = yield* fundedAgent({ funds: 10_000 })
+      const { intent: created, cardToken } = yield* intentWithCard(agent)
+      const request = authorization(cardToken)
+      yield* authorize(request)
+      yield* handle(new CardAuthorizationAdvised({ token: request.token, amount: 4_000 }))
+      assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
+      const cleared = new CardTransactionCleared({
+        transactionId: "t2",
+        token: request.token,
+        amount: 3_500,
+        currency: "USD"
+      })
+      yield* handle(cleared)
+      yield* handle(cleared)
+      assert.deepStrictEqual(yield* balanceOf(agent), { posted: 6_500, pending: 0, available: 6_500 })
+      assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).capturedAmount, 3_500)
+      const other = yield* intentWithCard(agent, { amount: 1_000 })
+      yield* handle(new CardStatusReported({ cardToken: other.cardToken, status: "inactive" }))
+      assert.strictEqual((yield* cardOf(other.intent)).status, "inactive")
+      yield* handle(new CardStatusReported({ cardToken, status: "active" }))
+      assert.strictEqual((yield* cardOf(created)).status, "closed")
+      const unknown = yield* Effect.flip(
+        handle(new CardStatusReported({ cardToken: "card_tok_none", status: "closed" }))
+      )
+      assert.deepInclude(unknown, { _tag: "InboundCommandRefused", retryable: false })
+      const over = yield* Effect.flip(handle(new CardAuthorizationAdvised({ token: "auth_none", amount: 1 })))
+      assert.strictEqual(over._tag, "InboundCommandRefused")
+    })
+  )
+})

@@ -232,11 +232,17 @@ export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<Webho
           assert.deepStrictEqual(received.body, { success: true })
           assert.strictEqual((yield* post(app, "/webhook/inbox", mail)).status, 200)
           yield* settle()
-          const items = yield* inbox.list(teamId)
+          const items = yield* inbox.list(teamId, null, { after: Option.none(), limit: 100 })
           assert.strictEqual(items.length, 1)
           assert.strictEqual(items[0]!.subject, "Invoice")
           assert.deepStrictEqual(items[0]!.attachments, [
-            { filename: "invoice.pdf", contentType: "application/pdf", size: 8 }
+            {
+              filename: "invoice.pdf",
+              contentType: "application/pdf",
+              size: 8,
+              path: `vault/${teamId}/inbox/${items[0]!.id}/invoice.pdf`,
+              skipped: null
+            }
           ])
           const invalid = yield* post(app, "/webhook/inbox", JSON.stringify({ From: 3, To: "x@y" }))
           assert.strictEqual(invalid.status, 400)

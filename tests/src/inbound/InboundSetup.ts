@@ -1,7 +1,15 @@
 import { assert, layer } from "@effect/vitest"
-import { SimulatedCardIssuer } from "@svc/adapters-memory"
+import { FileStorageMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
-import { CardAuthorizations, InboundEventStore, Ledger, type ManagedEntity, type TeamId } from "@svc/domain"
+import {
+  CardAuthorizations,
+  type FileStorage,
+  InboundEventStore,
+  Inbox,
+  Ledger,
+  type ManagedEntity,
+  type TeamId
+} from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { sessionToken } from "../support/InProcessApp.ts"
@@ -15,13 +23,17 @@ export const appEnv = (overrides: Record<string, string | undefined> = {}) =>
   baseEnv({ WEBHOOK_WORKERS: "off", ...overrides })
 
 /**
- * The inbound runner, the ledger and card authorizations over `ports`, shared by a suite's tests, whose apps run on
- * the same ports.
+ * The inbound runner, the ledger and card authorizations over `ports` (inbox attachments in `files`), shared by a
+ * suite's tests, whose apps run on the same ports.
  */
-export const inboundOver = <E>(ports: Layer.Layer<WebhookPorts, E>) =>
+export const inboundOver = <E>(
+  ports: Layer.Layer<WebhookPorts, E>,
+  files: Layer.Layer<FileStorage> = FileStorageMemory
+) =>
   layer(
     InboundRunnerLive.pipe(
       Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
+      Layer.provideMerge(Inbox.layer.pipe(Layer.provideMerge(files))),
       Layer.provideMerge(Ledger.layer.pipe(Layer.provideMerge(ports))),
       Layer.provide(WebhooksConfigLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(appEnv())))))
     ),

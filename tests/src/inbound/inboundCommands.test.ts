@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { PortsMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
+import { FileStorageMemory, PortsMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import {
   type AccountId,
   BankConnectionChanged,
@@ -8,6 +8,7 @@ import {
   DepositReceived,
   type InboundCommand,
   InboundCommands,
+  Inbox,
   InboxEmailReceived,
   InboxItemsRepo,
   KycDecisionReceived,
@@ -26,6 +27,7 @@ import { unverifiedEntity } from "./InboundSetup.ts"
 
 const DomainMemory = InboundCommands.layer.pipe(
   Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
+  Layer.provideMerge(Inbox.layer.pipe(Layer.provideMerge(FileStorageMemory))),
   Layer.provideMerge(Teams.layer),
   Layer.provideMerge(Ledger.layer),
   Layer.provideMerge(PortsMemory)
@@ -245,7 +247,14 @@ describe("InboundCommands (memory)", () => {
         subject: "Invoice",
         textBody: "see attached",
         htmlBody: "",
-        attachments: [{ filename: "invoice.pdf", contentType: "application/pdf", size: 8 }]
+        attachments: [
+          {
+            filename: "invoice.pdf",
+            contentType: "application/pdf",
+            size: 8,
+            content: Buffer.from("%PDF-1.4").toString("base64")
+          }
+        ]
       })
 
     it.effect("files the e-mail once for the team that owns the address", () =>
@@ -253,7 +262,9 @@ describe("InboundCommands (memory)", () => {
         const teamId = yield* newTeam
         yield* handle(mail(`Invoices <bills+${teamId.toUpperCase()}@inbox.svc.test>`))
         yield* handle(mail(`Invoices <bills+${teamId.toUpperCase()}@inbox.svc.test>`))
-        const items = yield* InboxItemsRepo.use((inbox) => inbox.list(teamId))
+        const items = yield* InboxItemsRepo.use((inbox) =>
+          inbox.list(teamId, null, { after: Option.none(), limit: 100 })
+        )
         assert.strictEqual(items.length, 1)
         assert.deepInclude(items[0]!, {
           teamId,
@@ -262,7 +273,13 @@ describe("InboundCommands (memory)", () => {
           sender: "billing@vendor.example"
         })
         assert.deepStrictEqual(items[0]!.attachments, [
-          { filename: "invoice.pdf", contentType: "application/pdf", size: 8 }
+          {
+            filename: "invoice.pdf",
+            contentType: "application/pdf",
+            size: 8,
+            path: `vault/${teamId}/inbox/${items[0]!.id}/invoice.pdf`,
+            skipped: null
+          }
         ])
       }).pipe(Effect.provide(DomainMemory))
     )
@@ -282,7 +299,10 @@ describe("InboundCommands (memory)", () => {
           assert.isFalse(refused.retryable)
           assert.strictEqual(refused.message, `no team owns the address ${address}`)
         }
-        assert.deepStrictEqual(yield* InboxItemsRepo.use((inbox) => inbox.list(teamId)), [])
+        assert.deepStrictEqual(
+          yield* InboxItemsRepo.use((inbox) => inbox.list(teamId, null, { after: Option.none(), limit: 100 })),
+          []
+        )
       }).pipe(Effect.provide(DomainMemory))
     )
   })

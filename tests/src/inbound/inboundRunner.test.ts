@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { PortsMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
+import { FileStorageMemory, PortsMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, InboundWorker } from "@svc/adapters-webhooks"
 import {
   CardAuthorizations,
   InboundEventStore,
   InboundRetryConfig,
+  Inbox,
   Ledger,
   ManagedEntitiesRepo,
   type TeamId,
@@ -19,6 +20,7 @@ const POLICY = { ...InboundRetryConfig.defaultValue(), maxAttempts: 3, baseDelay
 
 const RunnerMemory = InboundRunnerLive.pipe(
   Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
+  Layer.provideMerge(Inbox.layer.pipe(Layer.provide(FileStorageMemory))),
   Layer.provideMerge(Teams.layer),
   Layer.provideMerge(Ledger.layer),
   Layer.provideMerge(PortsMemory),

@@ -63,7 +63,9 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
     const response = await handler(new Request(`http://svc.test${path}`, { method }))
     return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
   }
-  return { call, rawCall }
+  /** A raw request: the answer as it comes (binary downloads, multipart uploads). */
+  const fetch = (request: Request) => handler(request)
+  return { call, rawCall, fetch }
 }
 
 /** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests; `env` overrides the environment. */

@@ -2,7 +2,7 @@ import { createHash, createHmac } from "node:crypto"
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Readiness } from "@svc/adapters-http"
-import { appLayer, type Ports } from "@svc/api"
+import { appLayer, type Ports, type ServiceConfig } from "@svc/api"
 import { ConfigProvider, Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { exportJWK, generateKeyPair, SignJWT } from "jose"
@@ -71,11 +71,15 @@ export interface RunningApp {
   readonly stop: Effect.Effect<void>
 }
 
-/** Serves the whole application over the given ports context with the given environment. */
-export const serveApp = (ports: Context.Context<never>, env: Record<string, string>) =>
+/** Serves the whole application over the given ports context with the given environment (and configuration). */
+export const serveApp = (
+  ports: Context.Context<never>,
+  env: Record<string, string>,
+  config: ServiceConfig = testConfig
+) =>
   Effect.gen(function* () {
     const app = appLayer(
-      testConfig,
+      config,
       // biome-ignore lint/suspicious/noExplicitAny: the ports context comes from the test layer
       Layer.succeedContext(ports as Context.Context<any>),
       Layer.succeed(Readiness, { check: Effect.succeed(true) })
@@ -93,10 +97,14 @@ export const serveApp = (ports: Context.Context<never>, env: Record<string, stri
   })
 
 /** Runs `f` against an app served over the test's context with `env`, stopped when `f` ends. */
-export const withApp = <A, E2, R>(env: Record<string, string>, f: (app: RunningApp) => Effect.Effect<A, E2, R>) =>
+export const withApp = <A, E2, R>(
+  env: Record<string, string>,
+  f: (app: RunningApp) => Effect.Effect<A, E2, R>,
+  config: ServiceConfig = testConfig
+) =>
   Effect.gen(function* () {
     const context = yield* Effect.context<never>()
-    const app = yield* serveApp(context, env)
+    const app = yield* serveApp(context, env, config)
     return yield* f(app)
   }).pipe(Effect.scoped)
 

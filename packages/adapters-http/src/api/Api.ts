@@ -3,8 +3,10 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
+import { FilesApi } from "./files/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
+import { DocumentsApi, InboxApi } from "./finance/documents/index.ts"
 import { InvoiceDownloadApi, InvoicePaymentsApi, InvoicesApi } from "./finance/invoices/index.ts"
 import { ExchangeRatesApi } from "./finance/money/index.ts"
 import { ReportsApi } from "./finance/reports/index.ts"
@@ -56,6 +58,9 @@ export class Api extends HttpApi.make("svc")
   .add(InvitesApi)
   .add(NotificationsApi)
   .add(CustomersApi)
+  .add(FilesApi)
+  .add(DocumentsApi)
+  .add(InboxApi)
   .add(TrackerProjectsApi)
   .add(TrackerEntriesApi)
   .add(SearchApi)

@@ -5,8 +5,10 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
+import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
+import { DocumentsHttp, InboxHttp } from "./finance/documents/index.ts"
 import { InvoiceDownloadHttp, InvoicePaymentsHttp, InvoicesHttp } from "./finance/invoices/index.ts"
 import { ExchangeRatesHttp } from "./finance/money/index.ts"
 import { ReportsHttp } from "./finance/reports/index.ts"
@@ -59,6 +61,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     InvitesHttp,
     NotificationsHttp,
     CustomersHttp,
+    FilesHttp,
+    DocumentsHttp,
+    InboxHttp,
     TrackerProjectsHttp,
     TrackerEntriesHttp,
     SearchHttp,

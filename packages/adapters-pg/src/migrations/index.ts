@@ -24,6 +24,8 @@ import knownMerchants from "./0021_known_merchants.ts"
 import financeCore from "./0022_finance_core.ts"
 import notificationsMembersCustomers from "./0023_notifications_members_customers.ts"
 import transactionMonthTotals from "./0024_transaction_month_totals.ts"
+import documents from "./0025_documents.ts"
+import inbox from "./0026_inbox.ts"
 import invoices from "./0027_invoices.ts"
 import tracker from "./0028_tracker.ts"
 import search from "./0029_search.ts"
@@ -54,6 +56,8 @@ export const migrations = Migrator.fromRecord({
   "0022_finance_core": financeCore,
   "0023_notifications_members_customers": notificationsMembersCustomers,
   "0024_transaction_month_totals": transactionMonthTotals,
+  "0025_documents": documents,
+  "0026_inbox": inbox,
   "0027_invoices": invoices,
   "0028_tracker": tracker,
   "0029_search": search

@@ -2,6 +2,7 @@ import {
   type InboundEvent,
   InboundEventStore,
   isoOfMillis,
+  MaxFileBytes,
   newIdText,
   type PersistenceUnavailable,
   StandardWebhooksHeaders
@@ -10,6 +11,7 @@ import { Clock, Context, Effect, Layer, Option, Result, Schema } from "effect"
 import type { HttpServerRequest, HttpServerResponse } from "effect/http"
 import {
   errorAnswer as error,
+  inboxBodyLimit,
   jsonAnswer as json,
   parseObject,
   payloadIssues,
@@ -43,6 +45,7 @@ export class InboundIntake extends Context.Service<
     Effect.gen(function* () {
       const store = yield* InboundEventStore
       const secrets = yield* InboundSecrets
+      const inboxLimit = inboxBodyLimit(yield* MaxFileBytes)
       const runner = yield* InboundRunner
 
       const invalidPayload = (endpoint: InboundEndpoint, message: string, path = "body") =>
@@ -114,7 +117,12 @@ export class InboundIntake extends Context.Service<
 
       const handle = (endpoint: InboundEndpoint, request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
-          const verified = yield* verifiedBody(endpoint, request, secrets.of(endpoint))
+          const verified = yield* verifiedBody(
+            endpoint,
+            request,
+            secrets.of(endpoint),
+            ...(endpoint.name === "inbox" ? [inboxLimit] : [])
+          )
           if (Result.isFailure(verified)) return verified.failure
           const body = verified.success
           const headers = request.headers as Readonly<Record<string, string | undefined>>

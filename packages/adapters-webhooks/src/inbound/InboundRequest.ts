@@ -7,6 +7,14 @@ import type { WebhookSignatureReason } from "./verify/WebhookSignatureError.ts"
 /** The largest body an inbound endpoint reads. */
 const MAX_INBOUND_BODY_BYTES = 1024 * 1024
 
+/**
+ * The largest body the inbox endpoint reads: an attachment of the file limit in base64 (4/3 of it), with room for the
+ * message's text and other attachments (about 41 MiB for the default 25 MiB).
+ */
+export const inboxBodyLimit = (maxFileBytes: number) => Math.ceil(maxFileBytes / 3) * 4 + 8 * 1024 * 1024
+
+const MIB = 1024 * 1024
+
 /** A JSON answer. */
 export const jsonAnswer = (status: number, body: object) => HttpServerResponse.jsonUnsafe(body, { status })
 
@@ -23,33 +31,39 @@ const SIGNATURE_MESSAGES: Record<WebhookSignatureReason, string> = {
   secret_not_configured: "the signing secret of this endpoint is not configured"
 }
 
-const tooLarge = () => errorAnswer(413, "payload_too_large", "the request body is over 1 MiB")
+const tooLarge = (limit: number) =>
+  errorAnswer(
+    413,
+    "payload_too_large",
+    `the request body is over ${limit % MIB === 0 ? `${limit / MIB} MiB` : `${limit} bytes`}`
+  )
 
 /**
- * The raw body of a request to `endpoint` once it is within the size limit and its signature holds under `secrets`;
- * otherwise the endpoint's refusal (413, or its status for the verification failure).
+ * The raw body of a request to `endpoint` once it is within `limit` (1 MiB unless given) and its signature holds under
+ * `secrets`; otherwise the endpoint's refusal (413, or its status for the verification failure).
  */
 export const verifiedBody = (
   endpoint: InboundEndpoint,
   request: HttpServerRequest.HttpServerRequest,
-  secrets: ReadonlyArray<string>
+  secrets: ReadonlyArray<string>,
+  limit: number = MAX_INBOUND_BODY_BYTES
 ): Effect.Effect<Result.Result<Uint8Array, HttpServerResponse.HttpServerResponse>> =>
   Effect.gen(function* () {
     const declared = Number(request.headers["content-length"] ?? "0")
-    if (declared > MAX_INBOUND_BODY_BYTES) return Result.fail(tooLarge())
+    if (declared > limit) return Result.fail(tooLarge(limit))
     const read = yield* request.arrayBuffer.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_INBOUND_BODY_BYTES)),
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
       Effect.result
     )
     if (Result.isFailure(read)) {
       return Result.fail(
         /too ?large/iu.test(JSON.stringify(read.failure) + String(read.failure))
-          ? tooLarge()
+          ? tooLarge(limit)
           : errorAnswer(400, "invalid_payload", "the request body could not be read")
       )
     }
     const body = new Uint8Array(read.success)
-    if (body.byteLength > MAX_INBOUND_BODY_BYTES) return Result.fail(tooLarge())
+    if (body.byteLength > limit) return Result.fail(tooLarge(limit))
     const remoteAddress = Option.getOrUndefined(request.remoteAddress)
     const headers = request.headers as Readonly<Record<string, string | undefined>>
     const verified = yield* endpoint

@@ -14,3 +14,8 @@ export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLar
 export class InvalidFilePath extends Schema.TaggedError<InvalidFilePath>()("InvalidFilePath", {
   reason: Schema.String
 }) {}
+
+/** The file key given is not the key of the team the path belongs to. */
+export class FileKeyRefused extends Schema.TaggedError<FileKeyRefused>()("FileKeyRefused", {
+  teamId: Schema.String
+}) {}

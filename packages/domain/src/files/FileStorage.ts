@@ -14,6 +14,11 @@ export type StoredFile = typeof StoredFile.Type
 /** The default per-file limit: 25 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024
 
+/** The largest file the service stores (uploads, inbox attachments): `MAX_FILE_BYTES`, 25 MiB unless configured. */
+export const MaxFileBytes = Context.Reference<number>("@svc/domain/MaxFileBytes", {
+  defaultValue: () => DEFAULT_MAX_FILE_BYTES
+})
+
 /**
  * The file store (`vault/{teamId}/...`). Content moves as streams of chunks, never whole files in memory.
  * A write is all or nothing: a reader sees the previous file or the whole new one, never a part, and a write that

@@ -64,11 +64,12 @@ export class BankTransactionsReceived extends Schema.TaggedClass<BankTransaction
   }
 ) {}
 
-/** An attachment of a received e-mail: its name, type and decoded size in bytes. */
+/** An attachment of a received e-mail: its name, type, decoded size in bytes and content (base64). */
 export const InboxEmailAttachment = Schema.Struct({
   filename: Schema.NonEmptyString,
   contentType: Schema.NonEmptyString,
-  size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+  size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  content: Schema.String
 })
 
 /** An e-mail arrived on an inbox address. */

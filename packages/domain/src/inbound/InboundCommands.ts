@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CardAuthorizations } from "../checkout/index.ts"
+import { base64Stream } from "../files/index.ts"
 import { BankAccountId, BankAccountsRepo, BankConnectionsRepo, bankConnectionView } from "../finance/banking/index.ts"
-import { InboxItemsRepo, teamOfInboxAddress } from "../finance/documents/index.ts"
+import { AttachmentUnreadable, Inbox, teamOfInboxAddress } from "../finance/documents/index.ts"
 import { invoicePaymentRecorder } from "../finance/invoices/index.ts"
 import { importBankTransactions, TransactionsRepo } from "../finance/transactions/index.ts"
 import { ManagedEntitiesRepo, TeamNotFound, TeamPlansRepo, TeamsRepo } from "../identity/index.ts"
@@ -50,7 +51,7 @@ export class InboundCommands extends Context.Service<
     const entities = yield* ManagedEntitiesRepo
     const connections = yield* BankConnectionsRepo
     const plans = yield* TeamPlansRepo
-    const inbox = yield* InboxItemsRepo
+    const inbox = yield* Inbox
     const cardAuthorizations = yield* CardAuthorizations
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
@@ -177,17 +178,19 @@ export class InboundCommands extends Context.Service<
       const teamId = teamOfInboxAddress(command.recipient)
       if (teamId === undefined || !Schema.is(TeamId)(teamId)) return yield* refuse(unknown)
       if (Option.isNone(yield* teams.findById(teamId))) return yield* refuse(unknown)
-      yield* inbox.insert({
-        id: yield* newIdText,
-        teamId,
+      yield* inbox.receive(teamId, {
         messageId: command.messageId,
         sender: command.sender,
         recipient: command.recipient,
         subject: command.subject,
         textBody: command.textBody,
         htmlBody: command.htmlBody,
-        attachments: command.attachments,
-        createdAt: yield* nowIso
+        attachments: command.attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          size: a.size,
+          content: base64Stream(a.content, () => new AttachmentUnreadable())
+        }))
       })
     })
 

@@ -1,4 +1,4 @@
-import { InboxEmailReceived } from "@svc/domain"
+import { base64DecodedSize, InboxEmailReceived } from "@svc/domain"
 import { Result, Schema } from "effect"
 import { decodePart, type EventMapping, Required } from "./EventMapping.ts"
 
@@ -41,7 +41,8 @@ export const inboxEvents: EventMapping = (event) =>
           attachments: (message.Attachments ?? []).map((a) => ({
             filename: a.Name,
             contentType: a.ContentType,
-            size: Buffer.from(a.Content, "base64").length
+            size: base64DecodedSize(a.Content),
+            content: a.Content
           }))
         })
     )

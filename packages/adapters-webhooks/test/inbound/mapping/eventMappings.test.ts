@@ -162,8 +162,13 @@ describe("provider events map to inbound commands", () => {
         textBody: "",
         htmlBody: "<p>see attached</p>",
         attachments: [
-          { filename: "invoice.pdf", contentType: "application/pdf", size: 8 },
-          { filename: "empty.txt", contentType: "text/plain", size: 0 }
+          {
+            filename: "invoice.pdf",
+            contentType: "application/pdf",
+            size: 8,
+            content: Buffer.from("%PDF-1.4").toString("base64")
+          },
+          { filename: "empty.txt", contentType: "text/plain", size: 0, content: "" }
         ]
       })
     )

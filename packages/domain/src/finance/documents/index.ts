@@ -1,2 +1,5 @@
+export * from "./Documents.ts"
+export * from "./Inbox.ts"
 export * from "./InboxAddress.ts"
-export * from "./InboxItems.ts"
+export * from "./InboxItemsRepo.ts"
+export * from "./model.ts"

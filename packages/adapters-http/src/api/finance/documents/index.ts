@@ -1,0 +1,2 @@
+export * from "./DocumentsApi.ts"
+export * from "./InboxApi.ts"

@@ -1,0 +1,2 @@
+export * from "./DocumentsHttp.ts"
+export * from "./InboxHttp.ts"

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { fileAccessHttpSuite } from "./FileAccessHttpSuite.ts"
+
+fileAccessHttpSuite("memory", PortsMemory)

@@ -1,0 +1,49 @@
+import { assert } from "@effect/vitest"
+import type { Client } from "../../support/HttpScenarios.ts"
+
+/** A raw answer: status, headers and the body's bytes. */
+export interface RawAnswer {
+  readonly status: number
+  readonly headers: Headers
+  readonly bytes: Uint8Array
+}
+
+/** A request to the app answered as raw bytes (downloads). */
+export const fetchRaw = async (app: Client, path: string, init: RequestInit = {}): Promise<RawAnswer> => {
+  const response = await app.fetch(new Request(`http://svc.test${path}`, init))
+  return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
+}
+
+/** The JSON of a raw answer. */
+export const jsonOf = (answer: RawAnswer) => JSON.parse(new TextDecoder().decode(answer.bytes))
+
+/** A multipart upload to POST /documents: `parts` in order, a file part as `{filename, type, content}`. */
+export const upload = (
+  app: Client,
+  token: string,
+  parts: ReadonlyArray<
+    readonly [string, string | { readonly filename: string; readonly type: string; readonly content: Uint8Array }]
+  >
+) => {
+  const form = new FormData()
+  for (const [name, value] of parts) {
+    if (typeof value === "string") form.append(name, value)
+    else form.append(name, new Blob([value.content as Uint8Array<ArrayBuffer>], { type: value.type }), value.filename)
+  }
+  return fetchRaw(app, "/documents", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form })
+}
+
+/** A PDF-looking file of `size` bytes with varied content. */
+export const pdfBytes = (size: number) => {
+  const bytes = new Uint8Array(size)
+  bytes.set(new TextEncoder().encode("%PDF-1.7\n").subarray(0, size))
+  for (let i = 9; i < size; i++) bytes[i] = (i * 31 + 7) % 256
+  return bytes
+}
+
+/** The team file key of the session's team (GET /users/me). */
+export const fileKeyOf = async (app: Client, token: string): Promise<string> => {
+  const me = await app.call("GET", "/users/me", { token })
+  assert.strictEqual(me.status, 200)
+  return me.body.fileKey
+}

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { documentsHttpSuite } from "./DocumentsHttpSuite.ts"
+
+documentsHttpSuite("memory", PortsMemory)

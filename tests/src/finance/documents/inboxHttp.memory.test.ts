@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { inboxHttpSuite } from "./InboxHttpSuite.ts"
+
+inboxHttpSuite("memory", PortsMemory)
