@@ -205,6 +205,7 @@ export const InvoiceView = Schema.Struct({
   sentAt: Schema.NullOr(Schema.String),
   paidAt: Schema.NullOr(Schema.String),
   canceledAt: Schema.NullOr(Schema.String),
+  paidTransactionId: Schema.NullOr(Schema.String),
   createdAt: Schema.String,
   updatedAt: Schema.String
 })
@@ -245,6 +246,7 @@ export const invoiceView =
       sentAt: invoice.sentAt,
       paidAt: invoice.paidAt,
       canceledAt: invoice.canceledAt,
+      paidTransactionId: invoice.paidTransactionId,
       createdAt: invoice.createdAt,
       updatedAt: invoice.updatedAt
     }
