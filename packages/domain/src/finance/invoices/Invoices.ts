@@ -284,7 +284,8 @@ export class Invoices extends Context.Service<
         case "unpaid":
           return { ...invoice, status: "unpaid", sentAt: invoice.sentAt ?? now }
         case "paid":
-          return { ...invoice, status: "paid", paidAt: paidAt ?? now }
+          // Only a sent invoice is paid: a scheduled one was sent when its time came.
+          return { ...invoice, status: "paid", paidAt: paidAt ?? now, sentAt: invoice.sentAt ?? invoice.scheduledAt }
         case "canceled":
           return { ...invoice, status: "canceled", canceledAt: now }
       }
@@ -439,6 +440,7 @@ export const invoicePaymentRecorder = Effect.gen(function* () {
         ...invoice,
         status: "paid",
         paidAt: now,
+        sentAt: invoice.sentAt ?? invoice.scheduledAt,
         paymentIntentId: payment.paymentIntentId,
         paidTransactionId: transactionId,
         updatedAt: now
