@@ -163,6 +163,14 @@ export const canMove = (from: InvoiceStatus, to: InvoiceTarget): boolean => {
   }
 }
 
+/** The invoice paid at `paidAt` (it was sent: a scheduled one when its time came). */
+export const paidAtTime = (invoice: Invoice, paidAt: string): Invoice => ({
+  ...invoice,
+  status: "paid",
+  paidAt,
+  sentAt: invoice.sentAt ?? invoice.scheduledAt
+})
+
 /** Whether the content of an invoice (customer, lines, dates, amounts) may still change. */
 export const isEditable = (status: InvoiceStatus): boolean => status !== "paid" && status !== "canceled"
 

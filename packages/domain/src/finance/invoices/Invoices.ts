@@ -30,6 +30,7 @@ import {
   isDeletable,
   isEditable,
   isPayable,
+  paidAtTime,
   totalsInRange
 } from "./Invoice.ts"
 import {
@@ -284,8 +285,7 @@ export class Invoices extends Context.Service<
         case "unpaid":
           return { ...invoice, status: "unpaid", sentAt: invoice.sentAt ?? now }
         case "paid":
-          // Only a sent invoice is paid: a scheduled one was sent when its time came.
-          return { ...invoice, status: "paid", paidAt: paidAt ?? now, sentAt: invoice.sentAt ?? invoice.scheduledAt }
+          return paidAtTime(invoice, paidAt ?? now)
         case "canceled":
           return { ...invoice, status: "canceled", canceledAt: now }
       }
@@ -437,10 +437,7 @@ export const invoicePaymentRecorder = Effect.gen(function* () {
       }
       const transactionId = yield* newId(TransactionId)
       const paid: Invoice = {
-        ...invoice,
-        status: "paid",
-        paidAt: now,
-        sentAt: invoice.sentAt ?? invoice.scheduledAt,
+        ...paidAtTime(invoice, now),
         paymentIntentId: payment.paymentIntentId,
         paidTransactionId: transactionId,
         updatedAt: now
