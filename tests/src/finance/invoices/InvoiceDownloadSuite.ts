@@ -86,6 +86,17 @@ export const invoiceDownloadSuite = <E>(name: string, ports: Layer.Layer<Ports, 
         assert.strictEqual((await download(app, "")).status, 400)
         assert.strictEqual((await download(app, "type=statement&token=x")).status, 400)
 
+        const unicode = await createInvoice(app, token, customerId, {
+          lineItems: [{ name: "Übersetzung – Перевод – Μετάφραση", quantity: 1, unitPrice: 10 }],
+          discount: 0
+        })
+        const unicodePdf = await app.rawCall("GET", `/files/download/invoice?token=${unicode.token}`)
+        assert.include(
+          pdfText(unicodePdf.bytes),
+          "Übersetzung – Перевод – Μετάφραση",
+          "the embedded font covers more than Latin"
+        )
+
         const paid = await app.call("PUT", `/invoices/${invoice.id}`, {
           token,
           body: { status: "paid", paidAt: "2026-03-04T12:00:00Z" }

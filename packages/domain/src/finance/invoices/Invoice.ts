@@ -163,6 +163,14 @@ export const canMove = (from: InvoiceStatus, to: InvoiceTarget): boolean => {
   }
 }
 
+/** The invoice paid at `paidAt` (it was sent: a scheduled one when its time came). */
+export const paidAtTime = (invoice: Invoice, paidAt: string): Invoice => ({
+  ...invoice,
+  status: "paid",
+  paidAt,
+  sentAt: invoice.sentAt ?? invoice.scheduledAt
+})
+
 /** Whether the content of an invoice (customer, lines, dates, amounts) may still change. */
 export const isEditable = (status: InvoiceStatus): boolean => status !== "paid" && status !== "canceled"
 
@@ -205,6 +213,7 @@ export const InvoiceView = Schema.Struct({
   sentAt: Schema.NullOr(Schema.String),
   paidAt: Schema.NullOr(Schema.String),
   canceledAt: Schema.NullOr(Schema.String),
+  paidTransactionId: Schema.NullOr(Schema.String),
   createdAt: Schema.String,
   updatedAt: Schema.String
 })
@@ -245,6 +254,7 @@ export const invoiceView =
       sentAt: invoice.sentAt,
       paidAt: invoice.paidAt,
       canceledAt: invoice.canceledAt,
+      paidTransactionId: invoice.paidTransactionId,
       createdAt: invoice.createdAt,
       updatedAt: invoice.updatedAt
     }

@@ -30,6 +30,7 @@ import {
   isDeletable,
   isEditable,
   isPayable,
+  paidAtTime,
   totalsInRange
 } from "./Invoice.ts"
 import {
@@ -284,7 +285,7 @@ export class Invoices extends Context.Service<
         case "unpaid":
           return { ...invoice, status: "unpaid", sentAt: invoice.sentAt ?? now }
         case "paid":
-          return { ...invoice, status: "paid", paidAt: paidAt ?? now }
+          return paidAtTime(invoice, paidAt ?? now)
         case "canceled":
           return { ...invoice, status: "canceled", canceledAt: now }
       }
@@ -436,9 +437,7 @@ export const invoicePaymentRecorder = Effect.gen(function* () {
       }
       const transactionId = yield* newId(TransactionId)
       const paid: Invoice = {
-        ...invoice,
-        status: "paid",
-        paidAt: now,
+        ...paidAtTime(invoice, now),
         paymentIntentId: payment.paymentIntentId,
         paidTransactionId: transactionId,
         updatedAt: now
