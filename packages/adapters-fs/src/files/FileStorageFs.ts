@@ -134,16 +134,17 @@ export const FileStorageFs = (root: string) =>
           return { file, content }
         })
 
-      const remove = (key: StorageKey) => {
-        const paths = pathsOf(key)
-        return serialised(
-          key,
-          io("files.remove", async () => {
-            await rm(paths.data, { force: true })
-            await rm(paths.meta, { force: true })
-          })
-        )
-      }
+      const remove = (key: StorageKey) =>
+        Effect.suspend(() => {
+          const paths = pathsOf(key)
+          return serialised(
+            key,
+            io("files.remove", async () => {
+              await rm(paths.data, { force: true })
+              await rm(paths.meta, { force: true })
+            })
+          )
+        })
 
       return FileStorage.of({ write, read, remove })
     })
