@@ -89,4 +89,24 @@ export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileSt
         assert.deepStrictEqual(back, { file: { key, contentType: "text/plain", size: 0 }, text: "" })
       })
     )
+
+    it.effect("concurrent writes of one key leave one whole version, never a mix", () =>
+      Effect.gen(function* () {
+        const files = yield* FileStorage
+        const key = keyOf("race", "same.txt")
+        const versions = ["a", "b", "c", "d", "e", "f"].map((letter) => letter.repeat(100_000))
+        yield* Effect.forEach(
+          versions,
+          (version) =>
+            files.write(key, Stream.fromIterable([version.slice(0, 50_000), version.slice(50_000)].map(bytes)), {
+              contentType: "text/plain",
+              maxBytes: 1 << 20
+            }),
+          { concurrency: "unbounded" }
+        )
+        const back = yield* readAll(key)
+        assert.include(versions, back.text)
+        assert.strictEqual(back.file.size, 100_000)
+      })
+    )
   })

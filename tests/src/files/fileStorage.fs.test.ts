@@ -42,17 +42,21 @@ it.effect("files live under <root>/vault/{teamId}/...; a refused write leaves no
 )
 
 const escapeDir = mkdtempSync(join(tmpdir(), "svc-files-escape-"))
-it.effect("a key that would resolve outside the root is never touched (a defect, not a read)", () =>
+it.effect("a key that would resolve outside the root's vault folder is never touched (a defect, not a read)", () =>
   withStorage(join(escapeDir, "root"), (files) =>
     Effect.gen(function* () {
       const dir = escapeDir
+      for (const escaping of ["vault/../.tmp/x.txt", "vault/../.meta/x.txt", "vault/../../x.txt", "elsewhere/x.txt"]) {
+        const exit = yield* Effect.exit(
+          files.write(StorageKey.make(escaping), Stream.make(bytes("x")), { contentType: "text/plain", maxBytes: 10 })
+        )
+        assert.isTrue(Exit.hasDies(exit), escaping)
+      }
       const forged = StorageKey.make("vault/../../outside.txt")
-      const exit = yield* Effect.exit(
-        files.write(forged, Stream.make(bytes("x")), { contentType: "text/plain", maxBytes: 10 })
-      )
-      assert.isTrue(Exit.hasDies(exit))
       assert.isFalse(existsSync(join(dir, "outside.txt")))
+      assert.isFalse(existsSync(join(dir, "x.txt")))
       assert.isTrue(Exit.hasDies(yield* Effect.exit(files.read(forged))))
+      assert.isTrue(Exit.hasDies(yield* Effect.exit(files.remove(forged))))
     })
   )
 )

@@ -36,12 +36,18 @@ export const FileStorageFs = (root: string) =>
     Effect.gen(function* () {
       const base = resolve(root)
       const locks = yield* Effect.forEach(Array.from({ length: LOCK_STRIPES }), () => Semaphore.make(1))
-      const inRoot = (...parts: Array<string>) => {
-        const path = resolve(base, ...parts)
-        if (!path.startsWith(base + sep)) throw new Error(`path outside the storage root: ${parts.join("/")}`)
+      /** `relative` resolved under the root's `folder`; a path that would leave it throws (a defect where it is used). */
+      const inside = (folder: string, relative: string) => {
+        const top = resolve(base, folder)
+        const path = resolve(top, relative)
+        if (!path.startsWith(top + sep)) throw new Error(`path outside ${folder}: ${relative}`)
         return path
       }
-      const pathsOf = (key: StorageKey) => ({ data: inRoot(key), meta: inRoot(".meta", `${key}.json`) })
+      const pathsOf = (key: StorageKey) => {
+        if (!key.startsWith("vault/")) throw new Error(`not a vault key: ${key}`)
+        const relative = key.slice("vault/".length)
+        return { data: inside("vault", relative), meta: inside(".meta/vault", `${relative}.json`) }
+      }
       const serialised = <A, E>(key: StorageKey, effect: Effect.Effect<A, E>) =>
         Semaphore.withPermit(locks[stripeOf(key)]!, effect)
       const io = <A>(operation: string, run: () => Promise<A>) =>
@@ -60,7 +66,7 @@ export const FileStorageFs = (root: string) =>
       ) =>
         Effect.gen(function* () {
           const paths = pathsOf(key)
-          const temp = inRoot(".tmp", crypto.randomUUID())
+          const temp = inside(".tmp", crypto.randomUUID())
           const handle = yield* io("files.write", async () => {
             await mkdir(dirname(temp), { recursive: true })
             return open(temp, "wx")
@@ -134,16 +140,17 @@ export const FileStorageFs = (root: string) =>
           return { file, content }
         })
 
-      const remove = (key: StorageKey) => {
-        const paths = pathsOf(key)
-        return serialised(
-          key,
-          io("files.remove", async () => {
-            await rm(paths.data, { force: true })
-            await rm(paths.meta, { force: true })
-          })
-        )
-      }
+      const remove = (key: StorageKey) =>
+        Effect.suspend(() => {
+          const paths = pathsOf(key)
+          return serialised(
+            key,
+            io("files.remove", async () => {
+              await rm(paths.data, { force: true })
+              await rm(paths.meta, { force: true })
+            })
+          )
+        })
 
       return FileStorage.of({ write, read, remove })
     })

@@ -17,7 +17,8 @@ const tooLarge = (maxBytes: number) =>
 
 /**
  * Reads a multipart upload part by part: an optional `title` field, then the `file` part, streamed to the documents
- * as it arrives. A part after the file, or of another name, is refused and the stored file removed.
+ * as it arrives. A part after the file, a part of another name or an unreadable body is refused, and a document stored
+ * before the refusal removed.
  */
 const uploadParts = (
   documents: Documents["Service"],
@@ -33,16 +34,13 @@ const uploadParts = (
     let title: string | null = null
     let stored: Document | null = null
     const unexpected = (key: string) =>
-      Effect.gen(function* () {
-        if (stored !== null) yield* documents.remove(teamId, stored.id).pipe(Effect.ignore)
-        return yield* invalid(
-          key,
-          stored === null ? "unknown field" : "fields after the file are not read; send the file last"
-        )
-      })
+      invalid(key, stored === null ? "unknown field" : "fields after the file are not read; send the file last")
+    const removeStored = Effect.suspend(() =>
+      stored === null ? Effect.void : documents.remove(teamId, stored.id).pipe(Effect.ignore)
+    )
     yield* Stream.runForEach(parts, (part) =>
       Effect.gen(function* () {
-        if (stored !== null) return yield* unexpected(part.key)
+        if (stored !== null) return yield* Effect.fail(unexpected(part.key))
         if (part._tag === "Field" && part.key === "title") {
           if (part.value.length < 1 || part.value.length > MAX_TITLE_LENGTH) {
             return yield* invalid("title", `expected 1 to ${MAX_TITLE_LENGTH} characters`)
@@ -50,7 +48,7 @@ const uploadParts = (
           title = part.value
           return
         }
-        if (part.key !== "file") return yield* unexpected(part.key)
+        if (part.key !== "file") return yield* Effect.fail(unexpected(part.key))
         if (part._tag !== "File") return yield* invalid("file", "expected a file part with a file name")
         stored = yield* documents.upload(teamId, {
           filename: part.name,
@@ -62,7 +60,8 @@ const uploadParts = (
     ).pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes + MULTIPART_OVERHEAD_BYTES)),
       Effect.provideService(Multipart.MaxParts, 10),
-      Effect.provideService(Multipart.MaxFieldSize, ByteSize.kibibytes(16))
+      Effect.provideService(Multipart.MaxFieldSize, ByteSize.kibibytes(16)),
+      Effect.onError(() => removeStored)
     )
     if (stored === null) return yield* invalid("file", "a file part named file is required")
     return stored as Document
