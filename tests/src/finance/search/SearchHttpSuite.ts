@@ -246,6 +246,21 @@ export const searchHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =
           "the sender is searched"
         )
 
+        const words = Array.from({ length: 200_000 }, (_, i) => `word${i}`).join(" ")
+        const huge = await receive(ports, team.id, {
+          subject: "Numbat",
+          sender: "flood@example.com",
+          textBody: `early ${words} late`,
+          createdAt: "2026-03-04T08:00:00.000Z"
+        })
+        assert.isAbove(huge.textBody.length, 2_000_000, "more distinct words than one text-search document holds")
+        assert.deepStrictEqual(
+          (await search(app, token, "q=numbat%20early")).map((h) => h.id),
+          [huge.id],
+          "a huge e-mail is stored and searched"
+        )
+        assert.deepStrictEqual(await search(app, token, "q=numbat%20late"), [], "past the searched characters")
+
         const all = await search(app, token, "q=vortex%20zephyr%20quokka")
         assert.deepStrictEqual(all, [], "every word must match one result")
         const mixed = await search(app, token, "q=quokka&types=inbox,document,invoice&limit=50")
