@@ -3,6 +3,7 @@ import {
   CustomersRepo,
   type Document,
   DocumentsRepo,
+  dayOf,
   type InboxItem,
   InboxItemsRepo,
   type Invoice,
@@ -92,7 +93,7 @@ const documentHit = (d: Document, words: ReadonlyArray<string>) =>
       subtitle: d.name,
       amountMinor: null,
       currency: null,
-      date: d.createdAt.slice(0, 10)
+      date: dayOf(d.createdAt)
     },
     d.title,
     [d.name, d.contentType],
@@ -108,7 +109,7 @@ const inboxHit = (item: InboxItem, words: ReadonlyArray<string>) =>
       subtitle: item.sender,
       amountMinor: null,
       currency: null,
-      date: item.createdAt.slice(0, 10)
+      date: dayOf(item.createdAt)
     },
     item.subject.slice(0, SEARCHED_TEXT_CHARS),
     [item.sender, item.textBody.slice(0, SEARCHED_TEXT_CHARS), ...item.attachments.map((a) => a.filename)],
