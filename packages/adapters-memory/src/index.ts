@@ -51,12 +51,8 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(
-  ReportsPortsMemory,
-  TrackerPortsMemory,
-  SearchPortsMemory,
-  InvoicesPortsMemory
-).pipe(
+export const PortsMemory = Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory, SearchPortsMemory).pipe(
+  Layer.provideMerge(InvoicesPortsMemory),
   Layer.provideMerge(
     Layer.mergeAll(
       TransactorMemory,

@@ -29,6 +29,7 @@ import inbox from "./0026_inbox.ts"
 import invoices from "./0027_invoices.ts"
 import tracker from "./0028_tracker.ts"
 import search from "./0029_search.ts"
+import searchMore from "./0030_search_more.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -60,7 +61,8 @@ export const migrations = Migrator.fromRecord({
   "0026_inbox": inbox,
   "0027_invoices": invoices,
   "0028_tracker": tracker,
-  "0029_search": search
+  "0029_search": search,
+  "0030_search_more": searchMore
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

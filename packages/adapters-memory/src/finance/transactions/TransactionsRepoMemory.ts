@@ -11,7 +11,8 @@ import {
   type TransactionFilter,
   type TransactionId,
   type TransactionListRequest,
-  TransactionsRepo
+  TransactionsRepo,
+  textWords
 } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../../shared/index.ts"
@@ -31,7 +32,7 @@ const applyChanges = (t: Transaction, c: TransactionChanges): Transaction => {
   return next as Transaction
 }
 
-const wordsOf = (t: Transaction) => searchWords(`${t.name} ${t.description ?? ""} ${t.counterpartyName ?? ""}`)
+const wordsOf = (t: Transaction) => textWords(`${t.name} ${t.description ?? ""} ${t.counterpartyName ?? ""}`)
 
 const matches = (t: Transaction, f: TransactionFilter, tables: Tables): boolean => {
   if (f.from !== undefined && t.date < f.from) return false

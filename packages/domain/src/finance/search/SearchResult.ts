@@ -2,9 +2,15 @@ import { Schema } from "effect"
 import { renderMinor } from "../money/model.ts"
 
 /** What GET /search looks through; adding a type is one value here and one query fragment per adapter. */
-export const SEARCH_TYPES = ["transaction", "customer"] as const
+export const SEARCH_TYPES = ["transaction", "customer", "invoice", "document", "inbox"] as const
 export const SearchType = Schema.Literals(SEARCH_TYPES)
 export type SearchType = typeof SearchType.Type
+
+/**
+ * How much of a received e-mail's subject and text body is searched: their first characters, so a sender's huge
+ * message still fits a Postgres text-search document (at most 1 MB) and is stored.
+ */
+export const SEARCHED_TEXT_CHARS = 100_000
 
 /** The most results one search answers. */
 export const SEARCH_LIMIT_MAX = 50

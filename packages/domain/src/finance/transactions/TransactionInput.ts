@@ -137,9 +137,12 @@ export interface TransactionQuery {
   readonly limit?: number | undefined
 }
 
-/** The words of a text filter as matched: letters and digits, lower-cased. */
-export const searchWords = (text: string): ReadonlyArray<string> =>
-  [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]).slice(0, 16)
+/** The words of a text as searched: its runs of letters and digits, lower-cased. */
+export const textWords = (text: string): ReadonlyArray<string> =>
+  [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])
+
+/** The words of a text filter as matched: the first 16 of its `textWords`. */
+export const searchWords = (text: string): ReadonlyArray<string> => textWords(text).slice(0, 16)
 
 /**
  * One transaction of a bank feed, as an aggregator or bank reports it on a connected account: its own id (unique per

@@ -29,7 +29,10 @@ export const SearchQueryParams = {
 /** The ranked results, best first. */
 export const SearchResponse = Schema.Struct({ data: Schema.Array(SearchResultView) })
 
-/** One search box over the team's transactions and customers: session, OAuth or generic API key (search.read). */
+/**
+ * One search box over the team's transactions, customers, invoices, documents and inbox: session, OAuth or generic API
+ * key (search.read).
+ */
 export class SearchApi extends HttpApiGroup.make("search")
   .add(
     HttpApiEndpoint.get("search", "/search", {
@@ -43,8 +46,10 @@ export class SearchApi extends HttpApiGroup.make("search")
         OpenApi.Description,
         "Every word of `q` (letters and digits; punctuation separates words) must start a word of a result. Results " +
           "are ranked best first (`rank`, comparable within one answer only): a match in the title (a transaction's " +
-          "or customer's name) above one in the rest (description, counterparty; e-mail, contact, website, note), " +
-          "whole words above prefixes; ties by latest date, then type and id. `types` (default all) and `limit` " +
+          "or customer's name; an invoice's number and customer name; a document's title; an e-mail's subject) above " +
+          "one in the rest (description, counterparty; e-mail, contact, website, note; line item names, note; file " +
+          "name, content type; sender, text body, attachment names), whole words above prefixes; ties by latest " +
+          "date, then type and id. `types` (default all) and `limit` " +
           `(1 to ${SEARCH_LIMIT_MAX}, default 10) narrow it. Every field is present: \`subtitle\`, \`amount\` (major ` +
           "units of `currency`) and `date` (YYYY-MM-DD) are null where a type has none."
       )
