@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import type { Ports } from "@svc/api"
 import type { Layer } from "effect"
-import { fetchRaw, fileKeyOf, jsonOf, pdfBytes, upload } from "../finance/documents/DocumentsSetup.ts"
+import { fileKeyOf, jsonOf, pdfBytes, upload } from "../finance/documents/DocumentsSetup.ts"
 import { type Client, setUpKeyedTeam, withAppOnPorts } from "../support/HttpScenarios.ts"
 
 const q = encodeURIComponent
@@ -22,18 +22,17 @@ export const fileAccessHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E
       withAppOnPorts(async (app) => {
         const { content, path, fk } = await teamWithFile(app)
         for (const given of [path, path.slice("vault/".length)]) {
-          const proxied = await fetchRaw(app, `/files/proxy?filePath=${q(given)}&fk=${q(fk)}`)
+          const proxied = await app.rawCall(`/files/proxy?filePath=${q(given)}&fk=${q(fk)}`)
           assert.strictEqual(proxied.status, 200)
           assert.strictEqual(proxied.headers.get("content-type"), "application/octet-stream")
           assert.deepStrictEqual(proxied.bytes, content)
-          const downloaded = await fetchRaw(app, `/files/download/file?path=${q(given)}&fk=${q(fk)}`)
+          const downloaded = await app.rawCall(`/files/download/file?path=${q(given)}&fk=${q(fk)}`)
           assert.strictEqual(downloaded.status, 200)
           assert.strictEqual(downloaded.headers.get("content-type"), "application/pdf")
           assert.strictEqual(downloaded.headers.get("content-length"), String(content.byteLength))
           assert.deepStrictEqual(downloaded.bytes, content)
         }
-        const named = await fetchRaw(
-          app,
+        const named = await app.rawCall(
           `/files/download/file?path=${q(path)}&fk=${q(fk)}&filename=${q("Récap été.pdf")}`
         )
         assert.strictEqual(
@@ -47,24 +46,21 @@ export const fileAccessHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E
       withAppOnPorts(async (app) => {
         const acme = await teamWithFile(app)
         const globex = await teamWithFile(app)
-        const download = await fetchRaw(app, `/files/download/file?path=${q(acme.path)}&fk=${q(globex.fk)}`)
+        const download = await app.rawCall(`/files/download/file?path=${q(acme.path)}&fk=${q(globex.fk)}`)
         assert.strictEqual(download.status, 401)
         assert.strictEqual(jsonOf(download).error, "unauthorized")
-        const proxy = await fetchRaw(app, `/files/proxy?filePath=${q(acme.path)}&fk=${q(globex.fk)}`)
+        const proxy = await app.rawCall(`/files/proxy?filePath=${q(acme.path)}&fk=${q(globex.fk)}`)
         assert.strictEqual(proxy.status, 404)
         assert.strictEqual(jsonOf(proxy).error, "not_found")
         for (const path of [`/files/download/file?path=${q(acme.path)}`, `/files/proxy?filePath=${q(acme.path)}`]) {
-          const answer = await fetchRaw(app, path)
+          const answer = await app.rawCall(path)
           assert.strictEqual(answer.status, 400)
           assert.isString(jsonOf(answer).error)
         }
-        assert.strictEqual((await fetchRaw(app, `/files/proxy?filePath=${q(acme.path)}&fk=`)).status, 400)
+        assert.strictEqual((await app.rawCall(`/files/proxy?filePath=${q(acme.path)}&fk=`)).status, 400)
         const missing = `${acme.team.id}/documents/nothing-here.pdf`
-        assert.strictEqual(
-          (await fetchRaw(app, `/files/download/file?path=${q(missing)}&fk=${q(acme.fk)}`)).status,
-          404
-        )
-        assert.strictEqual((await fetchRaw(app, `/files/proxy?filePath=${q(missing)}&fk=${q(acme.fk)}`)).status, 404)
+        assert.strictEqual((await app.rawCall(`/files/download/file?path=${q(missing)}&fk=${q(acme.fk)}`)).status, 404)
+        assert.strictEqual((await app.rawCall(`/files/proxy?filePath=${q(missing)}&fk=${q(acme.fk)}`)).status, 404)
       })
     )
 
@@ -93,7 +89,7 @@ export const fileAccessHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E
             ["/files/download/file", "path"],
             ["/files/proxy", "filePath"]
           ] as const) {
-            const answer = await fetchRaw(app, `${route}?${field}=${q(attempt)}&fk=${q(acme.fk)}`)
+            const answer = await app.rawCall(`${route}?${field}=${q(attempt)}&fk=${q(acme.fk)}`)
             assert.strictEqual(answer.status, 400, `${route} ${attempt}: ${new TextDecoder().decode(answer.bytes)}`)
             assert.strictEqual(jsonOf(answer).error, "invalid_path")
           }

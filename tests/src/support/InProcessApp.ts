@@ -58,14 +58,12 @@ export const clientOf = (handler: (request: Request) => Promise<Response>) => {
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text === "" ? null : JSON.parse(text) }
   }
-  /** A request whose answer is kept as bytes (files, PDFs). */
-  const rawCall = async (method: string, path: string) => {
-    const response = await handler(new Request(`http://svc.test${path}`, { method }))
+  /** A request whose answer is kept as bytes (downloads, PDFs, multipart uploads); GET unless `init` says. */
+  const rawCall = async (path: string, init: RequestInit = {}) => {
+    const response = await handler(new Request(`http://svc.test${path}`, init))
     return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
   }
-  /** A raw request: the answer as it comes (binary downloads, multipart uploads). */
-  const fetch = (request: Request) => handler(request)
-  return { call, rawCall, fetch }
+  return { call, rawCall }
 }
 
 /** The whole HTTP application in process on the in-memory adapters, driven with fetch-style requests; `env` overrides the environment. */

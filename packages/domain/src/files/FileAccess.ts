@@ -1,6 +1,5 @@
 import { Context, Effect, Layer } from "effect"
 import { FileKeys } from "../identity/index.ts"
-import { constantTimeEqual } from "../shared/index.ts"
 import { FileKeyRefused } from "./FileErrors.ts"
 import { FileStorage } from "./FileStorage.ts"
 import { parseVaultPath } from "./StorageKey.ts"
@@ -16,8 +15,7 @@ export class FileAccess extends Context.Service<FileAccess>()("@svc/domain/FileA
     /** The file at a client's vault path (with or without `vault/`), when `fk` is the file key of its team. */
     const open = Effect.fn("FileAccess.open")(function* (path: string, fk: string) {
       const parsed = yield* Effect.fromResult(parseVaultPath(path))
-      const expected = yield* keys.forTeam(parsed.teamId)
-      if (!constantTimeEqual(expected, fk)) return yield* new FileKeyRefused({ teamId: parsed.teamId })
+      if (!(yield* keys.opens(parsed.teamId, fk))) return yield* new FileKeyRefused({ teamId: parsed.teamId })
       return yield* storage.read(parsed.key)
     })
     return { open }

@@ -3,7 +3,7 @@ import type { Ports } from "@svc/api"
 import type { Layer } from "effect"
 import { setUpKeyedTeam, withAppOnPorts } from "../../support/HttpScenarios.ts"
 import { testConfig } from "../../support/InProcessApp.ts"
-import { fetchRaw, fileKeyOf, jsonOf, pdfBytes, upload } from "./DocumentsSetup.ts"
+import { fileKeyOf, jsonOf, pdfBytes, upload } from "./DocumentsSetup.ts"
 
 const LIMIT = 64 * 1024
 const config = { ...testConfig, maxFileBytes: LIMIT }
@@ -52,8 +52,7 @@ export const documentsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
         assert.deepStrictEqual((await app.call("GET", `/documents/${document.id}`, { token })).body, document)
 
         const fk = await fileKeyOf(app, token)
-        const download = await fetchRaw(
-          app,
+        const download = await app.rawCall(
           `/files/download/file?path=${encodeURIComponent(document.path)}&fk=${encodeURIComponent(fk)}`
         )
         assert.strictEqual(download.status, 200)
@@ -65,8 +64,7 @@ export const documentsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
         assert.deepStrictEqual(deleted.body, { id: document.id, object: "document", deleted: true })
         assert.strictEqual((await app.call("GET", `/documents/${document.id}`, { token })).status, 404)
         assert.strictEqual((await app.call("DELETE", `/documents/${document.id}`, { token })).status, 404)
-        const gone = await fetchRaw(
-          app,
+        const gone = await app.rawCall(
           `/files/download/file?path=${encodeURIComponent(document.path)}&fk=${encodeURIComponent(fk)}`
         )
         assert.strictEqual(gone.status, 404)

@@ -2,17 +2,7 @@ import { assert } from "@effect/vitest"
 import type { Client } from "../../support/HttpScenarios.ts"
 
 /** A raw answer: status, headers and the body's bytes. */
-export interface RawAnswer {
-  readonly status: number
-  readonly headers: Headers
-  readonly bytes: Uint8Array
-}
-
-/** A request to the app answered as raw bytes (downloads). */
-export const fetchRaw = async (app: Client, path: string, init: RequestInit = {}): Promise<RawAnswer> => {
-  const response = await app.fetch(new Request(`http://svc.test${path}`, init))
-  return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
-}
+export type RawAnswer = Awaited<ReturnType<Client["rawCall"]>>
 
 /** The JSON of a raw answer. */
 export const jsonOf = (answer: RawAnswer) => JSON.parse(new TextDecoder().decode(answer.bytes))
@@ -30,7 +20,7 @@ export const upload = (
     if (typeof value === "string") form.append(name, value)
     else form.append(name, new Blob([value.content as Uint8Array<ArrayBuffer>], { type: value.type }), value.filename)
   }
-  return fetchRaw(app, "/documents", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form })
+  return app.rawCall("/documents", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form })
 }
 
 /** A PDF-looking file of `size` bytes with varied content. */

@@ -36,10 +36,7 @@ export const invoiceDownloadSuite = <E>(name: string, ports: Layer.Layer<Ports, 
         const otherKey = (await app.call("GET", "/users/me", { token: other.token })).body.fileKey as string
         assert.notStrictEqual(fileKey, otherKey)
 
-        const raw = await app.rawCall(
-          "GET",
-          `/files/download/invoice?id=${invoice.id}&fk=${encodeURIComponent(fileKey)}`
-        )
+        const raw = await app.rawCall(`/files/download/invoice?id=${invoice.id}&fk=${encodeURIComponent(fileKey)}`)
         assert.strictEqual(raw.status, 200)
         assert.strictEqual(raw.headers.get("content-type"), "application/pdf")
         assert.strictEqual(raw.headers.get("content-disposition"), 'attachment; filename="INV-0001.pdf"')
@@ -60,7 +57,7 @@ export const invoiceDownloadSuite = <E>(name: string, ports: Layer.Layer<Ports, 
           assert.include(text, expected, text)
         }
 
-        const preview = await app.rawCall("GET", `/files/download/invoice?token=${invoice.token}&preview=true`)
+        const preview = await app.rawCall(`/files/download/invoice?token=${invoice.token}&preview=true`)
         assert.strictEqual(preview.status, 200)
         assert.strictEqual(preview.headers.get("content-disposition"), 'inline; filename="INV-0001.pdf"')
         assert.include(pdfText(preview.bytes), "Invoice INV-0001")
@@ -90,7 +87,7 @@ export const invoiceDownloadSuite = <E>(name: string, ports: Layer.Layer<Ports, 
           lineItems: [{ name: "Übersetzung – Перевод – Μετάφραση", quantity: 1, unitPrice: 10 }],
           discount: 0
         })
-        const unicodePdf = await app.rawCall("GET", `/files/download/invoice?token=${unicode.token}`)
+        const unicodePdf = await app.rawCall(`/files/download/invoice?token=${unicode.token}`)
         assert.include(
           pdfText(unicodePdf.bytes),
           "Übersetzung – Перевод – Μετάφραση",
@@ -102,7 +99,7 @@ export const invoiceDownloadSuite = <E>(name: string, ports: Layer.Layer<Ports, 
           body: { status: "paid", paidAt: "2026-03-04T12:00:00Z" }
         })
         assert.strictEqual(paid.status, 200)
-        const receiptPdf = await app.rawCall("GET", `/files/download/invoice?token=${invoice.token}&type=receipt`)
+        const receiptPdf = await app.rawCall(`/files/download/invoice?token=${invoice.token}&type=receipt`)
         assert.strictEqual(receiptPdf.status, 200)
         assert.strictEqual(receiptPdf.headers.get("content-disposition"), 'attachment; filename="INV-0001-receipt.pdf"')
         const receiptText = pdfText(receiptPdf.bytes)

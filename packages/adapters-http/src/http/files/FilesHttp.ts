@@ -4,7 +4,7 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, InternalError, notFound, unauthorized } from "../../api/shared/index.ts"
-import { attachmentDisposition } from "./ContentDisposition.ts"
+import { contentDisposition } from "../shared/index.ts"
 
 const noFile = () => Effect.fail(notFound("no file at that path"))
 const internal = () => Effect.fail(new InternalError({ error: "internal_error", code: 500 }))
@@ -34,7 +34,9 @@ export const FilesHttp = HttpApiBuilder.group(Api, "files", (handlers) =>
             HttpServerResponse.stream(content, {
               contentType: file.contentType,
               contentLength: file.size,
-              headers: { "content-disposition": attachmentDisposition(query.filename ?? fileNameOf(file.key)) }
+              headers: {
+                "content-disposition": contentDisposition("attachment", query.filename ?? fileNameOf(file.key))
+              }
             })
           ),
           Effect.catchTags({

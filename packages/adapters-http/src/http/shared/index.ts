@@ -1,3 +1,4 @@
+export * from "./ContentDisposition.ts"
 export * from "./Failures.ts"
 export * from "./FieldErrors.ts"
 export * from "./Lists.ts"

@@ -1,10 +1,10 @@
-import { constantTimeEqual, FileKeys, type Invoice, Invoices } from "@svc/domain"
+import { FileKeys, type Invoice, Invoices } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import { badRequest, notFound, unauthorized } from "../../../api/shared/index.ts"
-import { orServiceUnavailable } from "../../shared/index.ts"
+import { contentDisposition, orServiceUnavailable } from "../../shared/index.ts"
 
 export const InvoiceDownloadHttp = HttpApiBuilder.group(Api, "invoiceDownload", (handlers) =>
   Effect.gen(function* () {
@@ -18,7 +18,7 @@ export const InvoiceDownloadHttp = HttpApiBuilder.group(Api, "invoiceDownload", 
           const fk = query.fk
           if (fk === undefined) return yield* unauthorized("fk is required with id")
           const invoice: Invoice = yield* invoices.byId(query.id)
-          if (!constantTimeEqual(fk, yield* fileKeys.forTeam(invoice.teamId))) {
+          if (!(yield* fileKeys.opens(invoice.teamId, fk))) {
             return yield* unauthorized("fk is not the file key of the invoice's team")
           }
           return invoice
@@ -34,11 +34,11 @@ export const InvoiceDownloadHttp = HttpApiBuilder.group(Api, "invoiceDownload", 
         const invoice = yield* open(query)
         const kind = query.type ?? "invoice"
         const pdf = yield* invoices.document(invoice, kind)
-        const filename = `${invoice.invoiceNumber.replace(/[^A-Za-z0-9._-]/gu, "_")}${kind === "receipt" ? "-receipt" : ""}.pdf`
+        const filename = `${invoice.invoiceNumber}${kind === "receipt" ? "-receipt" : ""}.pdf`
         return HttpServerResponse.uint8Array(pdf, {
           contentType: "application/pdf",
           headers: {
-            "content-disposition": `${query.preview === "true" ? "inline" : "attachment"}; filename="${filename}"`,
+            "content-disposition": contentDisposition(query.preview === "true" ? "inline" : "attachment", filename),
             "cache-control": "private, no-store"
           }
         })
