@@ -1,0 +1,91 @@
+import { Schema } from "effect"
+import { ApprovalView } from "../approvals/model.ts"
+import { AccountId, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
+import { SpendDecision } from "../spend/model.ts"
+import { CryptoDestinationId } from "./Destination.ts"
+import { CryptoAsset, CryptoNetwork } from "./Network.ts"
+import { CryptoQuoteId } from "./Quote.ts"
+
+/** A payout's id. */
+export const CryptoPayoutId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("CryptoPayoutId"))
+export type CryptoPayoutId = typeof CryptoPayoutId.Type
+
+/**
+ * `pending_approval` -> `pending` (held, queued for the worker) -> `submitted` (the rail's transaction known, `txHash`)
+ * -> `confirmed` (hold posted) or `failed` (hold released); `denied` (by policy or an approver), `canceled` (by the
+ * agent before submission), `expired` (the quote or the approval expired while awaiting approval). Final statuses never
+ * change.
+ */
+export const CryptoPayoutStatus = Schema.Literals([
+  "pending_approval",
+  "pending",
+  "submitted",
+  "confirmed",
+  "failed",
+  "denied",
+  "canceled",
+  "expired"
+])
+export type CryptoPayoutStatus = typeof CryptoPayoutStatus.Type
+
+/** The outbound events of a payout's changes; each carries the payout's view. */
+export const CryptoPayoutEventType = Schema.Literals([
+  "crypto_payout.created",
+  "crypto_payout.approval_required",
+  "crypto_payout.submitted",
+  "crypto_payout.confirmed",
+  "crypto_payout.failed",
+  "crypto_payout.denied",
+  "crypto_payout.canceled",
+  "crypto_payout.expired"
+])
+export type CryptoPayoutEventType = typeof CryptoPayoutEventType.Type
+
+/** A stablecoin payout of a quote, with its policy decision, its hold and where the rail has it. */
+export const CryptoPayout = Schema.Struct({
+  id: CryptoPayoutId,
+  teamId: TeamId,
+  mode: Mode,
+  status: CryptoPayoutStatus,
+  quoteId: CryptoQuoteId,
+  destinationId: CryptoDestinationId,
+  network: CryptoNetwork,
+  asset: CryptoAsset,
+  address: Schema.String,
+  /** What leaves the spend account, in US cents: the quote's amount, fees included. */
+  amount: Schema.Int,
+  currency: Schema.Literal("USD"),
+  serviceFee: Schema.Int,
+  networkFee: Schema.Int,
+  amountDelivered: Schema.Int,
+  tokenAmount: Schema.String,
+  decimals: Schema.Int,
+  /** The spend account held and paid from. */
+  accountId: AccountId,
+  spendingKeyId: Schema.String,
+  decision: SpendDecision,
+  approval: Schema.NullOr(ApprovalView),
+  holdTransactionId: Schema.NullOr(LedgerTransactionId),
+  /** The rail's transaction, known before it is broadcast; null until submitted. */
+  txHash: Schema.NullOr(Schema.String),
+  /** Why the rail failed it; null otherwise. */
+  failureReason: Schema.NullOr(Schema.String),
+  /** The quote's deadline: a payout awaiting approval past it expires. */
+  quoteExpiresAt: Schema.String,
+  submittedAt: Schema.NullOr(Schema.String),
+  completedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type CryptoPayout = typeof CryptoPayout.Type
+
+/** No payout of this id for the caller's team in its mode. */
+export class CryptoPayoutNotFound extends Schema.TaggedError<CryptoPayoutNotFound>()("CryptoPayoutNotFound", {
+  id: Schema.String
+}) {}
+
+/** The payout is no longer in a status the operation needs (canceling a submitted payout). */
+export class CryptoPayoutNotPending extends Schema.TaggedError<CryptoPayoutNotPending>()("CryptoPayoutNotPending", {
+  id: Schema.String,
+  status: CryptoPayoutStatus
+}) {}

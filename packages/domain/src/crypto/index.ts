@@ -1,0 +1,3 @@
+export * from "./CryptoRepos.ts"
+export * from "./model.ts"
+export * from "./PayoutRail.ts"
