@@ -5,6 +5,7 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
+import { CryptoDestinationsHttp, CryptoQuotesHttp } from "./crypto/index.ts"
 import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
@@ -69,7 +70,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     SearchHttp,
     InvoicesHttp,
     InvoicePaymentsHttp,
-    InvoiceDownloadHttp
+    InvoiceDownloadHttp,
+    CryptoDestinationsHttp,
+    CryptoQuotesHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

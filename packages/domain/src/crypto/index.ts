@@ -1,3 +1,5 @@
+export * from "./CryptoDestinations.ts"
+export * from "./CryptoQuotes.ts"
 export * from "./CryptoRepos.ts"
 export * from "./model.ts"
 export * from "./PayoutRail.ts"

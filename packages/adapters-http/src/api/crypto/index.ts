@@ -1,0 +1,2 @@
+export * from "./CryptoDestinationsApi.ts"
+export * from "./CryptoQuotesApi.ts"

@@ -1,0 +1,2 @@
+export * from "./CryptoDestinationsHttp.ts"
+export * from "./CryptoQuotesHttp.ts"
