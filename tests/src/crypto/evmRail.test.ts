@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
 import { EvmRail } from "@svc/adapters-evm"
+import { payoutRail } from "@svc/api"
 import { PayoutRail, type RailTransfer } from "@svc/domain"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import {
@@ -102,9 +103,26 @@ const envOf = (chain: Context.Service.Shape<typeof Chain>, over: Record<string, 
   ...over
 })
 
+/** Runs `effect` with `rail` built from `env` alone. */
+const withRailOf = <A, E, E2>(
+  rail: Layer.Layer<PayoutRail, E2>,
+  env: Record<string, string>,
+  effect: Effect.Effect<A, E, PayoutRail>
+) => effect.pipe(Effect.provide(rail.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))))
+
 /** Runs `effect` with an EVM rail built from `env` alone. */
 const withRail = <A, E>(env: Record<string, string>, effect: Effect.Effect<A, E, PayoutRail>) =>
-  effect.pipe(Effect.provide(EvmRail.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))))
+  withRailOf(EvmRail.layer, env, effect)
+
+/** A stand-in for the simulated rail, to see which rail `CRYPTO_RAIL` picks. */
+const StandIn = Layer.succeed(
+  PayoutRail,
+  PayoutRail.of({
+    prepare: () => Effect.succeed({ txHash: "stand-in", payload: "stand-in" }),
+    broadcast: () => Effect.void,
+    status: () => Effect.succeed({ _tag: "unknown" })
+  })
+)
 
 /** A local port nothing listens on. */
 const closedPort = Effect.promise(
@@ -328,6 +346,23 @@ layer(ChainLive, { timeout: "60 seconds" })("EVM payout rail on a local chain", 
   )
 
   describe("configuration", () => {
+    it.effect("CRYPTO_RAIL picks the simulated rail unless it names evm; another value stops the app", () =>
+      Effect.gen(function* () {
+        const chain = yield* Chain
+        const prepare = PayoutRail.use((rail) => rail.prepare(transferTo(freshAddress(), 1n)))
+        const byDefault = yield* withRailOf(payoutRail(StandIn), envOf(chain), prepare)
+        assert.strictEqual(byDefault.txHash, "stand-in")
+        const simulated = yield* withRailOf(payoutRail(StandIn), envOf(chain, { CRYPTO_RAIL: "simulated" }), prepare)
+        assert.strictEqual(simulated.txHash, "stand-in")
+        const evm = yield* withRailOf(payoutRail(StandIn), envOf(chain, { CRYPTO_RAIL: "evm" }), prepare)
+        assert.match(evm.txHash, /^0x[0-9a-f]{64}$/u)
+        const misspelt = yield* Effect.flip(
+          withRailOf(payoutRail(StandIn), envOf(chain, { CRYPTO_RAIL: "evn" }), prepare)
+        )
+        assert.include(String(misspelt), "CRYPTO_RAIL")
+      })
+    )
+
     it.effect("a malformed or missing private key stops the rail from starting, without echoing the key", () =>
       Effect.gen(function* () {
         const chain = yield* Chain
