@@ -14,10 +14,15 @@ const anvilBinary = (): string => {
   return join(dirname(manifest), "bin", process.platform === "win32" ? "anvil.exe" : "anvil")
 }
 
+/** Stops anvil: SIGTERM, then SIGKILL if it is still running two seconds later. */
 const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once("exit", () => resolve())
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2_000)
+    child.once("exit", () => {
+      clearTimeout(timer)
+      resolve()
+    })
     child.kill("SIGTERM")
   })
 
