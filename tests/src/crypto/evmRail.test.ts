@@ -13,7 +13,8 @@ import {
   createWalletClient,
   erc20Abi,
   type Hex,
-  http
+  http,
+  keccak256
 } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { anvil as anvilChain } from "viem/chains"
@@ -41,6 +42,8 @@ class Chain extends Context.Service<
     readonly nonceOf: (address: Address, blockTag?: "latest" | "pending") => Effect.Effect<number>
     /** The transaction's receipt once it is mined (anvil mines a transaction just after it answers its broadcast). */
     readonly minedOf: (hash: string) => Effect.Effect<{ readonly status: string; readonly transactionHash: Hex }>
+    /** Gives `address` 10 ETH and `tokens` base units of the token (from the deployer). */
+    readonly fund: (address: Address, tokens: bigint) => Effect.Effect<void>
     readonly mine: (blocks: number) => Effect.Effect<void>
     readonly setAutomine: (on: boolean) => Effect.Effect<void>
   }
@@ -73,6 +76,17 @@ const ChainLive = Layer.effect(
       nonceOf: (address, blockTag = "latest") =>
         Effect.promise(() => client.getTransactionCount({ address, blockTag })),
       minedOf: (hash) => Effect.promise(() => client.waitForTransactionReceipt({ hash: hash as Hex, timeout: 10_000 })),
+      fund: (address, tokens) =>
+        Effect.promise(async () => {
+          await testClient.setBalance({ address, value: 10n ** 19n })
+          const hash = await deployer.writeContract({
+            address: token,
+            abi: erc20Abi,
+            functionName: "transfer",
+            args: [address, tokens]
+          })
+          await client.waitForTransactionReceipt({ hash })
+        }),
       mine: (blocks) => Effect.promise(() => testClient.mine({ blocks })),
       setAutomine: (on) => Effect.promise(() => testClient.setAutomine(on))
     })
@@ -264,6 +278,57 @@ layer(ChainLive, { timeout: "60 seconds" })("EVM payout rail on a local chain", 
       )
       assert.strictEqual(yield* chain.balanceOf(first), 0n)
       assert.strictEqual(yield* chain.balanceOf(second), 8n)
+    })
+  )
+
+  it.effect("a wallet without gas money is unavailable, and the same payload goes once it is funded", () =>
+    Effect.gen(function* () {
+      const chain = yield* Chain
+      const key = generatePrivateKey()
+      const wallet = privateKeyToAccount(key).address
+      const destination = freshAddress()
+      yield* withRail(
+        envOf(chain, { CRYPTO_EVM_PRIVATE_KEY: key }),
+        Effect.gen(function* () {
+          const rail = yield* PayoutRail
+          const prepared = yield* rail.prepare(transferTo(destination, 300n))
+          const error = yield* Effect.flip(rail.broadcast("ethereum", prepared))
+          assert.strictEqual(error._tag, "RailUnavailable", "the worker tries again later")
+          assert.include(error.message.toLowerCase(), "insufficient funds")
+          assert.deepStrictEqual(yield* rail.status("ethereum", prepared), { _tag: "unknown" })
+
+          yield* chain.fund(wallet, 1_000n)
+          yield* rail.broadcast("ethereum", prepared)
+          yield* chain.minedOf(prepared.txHash)
+          assert.deepStrictEqual(yield* rail.status("ethereum", prepared), { _tag: "confirmed" })
+        })
+      )
+      assert.strictEqual(yield* chain.balanceOf(destination), 300n)
+      assert.strictEqual(yield* chain.balanceOf(wallet), 700n)
+    })
+  )
+
+  it.effect("a transaction no node would take is rejected for good: signed for another chain", () =>
+    Effect.gen(function* () {
+      const chain = yield* Chain
+      const payload = yield* Effect.promise(() =>
+        privateKeyToAccount(HOT_KEY).signTransaction({
+          type: "eip1559",
+          chainId: 1,
+          nonce: 0,
+          to: chain.token,
+          gas: 100_000n,
+          maxFeePerGas: 10n ** 10n,
+          maxPriorityFeePerGas: 10n ** 9n
+        })
+      )
+      const error = yield* withRail(
+        envOf(chain),
+        PayoutRail.use((rail) => Effect.flip(rail.broadcast("ethereum", { txHash: keccak256(payload), payload })))
+      )
+      assert.strictEqual(error._tag, "RailRejected")
+      assert.include(error.message, "chain id")
+      assertNoKey(error.message)
     })
   )
 
