@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http"
+import { type AddressInfo, createServer } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
 import { EvmRail } from "@svc/adapters-evm"
 import { payoutRail } from "@svc/api"
@@ -149,6 +150,21 @@ const closedPort = Effect.promise(
       })
     })
 )
+
+/** A local RPC that answers every request 503 with a body repeating the request's path (as some error pages do). */
+const failingRpc = Effect.acquireRelease(
+  Effect.promise(
+    () =>
+      new Promise<HttpServer>((resolve) => {
+        const server = createHttpServer((request, response) => {
+          request.resume()
+          response.writeHead(503, { "content-type": "text/plain" }).end(`upstream unavailable for ${request.url}`)
+        })
+        server.listen(0, "127.0.0.1", () => resolve(server))
+      })
+  ),
+  (server) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+).pipe(Effect.map((server) => (server.address() as AddressInfo).port))
 
 const assertNoKey = (text: string) => {
   assert.notInclude(text.toLowerCase(), HOT_KEY.slice(2).toLowerCase(), "the private key never shows")
@@ -377,35 +393,38 @@ layer(ChainLive, { timeout: "60 seconds" })("EVM payout rail on a local chain", 
       })
   )
 
-  it.effect("an RPC that does not answer is unavailable, and no error shows the key or the RPC URL", () =>
+  it.effect("an RPC that does not answer or answers an HTTP error is unavailable; no error shows the key or URL", () =>
     Effect.gen(function* () {
       const chain = yield* Chain
-      const port = yield* closedPort
-      const secretUrl = `http://127.0.0.1:${port}/v3/secret-api-key-123`
+      const closed = yield* closedPort
+      const failing = yield* failingRpc
       const signed = yield* withRail(
         envOf(chain),
         PayoutRail.use((rail) => rail.prepare(transferTo(freshAddress(), 1n)))
       )
-      const messages = yield* withRail(
-        envOf(chain, { CRYPTO_ETHEREUM_RPC_URL: secretUrl, CRYPTO_ETHEREUM_CONFIRMATIONS: "2" }),
-        Effect.gen(function* () {
-          const rail = yield* PayoutRail
-          const errors = [
-            yield* Effect.flip(rail.prepare(transferTo(freshAddress(), 1n))),
-            yield* Effect.flip(rail.broadcast("ethereum", signed)),
-            yield* Effect.flip(rail.status("ethereum", signed))
-          ]
-          for (const error of errors) {
-            assert.strictEqual(error._tag, "RailUnavailable")
-            assert.strictEqual(error.network, "ethereum")
-          }
-          return errors.map((error) => `${error.message} ${String(error)} ${JSON.stringify(error)}`)
-        })
-      )
-      for (const message of messages) {
-        assertNoKey(message)
-        assert.notInclude(message, "secret-api-key-123", "the RPC URL (which may hold an API key) never shows")
-        assert.notInclude(message, signed.payload.slice(2, 80), "nor the signed payload")
+      for (const port of [closed, failing]) {
+        const secretUrl = `http://127.0.0.1:${port}/v3/secret-api-key-123`
+        const messages = yield* withRail(
+          envOf(chain, { CRYPTO_ETHEREUM_RPC_URL: secretUrl, CRYPTO_ETHEREUM_CONFIRMATIONS: "2" }),
+          Effect.gen(function* () {
+            const rail = yield* PayoutRail
+            const errors = [
+              yield* Effect.flip(rail.prepare(transferTo(freshAddress(), 1n))),
+              yield* Effect.flip(rail.broadcast("ethereum", signed)),
+              yield* Effect.flip(rail.status("ethereum", signed))
+            ]
+            for (const error of errors) {
+              assert.strictEqual(error._tag, "RailUnavailable")
+              assert.strictEqual(error.network, "ethereum")
+            }
+            return errors.map((error) => `${error.message} ${String(error)} ${JSON.stringify(error)}`)
+          })
+        )
+        for (const message of messages) {
+          assertNoKey(message)
+          assert.notInclude(message, "secret-api-key-123", "the RPC URL (which may hold an API key) never shows")
+          assert.notInclude(message, signed.payload.slice(2, 80), "nor the signed payload")
+        }
       }
     })
   )

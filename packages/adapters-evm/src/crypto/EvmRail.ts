@@ -138,16 +138,29 @@ const scrubber =
       .slice(0, 300)
   }
 
-/** A node error's own words (viem's `details`), never its request, URL or body. */
-const reasonOf = (cause: unknown): string => {
-  if (cause instanceof BaseError) return `${cause.name}: ${cause.details || cause.shortMessage}`
-  if (cause instanceof Error) return `${cause.name}: ${cause.message}`
-  return "unknown failure"
+/** What the node or the transport said (viem's `details`: a JSON-RPC error's message, an HTTP error's body). */
+const wordsOf = (cause: unknown): string => {
+  if (cause instanceof BaseError) return cause.details || cause.shortMessage
+  return cause instanceof Error ? cause.message : ""
 }
 
-/** The network did not get the request or did not answer it (as opposed to a node refusing it). */
-const isTransportFailure = (cause: unknown) =>
-  cause instanceof BaseError && cause.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError) !== null
+/**
+ * Why a call failed, for an error message: a JSON-RPC error's own words, an HTTP error's status only (a provider's
+ * error page may repeat the URL and its key), never the request.
+ */
+const reasonOf = (cause: unknown): string => {
+  const http = cause instanceof BaseError ? cause.walk((e) => e instanceof HttpRequestError) : null
+  if (http instanceof HttpRequestError && http.status !== undefined) return `HttpRequestError: HTTP ${http.status}`
+  return cause instanceof Error ? `${cause.name}: ${wordsOf(cause)}` : "unknown failure"
+}
+
+/**
+ * No node answered (timeout, connection refused). An HTTP error status is an answer: some providers send a node's
+ * refusal ("nonce too low") with one, so its body is read like any other refusal.
+ */
+const noAnswer = (cause: unknown) =>
+  cause instanceof BaseError &&
+  cause.walk((e) => e instanceof TimeoutError || (e instanceof HttpRequestError && e.status === undefined)) !== null
 
 /** The node has this transaction already, or its nonce is taken: `status` tells by whom. */
 const ALREADY_SENT =
@@ -323,12 +336,13 @@ const make = Effect.gen(function* () {
     }).pipe(
       Effect.catch((cause) =>
         Effect.gen(function* () {
-          if (isTransportFailure(cause)) return yield* unavailable(network, "broadcasting", cause)
-          if (yield* transactionKnown(connection, hash)) return
-          const reason = reasonOf(cause)
-          if (ALREADY_SENT.test(reason)) return
-          if (NEVER_VALID.test(reason)) {
-            return yield* new RailRejected({ network, message: scrub(`the node refused the transaction: ${reason}`) })
+          if (noAnswer(cause)) return yield* unavailable(network, "broadcasting", cause)
+          if (yield* transactionKnown(connection, hash).pipe(Effect.orElseSucceed(() => false))) return
+          const words = wordsOf(cause)
+          if (ALREADY_SENT.test(words)) return
+          if (NEVER_VALID.test(words)) {
+            const message = scrub(`the node refused the transaction: ${reasonOf(cause)}`)
+            return yield* new RailRejected({ network, message })
           }
           return yield* unavailable(network, "broadcasting", cause)
         })
