@@ -1,3 +1,4 @@
+import { EvmRail } from "@svc/adapters-evm"
 import { FileStorageFs } from "@svc/adapters-fs"
 import {
   ApiRoutes,
@@ -58,6 +59,7 @@ import {
   OAuthApplications,
   OAuthPurgeJob,
   PaymentCodes,
+  type PayoutRail,
   RateLimiter,
   RateLimitPruneJob,
   ReceiveAddresses,
@@ -325,6 +327,23 @@ const McpCallers = Layer.effect(
     return CallerCredentials.of({ known: (token) => Effect.map(agents.authenticate(token), Option.isSome) })
   })
 )
+
+/**
+ * The payout rail `CRYPTO_RAIL` names: `simulated` (the default), or `evm`, which signs ERC-20 transfers from the hot
+ * wallet on the EVM networks configured by the `CRYPTO_*` variables (`EvmRail`, ADR 0033).
+ */
+export const payoutRail = <E, R>(simulated: Layer.Layer<PayoutRail, E, R>) => {
+  const rails: Record<"simulated" | "evm", Layer.Layer<PayoutRail, E | Config.ConfigError, R>> = {
+    simulated,
+    evm: EvmRail.layer
+  }
+  return Layer.unwrap(
+    Config.Literals(["simulated", "evm"], "CRYPTO_RAIL").pipe(
+      Config.withDefault("simulated"),
+      Effect.map((rail) => rails[rail])
+    )
+  )
+}
 
 /** The HTTP application over the given ports and readiness check; the client address is resolved first (built first). */
 export const appLayer = <E, R, R2>(

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url"
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
-const ADAPTERS = ["adapters-http", "adapters-memory", "adapters-pg", "adapters-webhooks", "adapters-fs"]
+const ADAPTERS = ["adapters-http", "adapters-memory", "adapters-pg", "adapters-webhooks", "adapters-fs", "adapters-evm"]
 const NEVER_TOGETHER = new Set([
   "adapters-http>adapters-pg",
   "adapters-pg>adapters-http",

@@ -1,0 +1,1 @@
+export * as EvmRail from "./EvmRail.ts"
