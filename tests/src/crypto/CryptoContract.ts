@@ -272,7 +272,11 @@ export const cryptoContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         }
         assert.strictEqual(yield* fieldOf(liveAgent, quoteFor(ethereum.id, 400, { network: "ethereum" })), "amount")
         assert.strictEqual(yield* fieldOf(liveAgent, quoteFor(base.id, 10_000, { currency: "EUR" })), "currency")
-        assert.strictEqual(yield* fieldOf(liveAgent, quoteFor(base.id, 10_000, { asset: "USDT" })), "destinationId")
+        assert.strictEqual(yield* fieldOf(liveAgent, quoteFor(base.id, 10_000, { asset: "USDT" })), "asset")
+        assert.strictEqual(
+          yield* fieldOf(liveAgent, quoteFor(ethereum.id, 10_000, { network: "ethereum", asset: "USDT" })),
+          "destinationId"
+        )
         assert.strictEqual(yield* fieldOf(liveAgent, quoteFor(ethereum.id)), "destinationId")
         assert.strictEqual(yield* fieldOf(liveAgent, quoteFor(crypto.randomUUID())), "CryptoDestinationNotFound")
         assert.strictEqual(yield* fieldOf(liveAgent, quoteFor("not-a-uuid")), "CryptoDestinationNotFound")

@@ -18,10 +18,10 @@ export const isEvmNetwork = (network: CryptoNetwork): network is EvmNetwork =>
 /** The decimals of each asset's smallest unit. */
 export const ASSET_DECIMALS: Readonly<Record<CryptoAsset, number>> = { USDC: 6, USDT: 6 }
 
-/** Which assets each network carries. */
+/** Which assets each network carries: the issuers' own deployments (Tether issues no USDT on Base). */
 export const NETWORK_ASSETS: Readonly<Record<CryptoNetwork, ReadonlyArray<CryptoAsset>>> = {
   ethereum: ["USDC", "USDT"],
-  base: ["USDC", "USDT"],
+  base: ["USDC"],
   polygon: ["USDC", "USDT"],
   arbitrum: ["USDC", "USDT"],
   solana: ["USDC", "USDT"]
