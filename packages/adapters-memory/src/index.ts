@@ -3,6 +3,7 @@ import { AccessPortsMemory } from "./access/index.ts"
 import { ApprovalsPortsMemory } from "./approvals/index.ts"
 import { AuditPortsMemory } from "./audit/index.ts"
 import { CheckoutPortsMemory } from "./checkout/index.ts"
+import { CryptoPortsMemory } from "./crypto/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
 import { CustomersPortsMemory } from "./finance/customers/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
@@ -28,6 +29,7 @@ export * from "./access/index.ts"
 export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
+export * from "./crypto/index.ts"
 export * from "./files/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/customers/index.ts"
@@ -62,6 +64,7 @@ export const PortsMemory = Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory
       BankingPortsMemory,
       CustomersPortsMemory,
       CheckoutPortsMemory,
+      CryptoPortsMemory,
       DocumentsPortsMemory,
       IdentityPortsMemory,
       InboundPortsMemory,

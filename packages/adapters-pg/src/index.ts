@@ -3,6 +3,7 @@ import { AccessPortsPg } from "./access/index.ts"
 import { ApprovalsPortsPg } from "./approvals/index.ts"
 import { AuditPortsPg } from "./audit/index.ts"
 import { CheckoutPortsPg } from "./checkout/index.ts"
+import { CryptoPortsPg } from "./crypto/index.ts"
 import { BankingPortsPg } from "./finance/banking/index.ts"
 import { CustomersPortsPg } from "./finance/customers/index.ts"
 import { DocumentsPortsPg } from "./finance/documents/index.ts"
@@ -28,6 +29,7 @@ export * from "./access/index.ts"
 export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
+export * from "./crypto/index.ts"
 export * from "./finance/banking/index.ts"
 export * from "./finance/customers/index.ts"
 export * from "./finance/documents/index.ts"
@@ -83,5 +85,6 @@ export const PortsPg = Layer.mergeAll(
   WebhooksPortsPg,
   TrackerPortsPg,
   SearchPortsPg,
-  InvoicesPortsPg
+  InvoicesPortsPg,
+  CryptoPortsPg
 )

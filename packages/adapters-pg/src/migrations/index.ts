@@ -30,6 +30,7 @@ import invoices from "./0027_invoices.ts"
 import tracker from "./0028_tracker.ts"
 import search from "./0029_search.ts"
 import searchMore from "./0030_search_more.ts"
+import crypto from "./0031_crypto.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -62,7 +63,8 @@ export const migrations = Migrator.fromRecord({
   "0027_invoices": invoices,
   "0028_tracker": tracker,
   "0029_search": search,
-  "0030_search_more": searchMore
+  "0030_search_more": searchMore,
+  "0031_crypto": crypto
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */
