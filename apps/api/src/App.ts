@@ -18,7 +18,8 @@ import {
   PortsMemory,
   RateLimiterMemory,
   SimulatedCardIssuer,
-  SimulatedPaymentsProvider
+  SimulatedPaymentsProvider,
+  SimulatedPayoutRail
 } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
@@ -36,6 +37,7 @@ import {
   CardNumberKey,
   Categories,
   Checkout,
+  CryptoPayouts,
   CursorKey,
   Customers,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
@@ -107,6 +109,8 @@ export interface ServiceConfig {
   readonly fileStorageDir?: string
   /** The largest file stored (uploads, inbox attachments), 25 MiB unless given. */
   readonly maxFileBytes?: number
+  /** How often the crypto payout worker submits queued payouts and reconciles submitted ones (5 s unless given). */
+  readonly cryptoWorkerIntervalSeconds?: number
 }
 
 /** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
@@ -147,6 +151,7 @@ export const serviceConfig = Effect.gen(function* () {
   const notificationIntervalMs = yield* wholeNumber("NOTIFICATION_INTERVAL_MS", 1_000, 10, 3_600_000)
   const fileStorageDir = yield* Config.String("FILE_STORAGE_DIR").pipe(Config.withDefault(".data/files"))
   const maxFileBytes = yield* wholeNumber("MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES, 1, 1024 * 1024 * 1024)
+  const cryptoWorkerIntervalSeconds = yield* positive("CRYPTO_WORKER_INTERVAL_SECONDS", 5)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -166,7 +171,8 @@ export const serviceConfig = Effect.gen(function* () {
     cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID())),
     notificationIntervalMs,
     fileStorageDir,
-    maxFileBytes
+    maxFileBytes,
+    cryptoWorkerIntervalSeconds
   } satisfies ServiceConfig
 })
 
@@ -270,6 +276,9 @@ const fileStorage = (config: ServiceConfig) =>
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
 
+/** Where crypto payouts leave: the simulated rail (deterministic confirmations). */
+const payoutRail = SimulatedPayoutRail
+
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
@@ -285,11 +294,14 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
     backgroundJobs(Checkout.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    backgroundJobs(CryptoPayouts.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
+    Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(payoutRail))),
     Layer.provideMerge(Transfers.layer),
     Layer.provideMerge(Layer.mergeAll(ReceiveAddresses.layer, PaymentCodes.layer)),
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),

@@ -50,8 +50,8 @@ import {
   type CryptoPayoutStatus,
   cryptoPayoutView
 } from "./Payout.ts"
-import { type CryptoPayoutQuery, CryptoPayoutsRepo, type SubmittedPayout } from "./PayoutsRepo.ts"
 import { PayoutRail } from "./PayoutRail.ts"
+import { type CryptoPayoutQuery, CryptoPayoutsRepo, type SubmittedPayout } from "./PayoutsRepo.ts"
 import { CryptoQuoteId, CryptoQuoteNotFound, CryptoQuoteNotUsable } from "./Quote.ts"
 
 /** The category payouts are governed under: the policy's category rules and category budgets see them as this. */
@@ -409,7 +409,15 @@ export class CryptoPayouts extends Context.Service<
         const byStep = <E>(decide: Effect.Effect<CryptoPayout, E>) =>
           reportMeanwhile(
             p,
-            decideByStep({ approvals, outbox, freezes, transactor }, approval, approver, outcome, note, stored(p), decide)
+            decideByStep(
+              { approvals, outbox, freezes, transactor },
+              approval,
+              approver,
+              outcome,
+              note,
+              stored(p),
+              decide
+            )
           )
         if (outcome === "denied") return yield* byStep(release(p, ["pending_approval"], "denied", decision))
         return yield* byStep(
@@ -537,11 +545,7 @@ export class CryptoPayouts extends Context.Service<
       get: Effect.fn("CryptoPayouts.get")(function* (teamId: TeamId, mode: Mode, id: string) {
         return yield* current(yield* found(teamId, mode, id))
       }),
-      list: Effect.fn("CryptoPayouts.list")(function* (
-        teamId: TeamId,
-        query: CryptoPayoutQuery,
-        page: PageRequest
-      ) {
+      list: Effect.fn("CryptoPayouts.list")(function* (teamId: TeamId, query: CryptoPayoutQuery, page: PageRequest) {
         const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
         return rows.filter(
           (p) =>

@@ -1,5 +1,5 @@
+export * from "./CryptoPayouts.ts"
 export * from "./CryptoRepos.ts"
 export * from "./model.ts"
 export * from "./PayoutRail.ts"
-export * from "./CryptoPayouts.ts"
 export * from "./PayoutsRepo.ts"
