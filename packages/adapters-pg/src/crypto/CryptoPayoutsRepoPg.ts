@@ -95,8 +95,7 @@ export const CryptoPayoutsRepoPg = Layer.effect(
       transition: (id, from, t) =>
         sql`WITH p AS (
               UPDATE crypto_payouts SET status = ${t.status}, updated_at = ${t.updatedAt},
-                failure_reason = ${t.failureReason === undefined ? sql`failure_reason` : t.failureReason},
-                completed_at = ${t.completedAt === undefined ? sql`completed_at` : t.completedAt}
+                failure_reason = ${t.failureReason}, completed_at = ${t.completedAt}
               WHERE id = ${id} AND status IN ${sql.in(from)}
               RETURNING *
             )

@@ -45,7 +45,7 @@ export default Effect.gen(function* () {
       updated_at timestamptz NOT NULL,
       CHECK ((tx_hash IS NULL) = (payload IS NULL) AND (tx_hash IS NULL) = (submitted_at IS NULL)),
       CHECK (status NOT IN ('submitted', 'confirmed') OR tx_hash IS NOT NULL),
-      CHECK ((status = 'denied') = (hold_transaction_id IS NULL))
+      CHECK (status = 'denied' OR hold_transaction_id IS NOT NULL)
     )`
   yield* sql`CREATE INDEX crypto_payouts_team_idx ON crypto_payouts (team_id, mode, created_at DESC, id DESC)`
   yield* sql`CREATE INDEX crypto_payouts_queue_idx ON crypto_payouts (created_at, id) WHERE status = 'pending'`

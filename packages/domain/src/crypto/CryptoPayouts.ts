@@ -426,6 +426,8 @@ export class CryptoPayouts extends Context.Service<
               yield* decision
               const updated = yield* repo.transition(p.id, ["pending_approval"], {
                 status: "pending",
+                failureReason: null,
+                completedAt: null,
                 updatedAt: yield* nowIso
               })
               if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
@@ -443,6 +445,7 @@ export class CryptoPayouts extends Context.Service<
             const now = yield* nowIso
             const updated = yield* repo.transition(p.id, ["submitted"], {
               status: "confirmed",
+              failureReason: null,
               completedAt: now,
               updatedAt: now
             })

@@ -152,8 +152,8 @@ export const cryptoPayoutView = (p: CryptoPayout): CryptoPayoutView => ({
 /** A status change of a payout that does not submit it (submission stores the rail's transaction as well). */
 export interface CryptoPayoutTransition {
   readonly status: CryptoPayoutStatus
-  readonly failureReason?: string | null
-  readonly completedAt?: string | null
+  readonly failureReason: string | null
+  readonly completedAt: string | null
   readonly updatedAt: string
 }
 
