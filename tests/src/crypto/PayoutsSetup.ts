@@ -67,7 +67,7 @@ export const payoutsDomainOver = <E>(ports: Layer.Layer<PayoutPorts, E>, rail: L
   )
 
 /** A fresh EVM-looking address. */
-export const evmAddress = () =>
+const evmAddress = () =>
   `0x${Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => b.toString(16).padStart(2, "0")).join("")}`
 
 /** An allow-listed destination of the agent's team and a quote of `amount` cents to it, stored as the quote service would. */

@@ -3,6 +3,7 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
+import { CryptoPayoutsApi } from "./crypto/index.ts"
 import { FilesApi } from "./files/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("svc")
   .add(TransfersApi)
   .add(CheckoutApi)
   .add(CheckoutCredentialsApi)
+  .add(CryptoPayoutsApi)
   .add(TreasuryApi)
   .add(GovernanceApi)
   .add(AgentKeysApi)

@@ -5,6 +5,7 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
+import { CryptoPayoutsHttp } from "./crypto/index.ts"
 import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
@@ -41,6 +42,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     TransfersHttp,
     CheckoutHttp,
     CheckoutCredentialsHttp,
+    CryptoPayoutsHttp,
     TreasuryHttp,
     GovernanceHttp,
     AgentKeysHttp,

@@ -25,8 +25,14 @@ import { SpendRequestResponse } from "../spend/index.ts"
 /** Any ledger account of the team: the /v1 account shape plus what the account is for. */
 export const TreasuryAccount = LedgerAccountView
 
-/** A ledger transaction with its entries (credit positive, minor units). */
-export const LedgerTransactionResponse = LedgerTransactionView
+/**
+ * A ledger transaction with its entries (credit positive, minor units); a crypto payout's (`code: "crypto_payout"`)
+ * also carries the payout's on-chain `txHash` (null until it is submitted).
+ */
+export const LedgerTransactionResponse = Schema.Struct({
+  ...LedgerTransactionView.fields,
+  txHash: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
 
 /**
  * A human approval with what it decides as of now: `subjectType` says which, `spendRequest` holds a spend request,

@@ -5,10 +5,13 @@ import {
   Checkout,
   type CheckoutIntent,
   type CryptoPayout,
+  CryptoPayoutId,
   CryptoPayouts,
+  CryptoPayoutsRepo,
   checkoutIntentView,
   cryptoPayoutView,
   Ledger,
+  type LedgerTransaction,
   newestFirst,
   type SpendRequest,
   SpendRequests,
@@ -85,6 +88,19 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
     const transfers = yield* Transfers
     const checkout = yield* Checkout
     const payouts = yield* CryptoPayouts
+    const payoutsRepo = yield* CryptoPayoutsRepo
+
+    /** The on-chain hashes of the crypto payouts among `rows`, by payout id. */
+    const payoutHashes = (rows: ReadonlyArray<LedgerTransaction>) =>
+      Effect.gen(function* () {
+        const hashes = new Map<string, string | null>()
+        for (const tx of rows) {
+          if (tx.code !== "crypto_payout" || hashes.has(tx.reference)) continue
+          const found = Schema.is(CryptoPayoutId)(tx.reference) ? yield* payoutsRepo.find(tx.reference) : Option.none()
+          hashes.set(tx.reference, Option.isSome(found) ? found.value.txHash : null)
+        }
+        return hashes
+      })
     const approvals = yield* ApprovalsRepo
 
     const decide = (outcome: "approve" | "deny", id: string, note: string | undefined) =>
@@ -157,7 +173,15 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           const scope = `treasury-ledger:${teamId}`
           const page = yield* pageOf(scope, query)
           const rows = yield* ledger.transactions(teamId, { accountId: query.accountId as AccountId | undefined }, page)
-          return yield* signedPage(scope, toPage(page, rows, ledgerTransactionView))
+          const hashes = yield* payoutHashes(rows)
+          return yield* signedPage(
+            scope,
+            toPage(page, rows, (tx) =>
+              tx.code === "crypto_payout"
+                ? { ...ledgerTransactionView(tx), txHash: hashes.get(tx.reference) ?? null }
+                : ledgerTransactionView(tx)
+            )
+          )
         }).pipe(orServiceUnavailable)
       )
       .handle("approvals", ({ query }) =>
