@@ -15,6 +15,8 @@ import type {
   CreateBankAccountRequest,
   CreateCategoryRequest,
   CreateCheckoutIntentBody,
+  CreateCryptoDestinationBody,
+  CreateCryptoQuoteBody,
   CreateCustomerRequest,
   CreatePaymentCodeBody,
   CreateSpendRequestBody,
@@ -24,6 +26,8 @@ import type {
   CreateTransactionAttachmentRequest,
   CreateTransactionRequest,
   CreateTransferBody,
+  CryptoDestinationResponse,
+  CryptoQuoteResponse,
   CustomerResponse,
   ExchangeRateResponse,
   ExpensesReportResponse,
@@ -197,3 +201,11 @@ export type UpdateTrackerEntryInput = typeof UpdateTrackerEntryRequest.Type
 export type StartTimerInput = typeof StartTimerRequest.Type
 /** One ranked result of GET /search. */
 export type SearchResult = (typeof SearchResponse.Type)["data"][number]
+/** An allow-listed crypto payout destination (an address for one asset on one network, in one mode). */
+export type CryptoDestination = typeof CryptoDestinationResponse.Type
+/** The body of POST /treasury/crypto/destinations. */
+export type CreateCryptoDestinationInput = typeof CreateCryptoDestinationBody.Type
+/** A crypto payout quote: fees, what is delivered in the asset's base units, and its expiry. */
+export type CryptoQuote = typeof CryptoQuoteResponse.Type
+/** The body of POST /v1/crypto/quotes. */
+export type CreateCryptoQuoteInput = typeof CreateCryptoQuoteBody.Type

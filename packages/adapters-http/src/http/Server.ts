@@ -5,7 +5,7 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
-import { CryptoPayoutsHttp } from "./crypto/index.ts"
+import { CryptoDestinationsHttp, CryptoPayoutsHttp, CryptoQuotesHttp } from "./crypto/index.ts"
 import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
@@ -42,7 +42,6 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     TransfersHttp,
     CheckoutHttp,
     CheckoutCredentialsHttp,
-    CryptoPayoutsHttp,
     TreasuryHttp,
     GovernanceHttp,
     AgentKeysHttp,
@@ -71,7 +70,10 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     SearchHttp,
     InvoicesHttp,
     InvoicePaymentsHttp,
-    InvoiceDownloadHttp
+    InvoiceDownloadHttp,
+    CryptoDestinationsHttp,
+    CryptoQuotesHttp,
+    CryptoPayoutsHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

@@ -1,4 +1,6 @@
+export * from "./CryptoDestinations.ts"
 export * from "./CryptoPayouts.ts"
+export * from "./CryptoQuotes.ts"
 export * from "./CryptoRepos.ts"
 export * from "./model.ts"
 export * from "./PayoutRail.ts"
