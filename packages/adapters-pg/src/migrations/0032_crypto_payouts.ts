@@ -2,11 +2,26 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
+ * The outbox event types a member is told about, as of this migration (the domain's `NOTIFYING_EVENTS`; the
+ * notifications contract checks they agree): 0027's list and `crypto_payout.approval_required`.
+ */
+const NOTIFYING_TYPES = [
+  "spend_request.approval_required",
+  "transfer.approval_required",
+  "checkout_intent.approval_required",
+  "crypto_payout.approval_required",
+  "webhook_endpoint.disabled",
+  "bank_connection.disconnected",
+  "transfer.created",
+  "invoice.paid"
+]
+
+/**
  * Crypto payouts (ADR 0032). A payout row copies its quote (one payout per quote) and names the team's account,
  * credential, hold and approval; `payload` is the rail's signed transfer, stored with `tx_hash` when the payout is
  * submitted (before its first broadcast) and never changed after. Final statuses never change (a trigger); the worker's
  * queue, its reconciliation and the expiry of payouts awaiting approval each have an index; approvals may now hold
- * payouts. Budget usage and known merchants are written by the service (`spend_usage`, `known_merchants`), so there
+ * payouts, and the notification trigger learns `crypto_payout.approval_required`. Budget usage and known merchants are written by the service (`spend_usage`, `known_merchants`), so there
  * is nothing to backfill.
  */
 export default Effect.gen(function* () {
@@ -73,4 +88,12 @@ export default Effect.gen(function* () {
       DROP CONSTRAINT approvals_subject_type_check,
       ADD CONSTRAINT approvals_subject_type_check
         CHECK (subject_type IN ('spend_request', 'transfer', 'checkout_intent', 'crypto_payout'))`
+  yield* sql`
+    CREATE OR REPLACE FUNCTION outbox_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO notification_queue (event_id, team_id, mode, type, data, created_at)
+      SELECT e.id, e.team_id, e.mode, e.type, e.data, e.created_at FROM new_events e
+      WHERE e.type IN (${sql.unsafe(NOTIFYING_TYPES.map((t) => `'${t}'`).join(", "))});
+      RETURN NULL;
+    END $$`
 })
