@@ -352,6 +352,37 @@ export const cryptoContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
       })
     )
 
+    it.effect("of concurrent uses of one quote, exactly one records its payout", () =>
+      Effect.gen(function* () {
+        const { owner, liveAgent } = yield* cryptoTeam()
+        const destination = yield* CryptoDestinations.use((d) => d.add(owner, evmDestination))
+        const quote = yield* CryptoQuotes.use((q) => q.create(liveAgent, quoteFor(destination.id)))
+        const repo = yield* CryptoQuotesRepo
+        const transactor = yield* Transactor
+        const payouts: ReadonlyArray<string> = Array.from({ length: 4 }, () => crypto.randomUUID())
+        const outcomes = yield* Effect.forEach(
+          payouts,
+          (payoutId) =>
+            transactor.withTransaction(
+              Effect.gen(function* () {
+                const locked = yield* repo.lock(quote.id)
+                if (Option.isNone(locked) || locked.value.usedAt !== null) return "seen used"
+                const used = yield* repo.markUsed(quote.id, payoutId, "2026-11-27T10:00:30.000Z")
+                return Option.isSome(used) ? payoutId : "lost"
+              })
+            ),
+          { concurrency: "unbounded" }
+        )
+        const winners = outcomes.filter((o) => payouts.includes(o))
+        assert.strictEqual(winners.length, 1, JSON.stringify(outcomes))
+        assert.deepStrictEqual(
+          outcomes.filter((o) => !payouts.includes(o)),
+          ["seen used", "seen used", "seen used"]
+        )
+        assert.strictEqual(Option.getOrThrow(yield* repo.find(quote.id)).payoutId, winners[0])
+      })
+    )
+
     it.effect("a failed transaction leaves a quote unused", () =>
       Effect.gen(function* () {
         const { owner, liveAgent } = yield* cryptoTeam()

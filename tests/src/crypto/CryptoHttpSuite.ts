@@ -73,6 +73,18 @@ export const cryptoHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =
           data: [added],
           meta: { cursor: null, hasNextPage: false, hasPreviousPage: false }
         })
+        const newer = await addDestination(app, team.owner, { ...evmBody, address: ADDRESSES.otherEvm })
+        const first = await app.call("GET", `${DESTINATIONS}?limit=1`, { token: team.owner })
+        assert.deepStrictEqual(first.body.data, [newer])
+        assert.isTrue(first.body.meta.hasNextPage)
+        const next = await app.call("GET", `${DESTINATIONS}?limit=1&cursor=${first.body.meta.cursor}`, {
+          token: team.owner
+        })
+        assert.deepStrictEqual(next.body, {
+          data: [added],
+          meta: { cursor: null, hasNextPage: false, hasPreviousPage: true }
+        })
+        await app.call("DELETE", `${DESTINATIONS}/${newer.id}`, { token: team.owner })
         const test = await app.call("GET", `${DESTINATIONS}?mode=test`, { token: team.owner })
         assert.deepStrictEqual(test.body.data, [solana])
         assert.deepStrictEqual(
@@ -97,6 +109,8 @@ export const cryptoHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =
           entries.map((e: { type: string; data: { id: string } }) => [e.type, e.data.id]),
           [
             ["crypto_destination.removed", added.id],
+            ["crypto_destination.removed", newer.id],
+            ["crypto_destination.created", newer.id],
             ["crypto_destination.created", solana.id],
             ["crypto_destination.created", added.id]
           ]

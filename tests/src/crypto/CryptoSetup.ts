@@ -14,7 +14,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 
 /** The crypto services, with the teams, keys and audit log they build on, over whichever ports the caller provides. */
-export const cryptoOver = <E>(ports: Layer.Layer<Ports, E>) =>
+export const cryptoOver = <E, R>(ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(Users.layer, Teams.layer, AuditLog.layer, CryptoQuotes.layer).pipe(
     Layer.provideMerge(CryptoDestinations.layer),
     Layer.provideMerge(AgentKeys.layer),
