@@ -225,20 +225,30 @@ export const payoutsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
         }, config)
     )
 
-    it.effect("cancel releases the hold once; canceling again, or an unknown payout, is refused", () =>
-      withAppOnPorts(async (app) => {
-        const team = await setUp(app)
-        const p = (await payOut(app, team.key, { quoteId: (await quote(app, team, 3_000)).id })).body
-        const canceled = await cancel(app, team.key, p.id)
-        assert.strictEqual(canceled.status, 200, JSON.stringify(canceled.body))
-        assert.strictEqual(canceled.body.status, "canceled")
-        assert.deepStrictEqual(await balanceOf(app, team.key), { posted: 100_000, pending: 0, available: 100_000 })
-        const again = await cancel(app, team.key, p.id)
-        assert.deepStrictEqual([again.status, again.body.error], [409, "payout_not_pending"])
-        const unknown = await cancel(app, team.key, crypto.randomUUID())
-        assert.strictEqual(unknown.status, 404)
-        assert.strictEqual((await cancel(app, team.key, "nope")).status, 400)
-      }, config)
+    it.effect(
+      "cancel releases the hold once; canceling again, or an unknown payout, is refused; webhooks subscribe",
+      () =>
+        withAppOnPorts(async (app) => {
+          const team = await setUp(app)
+          const p = (await payOut(app, team.key, { quoteId: (await quote(app, team, 3_000)).id })).body
+          const canceled = await cancel(app, team.key, p.id)
+          assert.strictEqual(canceled.status, 200, JSON.stringify(canceled.body))
+          assert.strictEqual(canceled.body.status, "canceled")
+          assert.deepStrictEqual(await balanceOf(app, team.key), { posted: 100_000, pending: 0, available: 100_000 })
+          const again = await cancel(app, team.key, p.id)
+          assert.deepStrictEqual([again.status, again.body.error], [409, "payout_not_pending"])
+          const unknown = await cancel(app, team.key, crypto.randomUUID())
+          assert.strictEqual(unknown.status, 404)
+          const endpoint = await app.call("POST", "/treasury/webhook-endpoints", {
+            token: team.owner,
+            body: {
+              url: "https://hooks.example.com/payouts",
+              eventTypes: ["crypto_payout.created", "crypto_payout.confirmed", "crypto_payout.failed"]
+            }
+          })
+          assert.strictEqual(endpoint.status, 201, JSON.stringify(endpoint.body))
+          assert.strictEqual((await cancel(app, team.key, "nope")).status, 400)
+        }, config)
     )
 
     it.effect(
