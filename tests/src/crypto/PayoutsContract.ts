@@ -329,4 +329,58 @@ export const payoutsContract = <E>(name: string, ports: Layer.Layer<PayoutPorts,
         }
       })
     )
+    it.effect("a cancel racing the worker: exactly one wins, and a canceled payout is never broadcast", () =>
+      Effect.gen(function* () {
+        yield* drain
+        const { agent, approver } = yield* fundedAgent({ funds: 100_000 })
+        const { rail, calls } = yield* countingRail()
+        const worker = yield* CryptoPayouts.make.pipe(Effect.provideService(PayoutRail, rail))
+        for (let round = 0; round < 5; round++) {
+          const p = yield* payOut(agent, approver, 1_000)
+          const [canceled] = yield* Effect.all([Effect.exit(worker.cancel(agent, p.id)), worker.processDue], {
+            concurrency: "unbounded"
+          })
+          const now = yield* worker.get(agent.teamId, "test", p.id)
+          const sent = (yield* calls).broadcasts.some((b) => b.txHash === now.txHash)
+          if (canceled._tag === "Success") {
+            assert.strictEqual(now.status, "canceled", `round ${round}`)
+            assert.isNull(now.txHash)
+          } else {
+            assert.strictEqual(now.status, "submitted", `round ${round}`)
+            assert.isTrue(sent)
+          }
+        }
+        yield* drain
+        yield* assertLedgerInvariants(agent.teamId)
+      })
+    )
+
+    it.effect(
+      "with new-merchant review, the first payout to an address waits; once confirmed, the address is known",
+      () =>
+        Effect.gen(function* () {
+          const { agent, approver } = yield* fundedAgent({ funds: 100_000, policy: { reviewNewMerchants: true } })
+          const service = yield* CryptoPayouts
+          const address = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
+          const first = yield* service.create(agent, { quoteId: (yield* seedQuote(agent, approver, { address })).id })
+          assert.strictEqual(first.status, "pending_approval")
+          assert.deepStrictEqual(
+            first.decision.reasons.map((r) => r.code),
+            ["new_merchant"]
+          )
+          yield* service.approve(approver, first.approval!.id, null)
+          yield* drain
+          assert.strictEqual((yield* service.get(agent.teamId, "test", first.id)).status, "confirmed")
+          const second = yield* service.create(agent, { quoteId: (yield* seedQuote(agent, approver, { address })).id })
+          assert.strictEqual(second.status, "pending")
+          const elsewhere = yield* service.create(agent, {
+            quoteId: (yield* seedQuote(agent, approver, { address, network: "polygon" })).id
+          })
+          assert.strictEqual(
+            elsewhere.status,
+            "pending_approval",
+            "the same address on another network is another payee"
+          )
+        })
+    )
   })
