@@ -573,11 +573,16 @@ export class CryptoPayouts extends Context.Service<
       interval
     )
 
-  /** The payout worker: one round (`processDue`) every `interval`, for as long as the layer lives. */
+  /**
+   * The payout worker: one round (`processDue`) every `interval`, for as long as the layer lives. A round that dies (a
+   * rail's bug) is logged and the next round runs: what it stored stays consistent, and it retries what it left.
+   */
   static readonly worker = (interval: Duration.Input) =>
     periodicJob(
       "crypto payout worker",
-      CryptoPayouts.use((s) => s.processDue),
+      CryptoPayouts.use((s) =>
+        s.processDue.pipe(Effect.catchDefect((defect) => Effect.logError("crypto payout worker round died", defect)))
+      ),
       interval
     )
 }
