@@ -279,9 +279,6 @@ const fileStorage = (config: ServiceConfig) =>
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
 
-/** Where crypto payouts leave: the simulated rail (deterministic confirmations). */
-const payoutRail = SimulatedPayoutRail
-
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
@@ -304,7 +301,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
-    Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(payoutRail))),
+    // Where payouts leave: the simulated rail (deterministic confirmations) unless another is configured.
+    Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(SimulatedPayoutRail))),
     Layer.provideMerge(Transfers.layer),
     Layer.provideMerge(CryptoQuotes.layer.pipe(Layer.provide(cryptoFeesFromConfig))),
     Layer.provideMerge(CryptoDestinations.layer),
