@@ -19,7 +19,8 @@ import {
   PortsMemory,
   RateLimiterMemory,
   SimulatedCardIssuer,
-  SimulatedPaymentsProvider
+  SimulatedPaymentsProvider,
+  SimulatedPayoutRail
 } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
@@ -38,6 +39,7 @@ import {
   Categories,
   Checkout,
   CryptoDestinations,
+  CryptoPayouts,
   CryptoQuotes,
   CursorKey,
   Customers,
@@ -112,6 +114,8 @@ export interface ServiceConfig {
   readonly fileStorageDir?: string
   /** The largest file stored (uploads, inbox attachments), 25 MiB unless given. */
   readonly maxFileBytes?: number
+  /** How often the crypto payout worker submits queued payouts and reconciles submitted ones (5 s unless given). */
+  readonly cryptoWorkerIntervalSeconds?: number
 }
 
 /** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
@@ -152,6 +156,7 @@ export const serviceConfig = Effect.gen(function* () {
   const notificationIntervalMs = yield* wholeNumber("NOTIFICATION_INTERVAL_MS", 1_000, 10, 3_600_000)
   const fileStorageDir = yield* Config.String("FILE_STORAGE_DIR").pipe(Config.withDefault(".data/files"))
   const maxFileBytes = yield* wholeNumber("MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES, 1, 1024 * 1024 * 1024)
+  const cryptoWorkerIntervalSeconds = yield* positive("CRYPTO_WORKER_INTERVAL_SECONDS", 5)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -171,7 +176,8 @@ export const serviceConfig = Effect.gen(function* () {
     cardNumberKey: Option.getOrElse(cardNumberKey, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID())),
     notificationIntervalMs,
     fileStorageDir,
-    maxFileBytes
+    maxFileBytes,
+    cryptoWorkerIntervalSeconds
   } satisfies ServiceConfig
 })
 
@@ -290,11 +296,15 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     TeamCredentialsLive,
     backgroundJobs(Transfers.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
     backgroundJobs(Checkout.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    backgroundJobs(CryptoPayouts.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
+    backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
+    // Where payouts leave: the simulated rail (deterministic confirmations) unless another is configured.
+    Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(SimulatedPayoutRail))),
     Layer.provideMerge(Transfers.layer),
     Layer.provideMerge(CryptoQuotes.layer.pipe(Layer.provide(cryptoFeesFromConfig))),
     Layer.provideMerge(CryptoDestinations.layer),

@@ -16,6 +16,7 @@ import type {
   CreateCategoryRequest,
   CreateCheckoutIntentBody,
   CreateCryptoDestinationBody,
+  CreateCryptoPayoutBody,
   CreateCryptoQuoteBody,
   CreateCustomerRequest,
   CreatePaymentCodeBody,
@@ -27,6 +28,7 @@ import type {
   CreateTransactionRequest,
   CreateTransferBody,
   CryptoDestinationResponse,
+  CryptoPayoutResponse,
   CryptoQuoteResponse,
   CustomerResponse,
   ExchangeRateResponse,
@@ -209,3 +211,7 @@ export type CreateCryptoDestinationInput = typeof CreateCryptoDestinationBody.Ty
 export type CryptoQuote = typeof CryptoQuoteResponse.Type
 /** The body of POST /v1/crypto/quotes. */
 export type CreateCryptoQuoteInput = typeof CreateCryptoQuoteBody.Type
+/** A stablecoin payout of a quote: its decision, where the rail has it (`txHash`) and its final status. */
+export type CryptoPayout = typeof CryptoPayoutResponse.Type
+/** The body of POST /v1/crypto/payouts. */
+export type CreateCryptoPayoutInput = typeof CreateCryptoPayoutBody.Type

@@ -3,7 +3,7 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
-import { CryptoDestinationsApi, CryptoQuotesApi } from "./crypto/index.ts"
+import { CryptoDestinationsApi, CryptoPayoutsApi, CryptoQuotesApi } from "./crypto/index.ts"
 import { FilesApi } from "./files/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
 import { CustomersApi } from "./finance/customers/index.ts"
@@ -70,6 +70,7 @@ export class Api extends HttpApi.make("svc")
   .add(InvoiceDownloadApi)
   .add(CryptoDestinationsApi)
   .add(CryptoQuotesApi)
+  .add(CryptoPayoutsApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

@@ -5,7 +5,7 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
-import { CryptoDestinationsHttp, CryptoQuotesHttp } from "./crypto/index.ts"
+import { CryptoDestinationsHttp, CryptoPayoutsHttp, CryptoQuotesHttp } from "./crypto/index.ts"
 import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
 import { CustomersHttp } from "./finance/customers/index.ts"
@@ -72,7 +72,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     InvoicePaymentsHttp,
     InvoiceDownloadHttp,
     CryptoDestinationsHttp,
-    CryptoQuotesHttp
+    CryptoQuotesHttp,
+    CryptoPayoutsHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

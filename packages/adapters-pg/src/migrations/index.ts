@@ -31,6 +31,7 @@ import tracker from "./0028_tracker.ts"
 import search from "./0029_search.ts"
 import searchMore from "./0030_search_more.ts"
 import crypto from "./0031_crypto.ts"
+import cryptoPayouts from "./0032_crypto_payouts.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -64,7 +65,8 @@ export const migrations = Migrator.fromRecord({
   "0028_tracker": tracker,
   "0029_search": search,
   "0030_search_more": searchMore,
-  "0031_crypto": crypto
+  "0031_crypto": crypto,
+  "0032_crypto_payouts": cryptoPayouts
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

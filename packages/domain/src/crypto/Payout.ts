@@ -89,3 +89,76 @@ export class CryptoPayoutNotPending extends Schema.TaggedError<CryptoPayoutNotPe
   id: Schema.String,
   status: CryptoPayoutStatus
 }) {}
+
+/** A payout as its team sees it: the HTTP answers and the events' `data` (never the rail's signed payload). */
+export const CryptoPayoutView = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("crypto_payout"),
+  mode: Mode,
+  status: CryptoPayoutStatus,
+  quoteId: Schema.String,
+  destinationId: Schema.String,
+  network: CryptoNetwork,
+  asset: CryptoAsset,
+  address: Schema.String,
+  amount: Schema.Int,
+  currency: Schema.Literal("USD"),
+  serviceFee: Schema.Int,
+  networkFee: Schema.Int,
+  amountDelivered: Schema.Int,
+  tokenAmount: Schema.String,
+  decimals: Schema.Int,
+  decision: SpendDecision,
+  approval: Schema.NullOr(ApprovalView),
+  txHash: Schema.NullOr(Schema.String),
+  failureReason: Schema.NullOr(Schema.String),
+  quoteExpiresAt: Schema.String,
+  submittedAt: Schema.NullOr(Schema.String),
+  completedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+export type CryptoPayoutView = typeof CryptoPayoutView.Type
+
+/** The payout as its team sees it. */
+export const cryptoPayoutView = (p: CryptoPayout): CryptoPayoutView => ({
+  id: p.id,
+  object: "crypto_payout",
+  mode: p.mode,
+  status: p.status,
+  quoteId: p.quoteId,
+  destinationId: p.destinationId,
+  network: p.network,
+  asset: p.asset,
+  address: p.address,
+  amount: p.amount,
+  currency: p.currency,
+  serviceFee: p.serviceFee,
+  networkFee: p.networkFee,
+  amountDelivered: p.amountDelivered,
+  tokenAmount: p.tokenAmount,
+  decimals: p.decimals,
+  decision: p.decision,
+  approval: p.approval,
+  txHash: p.txHash,
+  failureReason: p.failureReason,
+  quoteExpiresAt: p.quoteExpiresAt,
+  submittedAt: p.submittedAt,
+  completedAt: p.completedAt,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt
+})
+
+/** A status change of a payout that does not submit it (submission stores the rail's transaction as well). */
+export interface CryptoPayoutTransition {
+  readonly status: CryptoPayoutStatus
+  readonly failureReason: string | null
+  readonly completedAt: string | null
+  readonly updatedAt: string
+}
+
+/** The payout cannot be made as asked (the credential has no USD spend account); `field` names the input at fault. */
+export class CryptoPayoutInvalid extends Schema.TaggedError<CryptoPayoutInvalid>()("CryptoPayoutInvalid", {
+  field: Schema.String,
+  message: Schema.String
+}) {}

@@ -1,5 +1,7 @@
 export * from "./CryptoDestinations.ts"
+export * from "./CryptoPayouts.ts"
 export * from "./CryptoQuotes.ts"
 export * from "./CryptoRepos.ts"
 export * from "./model.ts"
 export * from "./PayoutRail.ts"
+export * from "./PayoutsRepo.ts"

@@ -73,6 +73,7 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, NotificationDraft>> = {
   "spend_request.approval_required": { type: "spend_request_approval_required", priority: 1 },
   "transfer.approval_required": { type: "transfer_approval_required", priority: 1 },
   "checkout_intent.approval_required": { type: "checkout_intent_approval_required", priority: 1 },
+  "crypto_payout.approval_required": { type: "crypto_payout_approval_required", priority: 1 },
   "webhook_endpoint.disabled": { type: "webhook_endpoint_disabled", priority: 2 },
   "bank_connection.disconnected": { type: "bank_connection_disconnected", priority: 2 },
   "transfer.created": { type: "transfer_received", priority: 3 },

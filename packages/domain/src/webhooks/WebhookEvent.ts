@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { CheckoutIntentEventType, CheckoutIntentView } from "../checkout/model.ts"
+import { CryptoPayoutEventType, CryptoPayoutView } from "../crypto/model.ts"
 import { BankConnectionEventType, BankConnectionView } from "../finance/banking/model.ts"
 import { InvoiceEventType, InvoicePaymentView } from "../finance/invoices/model.ts"
 import { Mode } from "../shared/model.ts"
@@ -26,6 +27,7 @@ export const WebhookEvent = Schema.Union([
   eventOf(SpendRequestEventType, SpendRequestView),
   eventOf(TransferEventType, TransferView),
   eventOf(CheckoutIntentEventType, CheckoutIntentView),
+  eventOf(CryptoPayoutEventType, CryptoPayoutView),
   eventOf(WebhookEndpointEventType, WebhookEndpointView),
   eventOf(BankConnectionEventType, BankConnectionView),
   eventOf(InvoiceEventType, InvoicePaymentView)

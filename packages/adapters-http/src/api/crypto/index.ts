@@ -1,2 +1,3 @@
 export * from "./CryptoDestinationsApi.ts"
+export * from "./CryptoPayoutsApi.ts"
 export * from "./CryptoQuotesApi.ts"

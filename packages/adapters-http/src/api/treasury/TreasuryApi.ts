@@ -2,6 +2,7 @@ import {
   ApprovalSubjectType,
   ApprovalView,
   CheckoutIntentView,
+  CryptoPayoutView,
   LedgerAccountView,
   LedgerTransactionView,
   TransferView
@@ -24,12 +25,18 @@ import { SpendRequestResponse } from "../spend/index.ts"
 /** Any ledger account of the team: the /v1 account shape plus what the account is for. */
 export const TreasuryAccount = LedgerAccountView
 
-/** A ledger transaction with its entries (credit positive, minor units). */
-export const LedgerTransactionResponse = LedgerTransactionView
+/**
+ * A ledger transaction with its entries (credit positive, minor units); a crypto payout's (`code: "crypto_payout"`)
+ * also carries the payout's on-chain `txHash` (null until it is submitted).
+ */
+export const LedgerTransactionResponse = Schema.Struct({
+  ...LedgerTransactionView.fields,
+  txHash: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
 
 /**
  * A human approval with what it decides as of now: `subjectType` says which, `spendRequest` holds a spend request,
- * `transfer` a transfer (as its sender sees it) and `checkoutIntent` a checkout intent.
+ * `transfer` a transfer (as its sender sees it), `checkoutIntent` a checkout intent and `cryptoPayout` a crypto payout.
  */
 export const ApprovalResponse = Schema.Struct({
   id: ApprovalView.fields.id,
@@ -38,7 +45,8 @@ export const ApprovalResponse = Schema.Struct({
   subjectType: ApprovalSubjectType,
   spendRequest: Schema.optionalKey(SpendRequestResponse),
   transfer: Schema.optionalKey(TransferView),
-  checkoutIntent: Schema.optionalKey(CheckoutIntentView)
+  checkoutIntent: Schema.optionalKey(CheckoutIntentView),
+  cryptoPayout: Schema.optionalKey(CryptoPayoutView)
 })
 
 const Decision = Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) })
@@ -84,7 +92,7 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       .annotate(OpenApi.Summary, "List approvals")
       .annotate(
         OpenApi.Description,
-        "Approvals of the team's spend requests, transfers and checkout intents, newest first; `?status=pending` for the queue."
+        "Approvals of the team's spend requests, transfers, checkout intents and crypto payouts, newest first; `?status=pending` for the queue."
       ),
     decision(
       "approve",

@@ -1,2 +1,3 @@
 export * from "./CryptoDestinationsHttp.ts"
+export * from "./CryptoPayoutsHttp.ts"
 export * from "./CryptoQuotesHttp.ts"

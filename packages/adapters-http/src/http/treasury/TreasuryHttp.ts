@@ -4,8 +4,14 @@ import {
   ApprovalsRepo,
   Checkout,
   type CheckoutIntent,
+  type CryptoPayout,
+  CryptoPayoutId,
+  CryptoPayouts,
+  CryptoPayoutsRepo,
   checkoutIntentView,
+  cryptoPayoutView,
   Ledger,
+  type LedgerTransaction,
   newestFirst,
   type SpendRequest,
   SpendRequests,
@@ -44,18 +50,28 @@ const intentApproval = (intent: CheckoutIntent) => ({
   checkoutIntent: checkoutIntentView(intent)
 })
 
+const payoutApproval = (p: CryptoPayout) => ({
+  ...p.approval!,
+  object: "approval" as const,
+  subjectType: "crypto_payout" as const,
+  cryptoPayout: cryptoPayoutView(p)
+})
+
 /** An approval's subject, of any kind, in the queue's newest-first order (its subject's creation). */
 type Subject =
   | { readonly createdAt: string; readonly id: string; readonly spend: SpendRequest }
   | { readonly createdAt: string; readonly id: string; readonly transfer: Transfer }
   | { readonly createdAt: string; readonly id: string; readonly intent: CheckoutIntent }
+  | { readonly createdAt: string; readonly id: string; readonly payout: CryptoPayout }
 
 const approvalOf = (subject: Subject) =>
   "spend" in subject
     ? approval(subject.spend)
     : "transfer" in subject
       ? transferApproval(subject.transfer)
-      : intentApproval(subject.intent)
+      : "intent" in subject
+        ? intentApproval(subject.intent)
+        : payoutApproval(subject.payout)
 
 /** The team the principal acts for; sessions without a team get 403. */
 const principalTeam = Effect.gen(function* () {
@@ -71,6 +87,20 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
     const spend = yield* SpendRequests
     const transfers = yield* Transfers
     const checkout = yield* Checkout
+    const payouts = yield* CryptoPayouts
+    const payoutsRepo = yield* CryptoPayoutsRepo
+
+    /** The on-chain hashes of the crypto payouts among `rows`, by payout id. */
+    const payoutHashes = (rows: ReadonlyArray<LedgerTransaction>) =>
+      Effect.gen(function* () {
+        const hashes = new Map<string, string | null>()
+        for (const tx of rows) {
+          if (tx.code !== "crypto_payout" || hashes.has(tx.reference)) continue
+          const found = Schema.is(CryptoPayoutId)(tx.reference) ? yield* payoutsRepo.find(tx.reference) : Option.none()
+          hashes.set(tx.reference, Option.isSome(found) ? found.value.txHash : null)
+        }
+        return hashes
+      })
     const approvals = yield* ApprovalsRepo
 
     const decide = (outcome: "approve" | "deny", id: string, note: string | undefined) =>
@@ -83,6 +113,8 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
             return transferApproval(yield* transfers[outcome](principal, id, note ?? null))
           case "checkout_intent":
             return intentApproval(yield* checkout[outcome](principal, id, note ?? null))
+          case "crypto_payout":
+            return payoutApproval(yield* payouts[outcome](principal, id, note ?? null))
           case "spend_request":
             return approval(yield* spend[outcome](principal, id, note ?? null))
         }
@@ -106,6 +138,10 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
                 "approval_not_pending",
                 `the approval can no longer be decided: the checkout intent is ${e.status}`
               )
+            ),
+          CryptoPayoutNotPending: (e) =>
+            Effect.fail(
+              conflict("approval_not_pending", `the approval can no longer be decided: the payout is ${e.status}`)
             ),
           ApproverNotAllowed: (e) => Effect.fail(forbidden("forbidden", e.message)),
           ApprovalStepRefused: (e) =>
@@ -137,7 +173,15 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           const scope = `treasury-ledger:${teamId}`
           const page = yield* pageOf(scope, query)
           const rows = yield* ledger.transactions(teamId, { accountId: query.accountId as AccountId | undefined }, page)
-          return yield* signedPage(scope, toPage(page, rows, ledgerTransactionView))
+          const hashes = yield* payoutHashes(rows)
+          return yield* signedPage(
+            scope,
+            toPage(page, rows, (tx) =>
+              tx.code === "crypto_payout"
+                ? { ...ledgerTransactionView(tx), txHash: hashes.get(tx.reference) ?? null }
+                : ledgerTransactionView(tx)
+            )
+          )
         }).pipe(orServiceUnavailable)
       )
       .handle("approvals", ({ query }) =>
@@ -146,16 +190,18 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           const scope = `treasury-approvals:${teamId}`
           const page = yield* pageOf(scope, query)
           const filter = { approvalStatus: query.status ?? undefined, withApproval: true }
-          const [spendRows, transferRows, intentRows] = yield* Effect.all([
+          const [spendRows, transferRows, intentRows, payoutRows] = yield* Effect.all([
             spend.list(teamId, filter, page),
             transfers.list(teamId, { ...filter, direction: "outgoing" }, page),
-            checkout.list(teamId, filter, page)
+            checkout.list(teamId, filter, page),
+            payouts.list(teamId, filter, page)
           ])
           // Each list holds the page's rows of its kind and one more, so the merge holds the page's rows and one more.
           const rows = [
             ...spendRows.map((sr): Subject => ({ createdAt: sr.createdAt, id: sr.id, spend: sr })),
             ...transferRows.map((t): Subject => ({ createdAt: t.createdAt, id: t.id, transfer: t })),
-            ...intentRows.map((i): Subject => ({ createdAt: i.createdAt, id: i.id, intent: i }))
+            ...intentRows.map((i): Subject => ({ createdAt: i.createdAt, id: i.id, intent: i })),
+            ...payoutRows.map((p): Subject => ({ createdAt: p.createdAt, id: p.id, payout: p }))
           ]
             .toSorted(newestFirst)
             .slice(0, page.limit + 1)

@@ -1,0 +1,588 @@
+import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
+import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
+import {
+  ApprovalNotFound,
+  type ApprovalStepRefused,
+  ApprovalsRepo,
+  type ApproverNotAllowed,
+  approvalView,
+  DecidedMeanwhile,
+  decidableApproval,
+  decidePendingApproval,
+  expireDueSubjects,
+  meanwhileReporter,
+  type SubjectApprovalDecision
+} from "../approvals/index.ts"
+import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
+import { type DomainEvent, EventOutbox } from "../platform/index.ts"
+import {
+  isoOfMillis,
+  type Mode,
+  millisOfIso,
+  newId,
+  newIdText,
+  nowIso,
+  type PageRequest,
+  type PersistenceUnavailable,
+  periodicJob,
+  type TeamId,
+  Transactor
+} from "../shared/index.ts"
+import {
+  decideByStep,
+  decideGoverned,
+  decisionLock,
+  normalizeMerchantName,
+  SpendFreezesRepo,
+  type SpendingFrozen,
+  SpendRequestsRepo,
+  usageWindows
+} from "../spend/index.ts"
+import { CryptoDestinationsRepo, CryptoQuotesRepo } from "./CryptoRepos.ts"
+import { CryptoDestinationNotFound } from "./Destination.ts"
+import {
+  type CryptoPayout,
+  type CryptoPayoutEventType,
+  CryptoPayoutId,
+  CryptoPayoutInvalid,
+  CryptoPayoutNotFound,
+  CryptoPayoutNotPending,
+  type CryptoPayoutStatus,
+  cryptoPayoutView
+} from "./Payout.ts"
+import { PayoutRail } from "./PayoutRail.ts"
+import { type CryptoPayoutQuery, CryptoPayoutsRepo, type SubmittedPayout } from "./PayoutsRepo.ts"
+import { CryptoQuoteId, CryptoQuoteNotFound, CryptoQuoteNotUsable } from "./Quote.ts"
+
+/** The category payouts are governed under: the policy's category rules and category budgets see them as this. */
+export const CRYPTO_PAYOUT_CATEGORY = "crypto"
+
+/**
+ * The merchant a payout is governed as: `crypto:<network>:<address>`, so that merchant rules and the known-merchant
+ * review see each destination address on each network as one payee.
+ */
+export const cryptoPayoutMerchant = (p: { readonly network: string; readonly address: string }) =>
+  `crypto:${p.network}:${p.address}`
+
+/** What an agent pays out: a quote it asked for. */
+export interface CreateCryptoPayout {
+  readonly quoteId: string
+}
+
+/** What one round of the worker did. */
+export interface PayoutRound {
+  readonly confirmed: number
+  readonly failed: number
+  readonly rebroadcast: number
+  readonly submitted: number
+}
+
+type CreateError =
+  | CryptoQuoteNotFound
+  | CryptoQuoteNotUsable
+  | CryptoDestinationNotFound
+  | CryptoPayoutInvalid
+  | SettlementAccountMissing
+  | PersistenceUnavailable
+
+type ApprovalDecisionError =
+  | ApprovalNotFound
+  | ApproverNotAllowed
+  | ApprovalStepRefused
+  | SpendingFrozen
+  | CryptoPayoutNotPending
+  | PersistenceUnavailable
+
+/** How many payouts one worker round takes from each queue. */
+const ROUND_SIZE = 100
+
+/**
+ * Stablecoin payouts of quotes to allow-listed destinations (ADR 0032): the policy decides as for a spend request, the
+ * amount is held at creation and posted once the rail confirms the transfer, or released once when the payout ends
+ * otherwise, in the transaction that changes the status. The worker submits each payout at most once: the signed
+ * transfer is stored before its first broadcast, and only that transfer is ever broadcast again.
+ */
+export class CryptoPayouts extends Context.Service<
+  CryptoPayouts,
+  {
+    readonly create: (agent: AgentPrincipal, input: CreateCryptoPayout) => Effect.Effect<CryptoPayout, CreateError>
+    /** A payout of the team in `mode`, as of now (one awaiting approval past its deadline is expired first). */
+    readonly get: (
+      teamId: TeamId,
+      mode: Mode,
+      id: string
+    ) => Effect.Effect<CryptoPayout, CryptoPayoutNotFound | PersistenceUnavailable>
+    readonly list: (
+      teamId: TeamId,
+      query: CryptoPayoutQuery,
+      page: PageRequest
+    ) => Effect.Effect<ReadonlyArray<CryptoPayout>, PersistenceUnavailable>
+    /** The agent withdraws a payout the rail does not have yet; its hold is released. */
+    readonly cancel: (
+      agent: AgentPrincipal,
+      id: string
+    ) => Effect.Effect<CryptoPayout, CryptoPayoutNotFound | CryptoPayoutNotPending | PersistenceUnavailable>
+    /** An approver of the team lets a payout over the threshold go to the worker's queue, or denies it. */
+    readonly approve: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<CryptoPayout, ApprovalDecisionError>
+    readonly deny: (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) => Effect.Effect<CryptoPayout, ApprovalDecisionError>
+    /** Expires every payout awaiting approval past its quote's or its approval's deadline; returns how many. */
+    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
+    /**
+     * One round of the worker: reconciles every submitted payout with the rail first (confirmed: the hold posted;
+     * failed: released; unknown to the network: the stored transfer broadcast again), then submits the queued ones one
+     * at a time (signed, stored, committed, and only then broadcast).
+     */
+    readonly processDue: Effect.Effect<PayoutRound, PersistenceUnavailable>
+  }
+>()("@svc/domain/CryptoPayouts") {
+  static readonly make = Effect.gen(function* () {
+    const repo = yield* CryptoPayoutsRepo
+    const quotes = yield* CryptoQuotesRepo
+    const destinations = yield* CryptoDestinationsRepo
+    const spendRepo = yield* SpendRequestsRepo
+    const ledger = yield* Ledger
+    const ledgerRepo = yield* LedgerRepo
+    const approvals = yield* ApprovalsRepo
+    const outbox = yield* EventOutbox
+    const transactor = yield* Transactor
+    const freezes = yield* SpendFreezesRepo
+    const rail = yield* PayoutRail
+
+    const publish = (p: CryptoPayout, types: ReadonlyArray<CryptoPayoutEventType>) =>
+      Effect.gen(function* () {
+        const createdAt = yield* nowIso
+        const events = yield* Effect.forEach(types, (type) =>
+          Effect.map(
+            newIdText,
+            (id): DomainEvent => ({ id, teamId: p.teamId, mode: p.mode, type, data: cryptoPayoutView(p), createdAt })
+          )
+        )
+        yield* outbox.publish(...events)
+      })
+
+    const create = Effect.fn("CryptoPayouts.create")(function* (agent: AgentPrincipal, input: CreateCryptoPayout) {
+      const notFound = new CryptoQuoteNotFound({ id: input.quoteId })
+      if (!Schema.is(CryptoQuoteId)(input.quoteId)) return yield* notFound
+      const quoteId = input.quoteId
+      return yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const locked = yield* quotes.lock(quoteId)
+          if (
+            Option.isNone(locked) ||
+            locked.value.teamId !== agent.teamId ||
+            locked.value.mode !== agent.mode ||
+            locked.value.spendingKeyId !== agent.keyId
+          ) {
+            return yield* notFound
+          }
+          const quote = locked.value
+          if (quote.payoutId !== null) return yield* new CryptoQuoteNotUsable({ id: quote.id, reason: "used" })
+          if (millisOfIso(quote.expiresAt) <= now) {
+            return yield* new CryptoQuoteNotUsable({ id: quote.id, reason: "expired" })
+          }
+          const destination = yield* destinations.find(quote.destinationId)
+          if (
+            Option.isNone(destination) ||
+            destination.value.removedAt !== null ||
+            destination.value.teamId !== agent.teamId ||
+            destination.value.mode !== agent.mode
+          ) {
+            return yield* new CryptoDestinationNotFound({ id: quote.destinationId })
+          }
+          const merchant = cryptoPayoutMerchant(quote)
+          const lock = decisionLock(
+            agent,
+            agent.accountId,
+            now,
+            CRYPTO_PAYOUT_CATEGORY,
+            normalizeMerchantName(merchant)
+          )
+          const [inputs] = yield* spendRepo.lockForDecisions([lock])
+          const id = yield* newId(CryptoPayoutId)
+          const governed = yield* decideGoverned(
+            agent,
+            {
+              amount: quote.amount,
+              currency: quote.currency,
+              merchant: { name: merchant, category: CRYPTO_PAYOUT_CATEGORY },
+              accountId: agent.accountId
+            },
+            { type: "crypto_payout", id, whenApproved: "hold" },
+            // The lock of one request answers one state.
+            inputs ?? (yield* Effect.die(new Error("no locked state for the payout"))),
+            now,
+            lock.windows
+          ).pipe(
+            Effect.catchTag("SpendRequestInvalid", (e) =>
+              Effect.fail(new CryptoPayoutInvalid({ field: e.field, message: e.message }))
+            )
+          )
+          const { decision, ledgerTransaction, approval, usage } = governed
+          const status: CryptoPayoutStatus =
+            decision.outcome === "approved"
+              ? "pending"
+              : decision.outcome === "pending_approval"
+                ? "pending_approval"
+                : "denied"
+          const createdAt = isoOfMillis(now)
+          const payout: CryptoPayout = {
+            id,
+            teamId: agent.teamId,
+            mode: agent.mode,
+            status,
+            quoteId: quote.id,
+            destinationId: quote.destinationId,
+            network: quote.network,
+            asset: quote.asset,
+            address: quote.address,
+            amount: quote.amount,
+            currency: "USD",
+            serviceFee: quote.serviceFee,
+            networkFee: quote.networkFee,
+            amountDelivered: quote.amountDelivered,
+            tokenAmount: quote.tokenAmount,
+            decimals: quote.decimals,
+            accountId: governed.account.id,
+            spendingKeyId: agent.keyId,
+            decision,
+            approval: approval === null ? null : approvalView(approval),
+            holdTransactionId: ledgerTransaction?.id ?? null,
+            txHash: null,
+            failureReason: null,
+            quoteExpiresAt: quote.expiresAt,
+            submittedAt: null,
+            completedAt: null,
+            createdAt,
+            updatedAt: createdAt
+          }
+          if (Option.isNone(yield* quotes.markUsed(quote.id, id, createdAt))) {
+            // Locked above and unused then: only a writer ignoring the lock could have used it meanwhile.
+            return yield* new CryptoQuoteNotUsable({ id: quote.id, reason: "used" })
+          }
+          if (approval !== null) yield* approvals.insert(approval)
+          if (ledgerTransaction !== null) {
+            yield* ledgerRepo
+              .insertTransaction(ledgerTransaction)
+              // A fresh id as reference, on accounts locked above: neither a duplicate nor a resolved hold.
+              .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
+          }
+          yield* repo.insert(payout)
+          yield* spendRepo.recordUsage(agent.keyId, usage)
+          yield* publish(
+            payout,
+            status === "pending"
+              ? ["crypto_payout.created"]
+              : [
+                  "crypto_payout.created",
+                  status === "denied" ? "crypto_payout.denied" : "crypto_payout.approval_required"
+                ]
+          )
+          return payout
+        })
+      )
+    })
+
+    const found = (teamId: TeamId, mode: Mode, id: string) =>
+      Effect.gen(function* () {
+        const p = Schema.is(CryptoPayoutId)(id) ? yield* repo.find(id) : Option.none()
+        if (Option.isNone(p) || p.value.teamId !== teamId || p.value.mode !== mode) {
+          return yield* new CryptoPayoutNotFound({ id })
+        }
+        return p.value
+      })
+
+    /** The payout as stored now (it was read before, and payouts are never deleted). */
+    const stored = (p: CryptoPayout): Effect.Effect<CryptoPayout, PersistenceUnavailable> =>
+      Effect.flatMap(
+        repo.find(p.id),
+        Option.match({ onNone: () => Effect.die(new CryptoPayoutNotFound({ id: p.id })), onSome: Effect.succeed })
+      )
+
+    const reportMeanwhile = meanwhileReporter(stored, (p, status) => new CryptoPayoutNotPending({ id: p.id, status }))
+
+    /**
+     * Ends a payout without paying it (canceled, expired, denied, failed): the status if it is still one of `from`,
+     * the hold released, the budget usage given back, the event; all or nothing.
+     */
+    const release = (
+      p: CryptoPayout,
+      from: ReadonlyArray<CryptoPayoutStatus>,
+      outcome: "canceled" | "expired" | "denied" | "failed",
+      before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable> = Effect.void,
+      failureReason: string | null = null
+    ): Effect.Effect<CryptoPayout, DecidedMeanwhile | PersistenceUnavailable> =>
+      transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            yield* before
+            const now = yield* nowIso
+            const updated = yield* repo.transition(p.id, from, {
+              status: outcome,
+              failureReason,
+              completedAt: outcome === "failed" ? now : null,
+              updatedAt: now
+            })
+            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+            if (p.holdTransactionId !== null) yield* ledger.voidHold(p.teamId, p.holdTransactionId)
+            yield* spendRepo.moveUsage(
+              p.spendingKeyId,
+              usageWindows(millisOfIso(p.createdAt), CRYPTO_PAYOUT_CATEGORY),
+              -p.amount
+            )
+            yield* publish(updated.value, [`crypto_payout.${outcome}`])
+            return updated.value
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+            // The hold is written with the payout, and ledger rows are never deleted.
+            HoldNotFound: Effect.die
+          })
+        )
+
+    /** Whether a payout awaiting approval is past its quote's or its approval's deadline at `nowMillis`. */
+    const isDue = (p: CryptoPayout, nowMillis: number) =>
+      p.status === "pending_approval" &&
+      (millisOfIso(p.quoteExpiresAt) <= nowMillis ||
+        (p.approval !== null && p.approval.status === "pending" && millisOfIso(p.approval.expiresAt) <= nowMillis))
+
+    const decideApproval = (p: CryptoPayout, d: SubjectApprovalDecision) =>
+      decidePendingApproval(approvals, p.teamId, p.approval, d)
+
+    const expire = (p: CryptoPayout) =>
+      release(
+        p,
+        ["pending_approval"],
+        "expired",
+        p.approval !== null ? decideApproval(p, { status: "expired", decidedBy: null, note: null }) : Effect.void
+      )
+
+    /** The payout as of now: one awaiting approval past its deadline is expired first. */
+    const current = (p: CryptoPayout) =>
+      Effect.gen(function* () {
+        if (!isDue(p, yield* Clock.currentTimeMillis)) return p
+        return yield* expire(p).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(p)))
+      })
+
+    const cancel = Effect.fn("CryptoPayouts.cancel")(function* (agent: AgentPrincipal, id: string) {
+      const p = yield* current(yield* found(agent.teamId, agent.mode, id))
+      if (p.status !== "pending_approval" && p.status !== "pending") {
+        return yield* new CryptoPayoutNotPending({ id: p.id, status: p.status })
+      }
+      return yield* reportMeanwhile(
+        p,
+        release(
+          p,
+          [p.status],
+          "canceled",
+          p.status === "pending_approval"
+            ? decideApproval(p, { status: "canceled", decidedBy: null, note: null })
+            : Effect.void
+        )
+      )
+    })
+
+    const decideAs = (outcome: "approved" | "denied") =>
+      Effect.fn(`CryptoPayouts.${outcome === "approved" ? "approve" : "deny"}`)(function* (
+        approver: TeamPrincipal,
+        approvalId: string,
+        note: string | null
+      ) {
+        const approval = yield* decidableApproval(approvals, approver, approvalId, "crypto_payout")
+        const p = yield* current(
+          yield* found(approval.teamId, approval.mode, approval.subjectId).pipe(
+            Effect.catchTag("CryptoPayoutNotFound", () => Effect.fail(new ApprovalNotFound({ approvalId })))
+          )
+        )
+        if (p.status !== "pending_approval") return yield* new CryptoPayoutNotPending({ id: p.id, status: p.status })
+        const decision = decideApproval(p, { status: outcome, decidedBy: approver.userId, note })
+        const byStep = <E>(decide: Effect.Effect<CryptoPayout, E>) =>
+          reportMeanwhile(
+            p,
+            decideByStep(
+              { approvals, outbox, freezes, transactor },
+              approval,
+              approver,
+              outcome,
+              note,
+              stored(p),
+              decide
+            )
+          )
+        if (outcome === "denied") return yield* byStep(release(p, ["pending_approval"], "denied", decision))
+        return yield* byStep(
+          transactor.withTransaction(
+            Effect.gen(function* () {
+              yield* decision
+              const updated = yield* repo.transition(p.id, ["pending_approval"], {
+                status: "pending",
+                failureReason: null,
+                completedAt: null,
+                updatedAt: yield* nowIso
+              })
+              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+              return updated.value
+            })
+          )
+        )
+      })
+
+    /** A submitted payout the rail confirmed: the hold posted, the destination known to the team, once. */
+    const confirm = (p: CryptoPayout) =>
+      transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const now = yield* nowIso
+            const updated = yield* repo.transition(p.id, ["submitted"], {
+              status: "confirmed",
+              failureReason: null,
+              completedAt: now,
+              updatedAt: now
+            })
+            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+            if (p.holdTransactionId !== null) yield* ledger.postHold(p.teamId, p.holdTransactionId)
+            yield* spendRepo.rememberMerchants([
+              { teamId: p.teamId, mode: p.mode, merchant: normalizeMerchantName(cryptoPayoutMerchant(p)), at: now }
+            ])
+            yield* publish(updated.value, ["crypto_payout.confirmed"])
+            return updated.value
+          })
+        )
+        .pipe(
+          Effect.catchTags({
+            HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+            HoldNotFound: Effect.die
+          })
+        )
+
+    const logRail = (p: CryptoPayout, step: string) => (e: { readonly message: string }) =>
+      Effect.logWarning(`crypto payout ${p.id}: the rail could not ${step}; trying again next round`, e.message)
+
+    /** Where the rail has a submitted payout, acted upon; which of `PayoutRound`'s counters it moves, if any. */
+    const reconcile = ({ payout: p, prepared }: SubmittedPayout) =>
+      Effect.gen(function* () {
+        const status = yield* rail.status(p.network, prepared)
+        switch (status._tag) {
+          case "confirmed":
+            return yield* Effect.as(confirm(p), "confirmed" as const)
+          case "failed":
+            return yield* Effect.as(release(p, ["submitted"], "failed", Effect.void, status.reason), "failed" as const)
+          case "unknown":
+            return yield* Effect.as(rail.broadcast(p.network, prepared), "rebroadcast" as const)
+          case "pending":
+            return undefined
+        }
+      }).pipe(
+        Effect.catchTags({
+          DecidedMeanwhile: () => Effect.void,
+          RailUnavailable: logRail(p, "report or broadcast"),
+          RailRejected: logRail(p, "broadcast")
+        })
+      )
+
+    /**
+     * Submits a queued payout: signed by the rail, stored with it and committed while the payout is still pending, and
+     * only then broadcast; a rejection fails the payout, an unavailable rail leaves it queued.
+     */
+    const submit = (p: CryptoPayout) =>
+      Effect.gen(function* () {
+        const prepared = yield* rail.prepare({
+          payoutId: p.id,
+          mode: p.mode,
+          network: p.network,
+          asset: p.asset,
+          address: p.address,
+          baseUnits: BigInt(p.tokenAmount)
+        })
+        const submitted = yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const locked = yield* repo.lock(p.id)
+            if (Option.isNone(locked) || locked.value.status !== "pending") return Option.none()
+            const updated = yield* repo.submit(p.id, prepared, yield* nowIso)
+            if (Option.isSome(updated)) yield* publish(updated.value, ["crypto_payout.submitted"])
+            return updated
+          })
+        )
+        if (Option.isNone(submitted)) return undefined
+        yield* rail.broadcast(p.network, prepared).pipe(
+          // Stored already: the next round finds it unknown to the network and broadcasts the same transfer again.
+          Effect.catchTags({ RailUnavailable: logRail(p, "broadcast"), RailRejected: logRail(p, "broadcast") })
+        )
+        return "submitted" as const
+      }).pipe(
+        Effect.catchTags({
+          RailRejected: (e) =>
+            release(p, ["pending"], "failed", Effect.void, e.message).pipe(
+              Effect.as("failed" as const),
+              Effect.catchTag("DecidedMeanwhile", () => Effect.void)
+            ),
+          RailUnavailable: logRail(p, "sign the transfer")
+        })
+      )
+
+    const processDue = Effect.gen(function* () {
+      const round = { confirmed: 0, failed: 0, rebroadcast: 0, submitted: 0 }
+      for (const s of yield* repo.submitted(ROUND_SIZE)) {
+        const moved = yield* reconcile(s)
+        if (moved !== undefined) round[moved] += 1
+      }
+      for (const p of yield* repo.queued(ROUND_SIZE)) {
+        const moved = yield* submit(p)
+        if (moved !== undefined) round[moved] += 1
+      }
+      return round satisfies PayoutRound
+    }).pipe(Effect.withSpan("CryptoPayouts.processDue"))
+
+    return CryptoPayouts.of({
+      create,
+      get: Effect.fn("CryptoPayouts.get")(function* (teamId: TeamId, mode: Mode, id: string) {
+        return yield* current(yield* found(teamId, mode, id))
+      }),
+      list: Effect.fn("CryptoPayouts.list")(function* (teamId: TeamId, query: CryptoPayoutQuery, page: PageRequest) {
+        const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
+        return rows.filter(
+          (p) =>
+            (query.status === undefined || p.status === query.status) &&
+            (query.approvalStatus === undefined || p.approval?.status === query.approvalStatus)
+        )
+      }),
+      cancel,
+      approve: decideAs("approved"),
+      deny: decideAs("denied"),
+      expireDue: expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("CryptoPayouts.expireDue")),
+      processDue
+    })
+  })
+  static readonly layer = Layer.effect(CryptoPayouts, CryptoPayouts.make)
+
+  /** A background job that expires payouts awaiting approval past their deadline every `interval`. */
+  static readonly sweeper = (interval: Duration.Input) =>
+    periodicJob(
+      "crypto payout expiry",
+      CryptoPayouts.use((s) => s.expireDue),
+      interval
+    )
+
+  /**
+   * The payout worker: one round (`processDue`) every `interval`, for as long as the layer lives. A round that dies (a
+   * rail's bug) is logged and the next round runs: what it stored stays consistent, and it retries what it left.
+   */
+  static readonly worker = (interval: Duration.Input) =>
+    periodicJob(
+      "crypto payout worker",
+      CryptoPayouts.use((s) =>
+        s.processDue.pipe(Effect.catchDefect((defect) => Effect.logError("crypto payout worker round died", defect)))
+      ),
+      interval
+    )
+}

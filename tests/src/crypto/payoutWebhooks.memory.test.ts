@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { payoutWebhooksSuite } from "./PayoutWebhooksSuite.ts"
+
+payoutWebhooksSuite("memory", PortsMemory)
