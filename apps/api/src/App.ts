@@ -303,8 +303,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
-    // Where payouts leave: the simulated rail (deterministic confirmations) unless another is configured.
-    Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(SimulatedPayoutRail))),
+    // Where payouts leave: the simulated rail (deterministic confirmations), or the EVM rail with CRYPTO_RAIL=evm.
+    Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(payoutRail(SimulatedPayoutRail)))),
     Layer.provideMerge(Transfers.layer),
     Layer.provideMerge(CryptoQuotes.layer.pipe(Layer.provide(cryptoFeesFromConfig))),
     Layer.provideMerge(CryptoDestinations.layer),
