@@ -1,13 +1,12 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
-  ApprovalNotFound,
+  type ApprovalNotFound,
   type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
   DecidedMeanwhile,
-  decidableApproval,
   decidePendingApproval,
   expireDueSubjects,
   meanwhileReporter,
@@ -29,13 +28,15 @@ import {
   Transactor
 } from "../shared/index.ts"
 import {
-  decideByStep,
+  currentSubject,
   decideGoverned,
+  decideGovernedApproval,
   decisionLock,
   normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
   SpendRequestsRepo,
+  storedSubject,
   usageWindows
 } from "../spend/index.ts"
 import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
@@ -274,21 +275,13 @@ export class Checkout extends Context.Service<
         return intent.value
       })
 
-    /** The intent as stored now (it was read before, and intents are never deleted). */
-    const stored = (intent: CheckoutIntent): Effect.Effect<CheckoutIntent, PersistenceUnavailable> =>
-      Effect.flatMap(
-        repo.find(intent.id),
-        Option.match({
-          onNone: () => Effect.die(new CheckoutIntentNotFound({ id: intent.id })),
-          onSome: Effect.succeed
-        })
-      )
+    const stored = storedSubject(repo.find, (id) => new CheckoutIntentNotFound({ id }))
+
+    const notPending = (intent: CheckoutIntent, status: CheckoutIntentStatus) =>
+      new CheckoutIntentNotUsable({ id: intent.id, status })
 
     /** Fails with the status another change left, when one won. */
-    const reportMeanwhile = meanwhileReporter(
-      stored,
-      (intent, status) => new CheckoutIntentNotUsable({ id: intent.id, status })
-    )
+    const reportMeanwhile = meanwhileReporter(stored, notPending)
 
     /** Decides the intent's pending approval first. */
     const decideApproval = (intent: CheckoutIntent, d: SubjectApprovalDecision) =>
@@ -359,11 +352,7 @@ export class Checkout extends Context.Service<
       )
 
     /** The intent as of now: an unused one past its deadline is expired first. */
-    const current = (intent: CheckoutIntent) =>
-      Effect.gen(function* () {
-        if (!isDue(intent, yield* Clock.currentTimeMillis)) return intent
-        return yield* expire(intent).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(intent)))
-      })
+    const current = currentSubject(isDue, expire, stored)
 
     const own = (agent: AgentPrincipal, id: string) => Effect.flatMap(found(agent.teamId, agent.mode, id), current)
 
@@ -449,37 +438,20 @@ export class Checkout extends Context.Service<
       return kept.first ? { ...answer, number: issued.number, cvc: issued.cvc } : answer
     })
 
-    const decideAs = (outcome: "approved" | "denied") =>
-      Effect.fn(`Checkout.${outcome === "approved" ? "approve" : "deny"}`)(function* (
-        approver: TeamPrincipal,
-        approvalId: string,
-        note: string | null
-      ) {
-        const approval = yield* decidableApproval(approvals, approver, approvalId, "checkout_intent")
-        const intent = yield* current(
-          yield* found(approval.teamId, approval.mode, approval.subjectId).pipe(
-            Effect.catchTag("CheckoutIntentNotFound", () => Effect.fail(new ApprovalNotFound({ approvalId })))
-          )
-        )
-        if (intent.status !== "pending_approval") {
-          return yield* new CheckoutIntentNotUsable({ id: intent.id, status: intent.status })
-        }
-        const decision = decideApproval(intent, { status: outcome, decidedBy: approver.userId, note })
-        const byStep = <E>(decide: Effect.Effect<CheckoutIntent, E>) =>
-          reportMeanwhile(
-            intent,
-            decideByStep(
-              { approvals, outbox, freezes, transactor },
-              approval,
-              approver,
-              outcome,
-              note,
-              stored(intent),
-              decide
-            )
-          )
-        if (outcome === "denied") return yield* byStep(release(intent, ["pending_approval"], "denied", decision))
-        return yield* byStep(
+    const decide = decideGovernedApproval(
+      { approvals, outbox, freezes, transactor },
+      {
+        type: "checkout_intent",
+        find: (teamId, mode, id) =>
+          found(teamId, mode, id).pipe(
+            Effect.flatMap((intent) => Effect.map(current(intent), Option.some)),
+            Effect.catchTag("CheckoutIntentNotFound", () => Effect.succeedNone)
+          ),
+        stored,
+        notPending,
+        decideApproval,
+        deny: (intent, decision) => release(intent, ["pending_approval"], "denied", decision),
+        approve: (intent, decision) =>
           transactor.withTransaction(
             Effect.gen(function* () {
               yield* decision
@@ -492,7 +464,16 @@ export class Checkout extends Context.Service<
               return updated.value
             })
           )
-        )
+      }
+    )
+
+    const decideAs = (outcome: "approved" | "denied") =>
+      Effect.fn(`Checkout.${outcome === "approved" ? "approve" : "deny"}`)(function* (
+        approver: TeamPrincipal,
+        approvalId: string,
+        note: string | null
+      ) {
+        return yield* decide(outcome, approver, approvalId, note)
       })
 
     const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Checkout.expireDue"))

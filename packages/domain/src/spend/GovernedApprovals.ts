@@ -1,0 +1,95 @@
+import { Clock, Effect, Option } from "effect"
+import type { TeamPrincipal } from "../access/index.ts"
+import {
+  ApprovalNotFound,
+  type ApprovalSubjectType,
+  type ApprovalsRepo,
+  type DecidedMeanwhile,
+  decidableApproval,
+  meanwhileReporter,
+  type SubjectApprovalDecision
+} from "../approvals/index.ts"
+import type { EventOutbox } from "../platform/index.ts"
+import type { Mode, PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import { decideByStep, type SpendFreezesRepo } from "./SpendFreezes.ts"
+
+/** The subject as stored now; it was read before, and governed subjects are never deleted (else `missing` dies). */
+export const storedSubject =
+  <S extends { readonly id: string }, X>(
+    find: (id: S["id"]) => Effect.Effect<Option.Option<S>, PersistenceUnavailable>,
+    missing: (id: S["id"]) => X
+  ) =>
+  (subject: S): Effect.Effect<S, PersistenceUnavailable> =>
+    Effect.flatMap(
+      find(subject.id),
+      Option.match({ onNone: () => Effect.die(missing(subject.id)), onSome: Effect.succeed })
+    )
+
+/** The subject as of now: one past its deadline (`isDue`) is expired first, or read again when another change won. */
+export const currentSubject =
+  <S, R>(
+    isDue: (subject: S, nowMillis: number) => boolean,
+    expire: (subject: S) => Effect.Effect<S, DecidedMeanwhile | PersistenceUnavailable, R>,
+    stored: (subject: S) => Effect.Effect<S, PersistenceUnavailable>
+  ) =>
+  (subject: S): Effect.Effect<S, PersistenceUnavailable, R> =>
+    Effect.gen(function* () {
+      if (!isDue(subject, yield* Clock.currentTimeMillis)) return subject
+      return yield* expire(subject).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(subject)))
+    })
+
+/** What deciding the approval of a governed subject (a transfer, a checkout intent, a crypto payout) needs of it. */
+export interface GovernedApprovalSubject<S extends { readonly id: string; readonly status: string }, N, E, R> {
+  readonly type: ApprovalSubjectType
+  /** The subject `id` of the team in `mode`, as of now; none when the team has no such subject. */
+  readonly find: (teamId: TeamId, mode: Mode, id: string) => Effect.Effect<Option.Option<S>, PersistenceUnavailable>
+  readonly stored: (subject: S) => Effect.Effect<S, PersistenceUnavailable>
+  /** The service's own error for a subject that is no longer pending approval. */
+  readonly notPending: (subject: S, status: S["status"]) => N
+  /** Decides the subject's pending approval: the first step of either ending. */
+  readonly decideApproval: (
+    subject: S,
+    decision: SubjectApprovalDecision
+  ) => Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
+  /** Ends a denied subject, running `decision` first, in one transaction. */
+  readonly deny: (
+    subject: S,
+    decision: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
+  ) => Effect.Effect<S, DecidedMeanwhile | PersistenceUnavailable>
+  /** Moves an approved subject on, running `decision` first, in one transaction. */
+  readonly approve: (
+    subject: S,
+    decision: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
+  ) => Effect.Effect<S, E | DecidedMeanwhile, R>
+}
+
+/**
+ * A member's step on the pending approval of a governed subject (`decideByStep`): the approval must be one the
+ * approver may decide, its subject pending approval as of now; the subject is denied or approved when the step ends
+ * the approval, and when another transition won, the subject's own "not pending" error reports the status it left.
+ */
+export const decideGovernedApproval =
+  <S extends { readonly id: string; readonly status: string }, N, E, R>(
+    ports: {
+      readonly approvals: ApprovalsRepo["Service"]
+      readonly outbox: EventOutbox["Service"]
+      readonly freezes: SpendFreezesRepo["Service"]
+      readonly transactor: Transactor["Service"]
+    },
+    subject: GovernedApprovalSubject<S, N, E, R>
+  ) =>
+  (outcome: "approved" | "denied", approver: TeamPrincipal, approvalId: string, note: string | null) =>
+    Effect.gen(function* () {
+      const approval = yield* decidableApproval(ports.approvals, approver, approvalId, subject.type)
+      const found = yield* subject.find(approval.teamId, approval.mode, approval.subjectId)
+      if (Option.isNone(found)) return yield* new ApprovalNotFound({ approvalId })
+      const s = found.value
+      if (s.status !== "pending_approval") return yield* Effect.fail(subject.notPending(s, s.status))
+      const decision = subject.decideApproval(s, { status: outcome, decidedBy: approver.userId, note })
+      const end: Effect.Effect<S, E | DecidedMeanwhile | PersistenceUnavailable, R> =
+        outcome === "denied" ? subject.deny(s, decision) : subject.approve(s, decision)
+      return yield* meanwhileReporter(subject.stored, subject.notPending)(
+        s,
+        decideByStep(ports, approval, approver, outcome, note, subject.stored(s), end)
+      )
+    })
