@@ -9,7 +9,6 @@ import {
   DecidedMeanwhile,
   decidePendingApproval,
   expireDueSubjects,
-  meanwhileReporter,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import type { SettlementAccountMissing } from "../ledger/index.ts"
@@ -30,8 +29,8 @@ import {
 import {
   currentSubject,
   decideGoverned,
-  decideGovernedApproval,
   decisionLock,
+  governedApprovals,
   normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
@@ -277,12 +276,6 @@ export class Checkout extends Context.Service<
 
     const stored = storedSubject(repo.find, (id) => new CheckoutIntentNotFound({ id }))
 
-    const notPending = (intent: CheckoutIntent, status: CheckoutIntentStatus) =>
-      new CheckoutIntentNotUsable({ id: intent.id, status })
-
-    /** Fails with the status another change left, when one won. */
-    const reportMeanwhile = meanwhileReporter(stored, notPending)
-
     /** Decides the intent's pending approval first. */
     const decideApproval = (intent: CheckoutIntent, d: SubjectApprovalDecision) =>
       decidePendingApproval(approvals, intent.teamId, intent.approval, d)
@@ -356,22 +349,41 @@ export class Checkout extends Context.Service<
 
     const own = (agent: AgentPrincipal, id: string) => Effect.flatMap(found(agent.teamId, agent.mode, id), current)
 
+    const governed = governedApprovals(
+      { approvals, outbox, freezes, transactor },
+      {
+        type: "checkout_intent",
+        find: (teamId, mode, id) =>
+          found(teamId, mode, id).pipe(
+            Effect.flatMap((intent) => Effect.map(current(intent), Option.some)),
+            Effect.catchTag("CheckoutIntentNotFound", () => Effect.succeedNone)
+          ),
+        stored,
+        notPending: (intent, status) => new CheckoutIntentNotUsable({ id: intent.id, status }),
+        decideApproval,
+        release,
+        approve: (intent, decision) =>
+          transactor.withTransaction(
+            Effect.gen(function* () {
+              yield* decision
+              const updated = yield* repo.transition(intent.id, ["pending_approval"], {
+                status: "approved",
+                updatedAt: yield* nowIso
+              })
+              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+              yield* publish(updated.value, ["approved"])
+              return updated.value
+            })
+          )
+      }
+    )
+
     const cancel = Effect.fn("Checkout.cancel")(function* (agent: AgentPrincipal, id: string) {
       const intent = yield* own(agent, id)
       if (intent.status !== "pending_approval" && intent.status !== "approved") {
         return yield* new CheckoutIntentNotUsable({ id, status: intent.status })
       }
-      return yield* reportMeanwhile(
-        intent,
-        release(
-          intent,
-          [intent.status],
-          "canceled",
-          intent.status === "pending_approval"
-            ? decideApproval(intent, { status: "canceled", decidedBy: null, note: null })
-            : Effect.void
-        )
-      )
+      return yield* governed.cancel(intent)
     })
 
     const credentials = Effect.fn("Checkout.credentials")(function* (agent: AgentPrincipal, id: string) {
@@ -438,42 +450,13 @@ export class Checkout extends Context.Service<
       return kept.first ? { ...answer, number: issued.number, cvc: issued.cvc } : answer
     })
 
-    const decide = decideGovernedApproval(
-      { approvals, outbox, freezes, transactor },
-      {
-        type: "checkout_intent",
-        find: (teamId, mode, id) =>
-          found(teamId, mode, id).pipe(
-            Effect.flatMap((intent) => Effect.map(current(intent), Option.some)),
-            Effect.catchTag("CheckoutIntentNotFound", () => Effect.succeedNone)
-          ),
-        stored,
-        notPending,
-        decideApproval,
-        deny: (intent, decision) => release(intent, ["pending_approval"], "denied", decision),
-        approve: (intent, decision) =>
-          transactor.withTransaction(
-            Effect.gen(function* () {
-              yield* decision
-              const updated = yield* repo.transition(intent.id, ["pending_approval"], {
-                status: "approved",
-                updatedAt: yield* nowIso
-              })
-              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-              yield* publish(updated.value, ["approved"])
-              return updated.value
-            })
-          )
-      }
-    )
-
     const decideAs = (outcome: "approved" | "denied") =>
       Effect.fn(`Checkout.${outcome === "approved" ? "approve" : "deny"}`)(function* (
         approver: TeamPrincipal,
         approvalId: string,
         note: string | null
       ) {
-        return yield* decide(outcome, approver, approvalId, note)
+        return yield* governed.decide(outcome, approver, approvalId, note)
       })
 
     const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Checkout.expireDue"))

@@ -9,7 +9,6 @@ import {
   DecidedMeanwhile,
   decidePendingApproval,
   expireDueSubjects,
-  meanwhileReporter,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
@@ -30,8 +29,8 @@ import {
 import {
   currentSubject,
   decideGoverned,
-  decideGovernedApproval,
   decisionLock,
+  governedApprovals,
   normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
@@ -303,10 +302,6 @@ export class CryptoPayouts extends Context.Service<
 
     const stored = storedSubject(repo.find, (id) => new CryptoPayoutNotFound({ id }))
 
-    const notPending = (p: CryptoPayout, status: CryptoPayoutStatus) => new CryptoPayoutNotPending({ id: p.id, status })
-
-    const reportMeanwhile = meanwhileReporter(stored, notPending)
-
     /**
      * Ends a payout without paying it (canceled, expired, denied, failed): the status if it is still one of `from`,
      * the hold released, the budget usage given back, the event; all or nothing.
@@ -368,25 +363,7 @@ export class CryptoPayouts extends Context.Service<
     /** The payout as of now: one awaiting approval past its deadline is expired first. */
     const current = currentSubject(isDue, expire, stored)
 
-    const cancel = Effect.fn("CryptoPayouts.cancel")(function* (agent: AgentPrincipal, id: string) {
-      const p = yield* current(yield* found(agent.teamId, agent.mode, id))
-      if (p.status !== "pending_approval" && p.status !== "pending") {
-        return yield* new CryptoPayoutNotPending({ id: p.id, status: p.status })
-      }
-      return yield* reportMeanwhile(
-        p,
-        release(
-          p,
-          [p.status],
-          "canceled",
-          p.status === "pending_approval"
-            ? decideApproval(p, { status: "canceled", decidedBy: null, note: null })
-            : Effect.void
-        )
-      )
-    })
-
-    const decide = decideGovernedApproval(
+    const governed = governedApprovals(
       { approvals, outbox, freezes, transactor },
       {
         type: "crypto_payout",
@@ -396,9 +373,9 @@ export class CryptoPayouts extends Context.Service<
             Effect.catchTag("CryptoPayoutNotFound", () => Effect.succeedNone)
           ),
         stored,
-        notPending,
+        notPending: (p, status) => new CryptoPayoutNotPending({ id: p.id, status }),
         decideApproval,
-        deny: (p, decision) => release(p, ["pending_approval"], "denied", decision),
+        release,
         approve: (p, decision) =>
           transactor.withTransaction(
             Effect.gen(function* () {
@@ -416,13 +393,21 @@ export class CryptoPayouts extends Context.Service<
       }
     )
 
+    const cancel = Effect.fn("CryptoPayouts.cancel")(function* (agent: AgentPrincipal, id: string) {
+      const p = yield* current(yield* found(agent.teamId, agent.mode, id))
+      if (p.status !== "pending_approval" && p.status !== "pending") {
+        return yield* new CryptoPayoutNotPending({ id: p.id, status: p.status })
+      }
+      return yield* governed.cancel(p)
+    })
+
     const decideAs = (outcome: "approved" | "denied") =>
       Effect.fn(`CryptoPayouts.${outcome === "approved" ? "approve" : "deny"}`)(function* (
         approver: TeamPrincipal,
         approvalId: string,
         note: string | null
       ) {
-        return yield* decide(outcome, approver, approvalId, note)
+        return yield* governed.decide(outcome, approver, approvalId, note)
       })
 
     /** A submitted payout the rail confirmed: the hold posted, the destination known to the team, once. */

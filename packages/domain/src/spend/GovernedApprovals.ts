@@ -51,10 +51,12 @@ export interface GovernedApprovalSubject<S extends { readonly id: string; readon
     subject: S,
     decision: SubjectApprovalDecision
   ) => Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
-  /** Ends a denied subject, running `decision` first, in one transaction. */
-  readonly deny: (
+  /** Ends the subject unpaid (canceled, denied) if it is still in one of `from`, running `before` first, all or nothing. */
+  readonly release: (
     subject: S,
-    decision: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
+    from: ReadonlyArray<S["status"]>,
+    outcome: "canceled" | "denied",
+    before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
   ) => Effect.Effect<S, DecidedMeanwhile | PersistenceUnavailable>
   /** Moves an approved subject on, running `decision` first, in one transaction. */
   readonly approve: (
@@ -64,32 +66,46 @@ export interface GovernedApprovalSubject<S extends { readonly id: string; readon
 }
 
 /**
- * A member's step on the pending approval of a governed subject (`decideByStep`): the approval must be one the
- * approver may decide, its subject pending approval as of now; the subject is denied or approved when the step ends
- * the approval, and when another transition won, the subject's own "not pending" error reports the status it left.
+ * The endings of a governed subject that decide its pending approval. `decide`: a member's step on it
+ * (`decideByStep`), when the approver may decide it and the subject is pending approval as of now; the subject is
+ * denied or approved when the step ends the approval. `cancel`: the subject canceled in the status it has, its pending
+ * approval canceled first. When another transition won, the subject's own "not pending" error reports the status it
+ * left.
  */
-export const decideGovernedApproval =
-  <S extends { readonly id: string; readonly status: string }, N, E, R>(
-    ports: {
-      readonly approvals: ApprovalsRepo["Service"]
-      readonly outbox: EventOutbox["Service"]
-      readonly freezes: SpendFreezesRepo["Service"]
-      readonly transactor: Transactor["Service"]
-    },
-    subject: GovernedApprovalSubject<S, N, E, R>
-  ) =>
-  (outcome: "approved" | "denied", approver: TeamPrincipal, approvalId: string, note: string | null) =>
-    Effect.gen(function* () {
-      const approval = yield* decidableApproval(ports.approvals, approver, approvalId, subject.type)
-      const found = yield* subject.find(approval.teamId, approval.mode, approval.subjectId)
-      if (Option.isNone(found)) return yield* new ApprovalNotFound({ approvalId })
-      const s = found.value
-      if (s.status !== "pending_approval") return yield* Effect.fail(subject.notPending(s, s.status))
-      const decision = subject.decideApproval(s, { status: outcome, decidedBy: approver.userId, note })
-      const end: Effect.Effect<S, E | DecidedMeanwhile | PersistenceUnavailable, R> =
-        outcome === "denied" ? subject.deny(s, decision) : subject.approve(s, decision)
-      return yield* meanwhileReporter(subject.stored, subject.notPending)(
+export const governedApprovals = <S extends { readonly id: string; readonly status: string }, N, E, R>(
+  ports: {
+    readonly approvals: ApprovalsRepo["Service"]
+    readonly outbox: EventOutbox["Service"]
+    readonly freezes: SpendFreezesRepo["Service"]
+    readonly transactor: Transactor["Service"]
+  },
+  subject: GovernedApprovalSubject<S, N, E, R>
+) => {
+  const reportMeanwhile = meanwhileReporter(subject.stored, subject.notPending)
+  return {
+    decide: (outcome: "approved" | "denied", approver: TeamPrincipal, approvalId: string, note: string | null) =>
+      Effect.gen(function* () {
+        const approval = yield* decidableApproval(ports.approvals, approver, approvalId, subject.type)
+        const found = yield* subject.find(approval.teamId, approval.mode, approval.subjectId)
+        if (Option.isNone(found)) return yield* new ApprovalNotFound({ approvalId })
+        const s = found.value
+        if (s.status !== "pending_approval") return yield* Effect.fail(subject.notPending(s, s.status))
+        const decision = subject.decideApproval(s, { status: outcome, decidedBy: approver.userId, note })
+        const end: Effect.Effect<S, E | DecidedMeanwhile | PersistenceUnavailable, R> =
+          outcome === "denied" ? subject.release(s, [s.status], "denied", decision) : subject.approve(s, decision)
+        return yield* reportMeanwhile(s, decideByStep(ports, approval, approver, outcome, note, subject.stored(s), end))
+      }),
+    cancel: (s: S) =>
+      reportMeanwhile(
         s,
-        decideByStep(ports, approval, approver, outcome, note, subject.stored(s), end)
+        subject.release(
+          s,
+          [s.status],
+          "canceled",
+          s.status === "pending_approval"
+            ? subject.decideApproval(s, { status: "canceled", decidedBy: null, note: null })
+            : Effect.void
+        )
       )
-    })
+  }
+}

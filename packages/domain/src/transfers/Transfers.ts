@@ -32,8 +32,8 @@ import {
 import {
   currentSubject,
   decideGoverned,
-  decideGovernedApproval,
   decisionLock,
+  governedApprovals,
   normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
@@ -462,25 +462,7 @@ export class Transfers extends Context.Service<
       return yield* reportMeanwhile(t, release(t, ["pending_acceptance"], "declined"))
     })
 
-    const cancel = Effect.fn("Transfers.cancel")(function* (agent: AgentPrincipal, id: string) {
-      const t = yield* partyTo(agent, id, "outgoing", "cancel")
-      if (t.status !== "pending_approval" && t.status !== "pending_acceptance") {
-        return yield* new TransferNotPending({ id, status: t.status })
-      }
-      return yield* reportMeanwhile(
-        t,
-        release(
-          t,
-          [t.status],
-          "canceled",
-          t.status === "pending_approval"
-            ? decideApproval(t, { status: "canceled", decidedBy: null, note: null })
-            : Effect.void
-        )
-      )
-    })
-
-    const decide = decideGovernedApproval(
+    const governed = governedApprovals(
       { approvals, outbox, freezes, transactor },
       {
         type: "transfer",
@@ -492,7 +474,7 @@ export class Transfers extends Context.Service<
         stored,
         notPending,
         decideApproval,
-        deny: (t, decision) => release(t, ["pending_approval"], "denied", decision),
+        release,
         approve: (t, decision) =>
           transactor.withTransaction(
             Effect.gen(function* () {
@@ -512,13 +494,21 @@ export class Transfers extends Context.Service<
       }
     )
 
+    const cancel = Effect.fn("Transfers.cancel")(function* (agent: AgentPrincipal, id: string) {
+      const t = yield* partyTo(agent, id, "outgoing", "cancel")
+      if (t.status !== "pending_approval" && t.status !== "pending_acceptance") {
+        return yield* new TransferNotPending({ id, status: t.status })
+      }
+      return yield* governed.cancel(t)
+    })
+
     const decideAs = (outcome: "approved" | "denied") =>
       Effect.fn(`Transfers.${outcome === "approved" ? "approve" : "deny"}`)(function* (
         approver: TeamPrincipal,
         approvalId: string,
         note: string | null
       ) {
-        return yield* decide(outcome, approver, approvalId, note)
+        return yield* governed.decide(outcome, approver, approvalId, note)
       })
 
     const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Transfers.expireDue"))
