@@ -362,19 +362,11 @@ export class Checkout extends Context.Service<
         notPending: (intent, status) => new CheckoutIntentNotUsable({ id: intent.id, status }),
         decideApproval,
         release,
-        approve: (intent, decision) =>
-          transactor.withTransaction(
-            Effect.gen(function* () {
-              yield* decision
-              const updated = yield* repo.transition(intent.id, ["pending_approval"], {
-                status: "approved",
-                updatedAt: yield* nowIso
-              })
-              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-              yield* publish(updated.value, ["approved"])
-              return updated.value
-            })
-          )
+        approve: (intent) =>
+          Effect.flatMap(nowIso, (updatedAt) =>
+            repo.transition(intent.id, ["pending_approval"], { status: "approved", updatedAt })
+          ),
+        approved: (intent) => publish(intent, ["approved"])
       }
     )
 

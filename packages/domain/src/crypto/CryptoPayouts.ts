@@ -376,18 +376,13 @@ export class CryptoPayouts extends Context.Service<
         notPending: (p, status) => new CryptoPayoutNotPending({ id: p.id, status }),
         decideApproval,
         release,
-        approve: (p, decision) =>
-          transactor.withTransaction(
-            Effect.gen(function* () {
-              yield* decision
-              const updated = yield* repo.transition(p.id, ["pending_approval"], {
-                status: "pending",
-                failureReason: null,
-                completedAt: null,
-                updatedAt: yield* nowIso
-              })
-              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-              return updated.value
+        approve: (p) =>
+          Effect.flatMap(nowIso, (updatedAt) =>
+            repo.transition(p.id, ["pending_approval"], {
+              status: "pending",
+              failureReason: null,
+              completedAt: null,
+              updatedAt
             })
           )
       }

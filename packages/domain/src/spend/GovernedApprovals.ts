@@ -4,7 +4,7 @@ import {
   ApprovalNotFound,
   type ApprovalSubjectType,
   type ApprovalsRepo,
-  type DecidedMeanwhile,
+  DecidedMeanwhile,
   decidableApproval,
   meanwhileReporter,
   type SubjectApprovalDecision
@@ -58,11 +58,10 @@ export interface GovernedApprovalSubject<S extends { readonly id: string; readon
     outcome: "canceled" | "denied",
     before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
   ) => Effect.Effect<S, DecidedMeanwhile | PersistenceUnavailable>
-  /** Moves an approved subject on, running `decision` first, in one transaction. */
-  readonly approve: (
-    subject: S,
-    decision: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
-  ) => Effect.Effect<S, E | DecidedMeanwhile, R>
+  /** Moves an approved subject on from `pending_approval`: as it now is, or none when another transition won. */
+  readonly approve: (subject: S) => Effect.Effect<Option.Option<S>, E | PersistenceUnavailable, R>
+  /** What the approved subject publishes, in the same transaction. */
+  readonly approved?: (subject: S) => Effect.Effect<void, E | PersistenceUnavailable, R>
 }
 
 /**
@@ -92,7 +91,17 @@ export const governedApprovals = <S extends { readonly id: string; readonly stat
         if (s.status !== "pending_approval") return yield* Effect.fail(subject.notPending(s, s.status))
         const decision = subject.decideApproval(s, { status: outcome, decidedBy: approver.userId, note })
         const end: Effect.Effect<S, E | DecidedMeanwhile | PersistenceUnavailable, R> =
-          outcome === "denied" ? subject.release(s, [s.status], "denied", decision) : subject.approve(s, decision)
+          outcome === "denied"
+            ? subject.release(s, [s.status], "denied", decision)
+            : ports.transactor.withTransaction(
+                Effect.gen(function* () {
+                  yield* decision
+                  const updated = yield* subject.approve(s)
+                  if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+                  if (subject.approved !== undefined) yield* subject.approved(updated.value)
+                  return updated.value
+                })
+              )
         return yield* reportMeanwhile(s, decideByStep(ports, approval, approver, outcome, note, subject.stored(s), end))
       }),
     cancel: (s: S) =>

@@ -475,22 +475,17 @@ export class Transfers extends Context.Service<
         notPending,
         decideApproval,
         release,
-        approve: (t, decision) =>
-          transactor.withTransaction(
-            Effect.gen(function* () {
-              yield* decision
-              const now = yield* Clock.currentTimeMillis
-              const updated = yield* repo.transition(t.id, ["pending_approval"], {
-                status: "pending_acceptance",
-                expiresAt: isoOfMillis(now + (yield* TransferAcceptanceTtl) * 1000),
-                updatedAt: isoOfMillis(now)
-              })
-              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-              // The recipient hears of the transfer once it awaits acceptance.
-              yield* publish(updated.value, ["transfer.created"], "recipient")
-              return updated.value
+        approve: (t) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            return yield* repo.transition(t.id, ["pending_approval"], {
+              status: "pending_acceptance",
+              expiresAt: isoOfMillis(now + (yield* TransferAcceptanceTtl) * 1000),
+              updatedAt: isoOfMillis(now)
             })
-          )
+          }),
+        // The recipient hears of the transfer once it awaits acceptance.
+        approved: (t) => publish(t, ["transfer.created"], "recipient")
       }
     )
 
