@@ -1,16 +1,14 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
-  ApprovalNotFound,
+  type ApprovalNotFound,
   type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
   DecidedMeanwhile,
-  decidableApproval,
   decidePendingApproval,
   expireDueSubjects,
-  meanwhileReporter,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import type { SettlementAccountMissing } from "../ledger/index.ts"
@@ -29,13 +27,15 @@ import {
   Transactor
 } from "../shared/index.ts"
 import {
-  decideByStep,
+  currentSubject,
   decideGoverned,
   decisionLock,
+  governedApprovals,
   normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
   SpendRequestsRepo,
+  storedSubject,
   usageWindows
 } from "../spend/index.ts"
 import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
@@ -274,21 +274,7 @@ export class Checkout extends Context.Service<
         return intent.value
       })
 
-    /** The intent as stored now (it was read before, and intents are never deleted). */
-    const stored = (intent: CheckoutIntent): Effect.Effect<CheckoutIntent, PersistenceUnavailable> =>
-      Effect.flatMap(
-        repo.find(intent.id),
-        Option.match({
-          onNone: () => Effect.die(new CheckoutIntentNotFound({ id: intent.id })),
-          onSome: Effect.succeed
-        })
-      )
-
-    /** Fails with the status another change left, when one won. */
-    const reportMeanwhile = meanwhileReporter(
-      stored,
-      (intent, status) => new CheckoutIntentNotUsable({ id: intent.id, status })
-    )
+    const stored = storedSubject(repo.find, (id) => new CheckoutIntentNotFound({ id }))
 
     /** Decides the intent's pending approval first. */
     const decideApproval = (intent: CheckoutIntent, d: SubjectApprovalDecision) =>
@@ -359,30 +345,37 @@ export class Checkout extends Context.Service<
       )
 
     /** The intent as of now: an unused one past its deadline is expired first. */
-    const current = (intent: CheckoutIntent) =>
-      Effect.gen(function* () {
-        if (!isDue(intent, yield* Clock.currentTimeMillis)) return intent
-        return yield* expire(intent).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(intent)))
-      })
+    const current = currentSubject(isDue, expire, stored)
 
     const own = (agent: AgentPrincipal, id: string) => Effect.flatMap(found(agent.teamId, agent.mode, id), current)
+
+    const governed = governedApprovals(
+      { approvals, outbox, freezes, transactor },
+      {
+        type: "checkout_intent",
+        find: (teamId, mode, id) =>
+          found(teamId, mode, id).pipe(
+            Effect.flatMap((intent) => Effect.map(current(intent), Option.some)),
+            Effect.catchTag("CheckoutIntentNotFound", () => Effect.succeedNone)
+          ),
+        stored,
+        notPending: (intent, status) => new CheckoutIntentNotUsable({ id: intent.id, status }),
+        decideApproval,
+        release,
+        approve: (intent) =>
+          Effect.flatMap(nowIso, (updatedAt) =>
+            repo.transition(intent.id, ["pending_approval"], { status: "approved", updatedAt })
+          ),
+        approved: (intent) => publish(intent, ["approved"])
+      }
+    )
 
     const cancel = Effect.fn("Checkout.cancel")(function* (agent: AgentPrincipal, id: string) {
       const intent = yield* own(agent, id)
       if (intent.status !== "pending_approval" && intent.status !== "approved") {
         return yield* new CheckoutIntentNotUsable({ id, status: intent.status })
       }
-      return yield* reportMeanwhile(
-        intent,
-        release(
-          intent,
-          [intent.status],
-          "canceled",
-          intent.status === "pending_approval"
-            ? decideApproval(intent, { status: "canceled", decidedBy: null, note: null })
-            : Effect.void
-        )
-      )
+      return yield* governed.cancel(intent)
     })
 
     const credentials = Effect.fn("Checkout.credentials")(function* (agent: AgentPrincipal, id: string) {
@@ -455,44 +448,7 @@ export class Checkout extends Context.Service<
         approvalId: string,
         note: string | null
       ) {
-        const approval = yield* decidableApproval(approvals, approver, approvalId, "checkout_intent")
-        const intent = yield* current(
-          yield* found(approval.teamId, approval.mode, approval.subjectId).pipe(
-            Effect.catchTag("CheckoutIntentNotFound", () => Effect.fail(new ApprovalNotFound({ approvalId })))
-          )
-        )
-        if (intent.status !== "pending_approval") {
-          return yield* new CheckoutIntentNotUsable({ id: intent.id, status: intent.status })
-        }
-        const decision = decideApproval(intent, { status: outcome, decidedBy: approver.userId, note })
-        const byStep = <E>(decide: Effect.Effect<CheckoutIntent, E>) =>
-          reportMeanwhile(
-            intent,
-            decideByStep(
-              { approvals, outbox, freezes, transactor },
-              approval,
-              approver,
-              outcome,
-              note,
-              stored(intent),
-              decide
-            )
-          )
-        if (outcome === "denied") return yield* byStep(release(intent, ["pending_approval"], "denied", decision))
-        return yield* byStep(
-          transactor.withTransaction(
-            Effect.gen(function* () {
-              yield* decision
-              const updated = yield* repo.transition(intent.id, ["pending_approval"], {
-                status: "approved",
-                updatedAt: yield* nowIso
-              })
-              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-              yield* publish(updated.value, ["approved"])
-              return updated.value
-            })
-          )
-        )
+        return yield* governed.decide(outcome, approver, approvalId, note)
       })
 
     const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Checkout.expireDue"))

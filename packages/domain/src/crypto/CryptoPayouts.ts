@@ -1,16 +1,14 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
-  ApprovalNotFound,
+  type ApprovalNotFound,
   type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
   DecidedMeanwhile,
-  decidableApproval,
   decidePendingApproval,
   expireDueSubjects,
-  meanwhileReporter,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
@@ -29,13 +27,15 @@ import {
   Transactor
 } from "../shared/index.ts"
 import {
-  decideByStep,
+  currentSubject,
   decideGoverned,
   decisionLock,
+  governedApprovals,
   normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
   SpendRequestsRepo,
+  storedSubject,
   usageWindows
 } from "../spend/index.ts"
 import { CryptoDestinationsRepo, CryptoQuotesRepo } from "./CryptoRepos.ts"
@@ -300,14 +300,7 @@ export class CryptoPayouts extends Context.Service<
         return p.value
       })
 
-    /** The payout as stored now (it was read before, and payouts are never deleted). */
-    const stored = (p: CryptoPayout): Effect.Effect<CryptoPayout, PersistenceUnavailable> =>
-      Effect.flatMap(
-        repo.find(p.id),
-        Option.match({ onNone: () => Effect.die(new CryptoPayoutNotFound({ id: p.id })), onSome: Effect.succeed })
-      )
-
-    const reportMeanwhile = meanwhileReporter(stored, (p, status) => new CryptoPayoutNotPending({ id: p.id, status }))
+    const stored = storedSubject(repo.find, (id) => new CryptoPayoutNotFound({ id }))
 
     /**
      * Ends a payout without paying it (canceled, expired, denied, failed): the status if it is still one of `from`,
@@ -368,28 +361,39 @@ export class CryptoPayouts extends Context.Service<
       )
 
     /** The payout as of now: one awaiting approval past its deadline is expired first. */
-    const current = (p: CryptoPayout) =>
-      Effect.gen(function* () {
-        if (!isDue(p, yield* Clock.currentTimeMillis)) return p
-        return yield* expire(p).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(p)))
-      })
+    const current = currentSubject(isDue, expire, stored)
+
+    const governed = governedApprovals(
+      { approvals, outbox, freezes, transactor },
+      {
+        type: "crypto_payout",
+        find: (teamId, mode, id) =>
+          found(teamId, mode, id).pipe(
+            Effect.flatMap((p) => Effect.map(current(p), Option.some)),
+            Effect.catchTag("CryptoPayoutNotFound", () => Effect.succeedNone)
+          ),
+        stored,
+        notPending: (p, status) => new CryptoPayoutNotPending({ id: p.id, status }),
+        decideApproval,
+        release,
+        approve: (p) =>
+          Effect.flatMap(nowIso, (updatedAt) =>
+            repo.transition(p.id, ["pending_approval"], {
+              status: "pending",
+              failureReason: null,
+              completedAt: null,
+              updatedAt
+            })
+          )
+      }
+    )
 
     const cancel = Effect.fn("CryptoPayouts.cancel")(function* (agent: AgentPrincipal, id: string) {
       const p = yield* current(yield* found(agent.teamId, agent.mode, id))
       if (p.status !== "pending_approval" && p.status !== "pending") {
         return yield* new CryptoPayoutNotPending({ id: p.id, status: p.status })
       }
-      return yield* reportMeanwhile(
-        p,
-        release(
-          p,
-          [p.status],
-          "canceled",
-          p.status === "pending_approval"
-            ? decideApproval(p, { status: "canceled", decidedBy: null, note: null })
-            : Effect.void
-        )
-      )
+      return yield* governed.cancel(p)
     })
 
     const decideAs = (outcome: "approved" | "denied") =>
@@ -398,43 +402,7 @@ export class CryptoPayouts extends Context.Service<
         approvalId: string,
         note: string | null
       ) {
-        const approval = yield* decidableApproval(approvals, approver, approvalId, "crypto_payout")
-        const p = yield* current(
-          yield* found(approval.teamId, approval.mode, approval.subjectId).pipe(
-            Effect.catchTag("CryptoPayoutNotFound", () => Effect.fail(new ApprovalNotFound({ approvalId })))
-          )
-        )
-        if (p.status !== "pending_approval") return yield* new CryptoPayoutNotPending({ id: p.id, status: p.status })
-        const decision = decideApproval(p, { status: outcome, decidedBy: approver.userId, note })
-        const byStep = <E>(decide: Effect.Effect<CryptoPayout, E>) =>
-          reportMeanwhile(
-            p,
-            decideByStep(
-              { approvals, outbox, freezes, transactor },
-              approval,
-              approver,
-              outcome,
-              note,
-              stored(p),
-              decide
-            )
-          )
-        if (outcome === "denied") return yield* byStep(release(p, ["pending_approval"], "denied", decision))
-        return yield* byStep(
-          transactor.withTransaction(
-            Effect.gen(function* () {
-              yield* decision
-              const updated = yield* repo.transition(p.id, ["pending_approval"], {
-                status: "pending",
-                failureReason: null,
-                completedAt: null,
-                updatedAt: yield* nowIso
-              })
-              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-              return updated.value
-            })
-          )
-        )
+        return yield* governed.decide(outcome, approver, approvalId, note)
       })
 
     /** A submitted payout the rail confirmed: the hold posted, the destination known to the team, once. */

@@ -1,3 +1,4 @@
+export * from "./GovernedApprovals.ts"
 export * from "./GovernedDecision.ts"
 export * from "./model.ts"
 export * from "./SpendDecision.ts"

@@ -1,13 +1,12 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
 import {
-  ApprovalNotFound,
+  type ApprovalNotFound,
   type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   approvalView,
   DecidedMeanwhile,
-  decidableApproval,
   decidePendingApproval,
   expireDueSubjects,
   meanwhileReporter,
@@ -31,13 +30,15 @@ import {
   Transactor
 } from "../shared/index.ts"
 import {
-  decideByStep,
+  currentSubject,
   decideGoverned,
   decisionLock,
+  governedApprovals,
   normalizeMerchantName,
   SpendFreezesRepo,
   type SpendingFrozen,
   SpendRequestsRepo,
+  storedSubject,
   usageWindows
 } from "../spend/index.ts"
 import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
@@ -303,15 +304,12 @@ export class Transfers extends Context.Service<
         return t.value
       })
 
-    /** The transfer as stored now (it was read before, and transfers are never deleted). */
-    const stored = (t: Transfer): Effect.Effect<Transfer, PersistenceUnavailable> =>
-      Effect.flatMap(
-        repo.find(t.id),
-        Option.match({ onNone: () => Effect.die(new TransferNotFound({ id: t.id })), onSome: Effect.succeed })
-      )
+    const stored = storedSubject(repo.find, (id) => new TransferNotFound({ id }))
+
+    const notPending = (t: Transfer, status: TransferStatus) => new TransferNotPending({ id: t.id, status })
 
     /** Fails with the status another transition left, when one won. */
-    const reportMeanwhile = meanwhileReporter(stored, (t, status) => new TransferNotPending({ id: t.id, status }))
+    const reportMeanwhile = meanwhileReporter(stored, notPending)
 
     /**
      * Ends an open transfer without paying it (declined, canceled, expired, denied): the status if it is still one of
@@ -364,13 +362,6 @@ export class Transfers extends Context.Service<
         t.approval.status === "pending" &&
         millisOfIso(t.approval.expiresAt) <= nowMillis)
 
-    /** The transfer as of now: an open one past its deadline is expired first. */
-    const current = (t: Transfer) =>
-      Effect.gen(function* () {
-        if (!isDue(t, yield* Clock.currentTimeMillis)) return t
-        return yield* expire(t).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(t)))
-      })
-
     const expire = (t: Transfer) =>
       release(
         t,
@@ -384,6 +375,9 @@ export class Transfers extends Context.Service<
     /** Decides the transfer's pending approval, on the sender's side, first. */
     const decideApproval = (t: Transfer, d: SubjectApprovalDecision) =>
       decidePendingApproval(approvals, t.senderTeamId, t.approval, d)
+
+    /** The transfer as of now: an open one past its deadline is expired first. */
+    const current = currentSubject(isDue, expire, stored)
 
     /** The open transfer `id` of the agent's team, on the side the operation needs. */
     const partyTo = (agent: AgentPrincipal, id: string, side: "outgoing" | "incoming", operation: string) =>
@@ -468,22 +462,39 @@ export class Transfers extends Context.Service<
       return yield* reportMeanwhile(t, release(t, ["pending_acceptance"], "declined"))
     })
 
+    const governed = governedApprovals(
+      { approvals, outbox, freezes, transactor },
+      {
+        type: "transfer",
+        find: (teamId, mode, id) =>
+          found(teamId, mode, id).pipe(
+            Effect.flatMap((t) => Effect.map(current(t), Option.some)),
+            Effect.catchTag("TransferNotFound", () => Effect.succeedNone)
+          ),
+        stored,
+        notPending,
+        decideApproval,
+        release,
+        approve: (t) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            return yield* repo.transition(t.id, ["pending_approval"], {
+              status: "pending_acceptance",
+              expiresAt: isoOfMillis(now + (yield* TransferAcceptanceTtl) * 1000),
+              updatedAt: isoOfMillis(now)
+            })
+          }),
+        // The recipient hears of the transfer once it awaits acceptance.
+        approved: (t) => publish(t, ["transfer.created"], "recipient")
+      }
+    )
+
     const cancel = Effect.fn("Transfers.cancel")(function* (agent: AgentPrincipal, id: string) {
       const t = yield* partyTo(agent, id, "outgoing", "cancel")
       if (t.status !== "pending_approval" && t.status !== "pending_acceptance") {
         return yield* new TransferNotPending({ id, status: t.status })
       }
-      return yield* reportMeanwhile(
-        t,
-        release(
-          t,
-          [t.status],
-          "canceled",
-          t.status === "pending_approval"
-            ? decideApproval(t, { status: "canceled", decidedBy: null, note: null })
-            : Effect.void
-        )
-      )
+      return yield* governed.cancel(t)
     })
 
     const decideAs = (outcome: "approved" | "denied") =>
@@ -492,45 +503,7 @@ export class Transfers extends Context.Service<
         approvalId: string,
         note: string | null
       ) {
-        const approval = yield* decidableApproval(approvals, approver, approvalId, "transfer")
-        const t = yield* current(
-          yield* found(approval.teamId, approval.mode, approval.subjectId).pipe(
-            Effect.catchTag("TransferNotFound", () => Effect.fail(new ApprovalNotFound({ approvalId })))
-          )
-        )
-        if (t.status !== "pending_approval") return yield* new TransferNotPending({ id: t.id, status: t.status })
-        const decision = decideApproval(t, { status: outcome, decidedBy: approver.userId, note })
-        const byStep = <E>(decide: Effect.Effect<Transfer, E>) =>
-          reportMeanwhile(
-            t,
-            decideByStep(
-              { approvals, outbox, freezes, transactor },
-              approval,
-              approver,
-              outcome,
-              note,
-              stored(t),
-              decide
-            )
-          )
-        if (outcome === "denied") return yield* byStep(release(t, ["pending_approval"], "denied", decision))
-        return yield* byStep(
-          transactor.withTransaction(
-            Effect.gen(function* () {
-              yield* decision
-              const now = yield* Clock.currentTimeMillis
-              const updated = yield* repo.transition(t.id, ["pending_approval"], {
-                status: "pending_acceptance",
-                expiresAt: isoOfMillis(now + (yield* TransferAcceptanceTtl) * 1000),
-                updatedAt: isoOfMillis(now)
-              })
-              if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-              // The recipient hears of the transfer once it awaits acceptance.
-              yield* publish(updated.value, ["transfer.created"], "recipient")
-              return updated.value
-            })
-          )
-        )
+        return yield* governed.decide(outcome, approver, approvalId, note)
       })
 
     const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Transfers.expireDue"))

@@ -1,0 +1,120 @@
+import { Clock, Effect, Option } from "effect"
+import type { TeamPrincipal } from "../access/index.ts"
+import {
+  ApprovalNotFound,
+  type ApprovalSubjectType,
+  type ApprovalsRepo,
+  DecidedMeanwhile,
+  decidableApproval,
+  meanwhileReporter,
+  type SubjectApprovalDecision
+} from "../approvals/index.ts"
+import type { EventOutbox } from "../platform/index.ts"
+import type { Mode, PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import { decideByStep, type SpendFreezesRepo } from "./SpendFreezes.ts"
+
+/** The subject as stored now; it was read before, and governed subjects are never deleted (else `missing` dies). */
+export const storedSubject =
+  <S extends { readonly id: string }, X>(
+    find: (id: S["id"]) => Effect.Effect<Option.Option<S>, PersistenceUnavailable>,
+    missing: (id: S["id"]) => X
+  ) =>
+  (subject: S): Effect.Effect<S, PersistenceUnavailable> =>
+    Effect.flatMap(
+      find(subject.id),
+      Option.match({ onNone: () => Effect.die(missing(subject.id)), onSome: Effect.succeed })
+    )
+
+/** The subject as of now: one past its deadline (`isDue`) is expired first, or read again when another change won. */
+export const currentSubject =
+  <S, R>(
+    isDue: (subject: S, nowMillis: number) => boolean,
+    expire: (subject: S) => Effect.Effect<S, DecidedMeanwhile | PersistenceUnavailable, R>,
+    stored: (subject: S) => Effect.Effect<S, PersistenceUnavailable>
+  ) =>
+  (subject: S): Effect.Effect<S, PersistenceUnavailable, R> =>
+    Effect.gen(function* () {
+      if (!isDue(subject, yield* Clock.currentTimeMillis)) return subject
+      return yield* expire(subject).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(subject)))
+    })
+
+/** What deciding the approval of a governed subject (a transfer, a checkout intent, a crypto payout) needs of it. */
+export interface GovernedApprovalSubject<S extends { readonly id: string; readonly status: string }, N, E, R> {
+  readonly type: ApprovalSubjectType
+  /** The subject `id` of the team in `mode`, as of now; none when the team has no such subject. */
+  readonly find: (teamId: TeamId, mode: Mode, id: string) => Effect.Effect<Option.Option<S>, PersistenceUnavailable>
+  readonly stored: (subject: S) => Effect.Effect<S, PersistenceUnavailable>
+  /** The service's own error for a subject that is no longer pending approval. */
+  readonly notPending: (subject: S, status: S["status"]) => N
+  /** Decides the subject's pending approval: the first step of either ending. */
+  readonly decideApproval: (
+    subject: S,
+    decision: SubjectApprovalDecision
+  ) => Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
+  /** Ends the subject unpaid (canceled, denied) if it is still in one of `from`, running `before` first, all or nothing. */
+  readonly release: (
+    subject: S,
+    from: ReadonlyArray<S["status"]>,
+    outcome: "canceled" | "denied",
+    before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
+  ) => Effect.Effect<S, DecidedMeanwhile | PersistenceUnavailable>
+  /** Moves an approved subject on from `pending_approval`: as it now is, or none when another transition won. */
+  readonly approve: (subject: S) => Effect.Effect<Option.Option<S>, E | PersistenceUnavailable, R>
+  /** What the approved subject publishes, in the same transaction. */
+  readonly approved?: (subject: S) => Effect.Effect<void, E | PersistenceUnavailable, R>
+}
+
+/**
+ * The endings of a governed subject that decide its pending approval. `decide`: a member's step on it
+ * (`decideByStep`), when the approver may decide it and the subject is pending approval as of now; the subject is
+ * denied or approved when the step ends the approval. `cancel`: the subject canceled in the status it has, its pending
+ * approval canceled first. When another transition won, the subject's own "not pending" error reports the status it
+ * left.
+ */
+export const governedApprovals = <S extends { readonly id: string; readonly status: string }, N, E, R>(
+  ports: {
+    readonly approvals: ApprovalsRepo["Service"]
+    readonly outbox: EventOutbox["Service"]
+    readonly freezes: SpendFreezesRepo["Service"]
+    readonly transactor: Transactor["Service"]
+  },
+  subject: GovernedApprovalSubject<S, N, E, R>
+) => {
+  const reportMeanwhile = meanwhileReporter(subject.stored, subject.notPending)
+  return {
+    decide: (outcome: "approved" | "denied", approver: TeamPrincipal, approvalId: string, note: string | null) =>
+      Effect.gen(function* () {
+        const approval = yield* decidableApproval(ports.approvals, approver, approvalId, subject.type)
+        const found = yield* subject.find(approval.teamId, approval.mode, approval.subjectId)
+        if (Option.isNone(found)) return yield* new ApprovalNotFound({ approvalId })
+        const s = found.value
+        if (s.status !== "pending_approval") return yield* Effect.fail(subject.notPending(s, s.status))
+        const decision = subject.decideApproval(s, { status: outcome, decidedBy: approver.userId, note })
+        const end: Effect.Effect<S, E | DecidedMeanwhile | PersistenceUnavailable, R> =
+          outcome === "denied"
+            ? subject.release(s, [s.status], "denied", decision)
+            : ports.transactor.withTransaction(
+                Effect.gen(function* () {
+                  yield* decision
+                  const updated = yield* subject.approve(s)
+                  if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+                  if (subject.approved !== undefined) yield* subject.approved(updated.value)
+                  return updated.value
+                })
+              )
+        return yield* reportMeanwhile(s, decideByStep(ports, approval, approver, outcome, note, subject.stored(s), end))
+      }),
+    cancel: (s: S) =>
+      reportMeanwhile(
+        s,
+        subject.release(
+          s,
+          [s.status],
+          "canceled",
+          s.status === "pending_approval"
+            ? subject.decideApproval(s, { status: "canceled", decidedBy: null, note: null })
+            : Effect.void
+        )
+      )
+  }
+}
