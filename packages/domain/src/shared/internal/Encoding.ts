@@ -20,13 +20,18 @@ export const toBase64Url = (bytes: Uint8Array): string =>
     .replaceAll("/", "_")
     .replace(/=+$/u, "")
 
-/** Text from base64url; undefined when the input is not base64url. */
-export const textFromBase64Url = (input: string): string | undefined => {
+/** Bytes from base64url; undefined when the input is not base64url. */
+export const bytesFromBase64Url = (input: string): Uint8Array<ArrayBuffer> | undefined => {
   if (!/^[A-Za-z0-9_-]*$/u.test(input)) return undefined
   try {
-    const binary = atob(input.replaceAll("-", "+").replaceAll("_", "/"))
-    return decoder.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))
+    return Uint8Array.from(atob(input.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0))
   } catch {
     return undefined
   }
+}
+
+/** Text from base64url; undefined when the input is not base64url. */
+export const textFromBase64Url = (input: string): string | undefined => {
+  const bytes = bytesFromBase64Url(input)
+  return bytes === undefined ? undefined : decoder.decode(bytes)
 }
