@@ -52,7 +52,7 @@ import {
 } from "./Payout.ts"
 import { PayoutRail } from "./PayoutRail.ts"
 import { type CryptoPayoutQuery, CryptoPayoutsRepo, type SubmittedPayout } from "./PayoutsRepo.ts"
-import { CryptoQuoteId, CryptoQuoteNotFound, CryptoQuoteNotUsable } from "./Quote.ts"
+import { CryptoQuoteId, CryptoQuoteNotFound, CryptoQuoteNotUsable, quotedTermsOf } from "./Quote.ts"
 
 /** The category payouts are governed under: the policy's category rules and category budgets see them as this. */
 export const CRYPTO_PAYOUT_CATEGORY = "crypto"
@@ -240,17 +240,7 @@ export class CryptoPayouts extends Context.Service<
             mode: agent.mode,
             status,
             quoteId: quote.id,
-            destinationId: quote.destinationId,
-            network: quote.network,
-            asset: quote.asset,
-            address: quote.address,
-            amount: quote.amount,
-            currency: "USD",
-            serviceFee: quote.serviceFee,
-            networkFee: quote.networkFee,
-            amountDelivered: quote.amountDelivered,
-            tokenAmount: quote.tokenAmount,
-            decimals: quote.decimals,
+            ...quotedTermsOf(quote),
             accountId: governed.account.id,
             spendingKeyId: agent.keyId,
             decision,

@@ -1,10 +1,8 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { ApprovalView } from "../approvals/model.ts"
 import { AccountId, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
 import { SpendDecision } from "../spend/model.ts"
-import { CryptoDestinationId } from "./Destination.ts"
-import { CryptoAsset, CryptoNetwork } from "./Network.ts"
-import { CryptoQuoteId } from "./Quote.ts"
+import { CryptoQuoteId, QuotedTerms } from "./Quote.ts"
 
 /** A payout's id. */
 export const CryptoPayoutId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("CryptoPayoutId"))
@@ -48,18 +46,7 @@ export const CryptoPayout = Schema.Struct({
   mode: Mode,
   status: CryptoPayoutStatus,
   quoteId: CryptoQuoteId,
-  destinationId: CryptoDestinationId,
-  network: CryptoNetwork,
-  asset: CryptoAsset,
-  address: Schema.String,
-  /** What leaves the spend account, in US cents: the quote's amount, fees included. */
-  amount: Schema.Int,
-  currency: Schema.Literal("USD"),
-  serviceFee: Schema.Int,
-  networkFee: Schema.Int,
-  amountDelivered: Schema.Int,
-  tokenAmount: Schema.String,
-  decimals: Schema.Int,
+  ...QuotedTerms,
   /** The spend account held and paid from. */
   accountId: AccountId,
   spendingKeyId: Schema.String,
@@ -92,62 +79,20 @@ export class CryptoPayoutNotPending extends Schema.TaggedError<CryptoPayoutNotPe
 
 /** A payout as its team sees it: the HTTP answers and the events' `data` (never the rail's signed payload). */
 export const CryptoPayoutView = Schema.Struct({
-  id: Schema.String,
+  id: CryptoPayout.fields.id,
   object: Schema.Literal("crypto_payout"),
-  mode: Mode,
-  status: CryptoPayoutStatus,
-  quoteId: Schema.String,
-  destinationId: Schema.String,
-  network: CryptoNetwork,
-  asset: CryptoAsset,
-  address: Schema.String,
-  amount: Schema.Int,
-  currency: Schema.Literal("USD"),
-  serviceFee: Schema.Int,
-  networkFee: Schema.Int,
-  amountDelivered: Schema.Int,
-  tokenAmount: Schema.String,
-  decimals: Schema.Int,
-  decision: SpendDecision,
-  approval: Schema.NullOr(ApprovalView),
-  txHash: Schema.NullOr(Schema.String),
-  failureReason: Schema.NullOr(Schema.String),
-  quoteExpiresAt: Schema.String,
-  submittedAt: Schema.NullOr(Schema.String),
-  completedAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Struct.omit(CryptoPayout.fields, ["id", "teamId", "accountId", "spendingKeyId", "holdTransactionId"])
 })
 export type CryptoPayoutView = typeof CryptoPayoutView.Type
 
 /** The payout as its team sees it. */
-export const cryptoPayoutView = (p: CryptoPayout): CryptoPayoutView => ({
-  id: p.id,
-  object: "crypto_payout",
-  mode: p.mode,
-  status: p.status,
-  quoteId: p.quoteId,
-  destinationId: p.destinationId,
-  network: p.network,
-  asset: p.asset,
-  address: p.address,
-  amount: p.amount,
-  currency: p.currency,
-  serviceFee: p.serviceFee,
-  networkFee: p.networkFee,
-  amountDelivered: p.amountDelivered,
-  tokenAmount: p.tokenAmount,
-  decimals: p.decimals,
-  decision: p.decision,
-  approval: p.approval,
-  txHash: p.txHash,
-  failureReason: p.failureReason,
-  quoteExpiresAt: p.quoteExpiresAt,
-  submittedAt: p.submittedAt,
-  completedAt: p.completedAt,
-  createdAt: p.createdAt,
-  updatedAt: p.updatedAt
-})
+export const cryptoPayoutView = ({
+  teamId: _,
+  accountId: __,
+  spendingKeyId: ___,
+  holdTransactionId: ____,
+  ...p
+}: CryptoPayout): CryptoPayoutView => ({ ...p, object: "crypto_payout" })
 
 /** A status change of a payout that does not submit it (submission stores the rail's transaction as well). */
 export interface CryptoPayoutTransition {

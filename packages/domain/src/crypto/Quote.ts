@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { Mode, TeamId } from "../shared/model.ts"
 import { CryptoDestinationId } from "./Destination.ts"
 import { CryptoAsset, CryptoNetwork } from "./Network.ts"
@@ -11,6 +11,28 @@ export type CryptoQuoteId = typeof CryptoQuoteId.Type
 export const QUOTE_TTL_SECONDS = 60
 
 /**
+ * What a quote fixes and its payout carries unchanged: where to (destination, network, asset, the destination's
+ * address when quoted), what leaves the spend account (`amount` US cents, fees included), the fees, and what arrives.
+ */
+export const QuotedTerms = {
+  destinationId: CryptoDestinationId,
+  network: CryptoNetwork,
+  asset: CryptoAsset,
+  address: Schema.String,
+  amount: Schema.Int,
+  currency: Schema.Literal("USD"),
+  serviceFee: Schema.Int,
+  networkFee: Schema.Int,
+  amountDelivered: Schema.Int,
+  /** Base units of the asset, as a decimal integer string. */
+  tokenAmount: Schema.String,
+  decimals: Schema.Int
+} as const
+
+/** The quoted terms of a quote, for the payout that uses it. */
+export const quotedTermsOf = (quote: CryptoQuote) => Struct.pick(quote, Struct.keys(QuotedTerms))
+
+/**
  * A price for paying `amount` US cents out to an allow-listed destination: the service fee and the network fee come
  * out of `amount`, and `amountDelivered` (cents) arrives as `tokenAmount` base units of the asset (1 cent = 10^(decimals
  * - 2) base units). Binds amount, asset, network and destination; valid until `expiresAt`; used by at most one payout.
@@ -21,19 +43,7 @@ export const CryptoQuote = Schema.Struct({
   mode: Mode,
   /** The credential that asked for it: only it may pay the quote out. */
   spendingKeyId: Schema.String,
-  destinationId: CryptoDestinationId,
-  network: CryptoNetwork,
-  asset: CryptoAsset,
-  /** The destination's address when quoted. */
-  address: Schema.String,
-  amount: Schema.Int,
-  currency: Schema.Literal("USD"),
-  serviceFee: Schema.Int,
-  networkFee: Schema.Int,
-  amountDelivered: Schema.Int,
-  /** Base units of the asset, as a decimal integer string. */
-  tokenAmount: Schema.String,
-  decimals: Schema.Int,
+  ...QuotedTerms,
   expiresAt: Schema.String,
   createdAt: Schema.String,
   /** The payout that used it; null while unused. */
