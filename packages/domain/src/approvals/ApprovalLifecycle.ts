@@ -1,7 +1,7 @@
 import { Data, Effect, Option, Schema } from "effect"
 import type { Role } from "../identity/index.ts"
-import type { DomainEvent, EventOutbox } from "../platform/index.ts"
-import { newIdText, nowIso, type PersistenceUnavailable, type TeamId } from "../shared/index.ts"
+import { domainEvents, type EventOutbox } from "../platform/index.ts"
+import { nowIso, type PersistenceUnavailable, type TeamId } from "../shared/index.ts"
 import { type Approval, ApprovalId, type ApprovalStatus, approvalView } from "./Approval.ts"
 import { type ApprovalStep, stepOutcome } from "./ApprovalChain.ts"
 import type { ApprovalsRepo } from "./ApprovalsRepo.ts"
@@ -128,25 +128,14 @@ export const recordApprovalStep = (
       outcome._tag === "quorum_reached"
         ? ["approval.step_recorded", "approval.quorum_reached"]
         : ["approval.step_recorded"]
-    const events = yield* Effect.forEach(types, (type) =>
-      Effect.map(
-        newIdText,
-        (id): DomainEvent => ({
-          id,
-          teamId: after.teamId,
-          mode: after.mode,
-          type,
-          data: {
-            ...approvalView(after),
-            object: "approval",
-            subjectType: after.subjectType,
-            subjectId: after.subjectId,
-            step
-          },
-          createdAt: decidedAt
-        })
-      )
-    )
+    const data = {
+      ...approvalView(after),
+      object: "approval",
+      subjectType: after.subjectType,
+      subjectId: after.subjectId,
+      step
+    }
+    const events = yield* domainEvents({ teamId: after.teamId, mode: after.mode, data, createdAt: decidedAt }, types)
     yield* outbox.publish(...events)
     return { outcome: outcome._tag, approval: after }
   })

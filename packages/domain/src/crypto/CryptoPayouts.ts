@@ -12,13 +12,12 @@ import {
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
-import { type DomainEvent, EventOutbox } from "../platform/index.ts"
+import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,
   type Mode,
   millisOfIso,
   newId,
-  newIdText,
   nowIso,
   type PageRequest,
   type PersistenceUnavailable,
@@ -157,16 +156,9 @@ export class CryptoPayouts extends Context.Service<
     const rail = yield* PayoutRail
 
     const publish = (p: CryptoPayout, types: ReadonlyArray<CryptoPayoutEventType>) =>
-      Effect.gen(function* () {
-        const createdAt = yield* nowIso
-        const events = yield* Effect.forEach(types, (type) =>
-          Effect.map(
-            newIdText,
-            (id): DomainEvent => ({ id, teamId: p.teamId, mode: p.mode, type, data: cryptoPayoutView(p), createdAt })
-          )
-        )
-        yield* outbox.publish(...events)
-      })
+      Effect.flatMap(nowIso, (createdAt) =>
+        domainEvents({ teamId: p.teamId, mode: p.mode, data: cryptoPayoutView(p), createdAt }, types)
+      ).pipe(Effect.flatMap((events) => outbox.publish(...events)))
 
     const create = Effect.fn("CryptoPayouts.create")(function* (agent: AgentPrincipal, input: CreateCryptoPayout) {
       const notFound = new CryptoQuoteNotFound({ id: input.quoteId })

@@ -1,6 +1,6 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import type { PersistenceUnavailable } from "../shared/index.ts"
-import { Mode, TeamId } from "../shared/index.ts"
+import { Mode, newIdText, TeamId } from "../shared/index.ts"
 
 /** Something that happened to a team's resources, delivered to its webhook endpoints. */
 export const DomainEvent = Schema.Struct({
@@ -18,3 +18,27 @@ export class EventOutbox extends Context.Service<
   EventOutbox,
   { readonly publish: (...events: ReadonlyArray<DomainEvent>) => Effect.Effect<void, PersistenceUnavailable> }
 >()("@svc/domain/EventOutbox") {}
+
+/** One change of a team's resource: whose outbox gets its events (team, mode), what they carry, and when it happened. */
+export interface EventSource {
+  readonly teamId: TeamId
+  readonly mode: Mode
+  readonly data: Readonly<Record<string, unknown>>
+  readonly createdAt: string
+}
+
+/** The outbox events of one change, one per type, each with its own id and all carrying the change's data and time. */
+export const domainEvents = (
+  source: EventSource,
+  types: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<DomainEvent>> =>
+  Effect.forEach(types, (type) =>
+    Effect.map(newIdText, (id) => ({
+      id,
+      teamId: source.teamId,
+      mode: source.mode,
+      type,
+      data: source.data,
+      createdAt: source.createdAt
+    }))
+  )

@@ -2,8 +2,8 @@ import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/index.ts"
 import { approvalView } from "../approvals/index.ts"
 import { applyEntry, type LockedAccount } from "../ledger/index.ts"
-import type { DomainEvent } from "../platform/index.ts"
-import { type AccountId, isoOfMillis, newId, newIdText } from "../shared/index.ts"
+import { type DomainEvent, domainEvents } from "../platform/index.ts"
+import { type AccountId, isoOfMillis, newId } from "../shared/index.ts"
 import { decideGoverned } from "./GovernedDecision.ts"
 import { BUDGET_INTERVALS, type BudgetInterval, normalizeMerchantName, type UsageTotals } from "./SpendPolicy.ts"
 import {
@@ -21,12 +21,8 @@ export const spendEvents = (
   sr: SpendRequest,
   types: ReadonlyArray<SpendRequestEventType>,
   createdAt: string
-): Effect.Effect<ReadonlyArray<DomainEvent>> => {
-  const data = spendRequestJson(sr)
-  return Effect.forEach(types, (type) =>
-    Effect.map(newIdText, (id): DomainEvent => ({ id, teamId: sr.teamId, mode: sr.mode, type, data, createdAt }))
-  )
-}
+): Effect.Effect<ReadonlyArray<DomainEvent>> =>
+  domainEvents({ teamId: sr.teamId, mode: sr.mode, data: spendRequestJson(sr), createdAt }, types)
 
 /** What an agent asks for. */
 export interface CreateSpendRequest {

@@ -8,16 +8,8 @@ import {
   mayDecideApprovals,
   recordApprovalStep
 } from "../approvals/index.ts"
-import { EventOutbox } from "../platform/index.ts"
-import {
-  type Mode,
-  newId,
-  newIdText,
-  nowIso,
-  type PersistenceUnavailable,
-  type TeamId,
-  Transactor
-} from "../shared/index.ts"
+import { domainEvents, EventOutbox } from "../platform/index.ts"
+import { type Mode, newId, nowIso, type PersistenceUnavailable, type TeamId, Transactor } from "../shared/index.ts"
 import { type SpendFreeze, SpendFreezeId, spendFreezeView } from "./SpendFreeze.ts"
 
 /** Only team owners and admins freeze and lift spending. */
@@ -92,15 +84,8 @@ export class SpendFreezes extends Context.Service<
     /** The events of a freeze's change: one per mode it covers. */
     const publish = (freeze: SpendFreeze, type: string, createdAt: string) =>
       Effect.forEach(freeze.mode === null ? (["live", "test"] as const) : [freeze.mode], (mode: Mode) =>
-        Effect.map(newIdText, (id) => ({
-          id,
-          teamId: freeze.teamId,
-          mode,
-          type,
-          data: spendFreezeView(freeze),
-          createdAt
-        }))
-      ).pipe(Effect.flatMap((events) => outbox.publish(...events)))
+        domainEvents({ teamId: freeze.teamId, mode, data: spendFreezeView(freeze), createdAt }, [type])
+      ).pipe(Effect.flatMap((events) => outbox.publish(...events.flat())))
 
     const freeze = Effect.fn("SpendFreezes.freeze")(function* (
       principal: TeamPrincipal,

@@ -14,13 +14,12 @@ import {
 } from "../approvals/index.ts"
 import type { ReceiveHandleMissing } from "../identity/index.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
-import { type DomainEvent, EventOutbox } from "../platform/index.ts"
+import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,
   type Mode,
   millisOfIso,
   newId,
-  newIdText,
   nowIso,
   type PageRequest,
   type PersistenceUnavailable,
@@ -103,13 +102,16 @@ type Audience = "sender" | "recipient" | "both"
 
 /** The events of a transfer's change, each to the teams of `audience`, as each sees the transfer. */
 const transferEvents = (t: Transfer, types: ReadonlyArray<TransferEventType>, audience: Audience, createdAt: string) =>
-  Effect.forEach(
-    types.flatMap((type) => [
-      ...(audience === "recipient" ? [] : [{ type, teamId: t.senderTeamId, data: transferView(t, "outgoing") }]),
-      ...(audience === "sender" ? [] : [{ type, teamId: t.recipientTeamId, data: transferView(t, "incoming") }])
+  Effect.map(
+    Effect.all([
+      audience === "recipient"
+        ? Effect.succeed([])
+        : domainEvents({ teamId: t.senderTeamId, mode: t.mode, data: transferView(t, "outgoing"), createdAt }, types),
+      audience === "sender"
+        ? Effect.succeed([])
+        : domainEvents({ teamId: t.recipientTeamId, mode: t.mode, data: transferView(t, "incoming"), createdAt }, types)
     ]),
-    ({ type, teamId, data }) =>
-      Effect.map(newIdText, (id): DomainEvent => ({ id, teamId, mode: t.mode, type, data, createdAt }))
+    ([toSender, toRecipient]) => [...toSender, ...toRecipient]
   )
 
 /**
