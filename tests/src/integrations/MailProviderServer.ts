@@ -7,13 +7,13 @@ import { Effect } from "effect"
 export const MAIL_CLIENT = { id: "svc-mail-app.apps.example", secret: "mail-client-secret-0123456789" } as const
 
 /** The tokens the provider issued for one code. */
-export interface IssuedTokens {
+interface IssuedTokens {
   readonly accessToken: string
   readonly refreshToken: string
 }
 
 /** A request the provider got at its token endpoint: the form fields. */
-export type TokenRequest = Readonly<Record<string, string>>
+type TokenRequest = Readonly<Record<string, string>>
 
 const token = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`
 
@@ -120,3 +120,13 @@ export const mailProviderServer = (redirectUri: string) =>
     }),
     ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
   )
+
+/** The mail app configured against a provider that is never reached (nothing listens there): for route sweeps. */
+export const MAIL_APP_UNREACHABLE_ENV = {
+  MAIL_CLIENT_ID: MAIL_CLIENT.id,
+  MAIL_CLIENT_SECRET: MAIL_CLIENT.secret,
+  MAIL_OAUTH_AUTHORIZE_URL: "http://127.0.0.1:9/authorize",
+  MAIL_OAUTH_TOKEN_URL: "http://127.0.0.1:9/token",
+  MAIL_USERINFO_URL: "http://127.0.0.1:9/userinfo",
+  MAIL_OAUTH_REVOKE_URL: "http://127.0.0.1:9/revoke"
+} as const
