@@ -36,7 +36,7 @@ export default Effect.gen(function* () {
       status text NOT NULL CHECK (status IN ('connected', 'disconnected')),
       last_error text,
       connected_by uuid NOT NULL REFERENCES users(id),
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL,
       UNIQUE (team_id, email)
     )`
