@@ -47,7 +47,7 @@ export interface MailCallback {
 /** How a callback ended: a mailbox connected, or the authorization the person was asked for refused. */
 export type MailCallbackOutcome =
   | { readonly _tag: "Connected"; readonly account: MailInboxAccount }
-  | { readonly _tag: "Refused"; readonly teamId: TeamId; readonly error: string }
+  | { readonly _tag: "Refused"; readonly error: string }
 
 const mayConnect = (role: Role): boolean => role === "owner" || role === "admin"
 
@@ -155,7 +155,7 @@ export class MailConnection extends Context.Service<
       if (input.error !== undefined) {
         const error = ERROR_CODE.test(input.error) ? input.error : "access_denied"
         yield* markFailed(state.teamId, `the provider refused the authorization (${error})`)
-        return { _tag: "Refused", teamId: state.teamId, error } as const
+        return { _tag: "Refused", error } as const
       }
       if (input.code === undefined || input.code === "") {
         return yield* new MailCallbackInvalid({ field: "code", message: "is required unless `error` is given" })
