@@ -3,6 +3,7 @@ import { FileStorageFs } from "@svc/adapters-fs"
 import {
   ApiRoutes,
   ClientAddress,
+  DashboardUrl,
   IdempotencyLive,
   InvoiceRendererPdf,
   PublicBaseUrl,
@@ -13,6 +14,7 @@ import {
   SessionTokens,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
+import { MailProviderHttp, MailStateJwe, mailAppSettings } from "@svc/adapters-integrations"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import {
   FileStorageMemory,
@@ -54,6 +56,7 @@ import {
   Inbox,
   Invoices,
   Ledger,
+  MailConnection,
   MaxFileBytes,
   Notifications,
   NotificationsJob,
@@ -66,6 +69,7 @@ import {
   RateLimitPruneJob,
   ReceiveAddresses,
   Reports,
+  SealedSecrets,
   Search,
   SpendFreezes,
   SpendRequests,
@@ -81,6 +85,7 @@ import {
   WebhookPurgeJob
 } from "@svc/domain"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { MetricsLive } from "./Observability.ts"
 
@@ -281,6 +286,47 @@ const fileStorage = (config: ServiceConfig) =>
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
 
+/**
+ * What the integrations share: the key their stored secrets and encrypted states derive from (`INTEGRATION_SECRETS_KEY`,
+ * else the session secret, with a warning: tokens sealed under it stay readable only while that secret stays), and
+ * the dashboard their callbacks send people back to (`DASHBOARD_URL`, else `PUBLIC_BASE_URL` + `/dashboard`).
+ */
+export const integrationSettings = (config: ServiceConfig) =>
+  Effect.gen(function* () {
+    const configured = yield* Config.option(Config.Redacted("INTEGRATION_SECRETS_KEY"))
+    if (Option.isNone(configured)) {
+      yield* Effect.logWarning(
+        "INTEGRATION_SECRETS_KEY is unset: integration secrets are sealed under the session secret"
+      )
+    }
+    const dashboardUrl = yield* Config.String("DASHBOARD_URL").pipe(
+      Config.withDefault(`${config.publicBaseUrl}/dashboard`)
+    )
+    return {
+      secretsKey: Option.getOrElse(configured, () => config.sessionJwtSecret as Redacted.Redacted<string>),
+      dashboardUrl: dashboardUrl.replace(/\/+$/u, "")
+    }
+  })
+
+/**
+ * The mailbox connection (ADR 0035): the mail provider over HTTP as configured by `MAIL_*` (not configured without a
+ * client id and secret), states as JWEs and tokens sealed under the integration key.
+ */
+const mailIntegration = (config: ServiceConfig) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const { secretsKey, dashboardUrl } = yield* integrationSettings(config)
+      const settings = yield* mailAppSettings(`${config.publicBaseUrl}/apps/mail/oauth-callback`)
+      return Layer.merge(MailConnection.layer, Layer.succeed(DashboardUrl, dashboardUrl)).pipe(
+        Layer.provide([
+          MailProviderHttp.layer(settings).pipe(Layer.provide(FetchHttpClient.layer)),
+          MailStateJwe.layer(secretsKey),
+          SealedSecrets.layer(secretsKey)
+        ])
+      )
+    })
+  )
+
 /** The domain services over a set of ports. */
 const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
@@ -299,7 +345,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     backgroundJobs(CryptoPayouts.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
-    Search.layer
+    Search.layer,
+    mailIntegration(config)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),

@@ -1,5 +1,6 @@
 export * from "./api/index.ts"
 export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
+export { DashboardUrl } from "./http/integrations/index.ts"
 export {
   AuthenticationLive,
   ClientAddress,

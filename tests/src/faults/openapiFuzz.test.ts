@@ -7,6 +7,7 @@ import { ConfigProvider, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import fc from "fast-check"
+import { MAIL_APP_UNREACHABLE_ENV } from "../integrations/MailProviderServer.ts"
 import { testConfig } from "../support/InProcessApp.ts"
 import { SESSION_SECRET, sessionToken, unsignedToken } from "../support/Session.ts"
 import { bodyFor, forgedCursor, nastyParam, type Operation, operationsOf, valueFor } from "./OpenApiArbitraries.ts"
@@ -17,7 +18,12 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
 const webhookSecrets = Object.fromEntries(
   [...InboundWebhooks, ChatInteractionsWebhook].map((w) => [w.secretEnv, `whsec_${randomBytes(32).toString("base64")}`])
 )
-const ENV = { RATE_LIMIT_V1_PER_MINUTE: "1000000", RATE_LIMIT_OAUTH_PER_MINUTE: "1000000", ...webhookSecrets }
+const ENV = {
+  RATE_LIMIT_V1_PER_MINUTE: "1000000",
+  RATE_LIMIT_OAUTH_PER_MINUTE: "1000000",
+  ...webhookSecrets,
+  ...MAIL_APP_UNREACHABLE_ENV
+}
 
 /** What no answer may contain: stack frames, SQL, server file paths. Secrets are added once they exist. */
 const LEAKS = [

@@ -286,7 +286,7 @@ describe("request errors are JSON bodies", () => {
   })
 })
 
-/** Routes that take no bearer credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, and the signed inbound webhooks. */
+/** Routes that take no bearer credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, the signed inbound webhooks and the integrations' OAuth callbacks. */
 const isPublic = (method: string, path: string) =>
   path.startsWith("/health") ||
   [...InboundWebhooks, ChatInteractionsWebhook].some((webhook) => webhook.path === path) ||
@@ -294,6 +294,8 @@ const isPublic = (method: string, path: string) =>
   ["/oauth/register", "/oauth/token", "/oauth/revoke"].includes(path) ||
   (path === "/oauth/authorize" && method === "get") ||
   path === "/invoice-payments/payment-intent" ||
+  // the integrations' OAuth callbacks are authorised by their encrypted or signed `state`
+  (path.startsWith("/apps/") && path.endsWith("/oauth-callback")) ||
   // file routes are authorised by the team file key `fk` in the query, not a bearer credential
   path.startsWith("/files/")
 

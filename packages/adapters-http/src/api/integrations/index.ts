@@ -1,0 +1,2 @@
+export * from "./MailAccountsApi.ts"
+export * from "./MailCallbackApi.ts"

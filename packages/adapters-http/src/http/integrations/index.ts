@@ -1,0 +1,3 @@
+export * from "./DashboardUrl.ts"
+export * from "./MailAccountsHttp.ts"
+export * from "./MailCallbackHttp.ts"

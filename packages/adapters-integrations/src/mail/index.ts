@@ -1,0 +1,2 @@
+export * from "./MailProviderHttp.ts"
+export * from "./MailStateJwe.ts"

@@ -1,0 +1,4 @@
+export * from "./MailConnection.ts"
+export * from "./MailErrors.ts"
+export * from "./MailPorts.ts"
+export * from "./model.ts"

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { mailHttpSuite } from "./MailHttpSuite.ts"
+
+mailHttpSuite("memory", PortsMemory)
