@@ -16,6 +16,7 @@ import { TrackerPortsMemory } from "./finance/tracker/index.ts"
 import { TransactionsPortsMemory } from "./finance/transactions/index.ts"
 import { IdentityPortsMemory } from "./identity/index.ts"
 import { InboundPortsMemory } from "./inbound/index.ts"
+import { IntegrationsPortsMemory } from "./integrations/index.ts"
 import { LedgerPortsMemory } from "./ledger/index.ts"
 import { NotificationsPortsMemory } from "./notifications/index.ts"
 import { OAuthPortsMemory } from "./oauth/index.ts"
@@ -43,6 +44,7 @@ export * from "./finance/tracker/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
+export * from "./integrations/index.ts"
 export * from "./ledger/index.ts"
 export * from "./notifications/index.ts"
 export * from "./oauth/index.ts"
@@ -68,6 +70,7 @@ export const PortsMemory = Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory
       DocumentsPortsMemory,
       IdentityPortsMemory,
       InboundPortsMemory,
+      IntegrationsPortsMemory,
       LedgerPortsMemory,
       MoneyPortsMemory,
       NotificationsPortsMemory,

@@ -16,6 +16,7 @@ import { TrackerPortsPg } from "./finance/tracker/index.ts"
 import { TransactionsPortsPg } from "./finance/transactions/index.ts"
 import { IdentityPortsPg } from "./identity/index.ts"
 import { InboundPortsPg } from "./inbound/index.ts"
+import { IntegrationsPortsPg } from "./integrations/index.ts"
 import { LedgerPortsPg } from "./ledger/index.ts"
 import { NotificationsPortsPg } from "./notifications/index.ts"
 import { OAuthPortsPg } from "./oauth/index.ts"
@@ -42,6 +43,7 @@ export * from "./finance/tracker/index.ts"
 export * from "./finance/transactions/index.ts"
 export * from "./identity/index.ts"
 export * from "./inbound/index.ts"
+export * from "./integrations/index.ts"
 export * from "./ledger/index.ts"
 export { migrations, migrationsBefore, runMigrations } from "./migrations/index.ts"
 export * from "./notifications/index.ts"
@@ -86,5 +88,6 @@ export const PortsPg = Layer.mergeAll(
   TrackerPortsPg,
   SearchPortsPg,
   InvoicesPortsPg,
-  CryptoPortsPg
+  CryptoPortsPg,
+  IntegrationsPortsPg
 )

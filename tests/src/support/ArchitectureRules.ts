@@ -4,7 +4,15 @@ import { fileURLToPath } from "node:url"
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
-const ADAPTERS = ["adapters-http", "adapters-memory", "adapters-pg", "adapters-webhooks", "adapters-fs", "adapters-evm"]
+const ADAPTERS = [
+  "adapters-http",
+  "adapters-memory",
+  "adapters-pg",
+  "adapters-webhooks",
+  "adapters-fs",
+  "adapters-evm",
+  "adapters-integrations"
+]
 const NEVER_TOGETHER = new Set([
   "adapters-http>adapters-pg",
   "adapters-pg>adapters-http",

@@ -1,0 +1,2 @@
+export * from "./ChatPorts.ts"
+export * from "./model.ts"

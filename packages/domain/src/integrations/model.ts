@@ -1,0 +1,2 @@
+/** The integrations context's shapes: no services, so clients may import them. */
+export * from "./ChatIntegration.ts"
