@@ -1,2 +1,5 @@
+export * from "./ChatApp.ts"
+export * from "./ChatAppErrors.ts"
 export * from "./ChatPorts.ts"
+export * from "./InstallState.ts"
 export * from "./model.ts"
