@@ -62,11 +62,11 @@ const callback = (app: Client, code: string, state: string) =>
   app.call("GET", `/apps/chat/oauth-callback?${new URLSearchParams({ code, state })}`)
 
 /** Installs the chat app for the team of `token` the way a browser does; answers the callback's answer. */
-const install = async (app: Client, platform: ChatPlatformServer, token: string) => {
+const install = async (app: Client, platform: ChatPlatformServer, token: string, workspace = DEFAULT_WORKSPACE) => {
   const started = await app.call("GET", "/apps/chat/install-url", { token })
   assert.strictEqual(started.status, 200, JSON.stringify(started.body))
   const url = new URL(started.body.url)
-  const code = platform.consent(CALLBACK, url.searchParams.get("scope") ?? "")
+  const code = platform.consent(CALLBACK, url.searchParams.get("scope") ?? "", workspace)
   return callback(app, code, stateOf(platform, started.body.url))
 }
 
@@ -127,7 +127,7 @@ export const chatAppHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
       })
     )
 
-    it.effect("installing again replaces the integration and revokes the token it held", () =>
+    it.effect("installing again replaces the integration; a token no longer held is revoked, a kept one is not", () =>
       withChatApp(async (app, platform, run) => {
         const team = await setUpKeyedTeam(app)
         assert.strictEqual((await install(app, platform, team.owner)).status, 302)
@@ -135,6 +135,12 @@ export const chatAppHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
         assert.strictEqual((await install(app, platform, team.owner)).status, 302)
         const second = Option.getOrThrow(await stored(run, team.id))
         assert.notStrictEqual(second.id, first.id)
+        const [sameWorkspaceToken] = platform.issuedTokens()
+        assert.strictEqual(platform.issuedTokens().length, 1)
+        assert.isFalse(platform.isRevoked(sameWorkspaceToken ?? ""))
+        const elsewhere = { ...DEFAULT_WORKSPACE, id: "T0OTHER01", name: "Other HQ" }
+        assert.strictEqual((await install(app, platform, team.owner, elsewhere)).status, 302)
+        assert.strictEqual(Option.getOrThrow(await stored(run, team.id)).workspaceId, elsewhere.id)
         const [oldToken, newToken] = platform.issuedTokens()
         assert.isTrue(platform.isRevoked(oldToken ?? ""))
         assert.isFalse(platform.isRevoked(newToken ?? ""))

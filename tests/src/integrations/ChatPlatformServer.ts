@@ -36,6 +36,8 @@ export const chatPlatformServer = Effect.acquireRelease(
         const requests: Array<PlatformRequest> = []
         const codes = new Map<string, { redirectUri: string; scope: string; workspace: PlatformWorkspace }>()
         const tokens = new Map<string, { revoked: boolean }>()
+        /** Like the platform, a workspace's bot keeps its token across reinstalls until the token is revoked. */
+        const workspaceTokens = new Map<string, string>()
         const failures: Array<TokenFailure> = []
         const json = (res: ServerResponse, status: number, body: unknown) => {
           res.writeHead(status, { "content-type": "application/json; charset=utf-8" })
@@ -51,8 +53,10 @@ export const chatPlatformServer = Effect.acquireRelease(
           if (grant === undefined) return json(res, 200, { ok: false, error: "invalid_code" })
           codes.delete(form.code ?? "")
           if (grant.redirectUri !== form.redirect_uri) return json(res, 200, { ok: false, error: "bad_redirect_uri" })
-          const token = `xoxb-${crypto.randomUUID()}`
+          const held = workspaceTokens.get(grant.workspace.id)
+          const token = held !== undefined && tokens.get(held)?.revoked === false ? held : `xoxb-${crypto.randomUUID()}`
           tokens.set(token, { revoked: false })
+          workspaceTokens.set(grant.workspace.id, token)
           return json(res, 200, {
             ok: true,
             access_token: token,

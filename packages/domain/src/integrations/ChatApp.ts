@@ -112,9 +112,10 @@ export class ChatApp extends Context.Service<
         onSome: Effect.succeed
       })
 
-      const revokeQuietly = (integration: ChatIntegration, platform: ChatPlatform["Service"]) =>
+      /** Revokes the integration's token unless it is `keep` (a platform may grant a reinstall the same token). */
+      const revokeQuietly = (integration: ChatIntegration, platform: ChatPlatform["Service"], keep?: string) =>
         sealed.open(integration.botToken).pipe(
-          Effect.flatMap((token) => platform.revokeToken(Redacted.make(token))),
+          Effect.flatMap((token) => (token === keep ? Effect.void : platform.revokeToken(Redacted.make(token)))),
           Effect.catch((error) =>
             Effect.logWarning("chat app: the bot token could not be revoked at the platform", {
               teamId: integration.teamId,
@@ -185,7 +186,9 @@ export class ChatApp extends Context.Service<
             return previous
           })
         )
-        if (Option.isSome(previous)) yield* revokeQuietly(previous.value, platform)
+        if (Option.isSome(previous)) {
+          yield* revokeQuietly(previous.value, platform, Redacted.value(installation.accessToken))
+        }
         return settings.installedUrl
       })
 
