@@ -14,7 +14,7 @@ import {
   SessionTokens,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
-import { MailProviderHttp, MailStateJwe, mailAppSettings } from "@svc/adapters-integrations"
+import { ChatPlatformHttp, MailProviderHttp, MailStateJwe, mailAppSettings } from "@svc/adapters-integrations"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import {
   FileStorageMemory,
@@ -39,6 +39,7 @@ import {
   CardAuthorizations,
   CardNumberKey,
   Categories,
+  ChatApp,
   Checkout,
   CryptoDestinations,
   CryptoPayouts,
@@ -286,27 +287,42 @@ const fileStorage = (config: ServiceConfig) =>
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
 
+/** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
+export class IntegrationSettings extends Context.Service<
+  IntegrationSettings,
+  {
+    readonly secretsKey: Redacted.Redacted<string>
+    /** Where integrations send the browser back once connected, without a trailing slash. */
+    readonly dashboardUrl: string
+  }
+>()("@svc/api/IntegrationSettings") {}
+
 /**
- * What the integrations share: the key their stored secrets and encrypted states derive from (`INTEGRATION_SECRETS_KEY`,
- * else the session secret, with a warning: tokens sealed under it stay readable only while that secret stays), and
- * the dashboard their callbacks send people back to (`DASHBOARD_URL`, else `PUBLIC_BASE_URL` + `/dashboard`).
+ * What every integration shares, read once (`IntegrationSettings`): `SealedSecrets` under `INTEGRATION_SECRETS_KEY` (by
+ * default a key derived from the session secret, with a warning, so a fresh start works; set it, as the sealed tokens
+ * die with that secret) and `DASHBOARD_URL` (`PUBLIC_BASE_URL/dashboard` unless given).
  */
-export const integrationSettings = (config: ServiceConfig) =>
-  Effect.gen(function* () {
-    const configured = yield* Config.option(Config.Redacted("INTEGRATION_SECRETS_KEY"))
-    if (Option.isNone(configured)) {
-      yield* Effect.logWarning(
-        "INTEGRATION_SECRETS_KEY is unset: integration secrets are sealed under the session secret"
+export const integrationsFoundation = (config: ServiceConfig) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const configured = yield* Config.option(Config.Redacted("INTEGRATION_SECRETS_KEY"))
+      if (Option.isNone(configured)) {
+        yield* Effect.logWarning(
+          "INTEGRATION_SECRETS_KEY is unset: integration secrets are sealed under a key derived from the session secret"
+        )
+      }
+      const key = Option.getOrElse(configured, () =>
+        Redacted.make(`integration-secrets:${Redacted.value(config.sessionJwtSecret)}`)
       )
-    }
-    const dashboardUrl = yield* Config.String("DASHBOARD_URL").pipe(
-      Config.withDefault(`${config.publicBaseUrl}/dashboard`)
-    )
-    return {
-      secretsKey: Option.getOrElse(configured, () => config.sessionJwtSecret as Redacted.Redacted<string>),
-      dashboardUrl: dashboardUrl.replace(/\/+$/u, "")
-    }
-  })
+      const dashboardUrl = yield* Config.String("DASHBOARD_URL").pipe(
+        Config.withDefault(`${config.publicBaseUrl}/dashboard`)
+      )
+      return Layer.merge(
+        SealedSecrets.layer(key),
+        Layer.succeed(IntegrationSettings, { secretsKey: key, dashboardUrl: dashboardUrl.replace(/\/+$/u, "") })
+      )
+    })
+  )
 
 /**
  * The mailbox connection (ADR 0035): the mail provider over HTTP as configured by `MAIL_*` (not configured without a
@@ -315,15 +331,56 @@ export const integrationSettings = (config: ServiceConfig) =>
 const mailIntegration = (config: ServiceConfig) =>
   Layer.unwrap(
     Effect.gen(function* () {
-      const { secretsKey, dashboardUrl } = yield* integrationSettings(config)
+      const { secretsKey, dashboardUrl } = yield* IntegrationSettings
       const settings = yield* mailAppSettings(`${config.publicBaseUrl}/apps/mail/oauth-callback`)
       return Layer.merge(MailConnection.layer, Layer.succeed(DashboardUrl, dashboardUrl)).pipe(
         Layer.provide([
           MailProviderHttp.layer(settings).pipe(Layer.provide(FetchHttpClient.layer)),
-          MailStateJwe.layer(secretsKey),
-          SealedSecrets.layer(secretsKey)
+          MailStateJwe.layer(secretsKey)
         ])
       )
+    })
+  )
+
+const DEFAULT_CHAT_SCOPES = "chat:write,commands,users:read,users:read.email,channels:history,incoming-webhook"
+
+/**
+ * The chat platform app (ADR 0034) from `CHAT_CLIENT_ID` and `CHAT_CLIENT_SECRET`, over the platform's Web API at
+ * `CHAT_OAUTH_AUTHORIZE_URL`, `CHAT_OAUTH_TOKEN_URL` and `CHAT_API_URL`, asking for `CHAT_BOT_SCOPES`; unconfigured
+ * (its routes answer 503) while either credential is unset.
+ */
+const chatApp = (config: ServiceConfig) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const clientId = yield* Config.option(Config.String("CHAT_CLIENT_ID"))
+      const clientSecret = yield* Config.option(Config.Redacted("CHAT_CLIENT_SECRET"))
+      if (Option.isNone(clientId) || Option.isNone(clientSecret)) return ChatApp.unconfigured
+      const authorizeUrl = yield* Config.String("CHAT_OAUTH_AUTHORIZE_URL").pipe(
+        Config.withDefault("https://slack.com/oauth/v2/authorize")
+      )
+      const tokenUrl = yield* Config.String("CHAT_OAUTH_TOKEN_URL").pipe(
+        Config.withDefault("https://slack.com/api/oauth.v2.access")
+      )
+      const apiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault("https://slack.com/api"))
+      const scopes = yield* Config.String("CHAT_BOT_SCOPES").pipe(Config.withDefault(DEFAULT_CHAT_SCOPES))
+      const { secretsKey, dashboardUrl } = yield* IntegrationSettings
+      const platform = ChatPlatformHttp.layer({
+        clientId: clientId.value,
+        clientSecret: clientSecret.value,
+        tokenUrl,
+        apiUrl: apiUrl.replace(/\/+$/u, "")
+      }).pipe(Layer.provide(FetchHttpClient.layer))
+      return ChatApp.layer({
+        clientId: clientId.value,
+        authorizeUrl,
+        scopes: scopes
+          .split(",")
+          .map((scope) => scope.trim())
+          .filter((scope) => scope.length > 0),
+        redirectUri: `${config.publicBaseUrl}/apps/chat/oauth-callback`,
+        installedUrl: `${dashboardUrl}/settings/integrations?chat=installed`,
+        stateKey: secretsKey
+      }).pipe(Layer.provide(platform))
     })
   )
 
@@ -346,6 +403,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer,
+    chatApp(config),
     mailIntegration(config)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
@@ -372,6 +430,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
       )
     ),
     Layer.provideMerge(ports),
+    Layer.provideMerge(integrationsFoundation(config)),
     Layer.provideMerge(fileStorage(config)),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )

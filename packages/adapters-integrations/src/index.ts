@@ -1,1 +1,2 @@
+export * from "./chat/index.ts"
 export * from "./mail/index.ts"

@@ -89,5 +89,6 @@ export const PortsPg = Layer.mergeAll(
   TrackerPortsPg,
   SearchPortsPg,
   InvoicesPortsPg,
-  CryptoPortsPg
+  CryptoPortsPg,
+  IntegrationsPortsPg
 )

@@ -5,7 +5,7 @@ import { Clock, Data, Effect, Schema } from "effect"
  * The body of a delivery to a webhook endpoint, `{id, object: "event", type, mode, createdAt, data}`: narrowing on
  * `type` gives `data` its resource's shape (`spend_request.*` a spend request, `transfer.*` a transfer,
  * `checkout_intent.*` a checkout intent, `webhook_endpoint.disabled` an endpoint, `bank_connection.disconnected` a
- * bank connection, `invoice.paid` an invoice's payment).
+ * bank connection, `invoice.paid` an invoice's payment, `chat_integration.disconnected` a chat integration).
  */
 export type WebhookEvent = typeof WebhookEventBody.Type
 

@@ -7,6 +7,7 @@ import { ConfigProvider, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import fc from "fast-check"
+import { CHAT_APP_UNREACHABLE_ENV } from "../integrations/ChatPlatformServer.ts"
 import { MAIL_APP_UNREACHABLE_ENV } from "../integrations/MailProviderServer.ts"
 import { testConfig } from "../support/InProcessApp.ts"
 import { SESSION_SECRET, sessionToken, unsignedToken } from "../support/Session.ts"
@@ -22,6 +23,7 @@ const ENV = {
   RATE_LIMIT_V1_PER_MINUTE: "1000000",
   RATE_LIMIT_OAUTH_PER_MINUTE: "1000000",
   ...webhookSecrets,
+  ...CHAT_APP_UNREACHABLE_ENV,
   ...MAIL_APP_UNREACHABLE_ENV
 }
 
@@ -68,7 +70,12 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
   /** The session and spending key of the team that owns the known ids. */
   const ownCredentials: Array<string> = []
   const ids: Array<string> = []
-  const secrets: Array<string> = [SESSION_SECRET, ...Object.values(webhookSecrets)]
+  const secrets: Array<string> = [
+    SESSION_SECRET,
+    ...Object.values(webhookSecrets),
+    CHAT_APP_UNREACHABLE_ENV.CHAT_CLIENT_SECRET,
+    MAIL_APP_UNREACHABLE_ENV.MAIL_CLIENT_SECRET
+  ]
   for (const secret of [testConfig.fileKeySecret, testConfig.cursorSigningKey]) secrets.push(Redacted.value(secret))
 
   const call = async (

@@ -1,12 +1,13 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { ChatInteractionsWebhook, InboundWebhooks } from "@svc/domain"
+import { CHAT_APP_UNREACHABLE_ENV } from "../integrations/ChatPlatformServer.ts"
 import { MAIL_APP_UNREACHABLE_ENV } from "../integrations/MailProviderServer.ts"
 import { inProcessApp, sessionToken, testConfig } from "../support/InProcessApp.ts"
 
 const webhookSecrets = Object.fromEntries(
   [...InboundWebhooks, ChatInteractionsWebhook].map((webhook) => [webhook.secretEnv, "configured-secret"])
 )
-const app = inProcessApp(testConfig, { ...webhookSecrets, ...MAIL_APP_UNREACHABLE_ENV })
+const app = inProcessApp(testConfig, { ...webhookSecrets, ...CHAT_APP_UNREACHABLE_ENV, ...MAIL_APP_UNREACHABLE_ENV })
 afterAll(() => app.dispose())
 
 interface Operation {

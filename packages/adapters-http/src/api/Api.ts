@@ -17,7 +17,7 @@ import { TrackerEntriesApi, TrackerProjectsApi } from "./finance/tracker/index.t
 import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
 import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
-import { MailAccountsApi, MailCallbackApi } from "./integrations/index.ts"
+import { ChatAppApi, MailAccountsApi, MailCallbackApi } from "./integrations/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
 import { NotificationsApi } from "./notifications/index.ts"
 import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
@@ -72,6 +72,7 @@ export class Api extends HttpApi.make("svc")
   .add(CryptoDestinationsApi)
   .add(CryptoQuotesApi)
   .add(CryptoPayoutsApi)
+  .add(ChatAppApi)
   .add(MailAccountsApi)
   .add(MailCallbackApi)
   .middleware(InputLimits)

@@ -19,7 +19,7 @@ import { TrackerEntriesHttp, TrackerProjectsHttp } from "./finance/tracker/index
 import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
 import { InvitesHttp, MeHttp, TeamAdminHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
-import { MailAccountsHttp, MailCallbackHttp } from "./integrations/index.ts"
+import { ChatAppHttp, MailAccountsHttp, MailCallbackHttp } from "./integrations/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
 import { AuthenticationLive, ErrorHandlingLive, OAuthGuardLive } from "./middleware/index.ts"
 import { NotificationsHttp } from "./notifications/index.ts"
@@ -75,6 +75,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CryptoDestinationsHttp,
     CryptoQuotesHttp,
     CryptoPayoutsHttp,
+    ChatAppHttp,
     MailAccountsHttp,
     MailCallbackHttp
   ]),

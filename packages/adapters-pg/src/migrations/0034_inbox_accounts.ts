@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 
 /**
  * The outbox event types a member is told about, as of this migration (the domain's `NOTIFYING_EVENTS`; the
- * notifications contract checks they agree): 0032's list and `inbox_account.connection_failed`.
+ * notifications contract checks they agree): 0033's list and `inbox_account.connection_failed`.
  */
 const NOTIFYING_TYPES = [
   "spend_request.approval_required",
@@ -12,6 +12,7 @@ const NOTIFYING_TYPES = [
   "crypto_payout.approval_required",
   "webhook_endpoint.disabled",
   "bank_connection.disconnected",
+  "chat_integration.disconnected",
   "inbox_account.connection_failed",
   "transfer.created",
   "invoice.paid"

@@ -32,6 +32,7 @@ import search from "./0029_search.ts"
 import searchMore from "./0030_search_more.ts"
 import crypto from "./0031_crypto.ts"
 import cryptoPayouts from "./0032_crypto_payouts.ts"
+import chatIntegrations from "./0033_chat_integrations.ts"
 import inboxAccounts from "./0034_inbox_accounts.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
@@ -68,6 +69,7 @@ export const migrations = Migrator.fromRecord({
   "0030_search_more": searchMore,
   "0031_crypto": crypto,
   "0032_crypto_payouts": cryptoPayouts,
+  "0033_chat_integrations": chatIntegrations,
   "0034_inbox_accounts": inboxAccounts
 })
 

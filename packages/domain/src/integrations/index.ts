@@ -1,3 +1,7 @@
+export * from "./ChatApp.ts"
+export * from "./ChatAppErrors.ts"
+export * from "./ChatPorts.ts"
+export * from "./InstallState.ts"
 export * from "./MailConnection.ts"
 export * from "./MailErrors.ts"
 export * from "./MailPorts.ts"

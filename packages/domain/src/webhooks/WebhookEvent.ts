@@ -3,7 +3,12 @@ import { CheckoutIntentEventType, CheckoutIntentView } from "../checkout/model.t
 import { CryptoPayoutEventType, CryptoPayoutView } from "../crypto/model.ts"
 import { BankConnectionEventType, BankConnectionView } from "../finance/banking/model.ts"
 import { InvoiceEventType, InvoicePaymentView } from "../finance/invoices/model.ts"
-import { InboxAccountEventType, InboxConnectionFailureView } from "../integrations/model.ts"
+import {
+  ChatIntegrationDisconnection,
+  ChatIntegrationEventType,
+  InboxAccountEventType,
+  InboxConnectionFailureView
+} from "../integrations/model.ts"
 import { Mode } from "../shared/model.ts"
 import { SpendRequestEventType, SpendRequestView } from "../spend/model.ts"
 import { TransferEventType, TransferView } from "../transfers/model.ts"
@@ -32,6 +37,7 @@ export const WebhookEvent = Schema.Union([
   eventOf(WebhookEndpointEventType, WebhookEndpointView),
   eventOf(BankConnectionEventType, BankConnectionView),
   eventOf(InvoiceEventType, InvoicePaymentView),
+  eventOf(ChatIntegrationEventType, ChatIntegrationDisconnection),
   eventOf(InboxAccountEventType, InboxConnectionFailureView)
 ])
 export type WebhookEvent = typeof WebhookEvent.Type

@@ -1,2 +1,3 @@
+export * from "./ChatAppApi.ts"
 export * from "./MailAccountsApi.ts"
 export * from "./MailCallbackApi.ts"

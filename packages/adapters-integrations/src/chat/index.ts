@@ -1,0 +1,1 @@
+export * as ChatPlatformHttp from "./ChatPlatformHttp.ts"
