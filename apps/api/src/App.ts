@@ -13,6 +13,7 @@ import {
   SessionTokens,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
+import { ChatMessagingHttp } from "@svc/adapters-integrations"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import {
   FileStorageMemory,
@@ -37,6 +38,9 @@ import {
   CardAuthorizations,
   CardNumberKey,
   Categories,
+  ChatApprovalButtons,
+  ChatApprovals,
+  ChatApprovalsJob,
   Checkout,
   CryptoDestinations,
   CryptoPayouts,
@@ -66,6 +70,7 @@ import {
   RateLimitPruneJob,
   ReceiveAddresses,
   Reports,
+  SealedSecrets,
   Search,
   SpendFreezes,
   SpendRequests,
@@ -81,6 +86,7 @@ import {
   WebhookPurgeJob
 } from "@svc/domain"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { MetricsLive } from "./Observability.ts"
 
@@ -116,7 +122,14 @@ export interface ServiceConfig {
   readonly maxFileBytes?: number
   /** How often the crypto payout worker submits queued payouts and reconciles submitted ones (5 s unless given). */
   readonly cryptoWorkerIntervalSeconds?: number
+  /** The chat platform's Web API base (`CHAT_API_URL`), where approval messages are posted. */
+  readonly chatApiUrl?: string
+  /** How often approval requests are brought to the teams' chat channels (2 s unless given). */
+  readonly chatApprovalsIntervalMs?: number
 }
+
+/** The chat platform's Web API unless `CHAT_API_URL` says otherwise. */
+const DEFAULT_CHAT_API_URL = "https://slack.com/api"
 
 /** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
 const wholeNumber = (name: string, fallback: number, minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
@@ -157,6 +170,8 @@ export const serviceConfig = Effect.gen(function* () {
   const fileStorageDir = yield* Config.String("FILE_STORAGE_DIR").pipe(Config.withDefault(".data/files"))
   const maxFileBytes = yield* wholeNumber("MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES, 1, 1024 * 1024 * 1024)
   const cryptoWorkerIntervalSeconds = yield* positive("CRYPTO_WORKER_INTERVAL_SECONDS", 5)
+  const chatApiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault(DEFAULT_CHAT_API_URL))
+  const chatApprovalsIntervalMs = yield* wholeNumber("CHAT_APPROVALS_INTERVAL_MS", 2_000, 10, 3_600_000)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -177,7 +192,9 @@ export const serviceConfig = Effect.gen(function* () {
     notificationIntervalMs,
     fileStorageDir,
     maxFileBytes,
-    cryptoWorkerIntervalSeconds
+    cryptoWorkerIntervalSeconds,
+    chatApiUrl: chatApiUrl.replace(/\/+$/u, ""),
+    chatApprovalsIntervalMs
   } satisfies ServiceConfig
 })
 
@@ -281,8 +298,25 @@ const fileStorage = (config: ServiceConfig) =>
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
 
-/** The domain services over a set of ports. */
-const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
+/**
+ * Approvals in the teams' chat channels: the pass and posting job every `chatApprovalsIntervalMs`, and the buttons
+ * pressed there, over the platform's Web API at `chatApiUrl`.
+ */
+const chatApprovals = (config: ServiceConfig) =>
+  Layer.merge(
+    ChatApprovalButtons.layer,
+    backgroundJobs(ChatApprovalsJob(`${config.chatApprovalsIntervalMs ?? 2_000} millis`))
+  ).pipe(
+    Layer.provideMerge(ChatApprovals.layer),
+    Layer.provideMerge(
+      ChatMessagingHttp.layer({ apiUrl: config.chatApiUrl ?? DEFAULT_CHAT_API_URL }).pipe(
+        Layer.provide(FetchHttpClient.layer)
+      )
+    )
+  )
+
+/** The domain services (and their background jobs) over a set of ports. */
+export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
     Users.layer,
     Teams.layer,
@@ -299,7 +333,8 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     backgroundJobs(CryptoPayouts.sweeper(`${config.approvalSweepIntervalSeconds} seconds`)),
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
-    Search.layer
+    Search.layer,
+    chatApprovals(config)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
@@ -326,6 +361,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     ),
     Layer.provideMerge(ports),
     Layer.provideMerge(fileStorage(config)),
+    Layer.provideMerge(SealedSecrets.layer(config.fileKeySecret)),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )
 
@@ -374,7 +410,7 @@ export const appLayer = <E, R, R2>(
     // handling (so they see the matched route) and outside the rate limit (so they count its 429s).
     Layer.provide(RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide(IdempotencyLive))))),
     Layer.provide(WebhookServicesLive),
-    Layer.provide(domain(config, ports)),
+    Layer.provide(domainServices(config, ports)),
     Layer.provide([
       SessionTokens.layer(
         [

@@ -33,6 +33,7 @@ import searchMore from "./0030_search_more.ts"
 import crypto from "./0031_crypto.ts"
 import cryptoPayouts from "./0032_crypto_payouts.ts"
 import chatIntegrations from "./0033_chat_integrations.ts"
+import chatMessages from "./0035_chat_messages.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -68,7 +69,8 @@ export const migrations = Migrator.fromRecord({
   "0030_search_more": searchMore,
   "0031_crypto": crypto,
   "0032_crypto_payouts": cryptoPayouts,
-  "0033_chat_integrations": chatIntegrations
+  "0033_chat_integrations": chatIntegrations,
+  "0035_chat_messages": chatMessages
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */
