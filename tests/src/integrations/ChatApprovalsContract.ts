@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import type { Ports } from "@svc/api"
 import {
   ApprovalId,
+  ApprovalsRepo,
   approvalMessageTag,
   CHAT_EVENTS,
   ChatApprovals,
@@ -255,6 +256,43 @@ export const chatApprovalsContract = <E>(name: string, ports: Layer.Layer<Ports,
           1,
           "updated once"
         )
+      })
+    )
+
+    it.effect("a quorum of two: the first press is recorded and shown, the second decides; the money moves once", () =>
+      Effect.gen(function* () {
+        const funded = yield* fundedAgent({ funds: 10_000, policy: { approvalThreshold: 5_000 } })
+        const { team, key, approver } = funded
+        yield* ApprovalsRepo.use((r) =>
+          r.setTiers(
+            team.id,
+            [{ minAmount: 1, approvals: 2, roles: ["owner", "admin"] }],
+            approver.userId,
+            new Date().toISOString()
+          )
+        )
+        const workspaceId = yield* installChat(team.id, approver.userId)
+        ;(yield* ChatPlatformFake).addUser("U-Q-OWNER", { email: "owner@example.com" })
+        const admin = yield* chatMember(team.id, "admin")
+        const pending = yield* spend(funded.agent, 6_000)
+        const approvalId = ApprovalId.make(pending.approval!.id)
+        yield* chatRound
+        const first = yield* press(workspaceId, "U-Q-OWNER", "approve", approvalId)
+        assert.strictEqual(first.outcome, "recorded")
+        assert.deepStrictEqual(first.replies, ["Your approval is recorded: 1 of 2 approvals so far."])
+        assert.strictEqual((yield* press(workspaceId, "U-Q-OWNER", "approve", approvalId)).outcome, "already_decided")
+        yield* chatRound
+        const [midway] = yield* messageOf(approvalId)
+        assert.match(midway!.blocks[0].text.text, /Approvals: 1 of 2/u)
+        assert.deepStrictEqual(buttonsOf(midway!.blocks), ["approve", "deny"], "still open for the second approver")
+        assert.strictEqual((yield* press(workspaceId, admin.chatUserId, "approve", approvalId)).outcome, "decided")
+        assert.deepStrictEqual(yield* balanceOf(team.id, key.accountId), {
+          posted: 4_000,
+          pending: 0,
+          available: 4_000
+        })
+        yield* chatRound
+        assert.match((yield* messageOf(approvalId))[0]!.text, /Approved by An admin/u)
       })
     )
 

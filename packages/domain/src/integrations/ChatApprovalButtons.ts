@@ -97,9 +97,9 @@ export class ChatApprovalButtons extends Context.Service<
         return Option.some(saved.userId)
       })
 
-    const decide = (outcome: "approve" | "deny", approver: TeamPrincipal, approvalId: ApprovalId) =>
+    const decide = (outcome: "approve" | "deny", teamId: TeamId, approver: TeamPrincipal, approvalId: ApprovalId) =>
       Effect.gen(function* () {
-        const found = yield* approvals.find(approver.teamId as TeamId, approvalId)
+        const found = yield* approvals.find(teamId, approvalId)
         if (Option.isNone(found)) return ["not_found", "This approval is not one of your team's."] as const
         const subject =
           found.value.subjectType === "transfer"
@@ -183,7 +183,7 @@ export class ChatApprovalButtons extends Context.Service<
         credentialId: `chat:${press.workspaceId}:${press.chatUserId}`
       }
       const [outcome, text] = Schema.is(ApprovalId)(press.value)
-        ? yield* decide(action, approver, press.value)
+        ? yield* decide(action, teamId, approver, press.value)
         : (["not_found", "This approval is not one of your team's."] as const)
       yield* answer(press.responseUrl, text)
       return outcome

@@ -9,7 +9,7 @@ import {
   SealedSecrets,
   type TeamId,
   Transactor,
-  type UserId
+  UserId
 } from "../shared/index.ts"
 import { chatApprovalIdOf, chatApprovalRequestOf } from "./ChatApprovalEvents.ts"
 import { approvalMessageTag, type ChatApprovalMessage, chatApprovalContent } from "./ChatApprovalMessage.ts"
@@ -130,11 +130,9 @@ export class ChatApprovals extends Context.Service<
       .pipe(Effect.withSpan("ChatApprovals.fromEvents"))
 
     const nameOf = (userId: string | null) =>
-      userId === null
+      userId === null || !Schema.is(UserId)(userId)
         ? Effect.succeed(null)
-        : Effect.map(users.findById(userId as UserId), (u) =>
-            Option.isSome(u) ? (u.value.fullName ?? u.value.email) : null
-          )
+        : Effect.map(users.findById(userId), (u) => (Option.isSome(u) ? (u.value.fullName ?? u.value.email) : null))
 
     const failed = (message: ChatApprovalMessage, error: ChatMessagingFailed, nowMs: number): ChatAttemptOutcome => ({
       _tag: "Failed",
