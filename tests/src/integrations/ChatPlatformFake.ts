@@ -49,8 +49,12 @@ export class ChatPlatformFake extends Context.Service<
     /** While down, every request's connection is dropped. */
     readonly setDown: (down: boolean) => void
     readonly addUser: (id: string, profile: { readonly email?: string; readonly isBot?: boolean }) => void
-    /** A new response URL, and the ephemeral answers it received. */
-    readonly responseUrl: () => { readonly url: string; readonly answers: () => ReadonlyArray<string> }
+    /** A new response URL, the ephemeral answers it received, and the first one when it arrives. */
+    readonly responseUrl: () => {
+      readonly url: string
+      readonly answers: () => ReadonlyArray<string>
+      readonly firstAnswer: Promise<string>
+    }
   }
 >()("tests/ChatPlatformFake") {
   static readonly layer = Layer.effect(
@@ -60,7 +64,7 @@ export class ChatPlatformFake extends Context.Service<
       const messages: Array<PlatformMessage> = []
       const scripts = new Map<string, Array<ScriptedAnswer>>()
       const users = new Map<string, { readonly email?: string; readonly isBot?: boolean }>()
-      const responses = new Map<string, Array<string>>()
+      const responses = new Map<string, { readonly answers: Array<string>; readonly arrived: (text: string) => void }>()
       let down = false
       let sequence = 0
 
@@ -74,7 +78,10 @@ export class ChatPlatformFake extends Context.Service<
         if (url.pathname.startsWith("/respond/")) {
           const id = url.pathname.slice("/respond/".length)
           requests.push({ method: "respond", token: undefined, body: JSON.parse(raw) })
-          responses.get(id)?.push(String(JSON.parse(raw).text))
+          const text = String(JSON.parse(raw).text)
+          const response = responses.get(id)
+          response?.answers.push(text)
+          response?.arrived(text)
           return send(res, { body: { ok: true } })
         }
         const method = url.pathname.replace(/^\/api\//u, "")
@@ -169,8 +176,9 @@ export class ChatPlatformFake extends Context.Service<
         addUser: (id, profile) => users.set(id, profile),
         responseUrl: () => {
           const id = crypto.randomUUID()
-          responses.set(id, [])
-          return { url: `${base}/respond/${id}`, answers: () => [...(responses.get(id) ?? [])] }
+          const answers: Array<string> = []
+          const firstAnswer = new Promise<string>((resolve) => responses.set(id, { answers, arrived: resolve }))
+          return { url: `${base}/respond/${id}`, answers: () => [...answers], firstAnswer }
         }
       })
     })

@@ -105,6 +105,42 @@ layer(Setup, { timeout: "120 seconds", excludeTestServices: true })("chat intera
     })
   )
 
+  it.effect("in the running app, its own inbound worker decides the press after the acknowledgement", () =>
+    Effect.gen(function* () {
+      const fake = yield* ChatPlatformFake
+      const { team, agent, approver } = yield* fundedAgent({ funds: 10_000, policy: { approvalThreshold: 5_000 } })
+      const workspaceId = yield* installChat(team.id, approver.userId)
+      fake.addUser("U-OWNER-LIVE", { email: "owner@example.com" })
+      const pending = yield* spend(agent, 6_000)
+      const approvalId = ApprovalId.make(pending.approval!.id)
+      yield* withApp(
+        baseEnv({ WEBHOOK_POLL_INTERVAL_MS: "20", CHAT_APPROVALS_INTERVAL_MS: "20" }),
+        (app) =>
+          Effect.gen(function* () {
+            const response = fake.responseUrl()
+            const signed = signedInteraction(
+              SECRETS["chat-interactions"]!,
+              buttonPress({
+                workspaceId,
+                user: "U-OWNER-LIVE",
+                action: "approve",
+                approvalId,
+                responseUrl: response.url
+              })
+            )
+            assert.deepStrictEqual((yield* post(app, INTERACTIONS, signed.body, signed.headers)).body, { ok: true })
+            const answer = yield* Effect.promise(() => response.firstAnswer).pipe(Effect.timeout("10 seconds"))
+            assert.strictEqual(answer, "You approved the request.")
+            assert.strictEqual(
+              (yield* SpendRequests.use((s) => s.get(team.id, undefined, pending.id))).status,
+              "approved"
+            )
+          }),
+        { ...testConfig, chatApiUrl: fake.apiUrl, chatApprovalsIntervalMs: 20 }
+      )
+    })
+  )
+
   it.effect("a decision in the API updates the message; forged and stale presses are refused and stored nowhere", () =>
     Effect.gen(function* () {
       const fake = yield* ChatPlatformFake
