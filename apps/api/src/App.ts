@@ -13,7 +13,7 @@ import {
   SessionTokens,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
-import { ChatMessagingHttp } from "@svc/adapters-integrations"
+import { ChatMessagingHttp, ChatPlatformHttp } from "@svc/adapters-integrations"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import {
   FileStorageMemory,
@@ -38,6 +38,7 @@ import {
   CardAuthorizations,
   CardNumberKey,
   Categories,
+  ChatApp,
   ChatApprovalButtons,
   ChatApprovals,
   ChatApprovalsJob,
@@ -298,6 +299,78 @@ const fileStorage = (config: ServiceConfig) =>
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
 
+/** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
+export class IntegrationSettings extends Context.Service<
+  IntegrationSettings,
+  {
+    readonly secretsKey: Redacted.Redacted<string>
+    /** Where integrations send the browser back once connected, without a trailing slash. */
+    readonly dashboardUrl: string
+  }
+>()("@svc/api/IntegrationSettings") {}
+
+/**
+ * What every integration shares, read once (`IntegrationSettings`): `SealedSecrets` under `INTEGRATION_SECRETS_KEY` (by default a key
+ * derived from the session secret, so a fresh start works; set it, as the sealed tokens die with that secret) and
+ * `DASHBOARD_URL` (`PUBLIC_BASE_URL/dashboard` unless given).
+ */
+export const integrationsFoundation = (config: ServiceConfig) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const derived = Redacted.make(`integration-secrets:${Redacted.value(config.sessionJwtSecret)}`)
+      const key = yield* Config.Redacted("INTEGRATION_SECRETS_KEY").pipe(Config.withDefault(derived))
+      const dashboardUrl = yield* Config.String("DASHBOARD_URL").pipe(
+        Config.withDefault(`${config.publicBaseUrl}/dashboard`)
+      )
+      return Layer.merge(
+        SealedSecrets.layer(key),
+        Layer.succeed(IntegrationSettings, { secretsKey: key, dashboardUrl: dashboardUrl.replace(/\/+$/u, "") })
+      )
+    })
+  )
+
+const DEFAULT_CHAT_SCOPES = "chat:write,commands,users:read,users:read.email,channels:history,incoming-webhook"
+
+/**
+ * The chat platform app (ADR 0034) from `CHAT_CLIENT_ID` and `CHAT_CLIENT_SECRET`, over the platform's Web API at
+ * `CHAT_OAUTH_AUTHORIZE_URL`, `CHAT_OAUTH_TOKEN_URL` and `CHAT_API_URL`, asking for `CHAT_BOT_SCOPES`; unconfigured
+ * (its routes answer 503) while either credential is unset.
+ */
+const chatApp = (config: ServiceConfig) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const clientId = yield* Config.option(Config.String("CHAT_CLIENT_ID"))
+      const clientSecret = yield* Config.option(Config.Redacted("CHAT_CLIENT_SECRET"))
+      if (Option.isNone(clientId) || Option.isNone(clientSecret)) return ChatApp.unconfigured
+      const authorizeUrl = yield* Config.String("CHAT_OAUTH_AUTHORIZE_URL").pipe(
+        Config.withDefault("https://slack.com/oauth/v2/authorize")
+      )
+      const tokenUrl = yield* Config.String("CHAT_OAUTH_TOKEN_URL").pipe(
+        Config.withDefault("https://slack.com/api/oauth.v2.access")
+      )
+      const apiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault("https://slack.com/api"))
+      const scopes = yield* Config.String("CHAT_BOT_SCOPES").pipe(Config.withDefault(DEFAULT_CHAT_SCOPES))
+      const { secretsKey, dashboardUrl } = yield* IntegrationSettings
+      const platform = ChatPlatformHttp.layer({
+        clientId: clientId.value,
+        clientSecret: clientSecret.value,
+        tokenUrl,
+        apiUrl: apiUrl.replace(/\/+$/u, "")
+      }).pipe(Layer.provide(FetchHttpClient.layer))
+      return ChatApp.layer({
+        clientId: clientId.value,
+        authorizeUrl,
+        scopes: scopes
+          .split(",")
+          .map((scope) => scope.trim())
+          .filter((scope) => scope.length > 0),
+        redirectUri: `${config.publicBaseUrl}/apps/chat/oauth-callback`,
+        installedUrl: `${dashboardUrl}/settings/integrations?chat=installed`,
+        stateKey: secretsKey
+      }).pipe(Layer.provide(platform))
+    })
+  )
+
 /**
  * Approvals in the teams' chat channels: the pass and posting job every `chatApprovalsIntervalMs`, and the buttons
  * pressed there, over the platform's Web API at `chatApiUrl`.
@@ -334,7 +407,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer,
-    chatApprovals(config)
+    chatApprovals(config).pipe(Layer.provideMerge(chatApp(config)))
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
@@ -360,8 +433,8 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
       )
     ),
     Layer.provideMerge(ports),
+    Layer.provideMerge(integrationsFoundation(config)),
     Layer.provideMerge(fileStorage(config)),
-    Layer.provideMerge(SealedSecrets.layer(config.fileKeySecret)),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )
 

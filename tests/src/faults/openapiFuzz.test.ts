@@ -17,7 +17,19 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
 const webhookSecrets = Object.fromEntries(
   [...InboundWebhooks, ChatInteractionsWebhook].map((w) => [w.secretEnv, `whsec_${randomBytes(32).toString("base64")}`])
 )
-const ENV = { RATE_LIMIT_V1_PER_MINUTE: "1000000", RATE_LIMIT_OAUTH_PER_MINUTE: "1000000", ...webhookSecrets }
+/** The chat app configured (so its routes answer as they would), its platform never reached: no state passes. */
+const chatApp = {
+  CHAT_CLIENT_ID: "fuzz-chat-client",
+  CHAT_CLIENT_SECRET: `chat_${randomBytes(32).toString("base64")}`,
+  CHAT_OAUTH_TOKEN_URL: "http://127.0.0.1:9/api/oauth.v2.access",
+  CHAT_API_URL: "http://127.0.0.1:9/api"
+}
+const ENV = {
+  RATE_LIMIT_V1_PER_MINUTE: "1000000",
+  RATE_LIMIT_OAUTH_PER_MINUTE: "1000000",
+  ...webhookSecrets,
+  ...chatApp
+}
 
 /** What no answer may contain: stack frames, SQL, server file paths. Secrets are added once they exist. */
 const LEAKS = [
@@ -62,7 +74,7 @@ describe(`fuzz of every operation in the served OpenAPI document (${database}, s
   /** The session and spending key of the team that owns the known ids. */
   const ownCredentials: Array<string> = []
   const ids: Array<string> = []
-  const secrets: Array<string> = [SESSION_SECRET, ...Object.values(webhookSecrets)]
+  const secrets: Array<string> = [SESSION_SECRET, ...Object.values(webhookSecrets), chatApp.CHAT_CLIENT_SECRET]
   for (const secret of [testConfig.fileKeySecret, testConfig.cursorSigningKey]) secrets.push(Redacted.value(secret))
 
   const call = async (

@@ -5,7 +5,13 @@ import { inProcessApp, sessionToken, testConfig } from "../support/InProcessApp.
 const webhookSecrets = Object.fromEntries(
   [...InboundWebhooks, ChatInteractionsWebhook].map((webhook) => [webhook.secretEnv, "configured-secret"])
 )
-const app = inProcessApp(testConfig, webhookSecrets)
+const chatApp = {
+  CHAT_CLIENT_ID: "bad-input-chat-client",
+  CHAT_CLIENT_SECRET: "configured-secret",
+  CHAT_OAUTH_TOKEN_URL: "http://127.0.0.1:9/api/oauth.v2.access",
+  CHAT_API_URL: "http://127.0.0.1:9/api"
+}
+const app = inProcessApp(testConfig, { ...webhookSecrets, ...chatApp })
 afterAll(() => app.dispose())
 
 interface Operation {

@@ -6,12 +6,15 @@ import {
   approvalMessageTag,
   CHAT_EVENTS,
   ChatApprovals,
+  ChatIntegrationsRepo,
   ChatMessagesRepo,
   ChatMessaging,
   chatApprovalContent,
   EventOutbox,
   isoOfMillis,
   Ledger,
+  Notifications,
+  notifyAllPending,
   pageRequest,
   SpendRequests,
   type TeamId,
@@ -365,15 +368,23 @@ export const chatApprovalsContract = <E>(name: string, ports: Layer.Layer<Ports,
       })
     )
 
-    it.effect("a revoked bot token gives up the team's messages", () =>
+    it.effect("a revoked bot token gives up the team's messages, disconnects the app and tells the team", () =>
       Effect.gen(function* () {
         yield* chatRound
-        const { approvalId } = yield* pendingInChat()
+        const { team, approver, approvalId } = yield* pendingInChat()
         const fake = yield* ChatPlatformFake
         fake.script("chat.postMessage", { body: { ok: false, error: "token_revoked" } })
         yield* chatRound
         const stored = Option.getOrThrow(yield* ChatMessagesRepo.use((r) => r.find(approvalId)))
         assert.strictEqual(stored.status, "failed")
+        assert.isTrue(Option.isNone(yield* ChatIntegrationsRepo.use((r) => r.forTeam(team.id))), "disconnected")
+        yield* notifyAllPending
+        const told = yield* Notifications.use((n) =>
+          n.list({ teamId: team.id, userId: approver.userId }, { statuses: null }, firstPage)
+        )
+        const disconnected = told.filter((n) => n.type === "chat_integration_disconnected")
+        assert.strictEqual(disconnected.length, 1)
+        assert.notInclude(JSON.stringify(disconnected), BOT_TOKEN)
         yield* TestClock.adjust("1 hour")
         yield* chatRound
         assert.strictEqual((yield* postsOf(approvalId)).length, 1, "never tried again")

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
 
 /** A request the platform got: its path, headers and form-decoded body. */
-export interface PlatformRequest {
+interface PlatformRequest {
   readonly path: string
   readonly headers: Record<string, string>
   readonly form: Record<string, string>
@@ -18,7 +18,7 @@ export interface PlatformWorkspace {
 }
 
 /** How the platform answers the next token request instead of granting it. */
-export type TokenFailure = "refuse" | "status500"
+type TokenFailure = "refuse" | "status500"
 
 const CLIENT_ID = "1234567890.0987654321"
 const CLIENT_SECRET = "platform-client-secret-0123456789abcdef"

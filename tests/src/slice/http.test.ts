@@ -294,6 +294,8 @@ const isPublic = (method: string, path: string) =>
   ["/oauth/register", "/oauth/token", "/oauth/revoke"].includes(path) ||
   (path === "/oauth/authorize" && method === "get") ||
   path === "/invoice-payments/payment-intent" ||
+  // the chat platform sends the browser back here; the signed `state` names the team
+  path === "/apps/chat/oauth-callback" ||
   // file routes are authorised by the team file key `fk` in the query, not a bearer credential
   path.startsWith("/files/")
 

@@ -17,6 +17,7 @@ import { TrackerEntriesApi, TrackerProjectsApi } from "./finance/tracker/index.t
 import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
 import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
+import { ChatAppApi } from "./integrations/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
 import { NotificationsApi } from "./notifications/index.ts"
 import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
@@ -71,6 +72,7 @@ export class Api extends HttpApi.make("svc")
   .add(CryptoDestinationsApi)
   .add(CryptoQuotesApi)
   .add(CryptoPayoutsApi)
+  .add(ChatAppApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

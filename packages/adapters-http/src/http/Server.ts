@@ -19,6 +19,7 @@ import { TrackerEntriesHttp, TrackerProjectsHttp } from "./finance/tracker/index
 import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
 import { InvitesHttp, MeHttp, TeamAdminHttp, TeamsHttp } from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
+import { ChatAppHttp } from "./integrations/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
 import { AuthenticationLive, ErrorHandlingLive, OAuthGuardLive } from "./middleware/index.ts"
 import { NotificationsHttp } from "./notifications/index.ts"
@@ -73,7 +74,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     InvoiceDownloadHttp,
     CryptoDestinationsHttp,
     CryptoQuotesHttp,
-    CryptoPayoutsHttp
+    CryptoPayoutsHttp,
+    ChatAppHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

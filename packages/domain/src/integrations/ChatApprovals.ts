@@ -11,6 +11,7 @@ import {
   Transactor,
   UserId
 } from "../shared/index.ts"
+import { ChatApp } from "./ChatApp.ts"
 import { chatApprovalIdOf, chatApprovalRequestOf } from "./ChatApprovalEvents.ts"
 import { approvalMessageTag, type ChatApprovalMessage, chatApprovalContent } from "./ChatApprovalMessage.ts"
 import { type ChatAttemptOutcome, ChatMessagesRepo } from "./ChatMessagesRepo.ts"
@@ -74,6 +75,7 @@ export class ChatApprovals extends Context.Service<
     const users = yield* UsersRepo
     const transactor = yield* Transactor
     const policy = yield* ChatPostingConfig
+    const app = yield* ChatApp
 
     const requesterOf = (teamId: TeamId, keyId: string | null) =>
       Effect.gen(function* () {
@@ -178,9 +180,12 @@ export class ChatApprovals extends Context.Service<
         Effect.withSpan("ChatApprovals.attempt", { attributes: { approvalId: message.approvalId } })
       )
 
-    /** The workspace took the bot's token back: nothing more is posted for the team. */
+    /** The workspace took the bot's token back: nothing more is posted for the team, which is told it lost the app. */
     const integrationLost = (teamId: TeamId, reason: string) =>
-      Effect.flatMap(nowIso, (at) => repo.abandonTeam(teamId, `the chat integration was disconnected: ${reason}`, at))
+      Effect.gen(function* () {
+        yield* repo.abandonTeam(teamId, `the chat integration was disconnected: ${reason}`, yield* nowIso)
+        yield* app.markDisconnected(teamId, reason)
+      })
 
     const postDue = Effect.gen(function* () {
       const nowMs = yield* Clock.currentTimeMillis

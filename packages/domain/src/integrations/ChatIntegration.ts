@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { TeamId, UserId } from "../shared/model.ts"
 
 /**
@@ -20,3 +20,18 @@ export class ChatIntegration extends Schema.Class<ChatIntegration>("ChatIntegrat
   installedBy: UserId,
   installedAt: Schema.String
 }) {}
+
+/** A chat integration as its team sees it: everything but the bot token. */
+export const ChatIntegrationView = Schema.Struct(Struct.omit(ChatIntegration.fields, ["botToken"]))
+export type ChatIntegrationView = typeof ChatIntegrationView.Type
+
+/** The view of an integration. */
+export const chatIntegrationView = ({ botToken: _, ...view }: ChatIntegration): ChatIntegrationView => view
+
+/** The outbox event of a chat integration lost because the platform no longer accepts its token. */
+export const ChatIntegrationEventType = Schema.Literal("chat_integration.disconnected")
+export type ChatIntegrationEventType = typeof ChatIntegrationEventType.Type
+
+/** The data of `chat_integration.disconnected`: the integration removed, and the platform's reason. */
+export const ChatIntegrationDisconnection = Schema.Struct({ ...ChatIntegrationView.fields, reason: Schema.String })
+export type ChatIntegrationDisconnection = typeof ChatIntegrationDisconnection.Type

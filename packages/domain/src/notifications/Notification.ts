@@ -76,6 +76,7 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, NotificationDraft>> = {
   "crypto_payout.approval_required": { type: "crypto_payout_approval_required", priority: 1 },
   "webhook_endpoint.disabled": { type: "webhook_endpoint_disabled", priority: 2 },
   "bank_connection.disconnected": { type: "bank_connection_disconnected", priority: 2 },
+  "chat_integration.disconnected": { type: "chat_integration_disconnected", priority: 2 },
   "transfer.created": { type: "transfer_received", priority: 3 },
   "invoice.paid": { type: "invoice_paid", priority: 3 }
 }
@@ -83,7 +84,7 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, NotificationDraft>> = {
 /**
  * The notification an outbox event becomes, if any: an approval waiting (spend request, transfer, checkout intent),
  * a transfer received (the recipient's copy of `transfer.created`), an outbound webhook endpoint disabled, a bank
- * connection lost, an invoice paid by its customer. Its metadata names the event and carries the resource as the event did (never a secret: events
+ * connection or the chat app's connection lost, an invoice paid by its customer. Its metadata names the event and carries the resource as the event did (never a secret: events
  * are what webhook receivers get).
  */
 export const notificationOfEvent = (event: {

@@ -3,6 +3,7 @@ import { CheckoutIntentEventType, CheckoutIntentView } from "../checkout/model.t
 import { CryptoPayoutEventType, CryptoPayoutView } from "../crypto/model.ts"
 import { BankConnectionEventType, BankConnectionView } from "../finance/banking/model.ts"
 import { InvoiceEventType, InvoicePaymentView } from "../finance/invoices/model.ts"
+import { ChatIntegrationDisconnection, ChatIntegrationEventType } from "../integrations/model.ts"
 import { Mode } from "../shared/model.ts"
 import { SpendRequestEventType, SpendRequestView } from "../spend/model.ts"
 import { TransferEventType, TransferView } from "../transfers/model.ts"
@@ -30,7 +31,8 @@ export const WebhookEvent = Schema.Union([
   eventOf(CryptoPayoutEventType, CryptoPayoutView),
   eventOf(WebhookEndpointEventType, WebhookEndpointView),
   eventOf(BankConnectionEventType, BankConnectionView),
-  eventOf(InvoiceEventType, InvoicePaymentView)
+  eventOf(InvoiceEventType, InvoicePaymentView),
+  eventOf(ChatIntegrationEventType, ChatIntegrationDisconnection)
 ])
 export type WebhookEvent = typeof WebhookEvent.Type
 

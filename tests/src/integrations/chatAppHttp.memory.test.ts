@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { chatAppHttpSuite } from "./ChatAppHttpSuite.ts"
+
+chatAppHttpSuite("memory", PortsMemory)
