@@ -64,7 +64,7 @@ export default Effect.gen(function* () {
       attempts integer NOT NULL CHECK (attempts >= 0),
       next_attempt_at timestamptz NOT NULL,
       last_error text,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL,
       CHECK (status NOT IN ('posted', 'to_update', 'closed') OR ts IS NOT NULL)
     )`
