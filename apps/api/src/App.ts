@@ -14,7 +14,13 @@ import {
   SessionTokens,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
-import { ChatPlatformHttp, MailProviderHttp, MailStateJwe, mailAppSettings } from "@svc/adapters-integrations"
+import {
+  ChatMessagingHttp,
+  ChatPlatformHttp,
+  MailProviderHttp,
+  MailStateJwe,
+  mailAppSettings
+} from "@svc/adapters-integrations"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import {
   FileStorageMemory,
@@ -40,6 +46,9 @@ import {
   CardNumberKey,
   Categories,
   ChatApp,
+  ChatApprovalButtons,
+  ChatApprovals,
+  ChatApprovalsJob,
   Checkout,
   CryptoDestinations,
   CryptoPayouts,
@@ -122,7 +131,14 @@ export interface ServiceConfig {
   readonly maxFileBytes?: number
   /** How often the crypto payout worker submits queued payouts and reconciles submitted ones (5 s unless given). */
   readonly cryptoWorkerIntervalSeconds?: number
+  /** The chat platform's Web API base (`CHAT_API_URL`), where approval messages are posted. */
+  readonly chatApiUrl?: string
+  /** How often approval requests are brought to the teams' chat channels (2 s unless given). */
+  readonly chatApprovalsIntervalMs?: number
 }
+
+/** The chat platform's Web API unless `CHAT_API_URL` says otherwise. */
+const DEFAULT_CHAT_API_URL = "https://slack.com/api"
 
 /** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
 const wholeNumber = (name: string, fallback: number, minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
@@ -163,6 +179,8 @@ export const serviceConfig = Effect.gen(function* () {
   const fileStorageDir = yield* Config.String("FILE_STORAGE_DIR").pipe(Config.withDefault(".data/files"))
   const maxFileBytes = yield* wholeNumber("MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES, 1, 1024 * 1024 * 1024)
   const cryptoWorkerIntervalSeconds = yield* positive("CRYPTO_WORKER_INTERVAL_SECONDS", 5)
+  const chatApiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault(DEFAULT_CHAT_API_URL))
+  const chatApprovalsIntervalMs = yield* wholeNumber("CHAT_APPROVALS_INTERVAL_MS", 2_000, 10, 3_600_000)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -183,7 +201,9 @@ export const serviceConfig = Effect.gen(function* () {
     notificationIntervalMs,
     fileStorageDir,
     maxFileBytes,
-    cryptoWorkerIntervalSeconds
+    cryptoWorkerIntervalSeconds,
+    chatApiUrl: chatApiUrl.replace(/\/+$/u, ""),
+    chatApprovalsIntervalMs
   } satisfies ServiceConfig
 })
 
@@ -361,7 +381,7 @@ const chatApp = (config: ServiceConfig) =>
       const tokenUrl = yield* Config.String("CHAT_OAUTH_TOKEN_URL").pipe(
         Config.withDefault("https://slack.com/api/oauth.v2.access")
       )
-      const apiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault("https://slack.com/api"))
+      const apiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault(DEFAULT_CHAT_API_URL))
       const scopes = yield* Config.String("CHAT_BOT_SCOPES").pipe(Config.withDefault(DEFAULT_CHAT_SCOPES))
       const { secretsKey, dashboardUrl } = yield* IntegrationSettings
       const platform = ChatPlatformHttp.layer({
@@ -384,8 +404,25 @@ const chatApp = (config: ServiceConfig) =>
     })
   )
 
-/** The domain services over a set of ports. */
-const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
+/**
+ * Approvals in the teams' chat channels: the pass and posting job every `chatApprovalsIntervalMs`, and the buttons
+ * pressed there, over the platform's Web API at `chatApiUrl`.
+ */
+const chatApprovals = (config: ServiceConfig) =>
+  Layer.merge(
+    ChatApprovalButtons.layer,
+    backgroundJobs(ChatApprovalsJob(`${config.chatApprovalsIntervalMs ?? 2_000} millis`))
+  ).pipe(
+    Layer.provideMerge(ChatApprovals.layer),
+    Layer.provideMerge(
+      ChatMessagingHttp.layer({ apiUrl: config.chatApiUrl ?? DEFAULT_CHAT_API_URL }).pipe(
+        Layer.provide(FetchHttpClient.layer)
+      )
+    )
+  )
+
+/** The domain services (and their background jobs) over a set of ports. */
+export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
     Users.layer,
     Teams.layer,
@@ -403,7 +440,7 @@ const domain = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer,
-    chatApp(config),
+    chatApprovals(config).pipe(Layer.provideMerge(chatApp(config))),
     mailIntegration(config)
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
@@ -480,7 +517,7 @@ export const appLayer = <E, R, R2>(
     // handling (so they see the matched route) and outside the rate limit (so they count its 429s).
     Layer.provide(RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide(IdempotencyLive))))),
     Layer.provide(WebhookServicesLive),
-    Layer.provide(domain(config, ports)),
+    Layer.provide(domainServices(config, ports)),
     Layer.provide([
       SessionTokens.layer(
         [

@@ -30,6 +30,12 @@ const NOT_CONFIGURED_503 = new Set(["banking-a", "banking-b", "banking-c"])
 
 const bodyFor = (id: string) => JSON.stringify({ id, type: "something.happened", data: { note: "hi" } })
 
+/** The event JSON as `endpoint` receives it: the chat platform posts a form whose `payload` holds it (with `trigger_id`). */
+const encoded = (endpoint: string, json: string) =>
+  endpoint === "chat-interactions"
+    ? `payload=${encodeURIComponent(json.replace(/^\{"id":("[^"]*")/u, '{"id":$1,"trigger_id":$1'))}`
+    : json
+
 const tamper = (body: string) => body.replace("hi", "ho")
 
 /** What inbound endpoints accept and store, over whichever ports the caller provides (memory or Postgres). */
@@ -40,7 +46,7 @@ export const inboundIntakeSuite = <E>(name: string, ports: Layer.Layer<WebhookPo
         Effect.gen(function* () {
           for (const endpoint of SIGNED) {
             const id = `evt_${crypto.randomUUID()}`
-            const body = bodyFor(id)
+            const body = encoded(endpoint, bodyFor(id))
             const headers = yield* Effect.promise(() => sign(endpoint, body, { id }))
             const ok = yield* post(app, pathOf(endpoint), body, headers)
             assert.strictEqual(ok.status, 200, `${endpoint} accepts a valid signature: ${JSON.stringify(ok.body)}`)
@@ -53,7 +59,7 @@ export const inboundIntakeSuite = <E>(name: string, ports: Layer.Layer<WebhookPo
               assert.isString(answer.body.error, `${endpoint} ${what} names the error`)
             }
             const forgedId = `evt_${crypto.randomUUID()}`
-            const forged = bodyFor(forgedId)
+            const forged = encoded(endpoint, bodyFor(forgedId))
             const forgedHeaders = yield* Effect.promise(() => sign(endpoint, forged, { id: forgedId }))
             if (endpoint !== "social-premium-payments") {
               check(yield* post(app, pathOf(endpoint), tamper(forged), forgedHeaders), "tampered body")
@@ -94,7 +100,7 @@ export const inboundIntakeSuite = <E>(name: string, ports: Layer.Layer<WebhookPo
             ] as const
             for (const [what, extra] of refused) {
               const id = `evt_${crypto.randomUUID()}`
-              const body = withField(bodyFor(id), extra)
+              const body = encoded(endpoint, withField(bodyFor(id), extra))
               const answer = yield* post(
                 app,
                 pathOf(endpoint),
@@ -106,7 +112,7 @@ export const inboundIntakeSuite = <E>(name: string, ports: Layer.Layer<WebhookPo
               assert.isFalse(yield* isStored(endpoint, id), `${endpoint} ${what} stored nothing`)
             }
             const id = `evt_${crypto.randomUUID()}`
-            const deepest = withField(bodyFor(id), nested(63))
+            const deepest = encoded(endpoint, withField(bodyFor(id), nested(63)))
             const ok = yield* post(
               app,
               pathOf(endpoint),

@@ -1,1 +1,2 @@
+export * as ChatMessagingHttp from "./ChatMessagingHttp.ts"
 export * as ChatPlatformHttp from "./ChatPlatformHttp.ts"

@@ -1,9 +1,18 @@
 import { Layer } from "effect"
 import { ChatIntegrationsRepoPg } from "./ChatIntegrationsRepoPg.ts"
+import { ChatMessagesRepoPg } from "./ChatMessagesRepoPg.ts"
+import { ChatUserLinksRepoPg } from "./ChatUserLinksRepoPg.ts"
 import { MailInboxAccountsRepoPg } from "./MailInboxAccountsRepoPg.ts"
 
 export * from "./ChatIntegrationsRepoPg.ts"
+export * from "./ChatMessagesRepoPg.ts"
+export * from "./ChatUserLinksRepoPg.ts"
 export * from "./MailInboxAccountsRepoPg.ts"
 
 /** The integrations context's storage ports on Postgres (the platforms and providers are not storage). */
-export const IntegrationsPortsPg = Layer.mergeAll(ChatIntegrationsRepoPg, MailInboxAccountsRepoPg)
+export const IntegrationsPortsPg = Layer.mergeAll(
+  ChatIntegrationsRepoPg,
+  ChatMessagesRepoPg,
+  ChatUserLinksRepoPg,
+  MailInboxAccountsRepoPg
+)

@@ -34,6 +34,7 @@ import crypto from "./0031_crypto.ts"
 import cryptoPayouts from "./0032_crypto_payouts.ts"
 import chatIntegrations from "./0033_chat_integrations.ts"
 import inboxAccounts from "./0034_inbox_accounts.ts"
+import chatMessages from "./0035_chat_messages.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -70,7 +71,8 @@ export const migrations = Migrator.fromRecord({
   "0031_crypto": crypto,
   "0032_crypto_payouts": cryptoPayouts,
   "0033_chat_integrations": chatIntegrations,
-  "0034_inbox_accounts": inboxAccounts
+  "0034_inbox_accounts": inboxAccounts,
+  "0035_chat_messages": chatMessages
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -20,8 +20,9 @@ import {
 } from "./InboundRequest.ts"
 import { InboundRunner } from "./InboundRunner.ts"
 import { InboundSecrets } from "./InboundSecrets.ts"
+import { parseChatInteraction } from "./mapping/ChatInteraction.ts"
 import { InboxMessage, teamOfEvent } from "./mapping/index.ts"
-import type { InboundEndpoint } from "./verify/Endpoints.ts"
+import { ChatInteractions, type InboundEndpoint } from "./verify/Endpoints.ts"
 import { parseEnvelope } from "./verify/Envelope.ts"
 
 interface Parsed {
@@ -68,6 +69,9 @@ export class InboundIntake extends Context.Service<
             )
           }
           return Result.succeed({ providerEventId: decoded.value.MessageID, type: "inbound_email", payload: object })
+        }
+        if (endpoint.name === ChatInteractions.name) {
+          return Result.mapError(parseChatInteraction(body), (e) => invalidPayload(endpoint, e.message))
         }
         if (endpoint.eventIdSource === "webhook-id-header") {
           const object = parseObject(body)

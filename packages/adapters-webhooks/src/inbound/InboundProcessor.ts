@@ -1,8 +1,13 @@
-import { InboundCommands, type InboundEvent, InboundProcessingFailed } from "@svc/domain"
-import { Context, Effect, Layer, Result } from "effect"
+import { ChatApprovalButtons, InboundCommands, type InboundEvent, InboundProcessingFailed } from "@svc/domain"
+import { Context, Effect, Layer, Option, Result } from "effect"
+import { chatButtonPressOf } from "./mapping/ChatInteraction.ts"
 import { commandOf } from "./mapping/index.ts"
+import { ChatInteractions } from "./verify/Endpoints.ts"
 
-/** Applies a stored provider event through its command; idempotent, so a retry after a crash is harmless. */
+/**
+ * Applies a stored provider event through its command, and a chat interaction through the chat buttons (when the app
+ * runs them); idempotent, so a retry after a crash is harmless.
+ */
 export class InboundProcessor extends Context.Service<
   InboundProcessor,
   {
@@ -12,9 +17,27 @@ export class InboundProcessor extends Context.Service<
 >()("@svc/adapters-webhooks/InboundProcessor") {
   static readonly make = Effect.gen(function* () {
     const commands = yield* InboundCommands
+    const buttons = yield* Effect.serviceOption(ChatApprovalButtons)
+
+    const chatInteraction = (event: InboundEvent) =>
+      Effect.gen(function* () {
+        if (Option.isNone(buttons)) {
+          return yield* new InboundProcessingFailed({
+            message: "chat interactions are not handled here",
+            retryable: false
+          })
+        }
+        const press = chatButtonPressOf(event)
+        if (Result.isFailure(press)) {
+          return yield* new InboundProcessingFailed({ message: press.failure.message, retryable: false })
+        }
+        if ("_tag" in press.success) return
+        yield* buttons.value.press(press.success)
+      })
 
     const process = (event: InboundEvent) =>
       Effect.gen(function* () {
+        if (event.endpoint === ChatInteractions.name) return yield* chatInteraction(event)
         const mapped = commandOf(event)
         if (Result.isFailure(mapped)) {
           return yield* new InboundProcessingFailed({ message: mapped.failure.message, retryable: false })

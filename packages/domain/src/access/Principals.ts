@@ -22,9 +22,9 @@ export interface AgentPrincipal {
   readonly policyVersion?: number | null | undefined
 }
 
-/** A person or app acting for a team: a session, an OAuth token, or a generic API key. */
+/** A person or app acting for a team: a session, an OAuth token, a generic API key, or a linked chat user. */
 export interface TeamPrincipal {
-  readonly kind: "session" | "oauth" | "api_key"
+  readonly kind: "session" | "oauth" | "api_key" | "chat"
   readonly userId: UserId
   /** The team acted for; null only for a session user who has no team yet. */
   readonly teamId: TeamId | null

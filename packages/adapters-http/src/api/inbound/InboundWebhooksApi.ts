@@ -24,6 +24,17 @@ const InboundPayload = Schema.Record(Schema.String, Schema.Unknown).annotate({
     "the id from `webhook-id`); inbox takes the e-mail provider's message and auth-stream an authorization request."
 })
 
+/** The chat platform's interaction: a form whose one field holds the interaction as JSON. */
+const ChatInteractionForm = Schema.Struct({
+  payload: Schema.String.annotate({
+    description:
+      "The interaction as JSON: `{type, trigger_id, user: {id}, team: {id}, response_url, actions: [{action_id, " +
+      "value}]}`; a `block_actions` press of an approval message's `approve` or `deny` button (value: the approval id)."
+  })
+})
+  .annotate({ identifier: "ChatInteractionForm" })
+  .pipe(HttpApiSchema.asFormUrlEncoded())
+
 const InboxInvalidPayload = Schema.Struct({
   error: Schema.Literal("invalid_payload"),
   errors: Schema.Array(FieldIssue)
@@ -65,19 +76,30 @@ const AUTH_STREAM_ANSWER =
   '`{approve_response: "APPROVED"}` or `{approve_response: "DECLINED", decline_reason}`; a replayed `token` ' +
   "answers the first decision. Nothing is stored as an inbound event: the authorization is its own record."
 
+const CHAT_ANSWER =
+  " Stored once per `trigger_id` and answered 200 `{ok: true}` at once (within the platform's 3 s); the press is then " +
+  "decided in the background as the team member linked to the chat user, who is told the outcome privately."
+
 const descriptionOf = (webhook: InboundWebhook) =>
   (webhook.signature._tag === "SourceIp"
     ? `Accepted only from the source addresses in \`${webhook.secretEnv}\` (IPs or CIDRs).`
     : `Signed with the secret in \`${webhook.secretEnv}\` (comma-separated during rotation), verified over the raw body.`) +
   (webhook.name === AUTH_STREAM
     ? AUTH_STREAM_ANSWER
-    : " Each event is stored once per provider event id; a repeat is acknowledged again." +
-      (webhook.processedBeforeAnswer ? " The event is processed before the answer." : ""))
+    : webhook.signature._tag === "ChatSigning"
+      ? CHAT_ANSWER
+      : " Each event is stored once per provider event id; a repeat is acknowledged again." +
+        (webhook.processedBeforeAnswer ? " The event is processed before the answer." : ""))
 
 const endpointOf = (webhook: InboundWebhook) => {
   const headers = signatureHeaders(webhook.signature)
   return HttpApiEndpoint.post(operationName(webhook.name), webhook.path, {
-    payload: webhook.name === AUTH_STREAM ? CardAuthorizationRequest : InboundPayload,
+    payload:
+      webhook.name === AUTH_STREAM
+        ? CardAuthorizationRequest
+        : webhook.signature._tag === "ChatSigning"
+          ? ChatInteractionForm
+          : InboundPayload,
     success: webhook.acknowledgement.schema.annotate({
       description: webhook.name === AUTH_STREAM ? "The decision" : "Acknowledged"
     }),
