@@ -1,6 +1,6 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { ChatInteractionsWebhook, InboundWebhooks } from "@svc/domain"
-import { CHAT_APP_UNREACHABLE_ENV } from "../integrations/ChatPlatformServer.ts"
+import { CHAT_APP_UNREACHABLE_ENV } from "../integrations/ChatPlatformFake.ts"
 import { MAIL_APP_UNREACHABLE_ENV } from "../integrations/MailProviderServer.ts"
 import { inProcessApp, sessionToken, testConfig } from "../support/InProcessApp.ts"
 

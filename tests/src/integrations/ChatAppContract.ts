@@ -12,14 +12,14 @@ import {
 } from "@svc/domain"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { type ChatPlatformServer, chatPlatformServer } from "./ChatPlatformServer.ts"
+import { type ChatPlatformStandIn, chatPlatformFake } from "./ChatPlatformFake.ts"
 import { integrationsOver, integrationsTeam } from "./IntegrationsSetup.ts"
 
 const REDIRECT = "https://svc.test/apps/chat/oauth-callback"
 const KEY = Redacted.make("chat-app-contract-key-0123456789abcdef")
 
 /** The chat app over the ports, installing through the HTTP adapter pointed at `platform`. */
-const chatAppOn = (platform: ChatPlatformServer) =>
+const chatAppOn = (platform: ChatPlatformStandIn) =>
   ChatApp.layer({
     clientId: platform.clientId,
     authorizeUrl: platform.authorizeUrl,
@@ -47,7 +47,7 @@ export const chatAppContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =
   })(`chat app disconnection (${name})`, (it) => {
     it.effect("markDisconnected removes the integration and notifies the team once, never with the token", () =>
       Effect.gen(function* () {
-        const platform = yield* chatPlatformServer
+        const platform = yield* chatPlatformFake
         const { team, owner } = yield* integrationsTeam()
         const chat = yield* Effect.provide(ChatApp, chatAppOn(platform))
         const url = new URL(yield* chat.installUrl({ teamId: team.id, userId: owner.id, role: "owner" }))

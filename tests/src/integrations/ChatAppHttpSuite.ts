@@ -18,13 +18,13 @@ import { type Client, setUpKeyedTeam, withAppOnPorts } from "../support/HttpScen
 import type { Answer } from "../support/InProcessApp.ts"
 import { testConfig } from "../support/InProcessApp.ts"
 import { memberToken } from "../support/TeamMembers.ts"
-import { type ChatPlatformServer, chatPlatformServer, DEFAULT_WORKSPACE } from "./ChatPlatformServer.ts"
+import { type ChatPlatformStandIn, chatPlatformFake, DEFAULT_WORKSPACE } from "./ChatPlatformFake.ts"
 
 const SECRETS_KEY = "test-integration-secrets-key-0123456789abcdef"
 const DASHBOARD = "https://dashboard.svc.test"
 const CALLBACK = `${testConfig.publicBaseUrl}/apps/chat/oauth-callback`
 
-const chatEnv = (platform: ChatPlatformServer) => ({
+const chatEnv = (platform: ChatPlatformStandIn) => ({
   CHAT_CLIENT_ID: platform.clientId,
   CHAT_CLIENT_SECRET: platform.clientSecret,
   CHAT_OAUTH_AUTHORIZE_URL: platform.authorizeUrl,
@@ -37,9 +37,9 @@ const chatEnv = (platform: ChatPlatformServer) => ({
 type Run = <A, E>(effect: Effect.Effect<A, E, Ports>) => Promise<A>
 
 /** Runs `f` against the app with the chat app configured against a fresh platform stand-in. */
-const withChatApp = (f: (app: Client, platform: ChatPlatformServer, run: Run) => Promise<void>) =>
+const withChatApp = (f: (app: Client, platform: ChatPlatformStandIn, run: Run) => Promise<void>) =>
   Effect.gen(function* () {
-    const platform = yield* chatPlatformServer
+    const platform = yield* chatPlatformFake
     yield* withAppOnPorts(
       (app, ports: Context.Context<Ports>) =>
         f(app, platform, (effect) => Effect.runPromise(Effect.provide(effect, ports))),
@@ -49,7 +49,7 @@ const withChatApp = (f: (app: Client, platform: ChatPlatformServer, run: Run) =>
   }).pipe(Effect.scoped)
 
 /** The state inside an install URL, after checking the URL is the platform's authorize page for this app. */
-const stateOf = (platform: ChatPlatformServer, url: string) => {
+const stateOf = (platform: ChatPlatformStandIn, url: string) => {
   const parsed = new URL(url)
   assert.strictEqual(`${parsed.origin}${parsed.pathname}`, platform.authorizeUrl)
   assert.strictEqual(parsed.searchParams.get("client_id"), platform.clientId)
@@ -62,7 +62,7 @@ const callback = (app: Client, code: string, state: string) =>
   app.call("GET", `/apps/chat/oauth-callback?${new URLSearchParams({ code, state })}`)
 
 /** Installs the chat app for the team of `token` the way a browser does; answers the callback's answer. */
-const install = async (app: Client, platform: ChatPlatformServer, token: string, workspace = DEFAULT_WORKSPACE) => {
+const install = async (app: Client, platform: ChatPlatformStandIn, token: string, workspace = DEFAULT_WORKSPACE) => {
   const started = await app.call("GET", "/apps/chat/install-url", { token })
   assert.strictEqual(started.status, 200, JSON.stringify(started.body))
   const url = new URL(started.body.url)
@@ -84,7 +84,7 @@ const auditTypes = (run: Run, teamId: TeamId) =>
   )
 
 /** No answer holds a bot token the platform issued. */
-const assertNoToken = (platform: ChatPlatformServer, answers: ReadonlyArray<Answer>) => {
+const assertNoToken = (platform: ChatPlatformStandIn, answers: ReadonlyArray<Answer>) => {
   for (const answer of answers) {
     for (const token of platform.issuedTokens()) assert.notInclude(JSON.stringify(answer.body), token)
   }

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { PortsMemory } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
-import { ApprovalId, InboundEventStore, SpendRequests } from "@svc/domain"
+import { ApprovalId, type InboundEventStatus, InboundEventStore, SpendRequests } from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { fundedAgent, spend } from "../spend/SpendSetup.ts"
 import { sessionToken, testConfig } from "../support/InProcessApp.ts"
@@ -20,6 +20,27 @@ const Setup = InboundRunnerLive.pipe(
 const INTERACTIONS = "/apps/chat/interactions"
 
 const buttonsOf = (blocks: ReadonlyArray<{ readonly type: string }>) => blocks.filter((b) => b.type === "actions")
+
+/** Stores the press with `triggerId` in the inbound store as the route would; the result tells a duplicate. */
+const recordPress = (triggerId: string, status: InboundEventStatus) =>
+  InboundEventStore.use((s) =>
+    s.record({
+      id: crypto.randomUUID(),
+      endpoint: "chat-interactions",
+      providerEventId: triggerId,
+      type: "block_actions",
+      payload: {},
+      status,
+      attempts: 0,
+      nextAttemptAt: new Date().toISOString(),
+      lastError: null,
+      receivedAt: new Date().toISOString(),
+      processedAt: null,
+      teamId: null,
+      discardedAt: null,
+      discardedBy: null
+    })
+  )
 
 layer(Setup, { timeout: "120 seconds", excludeTestServices: true })("chat interactions over HTTP", (it) => {
   it.effect("a signed button press is acknowledged at once, then decides the approval as the linked member", () =>
@@ -57,24 +78,7 @@ layer(Setup, { timeout: "120 seconds", excludeTestServices: true })("chat intera
             )
             const replayed = yield* post(app, INTERACTIONS, signed.body, signed.headers)
             assert.deepStrictEqual(replayed.body, { ok: true })
-            const stored = yield* InboundEventStore.use((s) =>
-              s.record({
-                id: crypto.randomUUID(),
-                endpoint: "chat-interactions",
-                providerEventId: interaction.trigger_id,
-                type: "block_actions",
-                payload: {},
-                status: "pending",
-                attempts: 0,
-                nextAttemptAt: new Date().toISOString(),
-                lastError: null,
-                receivedAt: new Date().toISOString(),
-                processedAt: null,
-                teamId: null,
-                discardedAt: null,
-                discardedBy: null
-              })
-            )
+            const stored = yield* recordPress(interaction.trigger_id, "pending")
             assert.isTrue(stored.duplicate, "stored once per trigger_id")
             yield* InboundRunner.use((r) => r.runDue)
             assert.strictEqual(
@@ -194,24 +198,7 @@ layer(Setup, { timeout: "120 seconds", excludeTestServices: true })("chat intera
               assert.strictEqual(unusable.status, 400, body)
               assert.strictEqual(unusable.body.error, "invalid_payload", body)
             }
-            const duplicate = yield* InboundEventStore.use((s) =>
-              s.record({
-                id: crypto.randomUUID(),
-                endpoint: "chat-interactions",
-                providerEventId: interaction.trigger_id,
-                type: "block_actions",
-                payload: {},
-                status: "processed",
-                attempts: 0,
-                nextAttemptAt: new Date().toISOString(),
-                lastError: null,
-                receivedAt: new Date().toISOString(),
-                processedAt: null,
-                teamId: null,
-                discardedAt: null,
-                discardedBy: null
-              })
-            )
+            const duplicate = yield* recordPress(interaction.trigger_id, "processed")
             assert.isFalse(duplicate.duplicate, "nothing refused was stored")
           }),
         { ...testConfig, chatApiUrl: fake.apiUrl }

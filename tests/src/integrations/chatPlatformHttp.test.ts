@@ -3,15 +3,15 @@ import { ChatPlatformHttp } from "@svc/adapters-integrations"
 import { ChatPlatform, ChatPlatformRefused, ChatPlatformUnavailable } from "@svc/domain"
 import { Effect, Layer, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { type ChatPlatformServer, chatPlatformServer, DEFAULT_WORKSPACE } from "./ChatPlatformServer.ts"
+import { type ChatPlatformStandIn, chatPlatformFake, DEFAULT_WORKSPACE } from "./ChatPlatformFake.ts"
 
 const REDIRECT = "https://svc.test/apps/chat/oauth-callback"
 const SCOPE = "chat:write,commands,incoming-webhook"
 
 /** Runs `body` with the HTTP adapter pointed at a fresh platform stand-in. */
-const withPlatform = <A, E>(body: (platform: ChatPlatformServer) => Effect.Effect<A, E, ChatPlatform>) =>
+const withPlatform = <A, E>(body: (platform: ChatPlatformStandIn) => Effect.Effect<A, E, ChatPlatform>) =>
   Effect.gen(function* () {
-    const platform = yield* chatPlatformServer
+    const platform = yield* chatPlatformFake
     const adapter = ChatPlatformHttp.layer({
       clientId: platform.clientId,
       clientSecret: Redacted.make(platform.clientSecret),
@@ -40,9 +40,10 @@ describe("ChatPlatformHttp against a platform stand-in", () => {
           }
         )
         assert.deepStrictEqual(platform.issuedTokens(), [Redacted.value(installation.accessToken)])
-        const [request] = platform.requests
+        const [request] = platform.requests()
+        assert.strictEqual(request?.method, "oauth.v2.access")
         assert.strictEqual(request?.headers["content-type"], "application/x-www-form-urlencoded")
-        assert.deepStrictEqual(request?.form, {
+        assert.deepStrictEqual(request?.body, {
           client_id: platform.clientId,
           client_secret: platform.clientSecret,
           code,
@@ -97,8 +98,8 @@ describe("ChatPlatformHttp against a platform stand-in", () => {
         const { accessToken } = yield* ChatPlatform.use((p) => p.exchangeCode({ code, redirectUri: REDIRECT }))
         yield* ChatPlatform.use((p) => p.revokeToken(accessToken))
         assert.isTrue(platform.isRevoked(Redacted.value(accessToken)))
-        const revoke = platform.requests.at(-1)
-        assert.strictEqual(revoke?.path, "/api/auth.revoke")
+        const revoke = platform.requests().at(-1)
+        assert.strictEqual(revoke?.method, "auth.revoke")
         assert.strictEqual(revoke?.headers.authorization, `Bearer ${Redacted.value(accessToken)}`)
         assert.deepStrictEqual(
           yield* Effect.flip(ChatPlatform.use((p) => p.revokeToken(accessToken))),
