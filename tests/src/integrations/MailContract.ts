@@ -2,6 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { MailProviderHttp, MailStateJwe } from "@svc/adapters-integrations"
 import type { Ports } from "@svc/api"
 import {
+  AuditLogRepo,
+  auditEntryView,
   type InboxAccountId,
   InboxAccountsRepo,
   Ledger,
@@ -142,6 +144,13 @@ export const mailContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
           assert.strictEqual(removed.id, stored.id)
           assert.deepStrictEqual(provider.revoked, [provider.tokensOf("ap@acme.example")?.refreshToken])
           assert.deepStrictEqual(yield* mail.list(teamId, { after: Option.none(), limit: 10 }), [])
+          const audited = yield* AuditLogRepo.use((log) => log.list(teamId, { after: Option.none(), limit: 10 }))
+          assert.deepStrictEqual(
+            audited.map((entry) => auditEntryView(entry).type),
+            ["inbox_account.removed", "inbox_account.connected", "inbox_account.connected"],
+            "connections and the disconnection audited, newest first"
+          )
+          assert.notInclude(JSON.stringify(audited.map(auditEntryView)), tokens?.accessToken ?? "-", "no token audited")
           const gone = yield* Effect.flip(mail.disconnect(owner, stored.id))
           assert.strictEqual(gone._tag, "InboxAccountNotFound")
           const member = { ...owner, role: "member" as const }

@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { AuditLogRepo, auditDraft } from "../audit/index.ts"
 import type { Role } from "../identity/index.ts"
 import { TeamsRepo } from "../identity/index.ts"
 import { EventOutbox } from "../platform/index.ts"
@@ -21,7 +22,12 @@ import {
   MailConnectionForbidden,
   type MailProviderFailed
 } from "./MailErrors.ts"
-import { InboxAccountId, type InboxConnectionFailureView, type MailInboxAccount } from "./MailInboxAccount.ts"
+import {
+  InboxAccountId,
+  type InboxConnectionFailureView,
+  inboxAccountView,
+  type MailInboxAccount
+} from "./MailInboxAccount.ts"
 import { InboxAccountsRepo, MailProvider, MailStateCodec } from "./MailPorts.ts"
 
 /** How long a connection's `state` holds: the time a person has to consent at the provider. */
@@ -101,6 +107,7 @@ export class MailConnection extends Context.Service<
     const teams = yield* TeamsRepo
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
+    const audit = yield* AuditLogRepo
 
     const installUrl = Effect.fn("MailConnection.installUrl")(function* (actor: MailActor) {
       if (!mayConnect(actor.role)) return yield* new MailConnectionForbidden({ action: "connect a mailbox" })
@@ -171,23 +178,31 @@ export class MailConnection extends Context.Service<
         )
       const now = yield* Clock.currentTimeMillis
       const at = isoOfMillis(now)
-      return {
-        _tag: "Connected",
-        account: yield* repo.upsert({
-          id: yield* newId(InboxAccountId),
-          teamId: state.teamId,
-          provider: MAIL_PROVIDER,
-          email: grant.email.toLowerCase(),
-          accessToken: yield* sealed.seal(Redacted.value(grant.accessToken)),
-          refreshToken: grant.refreshToken === null ? null : yield* sealed.seal(Redacted.value(grant.refreshToken)),
-          expiresAt: grant.expiresInSeconds === null ? null : isoOfMillis(now + grant.expiresInSeconds * 1000),
-          status: "connected",
-          lastError: null,
-          connectedBy: state.userId,
-          createdAt: at,
-          updatedAt: at
+      const draft: MailInboxAccount = {
+        id: yield* newId(InboxAccountId),
+        teamId: state.teamId,
+        provider: MAIL_PROVIDER,
+        email: grant.email.toLowerCase(),
+        accessToken: yield* sealed.seal(Redacted.value(grant.accessToken)),
+        refreshToken: grant.refreshToken === null ? null : yield* sealed.seal(Redacted.value(grant.refreshToken)),
+        expiresAt: grant.expiresInSeconds === null ? null : isoOfMillis(now + grant.expiresInSeconds * 1000),
+        status: "connected",
+        lastError: null,
+        connectedBy: state.userId,
+        createdAt: at,
+        updatedAt: at
+      }
+      const account = yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const account = yield* repo.upsert(draft)
+          const data = inboxAccountView(account)
+          yield* audit.append([
+            yield* auditDraft(account.teamId, { type: "inbox_account.connected", mode: null, at, data })
+          ])
+          return account
         })
-      } as const
+      )
+      return { _tag: "Connected", account } as const
     })
 
     const list = Effect.fn("MailConnection.list")(function* (teamId: TeamId, page: PageRequest) {
@@ -213,9 +228,18 @@ export class MailConnection extends Context.Service<
           )
         )
       }
-      const removed = yield* repo.remove(account.id)
-      if (Option.isNone(removed)) return yield* new InboxAccountNotFound({ id })
-      return removed.value
+      const at = yield* nowIso
+      return yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const removed = yield* repo.remove(account.id)
+          if (Option.isNone(removed)) return yield* new InboxAccountNotFound({ id })
+          const data = { id: account.id, email: account.email, removedBy: actor.userId }
+          yield* audit.append([
+            yield* auditDraft(actor.teamId, { type: "inbox_account.removed", mode: null, at, data })
+          ])
+          return removed.value
+        })
+      )
     })
 
     return MailConnection.of({ installUrl, callback, list, disconnect, markFailed })
