@@ -339,6 +339,19 @@ export const chatApprovalsContract = <E>(name: string, ports: Layer.Layer<Ports,
         })
     )
 
+    it.effect("two teams in one workspace: a press decides the approval of the team whose message carries it", () =>
+      Effect.gen(function* () {
+        const first = yield* pendingInChat()
+        const later = yield* fundedAgent({ funds: 10_000, policy: { approvalThreshold: 5_000 } })
+        yield* installChat(later.team.id, later.approver.userId, first.workspaceId)
+        yield* chatRound
+        const pressed = yield* press(first.workspaceId, first.owner, "approve", first.approvalId)
+        assert.strictEqual(pressed.outcome, "decided", pressed.replies.join(" "))
+        const decided = yield* SpendRequests.use((s) => s.get(first.team.id, undefined, first.pending.id))
+        assert.strictEqual(decided.status, "approved")
+      })
+    )
+
     it.effect("a rate limit and an outage are retried with back-off; the message is posted once", () =>
       Effect.gen(function* () {
         yield* chatRound

@@ -36,10 +36,9 @@ export const chatDomainOver = <E>(ports: Layer.Layer<Ports, E>) =>
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ BACKGROUND_JOBS: "false" })))
   )
 
-/** Installs the chat app for `teamId` in a new workspace, its bot token sealed; answers the workspace id. */
-export const installChat = (teamId: TeamId, installedBy: UserId) =>
+/** Installs the chat app for `teamId` in a workspace (a new one by default), its bot token sealed; answers its id. */
+export const installChat = (teamId: TeamId, installedBy: UserId, workspaceId = `T-${crypto.randomUUID()}`) =>
   Effect.gen(function* () {
-    const workspaceId = `T-${crypto.randomUUID()}`
     const sealed = yield* SealedSecrets
     yield* ChatIntegrationsRepo.use((repo) =>
       Effect.gen(function* () {

@@ -8,6 +8,7 @@ import { nowIso, type PersistenceUnavailable, SealedSecrets, type TeamId } from 
 import { SpendRequests } from "../spend/index.ts"
 import { Transfers } from "../transfers/index.ts"
 import { ChatApprovalActions } from "./ChatApprovalMessage.ts"
+import { ChatMessagesRepo } from "./ChatMessagesRepo.ts"
 import { ChatMessaging } from "./ChatMessaging.ts"
 import { ChatIntegrationsRepo } from "./ChatPorts.ts"
 import { ChatUserLinksRepo } from "./ChatUserLinksRepo.ts"
@@ -60,6 +61,7 @@ export class ChatApprovalButtons extends Context.Service<
 >()("@svc/domain/ChatApprovalButtons") {
   static readonly make = Effect.gen(function* () {
     const integrations = yield* ChatIntegrationsRepo
+    const messages = yield* ChatMessagesRepo
     const links = yield* ChatUserLinksRepo
     const teams = yield* TeamsRepo
     const approvals = yield* ApprovalsRepo
@@ -141,6 +143,22 @@ export class ChatApprovalButtons extends Context.Service<
           )
         )
 
+    /**
+     * The integration a press came through: the one of the team whose approval message carries the button, when that
+     * team's app sits in the pressing workspace (several teams may install one workspace); else the workspace's.
+     */
+    const integrationOf = (press: ChatButtonPress) =>
+      Effect.gen(function* () {
+        const message = Schema.is(ApprovalId)(press.value) ? yield* messages.find(press.value) : Option.none()
+        const ofTeam = Option.isSome(message)
+          ? Option.filter(
+              yield* integrations.forTeam(message.value.teamId),
+              (integration) => integration.workspaceId === press.workspaceId
+            )
+          : Option.none()
+        return Option.isSome(ofTeam) ? ofTeam : yield* integrations.forWorkspace(press.workspaceId)
+      })
+
     const press = Effect.fn("ChatApprovalButtons.press")(function* (press: ChatButtonPress) {
       const action =
         press.actionId === ChatApprovalActions.approve
@@ -148,7 +166,7 @@ export class ChatApprovalButtons extends Context.Service<
           : press.actionId === ChatApprovalActions.deny
             ? "deny"
             : undefined
-      const integration = yield* integrations.forWorkspace(press.workspaceId)
+      const integration = yield* integrationOf(press)
       if (Option.isNone(integration) || action === undefined) {
         yield* Effect.logInfo("chat interaction ignored: unknown workspace or action", { actionId: press.actionId })
         return "ignored" as const
