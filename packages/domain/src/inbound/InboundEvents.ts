@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
-import { isoOfMillis } from "../shared/index.ts"
+import { doublingDelayMs, isoOfMillis } from "../shared/index.ts"
 import type { InboundEvent, InboundEventStatus } from "./InboundEvent.ts"
 
 /** Which stored events a list shows: one status, of one team or (operators) of every team. */
@@ -93,6 +93,5 @@ export const inboundRetryAt = (
   nowMs: number
 ): string | null => {
   if (!failure.retryable || attempts >= policy.maxAttempts) return null
-  const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1))
-  return isoOfMillis(nowMs + delay)
+  return isoOfMillis(nowMs + doublingDelayMs(policy, attempts))
 }

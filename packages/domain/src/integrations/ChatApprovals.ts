@@ -3,6 +3,7 @@ import { AgentKeysRepo } from "../access/index.ts"
 import { type Approval, ApprovalId, ApprovalsRepo } from "../approvals/index.ts"
 import { UsersRepo } from "../identity/index.ts"
 import {
+  doublingDelayMs,
   isoOfMillis,
   nowIso,
   type PersistenceUnavailable,
@@ -40,8 +41,7 @@ export const chatRetryAt = (
   nowMs: number
 ): string | null => {
   if (attempts >= policy.maxAttempts) return null
-  const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1))
-  return isoOfMillis(nowMs + Math.max(backoff, retryAfterMs ?? 0))
+  return isoOfMillis(nowMs + Math.max(doublingDelayMs(policy, attempts), retryAfterMs ?? 0))
 }
 
 /** How many outbox events one chat pass takes. */

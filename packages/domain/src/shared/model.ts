@@ -1,4 +1,5 @@
 /** The shared kernel's shapes and pure rules: no services, so clients may import them. */
+export * from "./Backoff.ts"
 export * from "./Ids.ts"
 export * from "./internal/Encoding.ts"
 export * from "./JsonInput.ts"
