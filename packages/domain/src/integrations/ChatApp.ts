@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { AuditLogRepo, auditDraft } from "../audit/index.ts"
-import { type Role, TeamsRepo } from "../identity/index.ts"
+import { mayManageTeam, type Role, TeamsRepo } from "../identity/index.ts"
 import { EventOutbox } from "../platform/index.ts"
 import {
   newIdText,
@@ -49,8 +49,6 @@ export interface ChatAppActor {
 
 /** What a chat install state is signed for, so that no other signed text passes for one. */
 export const CHAT_INSTALL_STATE_PURPOSE = "chat-install-state"
-
-const mayManage = (role: Role): boolean => role === "owner" || role === "admin"
 
 /**
  * The chat app's install flow (ADR 0034): owners and admins get the platform's authorize URL with a signed state
@@ -127,7 +125,7 @@ export class ChatApp extends Context.Service<
 
       const installUrl = Effect.fn("ChatApp.installUrl")(function* (actor: ChatAppActor) {
         const { settings } = yield* app
-        if (!mayManage(actor.role)) return yield* new ChatAppForbidden({ action: "install the chat app" })
+        if (!mayManageTeam(actor.role)) return yield* new ChatAppForbidden({ action: "install the chat app" })
         const now = yield* Clock.currentTimeMillis
         const state = yield* signInstallState(Redacted.value(settings.stateKey), CHAT_INSTALL_STATE_PURPOSE, {
           teamId: actor.teamId,
@@ -155,7 +153,7 @@ export class ChatApp extends Context.Service<
           now
         )
         const membership = yield* teams.membership(claims.teamId, claims.userId)
-        if (Option.isNone(membership) || !mayManage(membership.value.role)) {
+        if (Option.isNone(membership) || !mayManageTeam(membership.value.role)) {
           return yield* new ChatAppForbidden({ action: "install the chat app" })
         }
         const installation = yield* platform.exchangeCode({ code: callback.code, redirectUri: settings.redirectUri })
@@ -201,7 +199,7 @@ export class ChatApp extends Context.Service<
 
       const uninstall = Effect.fn("ChatApp.uninstall")(function* (actor: ChatAppActor) {
         const { platform } = yield* app
-        if (!mayManage(actor.role)) return yield* new ChatAppForbidden({ action: "remove the chat app" })
+        if (!mayManageTeam(actor.role)) return yield* new ChatAppForbidden({ action: "remove the chat app" })
         const at = yield* nowIso
         const removed = yield* transactor.withTransaction(
           Effect.gen(function* () {

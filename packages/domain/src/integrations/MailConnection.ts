@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { AuditLogRepo, auditDraft } from "../audit/index.ts"
 import type { Role } from "../identity/index.ts"
-import { TeamsRepo } from "../identity/index.ts"
+import { mayManageTeam, TeamsRepo } from "../identity/index.ts"
 import { EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,
@@ -54,8 +54,6 @@ export interface MailCallback {
 export type MailCallbackOutcome =
   | { readonly _tag: "Connected"; readonly account: MailInboxAccount }
   | { readonly _tag: "Refused"; readonly error: string }
-
-const mayConnect = (role: Role): boolean => role === "owner" || role === "admin"
 
 const ERROR_CODE = /^[\w.-]{1,64}$/u
 
@@ -110,7 +108,7 @@ export class MailConnection extends Context.Service<
     const audit = yield* AuditLogRepo
 
     const installUrl = Effect.fn("MailConnection.installUrl")(function* (actor: MailActor) {
-      if (!mayConnect(actor.role)) return yield* new MailConnectionForbidden({ action: "connect a mailbox" })
+      if (!mayManageTeam(actor.role)) return yield* new MailConnectionForbidden({ action: "connect a mailbox" })
       const now = yield* Clock.currentTimeMillis
       const state = yield* codec.encrypt(
         { teamId: actor.teamId, userId: actor.userId },
@@ -156,7 +154,7 @@ export class MailConnection extends Context.Service<
     const callback = Effect.fn("MailConnection.callback")(function* (input: MailCallback) {
       const state = yield* codec.decrypt(input.state, yield* Clock.currentTimeMillis)
       const membership = yield* teams.membership(state.teamId, state.userId)
-      if (Option.isNone(membership) || !mayConnect(membership.value.role)) {
+      if (Option.isNone(membership) || !mayManageTeam(membership.value.role)) {
         return yield* invalidState("does not name an owner or admin of its team")
       }
       if (input.error !== undefined) {
@@ -210,7 +208,7 @@ export class MailConnection extends Context.Service<
     })
 
     const disconnect = Effect.fn("MailConnection.disconnect")(function* (actor: MailActor, id: string) {
-      if (!mayConnect(actor.role)) return yield* new MailConnectionForbidden({ action: "disconnect a mailbox" })
+      if (!mayManageTeam(actor.role)) return yield* new MailConnectionForbidden({ action: "disconnect a mailbox" })
       const found = Schema.is(InboxAccountId)(id)
         ? Option.filter(yield* repo.find(id), (a) => a.teamId === actor.teamId)
         : Option.none<MailInboxAccount>()
