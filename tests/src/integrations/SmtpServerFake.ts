@@ -3,7 +3,7 @@ import { createServer, type Socket } from "node:net"
 import { Effect } from "effect"
 
 /** A message the stand-in accepted: the envelope and the DATA as sent. */
-export interface AcceptedMail {
+interface AcceptedMail {
   readonly from: string
   readonly to: ReadonlyArray<string>
   readonly data: string
@@ -11,7 +11,7 @@ export interface AcceptedMail {
 }
 
 /** How the stand-in misbehaves: refuse recipients, or keep silent after the greeting. */
-export interface SmtpBehaviour {
+interface SmtpBehaviour {
   rejectRecipients: boolean
   silentAfterGreeting: boolean
 }
