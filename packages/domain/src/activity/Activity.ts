@@ -298,7 +298,12 @@ export class Activity extends Context.Service<
       }
     })
 
-    const keyStats = (teamId: TeamId, key: SpendingKey, now: number, daily: ReadonlyArray<{ readonly date: string; readonly amount: number }>) =>
+    const keyStats = (
+      teamId: TeamId,
+      key: SpendingKey,
+      now: number,
+      daily: ReadonlyArray<{ readonly date: string; readonly amount: number }>
+    ) =>
       Effect.map(
         spendRepo.readForDecision({
           teamId,
@@ -333,7 +338,12 @@ export class Activity extends Context.Service<
       const first = today - (options.days - 1) * MILLIS_PER_DAY
       const dates = Array.from({ length: options.days }, (_, i) => utcDate(first + i * MILLIS_PER_DAY))
       const live = (yield* keys.listSpendingKeys(teamId)).filter((k) => k.mode === options.mode && k.revokedAt === null)
-      const spent = yield* repo.dailySpend(teamId, options.mode, isoOfMillis(first), isoOfMillis(today + MILLIS_PER_DAY))
+      const spent = yield* repo.dailySpend(
+        teamId,
+        options.mode,
+        isoOfMillis(first),
+        isoOfMillis(today + MILLIS_PER_DAY)
+      )
       const byKeyDay = new Map(spent.map((row) => [`${row.spendingKeyId}|${row.date}`, row.amount]))
       const stats = yield* Effect.forEach(live, (key) =>
         keyStats(
