@@ -66,11 +66,14 @@ export const ActivityDetailResponse = Schema.Struct({
 })
 
 /** An ISO 8601 date-time with its offset, e.g. `2026-11-27T00:00:00Z`. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/u
 const DateTimeParam = Schema.String.check(
-  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/u, {
+  Schema.isPattern(DATE_TIME, {
     message: "expected an ISO 8601 date-time with an offset, e.g. 2026-11-27T00:00:00Z"
   }),
-  Schema.makeFilter((text: string) => !Number.isNaN(Date.parse(text)), { message: "expected a real instant" })
+  Schema.makeFilter((text: string) => !DATE_TIME.test(text) || !Number.isNaN(Date.parse(text)), {
+    message: "expected a real instant"
+  })
 )
 
 const StatsDays = Schema.NumberFromString.check(

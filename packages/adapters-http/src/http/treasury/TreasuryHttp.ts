@@ -229,7 +229,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           )
           return yield* signedPage(scope, toPage(page, rows))
         }).pipe(
-          Effect.catchTag("ActivityFilterInvalid", (e) => Effect.fail(invalidField(e.field, e.message))),
+          Effect.catchTag("ActivityFilterInvalid", (e) => Effect.fail(invalidField(`query.${e.field}`, e.message))),
           orServiceUnavailable
         )
       )
