@@ -54,9 +54,6 @@ export const ApprovalResponse = Schema.Struct({
   cryptoPayout: Schema.optionalKey(CryptoPayoutView)
 })
 
-/** One step of an item's trail, oldest first. */
-export const ActivityTrailStep = TrailStep
-
 /** An activity item with its trail and the ledger transactions it caused. */
 export const ActivityDetailResponse = Schema.Struct({
   object: Schema.Literal("activity_detail"),
