@@ -54,10 +54,16 @@ export const ApprovalResponse = Schema.Struct({
   cryptoPayout: Schema.optionalKey(CryptoPayoutView)
 })
 
+/** One item of the activity list: a spend request, an outgoing transfer or a checkout intent of the team. */
+export const ActivityItemResponse = ActivityItem
+
+/** Each unrevoked key's daily spend over a window and its budget usage. */
+export const SpendStatsResponse = SpendStats
+
 /** An activity item with its trail and the ledger transactions it caused. */
 export const ActivityDetailResponse = Schema.Struct({
   object: Schema.Literal("activity_detail"),
-  item: ActivityItem,
+  item: ActivityItemResponse,
   trail: Schema.Array(TrailStep),
   ledgerTransactions: Schema.Array(LedgerTransactionResponse)
 })
@@ -133,7 +139,7 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
         to: Schema.optionalKey(DateTimeParam),
         mode: Schema.optionalKey(Mode)
       },
-      success: ListOf(ActivityItem),
+      success: ListOf(ActivityItemResponse),
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
@@ -160,7 +166,7 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       ),
     HttpApiEndpoint.get("spendStats", "/treasury/spend-stats", {
       query: { days: Schema.optionalKey(StatsDays), mode: Schema.optionalKey(Mode) },
-      success: SpendStats,
+      success: SpendStatsResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.read")
