@@ -160,6 +160,21 @@ export const activityHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           assert.strictEqual(unknown.status, 404)
           const wrongKind = await app.call("GET", `/treasury/activity/transfer/${s1.body.id}`, { token: acme.owner })
           assert.strictEqual(wrongKind.status, 404)
+
+          const ops = await app.call("POST", "/treasury/team-api-keys", {
+            token: acme.owner,
+            body: { name: "ops", mode: "test", scopes: ["spend.read", "spend.write"] }
+          })
+          assert.strictEqual(ops.status, 201, JSON.stringify(ops.body))
+          const byTeamKey = await createSpend(app, ops.body.secret, spendBody(50))
+          assert.strictEqual(byTeamKey.status, 201, JSON.stringify(byTeamKey.body))
+          const [newest] = (await activity(app, acme.owner, "limit=1")).body.data
+          assert.deepStrictEqual(
+            [newest.id, newest.keyId, newest.keyName],
+            [byTeamKey.body.id, ops.body.id, "ops"],
+            "a team API key's ask shows under its name"
+          )
+          assert.deepStrictEqual(ids(await activity(app, acme.owner, `keyId=${ops.body.id}`)), [byTeamKey.body.id])
         })
     )
 

@@ -162,8 +162,12 @@ export class Activity extends Context.Service<
     const checkout = yield* Checkout
     const intentsRepo = yield* CheckoutIntentsRepo
 
+    /** The names of the team's spending keys and team API keys (which may ask with `spend.write`), by id. */
     const keyNames = (teamId: TeamId) =>
-      Effect.map(keys.listSpendingKeys(teamId), (all) => new Map(all.map((k) => [k.id, k.name])))
+      Effect.map(
+        Effect.all([keys.listSpendingKeys(teamId), keys.listTeamKeys(teamId)]),
+        ([spending, team]): KeyNames => new Map([...spending, ...team].map((k) => [k.id, k.name]))
+      )
 
     const list = Effect.fn("Activity.list")(function* (teamId: TeamId, query: ActivityQuery, page: PageRequest) {
       const from = normalIso(query.from)
