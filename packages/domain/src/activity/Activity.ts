@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AgentKeysRepo, type SpendingKey } from "../access/index.ts"
 import type { ApprovalView } from "../approvals/index.ts"
 import { Checkout, type CheckoutIntent, type CheckoutIntentId, CheckoutIntentsRepo } from "../checkout/index.ts"
@@ -7,7 +7,6 @@ import type { LedgerTransaction } from "../ledger/index.ts"
 import {
   isoOfMillis,
   type Mode,
-  millisOfIso,
   newestFirst,
   type PageRequest,
   type PersistenceUnavailable,
@@ -61,7 +60,14 @@ export interface ActivityDetail {
 const KINDS: ReadonlyArray<ActivityKind> = ["spend_request", "transfer", "checkout_intent"]
 const MILLIS_PER_DAY = 86_400_000
 const utcDate = (millis: number) => isoOfMillis(millis).slice(0, 10)
-const normalIso = (iso: string | undefined) => (iso === undefined ? undefined : isoOfMillis(millisOfIso(iso)))
+/** A bound of the window in the stored form (UTC, milliseconds), or a refusal naming it when it is no instant. */
+const bound = (field: "from" | "to", iso: string | undefined) =>
+  iso === undefined
+    ? Effect.succeed(undefined)
+    : Option.match(DateTime.make(iso), {
+        onNone: () => Effect.fail(new ActivityFilterInvalid({ field, message: "expected an ISO 8601 date-time" })),
+        onSome: (at) => Effect.succeed(isoOfMillis(DateTime.toEpochMillis(at)))
+      })
 
 type KeyNames = ReadonlyMap<string, string>
 
@@ -170,8 +176,8 @@ export class Activity extends Context.Service<
       )
 
     const list = Effect.fn("Activity.list")(function* (teamId: TeamId, query: ActivityQuery, page: PageRequest) {
-      const from = normalIso(query.from)
-      const to = normalIso(query.to)
+      const from = yield* bound("from", query.from)
+      const to = yield* bound("to", query.to)
       if (from !== undefined && to !== undefined && from >= to) {
         return yield* new ActivityFilterInvalid({ field: "from", message: "must be before `to`" })
       }
