@@ -20,7 +20,10 @@ export const offsetClock = (real: Clock.Clock) => {
     monotonicTimeNanos: real.monotonicTimeNanos,
     sleep: (duration) => real.sleep(duration)
   }
-  return { clock, advance: (ms: number) => void (offsetMs += ms) }
+  const advance = (ms: number) => {
+    offsetMs += ms
+  }
+  return { clock, advance }
 }
 
 /** What a sign-in test drives: the app, the mail it sent, and its clock. */
