@@ -89,9 +89,8 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
           401
         )
 
-        const bearer = await app.call("GET", "/users/me", {
-          token: setCookie.split(";")[0]?.slice("svc_session=".length)
-        })
+        const sessionBearer = setCookie.slice("svc_session=".length, setCookie.indexOf(";"))
+        const bearer = await app.call("GET", "/users/me", { token: sessionBearer })
         assert.strictEqual(bearer.status, 200, "the session token works as a bearer token too")
         assert.strictEqual((await app.call("GET", "/users/me", { token: user.token })).status, 200)
         const other = await knownUser(app)
