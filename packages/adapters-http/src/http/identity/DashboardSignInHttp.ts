@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentDashboardSession, sessionCookie } from "../../api/shared/index.ts"
-import { PublicBaseUrl } from "../middleware/Authentication.ts"
+import { PublicBaseUrl } from "../middleware/index.ts"
 import { orServiceUnavailable } from "../shared/index.ts"
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"])
