@@ -8,7 +8,7 @@ import type { Answer } from "../support/InProcessApp.ts"
 import { clientOf, testConfig } from "../support/InProcessApp.ts"
 
 /** A clock that reads the real time plus an offset the test moves forward. */
-export const offsetClock = (real: Clock.Clock) => {
+const offsetClock = (real: Clock.Clock) => {
   let offsetMs = 0
   const millis = () => real.currentTimeMillisUnsafe() + offsetMs
   const clock: Clock.Clock = {

@@ -9,7 +9,7 @@ import { orServiceUnavailable } from "../shared/index.ts"
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"])
 
 /** Whether the session cookie is `Secure`: always, unless the public base URL is on the loopback host (local use). */
-export const sessionCookieIsSecure = (publicBaseUrl: string): boolean =>
+const sessionCookieIsSecure = (publicBaseUrl: string): boolean =>
   !LOOPBACK_HOSTS.has(new URL(publicBaseUrl).hostname)
 
 const invalidSignInLink = () =>
