@@ -84,6 +84,7 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
           assert.strictEqual(agent.status, 401, `${path} ${JSON.stringify(agent.body)}`)
         }
         assert.strictEqual((await app.call("GET", "/users/me")).status, 401)
+        assert.strictEqual((await app.call("GET", "/auth/session")).status, 401)
         assert.strictEqual(
           (await app.call("GET", "/users/me", { headers: { cookie: "svc_session=svcsess_x" } })).status,
           401
@@ -133,6 +134,12 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
           teams.body.data.map((t: { name: string }) => t.name),
           ["Globex", "Globex"]
         )
+
+        const patchMe = (headers: Record<string, string>) =>
+          app.call("PATCH", "/users/me", { headers: { ...cookie, ...headers }, body: { fullName: "Grace B. Hopper" } })
+        assert.deepStrictEqual((await patchMe({})).body.error, "csrf_failed", "PlatformAuth routes check it too")
+        const patched = await patchMe({ "x-csrf-token": csrf })
+        assert.deepStrictEqual([patched.status, patched.body.fullName], [200, "Grace B. Hopper"])
 
         const viaJwt = await app.call("POST", "/teams", {
           token: user.token,
