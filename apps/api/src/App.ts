@@ -56,6 +56,7 @@ import {
   CursorKey,
   Customers,
   cryptoFeesFromConfig,
+  DashboardSessionsPurgeJob,
   DashboardSignIn,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
@@ -289,8 +290,8 @@ const v1Protection = Layer.unwrap(
 )
 
 /**
- * Data retention from the environment: expired OAuth codes and tokens are purged `OAUTH_PURGE_GRACE_HOURS` (default
- * 24) after they expire, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
+ * Data retention from the environment: expired OAuth codes and tokens, and ended sign-in links and dashboard sessions,
+ * are purged `OAUTH_PURGE_GRACE_HOURS` (default 24) after they end, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
  * delivered events they leave, every `RETENTION_PURGE_INTERVAL_SECONDS` (default 3600).
  */
 const retention = Layer.unwrap(
@@ -299,8 +300,9 @@ const retention = Layer.unwrap(
     const retentionDays = yield* positive("WEBHOOK_DELIVERY_RETENTION_DAYS", 30)
     const interval = Duration.seconds(yield* positive("RETENTION_PURGE_INTERVAL_SECONDS", 3600))
     return backgroundJobs(
-      Layer.merge(
+      Layer.mergeAll(
         OAuthPurgeJob({ grace: Duration.hours(graceHours), interval }),
+        DashboardSessionsPurgeJob({ grace: Duration.hours(graceHours), interval }),
         WebhookPurgeJob({ retention: Duration.days(retentionDays), interval })
       )
     )

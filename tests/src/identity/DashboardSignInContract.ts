@@ -116,6 +116,37 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
       })
     )
 
+    it.effect("the purge deletes links expired and sessions ended before the cutoff, nothing else", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const t = (minutes: number) => isoOfMillis(Date.parse("2030-01-01T00:00:00.000Z") + minutes * 60_000)
+        const session = (expiresAt: string, revokedAt: string | null): DashboardSession => ({
+          id: crypto.randomUUID(),
+          tokenHash: crypto.randomUUID(),
+          userId: user.id,
+          csrfToken: "csrf",
+          createdAt: t(-1000),
+          expiresAt,
+          revokedAt
+        })
+        const oldLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(-1) }
+        const liveLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(1) }
+        const expired = session(t(-1), null)
+        const revoked = session(t(100), t(-1))
+        const live = session(t(100), null)
+        const revokedLater = session(t(100), t(1))
+        for (const l of [oldLink, liveLink]) yield* repo.insertLink(l)
+        for (const s of [expired, revoked, live, revokedLater]) yield* repo.insertSession(s)
+        assert.isAtLeast(yield* repo.purgeEndedBefore(t(0)), 3)
+        assert.strictEqual(yield* repo.purgeEndedBefore(t(0)), 0)
+        for (const gone of [expired, revoked]) assert.isTrue(Option.isNone(yield* repo.findSession(gone.tokenHash)))
+        for (const kept of [live, revokedLater]) assert.isTrue(Option.isSome(yield* repo.findSession(kept.tokenHash)))
+        assert.deepStrictEqual(yield* repo.consumeLink(oldLink.tokenHash, t(-50)), Option.none())
+        assert.deepStrictEqual(yield* repo.consumeLink(liveLink.tokenHash, t(-50)), Option.some(user.id))
+      })
+    )
+
     it.effect("users are found by e-mail without case, the earliest first", () =>
       Effect.gen(function* () {
         const users = yield* UsersRepo

@@ -42,6 +42,21 @@ export const DashboardSessionsRepoMemory = Layer.effect(
             if (session === undefined || session.revokedAt !== null) return [false, all] as const
             return [true, new Map(all).set(id, { ...session, revokedAt: at })] as const
           })
+        ),
+      purgeEndedBefore: (cutoff) =>
+        store.atomically(
+          Effect.gen(function* () {
+            const before = (iso: string | null) => iso !== null && Date.parse(iso) < Date.parse(cutoff)
+            const keptLinks = [...(yield* Ref.get(links))].filter(([, l]) => !before(l.expiresAt))
+            const keptSessions = [...(yield* Ref.get(sessions))].filter(
+              ([, s]) => !before(s.expiresAt) && !before(s.revokedAt)
+            )
+            const removed =
+              (yield* Ref.get(links)).size - keptLinks.length + (yield* Ref.get(sessions)).size - keptSessions.length
+            yield* Ref.set(links, new Map(keptLinks))
+            yield* Ref.set(sessions, new Map(keptSessions))
+            return removed
+          })
         )
     })
   })

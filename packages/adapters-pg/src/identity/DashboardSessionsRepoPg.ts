@@ -1,7 +1,7 @@
 import { DashboardSession, DashboardSessionsRepo, UserId } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
+import { decodeFirst, decodeRows, deletedCount, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 
 const UserRow = Schema.Struct({ userId: UserId })
 const IdRow = Schema.Struct({ id: Schema.String })
@@ -48,6 +48,14 @@ export const DashboardSessionsRepoPg = Layer.effect(
           orUnavailable("dashboardSessions.revoke"),
           Effect.flatMap(decodeRows(IdRow, "dashboardSessions.revoke")),
           Effect.map((rows) => rows.length > 0)
+        ),
+      purgeEndedBefore: (cutoff) =>
+        Effect.all([
+          deletedCount(sql, sql`DELETE FROM sign_in_links WHERE expires_at < ${cutoff}`),
+          deletedCount(sql, sql`DELETE FROM dashboard_sessions WHERE expires_at < ${cutoff} OR revoked_at < ${cutoff}`)
+        ]).pipe(
+          Effect.map(([links, sessions]) => links + sessions),
+          orUnavailable("dashboardSessions.purgeEndedBefore")
         )
     })
   })

@@ -1,13 +1,15 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import { AuditLogRepo, auditDraft } from "../audit/index.ts"
 import { Mailer } from "../platform/index.ts"
 import {
   constantTimeEqual,
+  cutoffBefore,
   generateSecret,
   hashSecret,
   isoOfMillis,
   newIdText,
   type PersistenceUnavailable,
+  periodicJob,
   Transactor,
   type UserId
 } from "../shared/index.ts"
@@ -52,8 +54,24 @@ export class DashboardSessionsRepo extends Context.Service<
     readonly findSession: (tokenHash: string) => Effect.Effect<Option.Option<DashboardSession>, PersistenceUnavailable>
     /** Revokes the session at `at` unless it was revoked already; true when this call revoked it. */
     readonly revokeSession: (id: string, at: string) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** Deletes links expired before `cutoff` and sessions expired or revoked before it; returns how many. */
+    readonly purgeEndedBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/DashboardSessionsRepo") {}
+
+/** A background job that deletes links and sessions ended for longer than `grace`, every `interval`. */
+export const DashboardSessionsPurgeJob = (options: {
+  readonly grace: Duration.Input
+  readonly interval: Duration.Input
+}) =>
+  periodicJob(
+    "dashboard sessions purge",
+    Effect.gen(function* () {
+      const repo = yield* DashboardSessionsRepo
+      return yield* repo.purgeEndedBefore(yield* cutoffBefore(options.grace))
+    }),
+    options.interval
+  )
 
 /** Where sign-in links point and how long sessions live. */
 export interface DashboardSignInSettings {

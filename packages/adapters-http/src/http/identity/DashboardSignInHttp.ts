@@ -9,8 +9,7 @@ import { orServiceUnavailable } from "../shared/index.ts"
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"])
 
 /** Whether the session cookie is `Secure`: always, unless the public base URL is on the loopback host (local use). */
-const sessionCookieIsSecure = (publicBaseUrl: string): boolean =>
-  !LOOPBACK_HOSTS.has(new URL(publicBaseUrl).hostname)
+const sessionCookieIsSecure = (publicBaseUrl: string): boolean => !LOOPBACK_HOSTS.has(new URL(publicBaseUrl).hostname)
 
 const invalidSignInLink = () =>
   badRequest("invalid_sign_in_link", "this sign-in link is invalid, expired or already used; ask for a new one")
