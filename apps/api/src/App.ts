@@ -1,5 +1,5 @@
 import { EvmRail } from "@svc/adapters-evm"
-import { FileStorageFs } from "@svc/adapters-fs"
+import { FileStorageFs, MailerFs } from "@svc/adapters-fs"
 import {
   ApiRoutes,
   ClientAddress,
@@ -57,7 +57,10 @@ import {
   CursorKey,
   Customers,
   cryptoFeesFromConfig,
+  DashboardSessionsPurgeJob,
+  DashboardSignIn,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
+  DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
   DEFAULT_MAX_FILE_BYTES,
   Documents,
   ExchangeRateTable,
@@ -136,6 +139,10 @@ export interface ServiceConfig {
   readonly chatApiUrl?: string
   /** How often approval requests are brought to the teams' chat channels (2 s unless given). */
   readonly chatApprovalsIntervalMs?: number
+  /** How long a dashboard session lives (12 h unless given). */
+  readonly dashboardSessionTtlSeconds?: number
+  /** Where mail is written as JSON files (`MAIL_OUTBOX_DIR`) instead of the log; tests read sign-in links there. */
+  readonly mailOutboxDir?: string
 }
 
 /** The chat platform's Web API unless `CHAT_API_URL` says otherwise. */
@@ -182,6 +189,13 @@ export const serviceConfig = Effect.gen(function* () {
   const cryptoWorkerIntervalSeconds = yield* positive("CRYPTO_WORKER_INTERVAL_SECONDS", 5)
   const chatApiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault(DEFAULT_CHAT_API_URL))
   const chatApprovalsIntervalMs = yield* wholeNumber("CHAT_APPROVALS_INTERVAL_MS", 2_000, 10, 3_600_000)
+  const dashboardSessionTtlSeconds = yield* wholeNumber(
+    "DASHBOARD_SESSION_TTL_SECONDS",
+    DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
+    60,
+    30 * 86_400
+  )
+  const mailOutboxDir = yield* Config.option(Config.String("MAIL_OUTBOX_DIR"))
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -204,7 +218,9 @@ export const serviceConfig = Effect.gen(function* () {
     maxFileBytes,
     cryptoWorkerIntervalSeconds,
     chatApiUrl: chatApiUrl.replace(/\/+$/u, ""),
-    chatApprovalsIntervalMs
+    chatApprovalsIntervalMs,
+    dashboardSessionTtlSeconds,
+    ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {})
   } satisfies ServiceConfig
 })
 
@@ -275,8 +291,8 @@ const v1Protection = Layer.unwrap(
 )
 
 /**
- * Data retention from the environment: expired OAuth codes and tokens are purged `OAUTH_PURGE_GRACE_HOURS` (default
- * 24) after they expire, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
+ * Data retention from the environment: expired OAuth codes and tokens, and ended sign-in links and dashboard sessions,
+ * are purged `OAUTH_PURGE_GRACE_HOURS` (default 24) after they end, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
  * delivered events they leave, every `RETENTION_PURGE_INTERVAL_SECONDS` (default 3600).
  */
 const retention = Layer.unwrap(
@@ -285,8 +301,9 @@ const retention = Layer.unwrap(
     const retentionDays = yield* positive("WEBHOOK_DELIVERY_RETENTION_DAYS", 30)
     const interval = Duration.seconds(yield* positive("RETENTION_PURGE_INTERVAL_SECONDS", 3600))
     return backgroundJobs(
-      Layer.merge(
+      Layer.mergeAll(
         OAuthPurgeJob({ grace: Duration.hours(graceHours), interval }),
+        DashboardSessionsPurgeJob({ grace: Duration.hours(graceHours), interval }),
         WebhookPurgeJob({ retention: Duration.days(retentionDays), interval })
       )
     )
@@ -307,6 +324,13 @@ const fileStorage = (config: ServiceConfig) =>
     config.fileStorageDir === undefined ? FileStorageMemory : FileStorageFs(config.fileStorageDir),
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
+
+/**
+ * Where outgoing mail goes: JSON files under `MAIL_OUTBOX_DIR` when set, else the `Mailer` already in context (the log
+ * mailer unless the caller provides one). A real transport (`MAIL_URL`) would be chosen here.
+ */
+const outboundMail = (config: ServiceConfig) =>
+  config.mailOutboxDir === undefined ? Layer.empty : MailerFs(config.mailOutboxDir)
 
 /** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
 export class IntegrationSettings extends Context.Service<
@@ -442,6 +466,10 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer,
+    DashboardSignIn.layer({
+      signInUrl: `${config.publicBaseUrl}/dashboard/sign-in`,
+      sessionTtlSeconds: config.dashboardSessionTtlSeconds ?? DEFAULT_DASHBOARD_SESSION_TTL_SECONDS
+    }),
     chatApprovals(config).pipe(Layer.provideMerge(chatApp(config))),
     mailIntegration(config)
   ).pipe(
@@ -471,6 +499,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     Layer.provideMerge(ports),
     Layer.provideMerge(integrationsFoundation(config)),
     Layer.provideMerge(fileStorage(config)),
+    Layer.provideMerge(outboundMail(config)),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )
 
