@@ -19,7 +19,10 @@ import {
   ChatPlatformHttp,
   MailProviderHttp,
   MailStateJwe,
-  mailAppSettings
+  mailAppSettings,
+  SmtpMailer,
+  type SmtpSettings,
+  smtpSettings
 } from "@svc/adapters-integrations"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import {
@@ -143,6 +146,8 @@ export interface ServiceConfig {
   readonly dashboardSessionTtlSeconds?: number
   /** Where mail is written as JSON files (`MAIL_OUTBOX_DIR`) instead of the log; tests read sign-in links there. */
   readonly mailOutboxDir?: string
+  /** The SMTP server mail is sent through (`SMTP_URL`, from `SMTP_FROM`); it wins over `MAIL_OUTBOX_DIR`. */
+  readonly smtp?: SmtpSettings
 }
 
 /** The chat platform's Web API unless `CHAT_API_URL` says otherwise. */
@@ -160,6 +165,19 @@ const wholeNumber = (name: string, fallback: number, minimum: number, maximum = 
     ),
     name
   ).pipe(Config.withDefault(fallback))
+
+/**
+ * The SMTP settings when `SMTP_URL` is set (`smtp://user:password@host:port` or `smtps://…`), sending from `SMTP_FROM`
+ * (`no-reply@` the public host unless given); a URL that cannot be used stops the service at start.
+ */
+const smtpConfig = (publicBaseUrl: string) =>
+  Effect.gen(function* () {
+    const url = yield* Config.option(Config.Redacted("SMTP_URL"))
+    if (Option.isNone(url)) return Option.none<SmtpSettings>()
+    const host = new URL(publicBaseUrl).hostname
+    const from = yield* Config.String("SMTP_FROM").pipe(Config.withDefault(`no-reply@${host}`))
+    return yield* Effect.sync(() => Option.some(smtpSettings(Redacted.value(url.value), from, host)))
+  })
 
 /** Reads the service configuration; a missing SESSION_JWT_SECRET gets a random one (sessions then die with the process). */
 export const serviceConfig = Effect.gen(function* () {
@@ -196,6 +214,7 @@ export const serviceConfig = Effect.gen(function* () {
     30 * 86_400
   )
   const mailOutboxDir = yield* Config.option(Config.String("MAIL_OUTBOX_DIR"))
+  const smtp = yield* smtpConfig(publicBaseUrl)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -220,7 +239,8 @@ export const serviceConfig = Effect.gen(function* () {
     chatApiUrl: chatApiUrl.replace(/\/+$/u, ""),
     chatApprovalsIntervalMs,
     dashboardSessionTtlSeconds,
-    ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {})
+    ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {}),
+    ...(Option.isSome(smtp) ? { smtp: smtp.value } : {})
   } satisfies ServiceConfig
 })
 
@@ -326,11 +346,15 @@ const fileStorage = (config: ServiceConfig) =>
   )
 
 /**
- * Where outgoing mail goes: JSON files under `MAIL_OUTBOX_DIR` when set, else the `Mailer` already in context (the log
- * mailer unless the caller provides one). A real transport (`MAIL_URL`) would be chosen here.
+ * Where outgoing mail goes: the SMTP server of `SMTP_URL` when set, else JSON files under `MAIL_OUTBOX_DIR` when set,
+ * else the `Mailer` already in context (the log mailer unless the caller provides one).
  */
 const outboundMail = (config: ServiceConfig) =>
-  config.mailOutboxDir === undefined ? Layer.empty : MailerFs(config.mailOutboxDir)
+  config.smtp !== undefined
+    ? SmtpMailer.layer(config.smtp)
+    : config.mailOutboxDir === undefined
+      ? Layer.empty
+      : MailerFs(config.mailOutboxDir)
 
 /** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
 export class IntegrationSettings extends Context.Service<
