@@ -13,7 +13,7 @@ export default Effect.gen(function* () {
       user_id uuid NOT NULL REFERENCES users(id),
       expires_at timestamptz NOT NULL,
       consumed_at timestamptz,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       CHECK (expires_at > created_at)
     )`
   yield* sql`CREATE INDEX sign_in_links_user_idx ON sign_in_links (user_id, created_at)`
@@ -23,7 +23,7 @@ export default Effect.gen(function* () {
       token_hash text NOT NULL UNIQUE,
       user_id uuid NOT NULL REFERENCES users(id),
       csrf_token text NOT NULL,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       expires_at timestamptz NOT NULL,
       revoked_at timestamptz,
       CHECK (expires_at > created_at)
