@@ -1,8 +1,11 @@
+import { fileURLToPath } from "node:url"
+import { NodeHttpServer } from "@effect/platform-node"
 import { EvmRail } from "@svc/adapters-evm"
 import { FileStorageFs } from "@svc/adapters-fs"
 import {
   ApiRoutes,
   ClientAddress,
+  DashboardRoutes,
   DashboardUrl,
   IdempotencyLive,
   InvoiceRendererPdf,
@@ -135,7 +138,12 @@ export interface ServiceConfig {
   readonly chatApiUrl?: string
   /** How often approval requests are brought to the teams' chat channels (2 s unless given). */
   readonly chatApprovalsIntervalMs?: number
+  /** The built dashboard served at /dashboard (`DASHBOARD_DIR`; the workspace's `apps/dashboard/dist` unless given). */
+  readonly dashboardDir?: string
 }
+
+/** Where `npm run build:dashboard` puts the dashboard. */
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/dist", import.meta.url))
 
 /** The chat platform's Web API unless `CHAT_API_URL` says otherwise. */
 const DEFAULT_CHAT_API_URL = "https://slack.com/api"
@@ -181,6 +189,7 @@ export const serviceConfig = Effect.gen(function* () {
   const cryptoWorkerIntervalSeconds = yield* positive("CRYPTO_WORKER_INTERVAL_SECONDS", 5)
   const chatApiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault(DEFAULT_CHAT_API_URL))
   const chatApprovalsIntervalMs = yield* wholeNumber("CHAT_APPROVALS_INTERVAL_MS", 2_000, 10, 3_600_000)
+  const dashboardDir = yield* Config.String("DASHBOARD_DIR").pipe(Config.withDefault(DEFAULT_DASHBOARD_DIR))
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -203,7 +212,8 @@ export const serviceConfig = Effect.gen(function* () {
     maxFileBytes,
     cryptoWorkerIntervalSeconds,
     chatApiUrl: chatApiUrl.replace(/\/+$/u, ""),
-    chatApprovalsIntervalMs
+    chatApprovalsIntervalMs,
+    dashboardDir
   } satisfies ServiceConfig
 })
 
@@ -510,6 +520,7 @@ export const appLayer = <E, R, R2>(
     v1Protection,
     retention,
     InboundWebhookRoutes,
+    DashboardRoutes(config.dashboardDir ?? DEFAULT_DASHBOARD_DIR).pipe(Layer.provide(NodeHttpServer.layerHttpServices)),
     mcpOverHttp({ publicBaseUrl: config.publicBaseUrl }).pipe(Layer.provide(McpCallers)),
     backgroundJobs(WebhookWorkersLive)
   ).pipe(
