@@ -1,5 +1,6 @@
-import { createClient } from "@svc/sdk"
 import { render } from "preact"
+import { App } from "./App.tsx"
+import "./ui/styles.css"
 
-const client = createClient({ baseUrl: location.origin, token: "x" })
-render(<p>{String(typeof client.treasury.approvals)}</p>, document.getElementById("app")!)
+const root = document.getElementById("app")
+if (root !== null) render(<App />, root)
