@@ -4,6 +4,7 @@ import { formatDateTime, formatRelative } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
 import { ActionButton, ErrorNote, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad, useNow } from "../ui/hooks.ts"
+import { describeReason } from "./reasons.ts"
 import { kindLabel, subjectOf } from "./subject.ts"
 
 /** How often the inbox asks for new approvals while the tab is visible. */
@@ -93,7 +94,7 @@ const ApprovalCard = ({
           <h4>Why it needs a person</h4>
           <ul>
             {subject.reasons.map((reason) => (
-              <li key={reason.code}>{reason.message}</li>
+              <li key={reason.code}>{describeReason(reason, subject.currency)}</li>
             ))}
           </ul>
         </div>

@@ -1,10 +1,5 @@
 import type { Approval } from "@svc/sdk"
-
-/** A policy reason as the decision gives it. */
-export interface Reason {
-  readonly code: string
-  readonly message: string
-}
+import type { Reason } from "./reasons.ts"
 
 /** What an approval decides, whatever its subject: the fields an inbox row shows. */
 export interface Subject {

@@ -1,3 +1,4 @@
+import { ApiError } from "@svc/sdk"
 import { useState } from "preact/hooks"
 import { callJson } from "../session/api.ts"
 import { useWorkspace } from "../session/context.ts"
@@ -26,6 +27,9 @@ export const Ledger = () => {
     () =>
       callJson<{ readonly keys: ReadonlyArray<KeyStats> }>("GET", "/treasury/spend-stats", {
         query: { days: 30, mode }
+      }).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null
+        throw error
       }),
     [mode]
   )
@@ -110,7 +114,13 @@ export const Ledger = () => {
           ))}
         </fieldset>
         <Loading loaded={stats.loaded} label="spend per key">
-          {(body) => <SpendChart keys={body.keys} />}
+          {(body) =>
+            body === null ? (
+              <p class="muted">This server does not report spend per key yet.</p>
+            ) : (
+              <SpendChart keys={body.keys} />
+            )
+          }
         </Loading>
       </section>
     </>

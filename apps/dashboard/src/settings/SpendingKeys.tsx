@@ -87,7 +87,7 @@ export const SpendingKeys = () => {
                       {key.name} <span class="muted">({key.mode})</span>
                     </h3>
                     <p class="muted">
-                      {key.prefix}… · created {formatDateTime(key.createdAt)} · policy version {key.policyVersion}
+                      {key.prefix} · created {formatDateTime(key.createdAt)} · policy version {key.policyVersion}
                       {key.revokedAt === null ? "" : ` · revoked ${formatDateTime(key.revokedAt)}`}
                     </p>
                     {canManage && key.revokedAt === null ? (
