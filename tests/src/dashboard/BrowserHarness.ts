@@ -21,7 +21,7 @@ const CHROMIUM_ARGS = [
 ]
 
 /** Where the tests leave their screenshots (git-ignored). */
-export const SCREENSHOTS = fileURLToPath(new URL("../../../.data/screenshots/", import.meta.url))
+const SCREENSHOTS = fileURLToPath(new URL("../../../.data/screenshots/", import.meta.url))
 
 /** One headless chromium for a test file. */
 export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })

@@ -26,7 +26,7 @@ export const Link = ({
 )
 
 /** What went wrong, in words a person can act on. */
-export const describeError = (error: unknown): string => {
+const describeError = (error: unknown): string => {
   if (error instanceof ApiError) {
     if (error.status === 0) return "The service could not be reached. Check your connection and try again."
     if (error.status === 403) return `You are not allowed to do this (${error.message}).`

@@ -11,7 +11,7 @@ import {
  * The built dashboard's policy: its own scripts and styles only (no inline script), API calls to this origin, and no
  * page may frame it.
  */
-export const DASHBOARD_POLICY = [
+const DASHBOARD_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
