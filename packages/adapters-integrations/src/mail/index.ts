@@ -1,2 +1,3 @@
 export * from "./MailProviderHttp.ts"
 export * from "./MailStateJwe.ts"
+export * from "./SmtpMailer.ts"
