@@ -36,6 +36,7 @@ import {
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
 import {
+  Activity,
   AgentCredentials,
   AgentCredentialsLive,
   AgentKeys,
@@ -434,6 +435,7 @@ const chatApprovals = (config: ServiceConfig) =>
 /** The domain services (and their background jobs) over a set of ports. */
 export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
+    Activity.layer,
     Users.layer,
     Teams.layer,
     TeamManagement.layer,

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { AccessPortsMemory } from "./access/index.ts"
+import { ActivityPortsMemory } from "./activity/index.ts"
 import { ApprovalsPortsMemory } from "./approvals/index.ts"
 import { AuditPortsMemory } from "./audit/index.ts"
 import { CheckoutPortsMemory } from "./checkout/index.ts"
@@ -27,6 +28,7 @@ import { TransfersPortsMemory } from "./transfers/index.ts"
 import { WebhooksPortsMemory } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
+export * from "./activity/index.ts"
 export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
@@ -55,7 +57,12 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory, SearchPortsMemory).pipe(
+export const PortsMemory = Layer.mergeAll(
+  ReportsPortsMemory,
+  TrackerPortsMemory,
+  SearchPortsMemory,
+  ActivityPortsMemory
+).pipe(
   Layer.provideMerge(InvoicesPortsMemory),
   Layer.provideMerge(
     Layer.mergeAll(

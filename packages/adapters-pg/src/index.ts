@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { AccessPortsPg } from "./access/index.ts"
+import { ActivityPortsPg } from "./activity/index.ts"
 import { ApprovalsPortsPg } from "./approvals/index.ts"
 import { AuditPortsPg } from "./audit/index.ts"
 import { CheckoutPortsPg } from "./checkout/index.ts"
@@ -27,6 +28,7 @@ import { TransfersPortsPg } from "./transfers/index.ts"
 import { WebhooksPortsPg } from "./webhooks/index.ts"
 
 export * from "./access/index.ts"
+export * from "./activity/index.ts"
 export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"
@@ -66,6 +68,7 @@ export * from "./webhooks/index.ts"
 export const PortsPg = Layer.mergeAll(
   TransactorPg,
   AccessPortsPg,
+  ActivityPortsPg,
   ApprovalsPortsPg,
   AuditPortsPg,
   BankingPortsPg,

@@ -1,4 +1,5 @@
 export * from "./access/index.ts"
+export * from "./activity/index.ts"
 export * from "./approvals/index.ts"
 export * from "./audit/index.ts"
 export * from "./checkout/index.ts"

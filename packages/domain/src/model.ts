@@ -1,5 +1,6 @@
 /** The domain's shapes and pure rules, without services or ports: what clients (the HTTP contract, the SDK) may load. */
 export * from "./access/model.ts"
+export * from "./activity/model.ts"
 export * from "./approvals/model.ts"
 export * from "./audit/model.ts"
 export * from "./checkout/model.ts"

@@ -1,6 +1,8 @@
 import type {
   AccountResponse,
   ActiveFreezes,
+  ActivityDetailResponse,
+  ActivityItemResponse,
   ApprovalResponse,
   ApprovalRulesBody,
   AuditEntryResponse,
@@ -48,6 +50,7 @@ import type {
   SpendEvaluationResponse,
   SpendingReportResponse,
   SpendRequestResponse,
+  SpendStatsResponse,
   StartTimerRequest,
   TagResponse,
   TeamInviteResponse,
@@ -105,6 +108,12 @@ export type CreateCheckoutIntentInput = typeof CreateCheckoutIntentBody.Type
 export type CardCredentials = typeof CardCredentialsResponse.Type
 /** An approval with its subject and its progress (`approvals: {required, received, decisions}`). */
 export type Approval = typeof ApprovalResponse.Type
+/** One item of GET /treasury/activity: a spend request, outgoing transfer or checkout intent, with its key. */
+export type ActivityItem = typeof ActivityItemResponse.Type
+/** GET /treasury/activity/:kind/:id: the item, its trail (oldest first) and the ledger transactions it caused. */
+export type ActivityDetail = typeof ActivityDetailResponse.Type
+/** GET /treasury/spend-stats: each key's daily spend over the window, its budget usage and its limits. */
+export type SpendStats = typeof SpendStatsResponse.Type
 /** A team's approval chain: tiers by amount, each with its quorum and the roles that approve. */
 export type ApprovalRules = typeof ApprovalRulesBody.Type
 /** The body of POST /treasury/spend-freeze: why, and optionally the one key to freeze. */

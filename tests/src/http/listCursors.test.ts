@@ -11,6 +11,7 @@ const lists = () => [
   { path: "/v1/spend-requests", token: acme.testKey },
   { path: "/treasury/approvals", token: acme.owner },
   { path: "/treasury/ledger", token: acme.owner },
+  { path: "/treasury/activity", token: acme.owner },
   { path: "/api-keys", token: acme.owner },
   { path: "/treasury/webhook-endpoints", token: acme.owner },
   { path: `/treasury/webhook-endpoints/${crypto.randomUUID()}/deliveries`, token: acme.owner }
@@ -41,6 +42,9 @@ describe("list cursors", () => {
     const ledgerCursor = await cursorOf("/treasury/ledger", acme.owner)
     const moved = await app.call("GET", `/v1/spend-requests?cursor=${ledgerCursor}`, { token: acme.testKey })
     assert.strictEqual(moved.body.error, "invalid_cursor")
+    const activityCursor = await cursorOf("/treasury/activity", acme.owner)
+    const intoLedger = await app.call("GET", `/treasury/ledger?cursor=${activityCursor}`, { token: acme.owner })
+    assert.strictEqual(intoLedger.body.error, "invalid_cursor")
     const otherMode = await app.call("GET", `/v1/spend-requests?cursor=${cursor}`, { token: acme.liveKey })
     assert.strictEqual(otherMode.body.error, "invalid_cursor")
   })

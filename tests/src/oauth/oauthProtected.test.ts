@@ -23,6 +23,15 @@ describe("OAuth tokens on protected routes", () => {
     assert.strictEqual(ledger.status, 403)
     assert.strictEqual(ledger.body.error, "insufficient_scope")
     assert.match(ledger.body.message, /spend\.read/)
+    for (const path of ["/treasury/activity", "/treasury/spend-stats", `/treasury/activity/transfer/${user.userId}`]) {
+      const refused = await app.call("GET", path, { token: tokens.access_token })
+      assert.deepStrictEqual([refused.status, refused.body.error], [403, "insufficient_scope"], path)
+    }
+    const reader = await granted(["spend.read"])
+    const activity = await app.call("GET", "/treasury/activity", { token: reader.tokens.access_token })
+    assert.deepStrictEqual([activity.status, activity.body.data], [200, []])
+    const stats = await app.call("GET", "/treasury/spend-stats", { token: reader.tokens.access_token })
+    assert.deepStrictEqual([stats.status, stats.body.object], [200, "spend_stats"])
     assert.strictEqual(
       (await app.call("POST", "/api-keys", { token: tokens.access_token, json: { name: "k" } })).status,
       401

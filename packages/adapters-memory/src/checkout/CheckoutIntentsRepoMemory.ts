@@ -64,6 +64,9 @@ export const CheckoutIntentsRepoMemory = Layer.effect(
                   i.teamId === teamId &&
                   (query.mode === undefined || i.mode === query.mode) &&
                   (query.status === undefined || i.status === query.status) &&
+                  (query.spendingKeyId === undefined || i.spendingKeyId === query.spendingKeyId) &&
+                  (query.createdFrom === undefined || i.createdAt >= query.createdFrom) &&
+                  (query.createdBefore === undefined || i.createdAt < query.createdBefore) &&
                   (query.approvalStatus === undefined || i.approval?.status === query.approvalStatus) &&
                   (query.withApproval !== true || i.approval !== null) &&
                   isAfter(i, page.after)

@@ -216,6 +216,9 @@ export const SpendRequestsRepoMemory = Layer.effect(
                   sr.teamId === teamId &&
                   (query.mode === undefined || sr.mode === query.mode) &&
                   (query.status === undefined || sr.status === query.status) &&
+                  (query.spendingKeyId === undefined || sr.spendingKeyId === query.spendingKeyId) &&
+                  (query.createdFrom === undefined || sr.createdAt >= query.createdFrom) &&
+                  (query.createdBefore === undefined || sr.createdAt < query.createdBefore) &&
                   (query.approvalStatus === undefined || sr.approval?.status === query.approvalStatus) &&
                   (query.withApproval !== true || sr.approval !== null) &&
                   isAfter(sr, page.after)

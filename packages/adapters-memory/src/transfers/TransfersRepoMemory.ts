@@ -61,6 +61,9 @@ export const TransfersRepoMemory = Layer.effect(
                   (query.mode === undefined || t.mode === query.mode) &&
                   (query.direction === undefined || direction === query.direction) &&
                   (query.status === undefined || t.status === query.status) &&
+                  (query.spendingKeyId === undefined || t.spendingKeyId === query.spendingKeyId) &&
+                  (query.createdFrom === undefined || t.createdAt >= query.createdFrom) &&
+                  (query.createdBefore === undefined || t.createdAt < query.createdBefore) &&
                   (query.approvalStatus === undefined || t.approval?.status === query.approvalStatus) &&
                   (query.withApproval !== true || t.approval !== null) &&
                   isAfter(t, page.after)

@@ -67,6 +67,9 @@ export const CheckoutIntentsRepoPg = Layer.effect(
           sql`i.team_id = ${teamId}`,
           ...(query.mode === undefined ? [] : [sql`i.mode = ${query.mode}`]),
           ...(query.status === undefined ? [] : [sql`i.status = ${query.status}`]),
+          ...(query.spendingKeyId === undefined ? [] : [sql`i.spending_key_id = ${query.spendingKeyId}`]),
+          ...(query.createdFrom === undefined ? [] : [sql`i.created_at >= ${query.createdFrom}::timestamptz`]),
+          ...(query.createdBefore === undefined ? [] : [sql`i.created_at < ${query.createdBefore}::timestamptz`]),
           ...(query.approvalStatus === undefined ? [] : [sql`a.status = ${query.approvalStatus}`]),
           ...(query.withApproval === true ? [sql`i.approval_id IS NOT NULL`] : []),
           ...Option.match(page.after, {

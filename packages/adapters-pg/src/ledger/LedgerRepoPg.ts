@@ -23,10 +23,17 @@ export const AccountRow = Schema.Struct({
   pendingIn: SafeIntegerColumn
 })
 
-const TransactionRow = Schema.Struct({
+/** A ledger transaction row as `LEDGER_TRANSACTION_COLUMNS` selects it (alias `t`). */
+export const LedgerTransactionRow = Schema.Struct({
   ...LedgerTransaction.fields,
   entries: Schema.Array(Schema.Struct({ ...LedgerEntry.fields, amount: SafeIntegerColumn }))
 })
+
+/** The columns of a ledger transaction `t` with its entries, decoded by `LedgerTransactionRow`. */
+export const LEDGER_TRANSACTION_COLUMNS =
+  "t.id, t.team_id, t.mode, t.kind, t.code, t.reference, t.pending_id, t.created_at, " +
+  "(SELECT json_agg(json_build_object('accountId', e.account_id, 'amount', e.amount::text, 'currency', e.currency, " +
+  "'pending', e.pending) ORDER BY e.id) FROM ledger_entries e WHERE e.transaction_id = t.id) AS entries"
 
 const ACCOUNT_COLUMNS = "id, team_id, mode, kind, name, currency, posted_sum, pending_out, pending_in, created_at"
 
@@ -129,11 +136,9 @@ export const LedgerRepoPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const accountColumns = sql.unsafe(ACCOUNT_COLUMNS)
 
+    const transactionColumns = sql.unsafe(LEDGER_TRANSACTION_COLUMNS)
     const selectTransactions = (where: ReturnType<typeof sql.and>, limit: number) => sql`
-      SELECT t.id, t.team_id, t.mode, t.kind, t.code, t.reference, t.pending_id, t.created_at,
-        (SELECT json_agg(json_build_object('accountId', e.account_id, 'amount', e.amount::text, 'currency', e.currency,
-                                           'pending', e.pending) ORDER BY e.id)
-           FROM ledger_entries e WHERE e.transaction_id = t.id) AS entries
+      SELECT ${transactionColumns}
       FROM ledger_transactions t
       WHERE ${where}
       ORDER BY t.created_at DESC, t.id DESC
@@ -220,7 +225,7 @@ export const LedgerRepoPg = Layer.effect(
       findTransaction: (teamId, id) =>
         selectTransactions(sql.and([sql`t.id = ${id}`, sql`t.team_id = ${teamId}`]), 1).pipe(
           orUnavailable("ledger.findTransaction"),
-          Effect.flatMap(decodeFirst(TransactionRow, "ledger.findTransaction"))
+          Effect.flatMap(decodeFirst(LedgerTransactionRow, "ledger.findTransaction"))
         ),
       listTransactions: (teamId, query, page) =>
         selectTransactions(
@@ -240,7 +245,7 @@ export const LedgerRepoPg = Layer.effect(
           page.limit + 1
         ).pipe(
           orUnavailable("ledger.listTransactions"),
-          Effect.flatMap(decodeRows(TransactionRow, "ledger.listTransactions"))
+          Effect.flatMap(decodeRows(LedgerTransactionRow, "ledger.listTransactions"))
         )
     })
   })

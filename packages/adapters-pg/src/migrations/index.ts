@@ -35,6 +35,7 @@ import cryptoPayouts from "./0032_crypto_payouts.ts"
 import chatIntegrations from "./0033_chat_integrations.ts"
 import inboxAccounts from "./0034_inbox_accounts.ts"
 import chatMessages from "./0035_chat_messages.ts"
+import activityIndexes from "./0037_activity_indexes.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -72,7 +73,8 @@ export const migrations = Migrator.fromRecord({
   "0032_crypto_payouts": cryptoPayouts,
   "0033_chat_integrations": chatIntegrations,
   "0034_inbox_accounts": inboxAccounts,
-  "0035_chat_messages": chatMessages
+  "0035_chat_messages": chatMessages,
+  "0037_activity_indexes": activityIndexes
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -306,6 +306,9 @@ export const SpendRequestsRepoPg = Layer.effect(
           sql`r.team_id = ${teamId}`,
           ...(query.mode === undefined ? [] : [sql`r.mode = ${query.mode}`]),
           ...(query.status === undefined ? [] : [sql`r.status = ${query.status}`]),
+          ...(query.spendingKeyId === undefined ? [] : [sql`r.spending_key_id = ${query.spendingKeyId}`]),
+          ...(query.createdFrom === undefined ? [] : [sql`r.created_at >= ${query.createdFrom}::timestamptz`]),
+          ...(query.createdBefore === undefined ? [] : [sql`r.created_at < ${query.createdBefore}::timestamptz`]),
           ...(query.approvalStatus === undefined ? [] : [sql`a.status = ${query.approvalStatus}`]),
           ...(query.withApproval === true ? [sql`r.approval_id IS NOT NULL`] : []),
           ...Option.match(page.after, {

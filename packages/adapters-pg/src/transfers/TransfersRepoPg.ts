@@ -63,6 +63,9 @@ export const TransfersRepoPg = Layer.effect(
               : sql`(t.sender_team_id = ${teamId} OR t.recipient_team_id = ${teamId})`,
           ...(query.mode === undefined ? [] : [sql`t.mode = ${query.mode}`]),
           ...(query.status === undefined ? [] : [sql`t.status = ${query.status}`]),
+          ...(query.spendingKeyId === undefined ? [] : [sql`t.spending_key_id = ${query.spendingKeyId}`]),
+          ...(query.createdFrom === undefined ? [] : [sql`t.created_at >= ${query.createdFrom}::timestamptz`]),
+          ...(query.createdBefore === undefined ? [] : [sql`t.created_at < ${query.createdBefore}::timestamptz`]),
           ...(query.approvalStatus === undefined ? [] : [sql`a.status = ${query.approvalStatus}`]),
           ...(query.withApproval === true ? [sql`t.approval_id IS NOT NULL`] : []),
           ...Option.match(page.after, {

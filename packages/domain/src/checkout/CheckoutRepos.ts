@@ -20,6 +20,12 @@ export interface CheckoutIntentQuery {
   readonly approvalStatus?: ApprovalStatus | undefined
   /** Only intents the agent's policy routed to a human. */
   readonly withApproval?: boolean | undefined
+  /** Only those made with this credential. */
+  readonly spendingKeyId?: string | undefined
+  /** Only those created at or after this moment (ISO 8601). */
+  readonly createdFrom?: string | undefined
+  /** Only those created strictly before this moment (ISO 8601). */
+  readonly createdBefore?: string | undefined
 }
 
 /** Storage of checkout intents; a final status never changes. */

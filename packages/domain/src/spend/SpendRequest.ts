@@ -127,6 +127,12 @@ export interface SpendRequestQuery {
   readonly approvalStatus?: ApprovalStatus | undefined
   /** Only requests that were routed to a human. */
   readonly withApproval?: boolean | undefined
+  /** Only those made with this credential. */
+  readonly spendingKeyId?: string | undefined
+  /** Only those created at or after this moment (ISO 8601). */
+  readonly createdFrom?: string | undefined
+  /** Only those created strictly before this moment (ISO 8601). */
+  readonly createdBefore?: string | undefined
 }
 
 /** The fields a transition out of `pending_approval` sets (its approval is decided in the approvals context). */

@@ -39,6 +39,12 @@ export interface TransferQuery {
   readonly approvalStatus?: ApprovalStatus | undefined
   /** Only transfers the sender's policy routed to a human. */
   readonly withApproval?: boolean | undefined
+  /** Only those made with this credential. */
+  readonly spendingKeyId?: string | undefined
+  /** Only those created at or after this moment (ISO 8601). */
+  readonly createdFrom?: string | undefined
+  /** Only those created strictly before this moment (ISO 8601). */
+  readonly createdBefore?: string | undefined
 }
 
 /** Storage of book transfers; a final status never changes. */

@@ -1,10 +1,15 @@
 import {
+  ActivityItem,
+  ActivityKind,
   ApprovalSubjectType,
   ApprovalView,
   CheckoutIntentView,
   CryptoPayoutView,
   LedgerAccountView,
   LedgerTransactionView,
+  Mode,
+  SpendStats,
+  TrailStep,
   TransferView
 } from "@svc/domain/model"
 import { Schema, Struct } from "effect"
@@ -48,6 +53,36 @@ export const ApprovalResponse = Schema.Struct({
   checkoutIntent: Schema.optionalKey(CheckoutIntentView),
   cryptoPayout: Schema.optionalKey(CryptoPayoutView)
 })
+
+/** One item of the activity list: a spend request, an outgoing transfer or a checkout intent of the team. */
+export const ActivityItemResponse = ActivityItem
+
+/** Each unrevoked key's daily spend over a window and its budget usage. */
+export const SpendStatsResponse = SpendStats
+
+/** An activity item with its trail and the ledger transactions it caused. */
+export const ActivityDetailResponse = Schema.Struct({
+  object: Schema.Literal("activity_detail"),
+  item: ActivityItemResponse,
+  trail: Schema.Array(TrailStep),
+  ledgerTransactions: Schema.Array(LedgerTransactionResponse)
+})
+
+/** An ISO 8601 date-time with its offset, e.g. `2026-11-27T00:00:00Z`. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/u
+const DateTimeParam = Schema.String.check(
+  Schema.isPattern(DATE_TIME, {
+    message: "expected an ISO 8601 date-time with an offset, e.g. 2026-11-27T00:00:00Z"
+  }),
+  Schema.makeFilter((text: string) => !DATE_TIME.test(text) || !Number.isNaN(Date.parse(text)), {
+    message: "expected a real instant"
+  })
+)
+
+const StatsDays = Schema.NumberFromString.check(
+  Schema.isInt({ message: "expected an integer between 1 and 90" }),
+  Schema.isBetween({ minimum: 1, maximum: 90 }, { message: "expected an integer between 1 and 90" })
+)
 
 const Decision = Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) })
 const errors = [...CommonErrors, Forbidden] as const
@@ -93,6 +128,55 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       .annotate(
         OpenApi.Description,
         "Approvals of the team's spend requests, transfers, checkout intents and crypto payouts, newest first; `?status=pending` for the queue."
+      ),
+    HttpApiEndpoint.get("activity", "/treasury/activity", {
+      query: {
+        ...ListQuery,
+        kind: Schema.optionalKey(ActivityKind),
+        status: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(64))),
+        keyId: Schema.optionalKey(UuidParam),
+        from: Schema.optionalKey(DateTimeParam),
+        to: Schema.optionalKey(DateTimeParam),
+        mode: Schema.optionalKey(Mode)
+      },
+      success: ListOf(ActivityItemResponse),
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "List activity")
+      .annotate(
+        OpenApi.Description,
+        "The team's spend requests, outgoing transfers and checkout intents in one list, newest first. Filters: `kind`, " +
+          "`status` (the item's own status; kinds that never take it are left out, and a status no kind takes is a " +
+          "400), `keyId` (the spending key), `from` (inclusive) and `to` (exclusive) on `createdAt`, `mode` (both " +
+          "when absent)."
+      ),
+    HttpApiEndpoint.get("activityDetail", "/treasury/activity/:kind/:id", {
+      params: { kind: ActivityKind, id: UuidParam },
+      success: ActivityDetailResponse,
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "Get an activity item")
+      .annotate(
+        OpenApi.Description,
+        "One item with its trail, oldest first (`requested`, `policy_evaluated` with the policy's reasons, " +
+          "`approval_required`, each approver's step with their e-mail and note, `approved`/`denied`/`expired`/" +
+          "`canceled`/`captured`), and the ledger transactions it caused. 404 for an unknown id or another team's."
+      ),
+    HttpApiEndpoint.get("spendStats", "/treasury/spend-stats", {
+      query: { days: Schema.optionalKey(StatsDays), mode: Schema.optionalKey(Mode) },
+      success: SpendStatsResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.read")
+      .annotate(OpenApi.Summary, "Spend statistics per key")
+      .annotate(
+        OpenApi.Description,
+        "Each unrevoked spending key of `mode` (default `live`): what it actually spent per UTC day of the last " +
+          "`days` days (1 to 90, default 30; zeros included): approved spend requests, completed transfers and " +
+          "captured checkout amounts, by the UTC day they were made; and `usedToday`/`usedThisMonth`, its approved " +
+          "and pending spend as its daily and monthly budgets count it, with those budgets (null when none)."
       ),
     decision(
       "approve",

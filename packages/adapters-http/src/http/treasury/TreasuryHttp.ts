@@ -1,5 +1,6 @@
 import {
   type AccountId,
+  Activity,
   ApprovalId,
   ApprovalsRepo,
   Checkout,
@@ -27,7 +28,7 @@ import { Effect, Option, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/shared/index.ts"
-import { listPaging, orServiceUnavailable } from "../shared/index.ts"
+import { invalidField, listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 const approval = (sr: SpendRequest) => ({
   ...sr.approval!,
@@ -102,6 +103,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
         return hashes
       })
     const approvals = yield* ApprovalsRepo
+    const activity = yield* Activity
 
     const decide = (outcome: "approve" | "deny", id: string, note: string | undefined) =>
       Effect.gen(function* () {
@@ -206,6 +208,50 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
             .toSorted(newestFirst)
             .slice(0, page.limit + 1)
           return yield* signedPage(scope, toPage(page, rows, approvalOf))
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("activity", ({ query }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          const scope = `treasury-activity:${teamId}`
+          const page = yield* pageOf(scope, query)
+          const rows = yield* activity.list(
+            teamId,
+            {
+              kind: query.kind,
+              status: query.status,
+              keyId: query.keyId,
+              from: query.from,
+              to: query.to,
+              mode: query.mode
+            },
+            page
+          )
+          return yield* signedPage(scope, toPage(page, rows))
+        }).pipe(
+          Effect.catchTag("ActivityFilterInvalid", (e) => Effect.fail(invalidField(`query.${e.field}`, e.message))),
+          orServiceUnavailable
+        )
+      )
+      .handle("activityDetail", ({ params }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          const detail = yield* activity.detail(teamId, params.kind, params.id)
+          return {
+            object: "activity_detail" as const,
+            item: detail.item,
+            trail: detail.trail,
+            ledgerTransactions: detail.ledgerTransactions.map(ledgerTransactionView)
+          }
+        }).pipe(
+          Effect.catchTag("ActivityNotFound", () => Effect.fail(notFound(`no ${params.kind} ${params.id}`))),
+          orServiceUnavailable
+        )
+      )
+      .handle("spendStats", ({ query }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          return yield* activity.spendStats(teamId, { days: query.days ?? 30, mode: query.mode ?? "live" })
         }).pipe(orServiceUnavailable)
       )
       .handle("approve", ({ params, payload }) => decide("approve", params.id, payload.note))

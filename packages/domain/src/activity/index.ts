@@ -1,0 +1,3 @@
+export * from "./Activity.ts"
+export * from "./ActivityRepo.ts"
+export * from "./model.ts"

@@ -1,0 +1,3 @@
+/** The activity context's shapes and pure rules: no services, so clients may import them. */
+export * from "./ActivityItem.ts"
+export * from "./Trail.ts"

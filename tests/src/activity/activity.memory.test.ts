@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { activityContract } from "./ActivityContract.ts"
+
+activityContract("in-memory", PortsMemory)

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { activityHttpSuite } from "./ActivityHttpSuite.ts"
+
+activityHttpSuite("memory", PortsMemory)
