@@ -1,7 +1,8 @@
-import type { PromiseClient, Team } from "@svc/sdk"
+import type { ActivityItem, PromiseClient, Team } from "@svc/sdk"
 import { useEffect, useMemo, useState } from "preact/hooks"
 import { Activity } from "./activity/Activity.tsx"
 import { ActivityDetail } from "./activity/ActivityDetail.tsx"
+import { isKind } from "./activity/filters.ts"
 import { Inbox } from "./approvals/Inbox.tsx"
 import { Ledger } from "./ledger/Ledger.tsx"
 import { clientFor, currentSession, type DashboardSession, endSession } from "./session/api.ts"
@@ -24,7 +25,9 @@ const sectionOf = (path: string) =>
 /** The page of the current path. */
 const Page = ({ path }: { readonly path: string }) => {
   const detail = /^\/activity\/([a-z_]+)\/([^/]+)$/u.exec(path)
-  if (detail !== null) return <ActivityDetail kind={detail[1] ?? ""} id={decodeURIComponent(detail[2] ?? "")} />
+  if (detail !== null && isKind(detail[1] ?? "")) {
+    return <ActivityDetail kind={detail[1] as ActivityItem["kind"]} id={decodeURIComponent(detail[2] ?? "")} />
+  }
   switch (sectionOf(path)) {
     case "/activity":
       return <Activity />

@@ -3,33 +3,9 @@ import { formatDateTime } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
 import { Field, Link, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
-import { type ActivityFilters, type ActivityItem, listActivity } from "./model.ts"
+import { type ActivityFilters, activityQuery, KINDS, kindWord, NO_FILTERS, statusesOf } from "./filters.ts"
 
-const KINDS = [
-  ["", "All kinds"],
-  ["spend_request", "Spend requests"],
-  ["transfer", "Transfers"],
-  ["checkout_intent", "Checkouts"]
-] as const
-
-const STATUSES = [
-  "",
-  "pending_approval",
-  "approved",
-  "denied",
-  "expired",
-  "pending_acceptance",
-  "accepted",
-  "completed",
-  "canceled"
-] as const
-
-const NO_FILTERS: ActivityFilters = { kind: "", status: "", keyId: "", from: "", to: "" }
-
-const kindWord = (kind: ActivityItem["kind"]) =>
-  kind === "spend_request" ? "Spend request" : kind === "transfer" ? "Transfer" : "Checkout"
-
-/** Everything the team's agents asked for, newest first, filtered by kind, status, key and date. */
+/** Everything the team's agents asked for, newest first, filtered by kind, status, key, mode and date. */
 export const Activity = () => {
   const { client } = useWorkspace()
   const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS)
@@ -43,9 +19,14 @@ export const Activity = () => {
         .catch(() => []),
     [client]
   )
-  const items = useLoad(() => listActivity(filters, cursor), [filters, cursor])
+  const items = useLoad(
+    () => client.treasury.activity({ query: activityQuery(filters, cursor) }),
+    [client, filters, cursor]
+  )
   const set = (name: keyof ActivityFilters) => (event: Event) => {
-    setFilters({ ...filters, [name]: (event.currentTarget as HTMLInputElement | HTMLSelectElement).value })
+    const value = (event.currentTarget as HTMLInputElement | HTMLSelectElement).value
+    const next = { ...filters, [name]: value } as ActivityFilters
+    setFilters(name === "kind" && !statusesOf(next.kind).includes(next.status) ? { ...next, status: "" } : next)
     setCursors([null])
   }
   return (
@@ -58,9 +39,10 @@ export const Activity = () => {
         <Field label="Kind">
           {(props) => (
             <select {...props} value={filters.kind} onChange={set("kind")}>
+              <option value="">All kinds</option>
               {KINDS.map(([value, label]) => (
                 <option key={value} value={value}>
-                  {label}
+                  {label}s
                 </option>
               ))}
             </select>
@@ -69,9 +51,10 @@ export const Activity = () => {
         <Field label="Status">
           {(props) => (
             <select {...props} value={filters.status} onChange={set("status")}>
-              {STATUSES.map((status) => (
+              <option value="">Any status</option>
+              {statusesOf(filters.kind).map((status) => (
                 <option key={status} value={status}>
-                  {status === "" ? "Any status" : status.replaceAll("_", " ")}
+                  {status.replaceAll("_", " ")}
                 </option>
               ))}
             </select>
@@ -86,6 +69,15 @@ export const Activity = () => {
                   {key.name}
                 </option>
               ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Mode">
+          {(props) => (
+            <select {...props} value={filters.mode} onChange={set("mode")}>
+              <option value="">Live and test</option>
+              <option value="live">Live</option>
+              <option value="test">Test</option>
             </select>
           )}
         </Field>

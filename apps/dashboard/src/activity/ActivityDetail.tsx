@@ -1,12 +1,15 @@
+import type { ActivityItem } from "@svc/sdk"
 import { formatDateTime } from "../format/time.ts"
 import { TransactionEntries } from "../ledger/TransactionEntries.tsx"
+import { useWorkspace } from "../session/context.ts"
 import { Link, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
-import { activityDetail } from "./model.ts"
+import { kindWord } from "./filters.ts"
 
 /** One request: what it was, each step of its decision, and the ledger transactions it caused. */
-export const ActivityDetail = ({ kind, id }: { readonly kind: string; readonly id: string }) => {
-  const detail = useLoad(() => activityDetail(kind, id), [kind, id])
+export const ActivityDetail = ({ kind, id }: { readonly kind: ActivityItem["kind"]; readonly id: string }) => {
+  const { client } = useWorkspace()
+  const detail = useLoad(() => client.treasury.activityDetail({ params: { kind, id } }), [client, kind, id])
   return (
     <>
       <p>
@@ -15,7 +18,7 @@ export const ActivityDetail = ({ kind, id }: { readonly kind: string; readonly i
       <Loading loaded={detail.loaded} label="the request">
         {({ item, trail, ledgerTransactions }) => (
           <>
-            <PageHeader title={`${item.kind.replaceAll("_", " ")} ${item.counterparty ?? ""}`.trim()}>
+            <PageHeader title={`${kindWord(item.kind)}${item.counterparty === null ? "" : ` to ${item.counterparty}`}`}>
               {item.purpose ?? ""}
             </PageHeader>
             <dl class="facts">
@@ -42,7 +45,7 @@ export const ActivityDetail = ({ kind, id }: { readonly kind: string; readonly i
             </dl>
             <section aria-labelledby="trail-heading">
               <h2 id="trail-heading">Decision trail</h2>
-              <ol class="trail">
+              <ol class="trail" aria-label="Decision trail">
                 {trail.map((step) => (
                   <li key={`${step.at}-${step.action}`}>
                     <time dateTime={step.at}>{formatDateTime(step.at)}</time>{" "}

@@ -1,10 +1,8 @@
-import { ApiError } from "@svc/sdk"
 import { useState } from "preact/hooks"
-import { callJson } from "../session/api.ts"
 import { useWorkspace } from "../session/context.ts"
 import { Loading, Money, PageHeader } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
-import { type KeyStats, SpendChart } from "./SpendChart.tsx"
+import { SpendChart } from "./SpendChart.tsx"
 import { TransactionEntries } from "./TransactionEntries.tsx"
 
 /** Where the money is and where it went: balances, an account's transactions, and spend per key per day. */
@@ -23,16 +21,7 @@ export const Ledger = () => {
         : client.treasury.ledger({ query: { accountId, limit: 50 } }).then((page) => page.data),
     [client, accountId]
   )
-  const stats = useLoad(
-    () =>
-      callJson<{ readonly keys: ReadonlyArray<KeyStats> }>("GET", "/treasury/spend-stats", {
-        query: { days: 30, mode }
-      }).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) return null
-        throw error
-      }),
-    [mode]
-  )
+  const stats = useLoad(() => client.treasury.spendStats({ query: { days: 30, mode } }), [client, mode])
   const names = new Map(accounts.loaded.state === "ready" ? accounts.loaded.value.map((a) => [a.id, a.name]) : [])
   const selected = accounts.loaded.state === "ready" ? accounts.loaded.value.find((a) => a.id === accountId) : undefined
   return (
@@ -114,13 +103,7 @@ export const Ledger = () => {
           ))}
         </fieldset>
         <Loading loaded={stats.loaded} label="spend per key">
-          {(body) =>
-            body === null ? (
-              <p class="muted">This server does not report spend per key yet.</p>
-            ) : (
-              <SpendChart keys={body.keys} />
-            )
-          }
+          {(body) => <SpendChart keys={body.keys} />}
         </Loading>
       </section>
     </>

@@ -1,18 +1,9 @@
+import type { SpendStats } from "@svc/sdk"
 import { formatMoney } from "../format/money.ts"
 import { formatDate } from "../format/time.ts"
 import { Money } from "../ui/components.tsx"
 
-/** One key's spend per day and its budget use, as `GET /treasury/spend-stats` answers it. */
-export interface KeyStats {
-  readonly keyId: string
-  readonly keyName: string
-  readonly currency: string
-  readonly daily: ReadonlyArray<{ readonly date: string; readonly amount: number }>
-  readonly usedToday: number
-  readonly usedThisMonth: number
-  readonly dailyLimit: number | null
-  readonly monthlyLimit: number | null
-}
+type KeyStats = SpendStats["keys"][number]
 
 const WIDTH = 600
 const HEIGHT = 120

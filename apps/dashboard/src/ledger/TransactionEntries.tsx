@@ -1,6 +1,8 @@
-import type { LedgerTransaction } from "../activity/model.ts"
+import type { ActivityDetail } from "@svc/sdk"
 import { formatDateTime } from "../format/time.ts"
 import { Money } from "../ui/components.tsx"
+
+type LedgerTransaction = ActivityDetail["ledgerTransactions"][number]
 
 /** Ledger transactions with their entries: which account, how much (credit positive), posted or pending. */
 export const TransactionEntries = ({

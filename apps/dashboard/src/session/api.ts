@@ -8,16 +8,6 @@ export interface DashboardSession {
   readonly csrfToken: string
 }
 
-type Query = Readonly<Record<string, string | number | undefined>>
-
-const queryString = (query: Query) => {
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(query))
-    if (value !== undefined && value !== "") params.set(name, String(value))
-  const text = params.toString()
-  return text === "" ? "" : `?${text}`
-}
-
 /** A failed answer as the SDK's ApiError: the service's `{error: {code, message}}` body, or the status alone. */
 const failure = async (response: Response): Promise<ApiError> => {
   const body = (await response.json().catch(() => null)) as {
@@ -35,19 +25,16 @@ const failure = async (response: Response): Promise<ApiError> => {
   )
 }
 
-/**
- * A JSON call to the API with the session cookie; an unsafe method carries the CSRF token. For the routes the SDK does
- * not hold (sign-in, activity, spend statistics).
- */
-export const callJson = async <A>(
+/** A JSON call to the API with the session cookie; an unsafe method carries the CSRF token. For the sign-in routes. */
+const callJson = async <A>(
   method: "GET" | "POST" | "DELETE",
   path: string,
-  options: { readonly query?: Query; readonly body?: unknown; readonly csrfToken?: string } = {}
+  options: { readonly body?: unknown; readonly csrfToken?: string } = {}
 ): Promise<A> => {
   const headers: Record<string, string> = { accept: "application/json" }
   if (options.body !== undefined) headers["content-type"] = "application/json"
   if (method !== "GET" && options.csrfToken !== undefined) headers["x-csrf-token"] = options.csrfToken
-  const response = await fetch(`${location.origin}${path}${queryString(options.query ?? {})}`, {
+  const response = await fetch(`${location.origin}${path}`, {
     method,
     headers,
     credentials: "same-origin",
