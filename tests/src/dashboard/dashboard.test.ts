@@ -106,7 +106,10 @@ describe("the dashboard in chromium", () => {
     const late = page.getByRole("article", { name: "Spend request to Bistro Lunch" })
     await late.waitFor({ timeout: 20_000 })
     await late.getByLabel("Note (optional)").fill("not in this month's budget")
-    await late.getByRole("button", { name: "Deny" }).click()
+    await page.keyboard.press("Tab")
+    await page.keyboard.press("Tab")
+    assert.strictEqual(await page.evaluate(() => document.activeElement?.textContent), "Deny", "Tab reaches Deny")
+    await page.keyboard.press("Enter")
     await page
       .getByRole("list", { name: "Decided approvals" })
       .getByRole("article", { name: "Spend request to Bistro Lunch" })
@@ -115,6 +118,7 @@ describe("the dashboard in chromium", () => {
     assert.strictEqual(denied.body.status, "denied")
     assert.strictEqual(denied.body.approval.note, "not in this month's budget")
     assert.strictEqual((await balance()).posted, 47_500)
+    await page.getByText("Nothing is waiting for you.").waitFor()
 
     await page.getByRole("link", { name: "Activity" }).click()
     const activity = page.getByRole("table", { name: "Activity" })
@@ -208,6 +212,12 @@ describe("the dashboard in chromium", () => {
     await page.getByRole("link", { name: "Settings" }).click()
     await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor()
     assert.strictEqual(await page.getByRole("button", { name: "New spending key" }).count(), 0)
+
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByLabel("Work e-mail").waitFor()
+    await page.reload()
+    await page.getByLabel("Work e-mail").waitFor()
+    assert.strictEqual(await page.getByRole("navigation", { name: "Main" }).count(), 0, "signed out for good")
     await context.close()
   }, 180_000)
 })

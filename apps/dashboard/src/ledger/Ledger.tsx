@@ -29,6 +29,20 @@ export const Ledger = () => {
       <PageHeader title="Ledger">
         Every account's balance, the transactions of an account with their entries, and what each key spent.
       </PageHeader>
+      <section aria-labelledby="spend-heading">
+        <h2 id="spend-heading">Spend per key, last 30 days</h2>
+        <fieldset class="modes">
+          <legend>Mode</legend>
+          {(["live", "test"] as const).map((m) => (
+            <label key={m}>
+              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {m}
+            </label>
+          ))}
+        </fieldset>
+        <Loading loaded={stats.loaded} label="spend per key">
+          {(body) => <SpendChart keys={body.keys} />}
+        </Loading>
+      </section>
       <section aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>
         <Loading loaded={accounts.loaded} label="accounts">
@@ -92,20 +106,6 @@ export const Ledger = () => {
           </Loading>
         </section>
       )}
-      <section aria-labelledby="spend-heading">
-        <h2 id="spend-heading">Spend per key, last 30 days</h2>
-        <fieldset class="modes">
-          <legend>Mode</legend>
-          {(["live", "test"] as const).map((m) => (
-            <label key={m}>
-              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {m}
-            </label>
-          ))}
-        </fieldset>
-        <Loading loaded={stats.loaded} label="spend per key">
-          {(body) => <SpendChart keys={body.keys} />}
-        </Loading>
-      </section>
     </>
   )
 }

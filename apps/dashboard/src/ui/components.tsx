@@ -35,12 +35,17 @@ const describeError = (error: unknown): string => {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** An error shown where the content would be, announced to screen readers. */
-export const ErrorNote = ({ error }: { readonly error: unknown }) => (
-  <p class="error" role="alert">
-    {describeError(error)}
-  </p>
-)
+/** An error shown where the content would be, announced to screen readers; an ended session links to sign-in. */
+export const ErrorNote = ({ error }: { readonly error: unknown }) =>
+  error instanceof ApiError && error.status === 401 ? (
+    <p class="error" role="alert">
+      Your session has ended. <a href={`${BASE}/sign-in`}>Sign in again</a>.
+    </p>
+  ) : (
+    <p class="error" role="alert">
+      {describeError(error)}
+    </p>
+  )
 
 /** The content of a load: a status line while loading, the error, or `children(value)`. */
 export const Loading = <A,>({
