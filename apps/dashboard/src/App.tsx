@@ -1,5 +1,5 @@
 import type { ActivityItem, PromiseClient, Team } from "@svc/sdk"
-import { useEffect, useMemo, useState } from "preact/hooks"
+import { useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { Activity } from "./activity/Activity.tsx"
 import { ActivityDetail } from "./activity/ActivityDetail.tsx"
 import { isKind } from "./activity/filters.ts"
@@ -49,10 +49,15 @@ const loadTeam = async (client: PromiseClient): Promise<Team | null> => {
 const Shell = ({ workspace }: { readonly workspace: Workspace }) => {
   const { path } = useRoute()
   const section = sectionOf(path)
+  const firstPath = useRef(path)
   useEffect(() => {
     const page = PAGES.find((p) => p.path === section)
     document.title = `${page?.label ?? "Dashboard"} · Dashboard`
   }, [section])
+  useEffect(() => {
+    // After an in-app navigation, start a screen reader (and the keyboard) at the new page's heading.
+    if (path !== firstPath.current) document.querySelector<HTMLElement>("main h1")?.focus()
+  }, [path])
   return (
     <WorkspaceContext.Provider value={workspace}>
       <a class="skip" href="#main">

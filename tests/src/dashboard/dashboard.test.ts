@@ -165,10 +165,12 @@ describe("the dashboard in chromium", () => {
     assert.strictEqual(await page.getByText(secret).count(), 0, "the secret is shown once")
 
     await page.setViewportSize({ width: 390, height: 844 })
-    await page.getByRole("link", { name: "Approvals" }).click()
-    await page.getByRole("heading", { name: "Approvals", level: 1 }).waitFor()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    assert.isAtMost(overflow, 0, "no sideways scrolling at phone width")
+    for (const name of ["Approvals", "Activity", "Ledger", "Settings"]) {
+      await page.getByRole("link", { name }).click()
+      await page.getByRole("heading", { name, level: 1 }).waitFor()
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      assert.isAtMost(overflow, 0, `no sideways scrolling on ${name} at phone width`)
+    }
     await context.close()
   }, 180_000)
 

@@ -70,7 +70,7 @@ export const Loading = <A,>({
 /** A page's heading and what it is for. */
 export const PageHeader = ({ title, children }: { readonly title: string; readonly children?: ComponentChildren }) => (
   <header class="page-header">
-    <h1>{title}</h1>
+    <h1 tabIndex={-1}>{title}</h1>
     {children === undefined ? null : <p class="muted">{children}</p>}
   </header>
 )
