@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url"
 import { NodeHttpServer } from "@effect/platform-node"
 import { EvmRail } from "@svc/adapters-evm"
-import { FileStorageFs } from "@svc/adapters-fs"
+import { FileStorageFs, MailerFs } from "@svc/adapters-fs"
 import {
   ApiRoutes,
   ClientAddress,
@@ -22,7 +22,10 @@ import {
   ChatPlatformHttp,
   MailProviderHttp,
   MailStateJwe,
-  mailAppSettings
+  mailAppSettings,
+  SmtpMailer,
+  type SmtpSettings,
+  smtpSettings
 } from "@svc/adapters-integrations"
 import { CallerCredentials, layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import {
@@ -60,7 +63,10 @@ import {
   CursorKey,
   Customers,
   cryptoFeesFromConfig,
+  DashboardSessionsPurgeJob,
+  DashboardSignIn,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
+  DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
   DEFAULT_MAX_FILE_BYTES,
   Documents,
   ExchangeRateTable,
@@ -141,6 +147,12 @@ export interface ServiceConfig {
   readonly chatApprovalsIntervalMs?: number
   /** The built dashboard served at /dashboard (`DASHBOARD_DIR`; the workspace's `apps/dashboard/dist` unless given). */
   readonly dashboardDir?: string
+  /** How long a dashboard session lives (12 h unless given). */
+  readonly dashboardSessionTtlSeconds?: number
+  /** Where mail is written as JSON files (`MAIL_OUTBOX_DIR`) instead of the log; tests read sign-in links there. */
+  readonly mailOutboxDir?: string
+  /** The SMTP server mail is sent through (`SMTP_URL`, from `SMTP_FROM`); it wins over `MAIL_OUTBOX_DIR`. */
+  readonly smtp?: SmtpSettings
 }
 
 /** Where `npm run build:dashboard` puts the dashboard. */
@@ -161,6 +173,19 @@ const wholeNumber = (name: string, fallback: number, minimum: number, maximum = 
     ),
     name
   ).pipe(Config.withDefault(fallback))
+
+/**
+ * The SMTP settings when `SMTP_URL` is set (`smtp://user:password@host:port` or `smtps://…`), sending from `SMTP_FROM`
+ * (`no-reply@` the public host unless given); a URL that cannot be used stops the service at start.
+ */
+const smtpConfig = (publicBaseUrl: string) =>
+  Effect.gen(function* () {
+    const url = yield* Config.option(Config.Redacted("SMTP_URL"))
+    if (Option.isNone(url)) return Option.none<SmtpSettings>()
+    const host = new URL(publicBaseUrl).hostname
+    const from = yield* Config.String("SMTP_FROM").pipe(Config.withDefault(`no-reply@${host}`))
+    return yield* Effect.sync(() => Option.some(smtpSettings(Redacted.value(url.value), from, host)))
+  })
 
 /** Reads the service configuration; a missing SESSION_JWT_SECRET gets a random one (sessions then die with the process). */
 export const serviceConfig = Effect.gen(function* () {
@@ -191,6 +216,14 @@ export const serviceConfig = Effect.gen(function* () {
   const chatApiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault(DEFAULT_CHAT_API_URL))
   const chatApprovalsIntervalMs = yield* wholeNumber("CHAT_APPROVALS_INTERVAL_MS", 2_000, 10, 3_600_000)
   const dashboardDir = yield* Config.String("DASHBOARD_DIR").pipe(Config.withDefault(DEFAULT_DASHBOARD_DIR))
+  const dashboardSessionTtlSeconds = yield* wholeNumber(
+    "DASHBOARD_SESSION_TTL_SECONDS",
+    DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
+    60,
+    30 * 86_400
+  )
+  const mailOutboxDir = yield* Config.option(Config.String("MAIL_OUTBOX_DIR"))
+  const smtp = yield* smtpConfig(publicBaseUrl)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -214,7 +247,10 @@ export const serviceConfig = Effect.gen(function* () {
     cryptoWorkerIntervalSeconds,
     chatApiUrl: chatApiUrl.replace(/\/+$/u, ""),
     chatApprovalsIntervalMs,
-    dashboardDir
+    dashboardDir,
+    dashboardSessionTtlSeconds,
+    ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {}),
+    ...(Option.isSome(smtp) ? { smtp: smtp.value } : {})
   } satisfies ServiceConfig
 })
 
@@ -285,8 +321,8 @@ const v1Protection = Layer.unwrap(
 )
 
 /**
- * Data retention from the environment: expired OAuth codes and tokens are purged `OAUTH_PURGE_GRACE_HOURS` (default
- * 24) after they expire, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
+ * Data retention from the environment: expired OAuth codes and tokens, and ended sign-in links and dashboard sessions,
+ * are purged `OAUTH_PURGE_GRACE_HOURS` (default 24) after they end, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
  * delivered events they leave, every `RETENTION_PURGE_INTERVAL_SECONDS` (default 3600).
  */
 const retention = Layer.unwrap(
@@ -295,8 +331,9 @@ const retention = Layer.unwrap(
     const retentionDays = yield* positive("WEBHOOK_DELIVERY_RETENTION_DAYS", 30)
     const interval = Duration.seconds(yield* positive("RETENTION_PURGE_INTERVAL_SECONDS", 3600))
     return backgroundJobs(
-      Layer.merge(
+      Layer.mergeAll(
         OAuthPurgeJob({ grace: Duration.hours(graceHours), interval }),
+        DashboardSessionsPurgeJob({ grace: Duration.hours(graceHours), interval }),
         WebhookPurgeJob({ retention: Duration.days(retentionDays), interval })
       )
     )
@@ -317,6 +354,17 @@ const fileStorage = (config: ServiceConfig) =>
     config.fileStorageDir === undefined ? FileStorageMemory : FileStorageFs(config.fileStorageDir),
     Layer.succeed(MaxFileBytes, config.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES)
   )
+
+/**
+ * Where outgoing mail goes: the SMTP server of `SMTP_URL` when set, else JSON files under `MAIL_OUTBOX_DIR` when set,
+ * else the `Mailer` already in context (the log mailer unless the caller provides one).
+ */
+const outboundMail = (config: ServiceConfig) =>
+  config.smtp !== undefined
+    ? SmtpMailer.layer(config.smtp)
+    : config.mailOutboxDir === undefined
+      ? Layer.empty
+      : MailerFs(config.mailOutboxDir)
 
 /** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
 export class IntegrationSettings extends Context.Service<
@@ -452,6 +500,10 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer,
+    DashboardSignIn.layer({
+      signInUrl: `${config.publicBaseUrl}/dashboard/sign-in`,
+      sessionTtlSeconds: config.dashboardSessionTtlSeconds ?? DEFAULT_DASHBOARD_SESSION_TTL_SECONDS
+    }),
     chatApprovals(config).pipe(Layer.provideMerge(chatApp(config))),
     mailIntegration(config)
   ).pipe(
@@ -481,6 +533,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     Layer.provideMerge(ports),
     Layer.provideMerge(integrationsFoundation(config)),
     Layer.provideMerge(fileStorage(config)),
+    Layer.provideMerge(outboundMail(config)),
     Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
   )
 

@@ -1,1 +1,2 @@
 export * from "./files/index.ts"
+export * from "./platform/index.ts"

@@ -1,15 +1,47 @@
-import { AgentAuth, Api, DashboardAuth, PlatformAuth, SessionAuth } from "@svc/adapters-http/api"
+import {
+  AgentAuth,
+  Api,
+  CSRF_HEADER,
+  DashboardAuth,
+  DashboardSessionAuth,
+  PlatformAuth,
+  SessionAuth
+} from "@svc/adapters-http/api"
 import { Context, Effect, Layer, Redacted, SchemaAST } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { HttpApi, HttpApiClient, HttpApiMiddleware } from "effect/http-api"
 import { isRetryableStatus, parseRetryAfter, RetryableFailure, type RetryOptions, withRetry } from "./RetryPolicy.ts"
 import { type AnyRoute, mapRoutes, type Routes } from "./Routes.ts"
 
-/** Where the service is, the bearer credential (session JWT, API key or spending key) and the retry numbers. */
+/**
+ * Where the service is, the bearer credential (session JWT, dashboard session token, API key or spending key) and the
+ * retry numbers. Without a `token` the client relies on the browser's `svc_session` cookie (a same-origin dashboard):
+ * it sends no Authorization header and sends `csrfToken`, when given, as `x-csrf-token` on every request.
+ */
 export interface ClientOptions {
   readonly baseUrl: string
-  readonly token: string | Redacted.Redacted
+  readonly token?: string | Redacted.Redacted | undefined
+  /** The dashboard session's CSRF token (from POST /auth/sessions or GET /auth/session), for cookie mode. */
+  readonly csrfToken?: string | undefined
   readonly retry?: RetryOptions
+}
+
+type ClientMiddleware = (options: {
+  readonly request: HttpClientRequest.HttpClientRequest
+  readonly next: (r: HttpClientRequest.HttpClientRequest) => ReturnType<HttpClient.HttpClient["execute"]>
+}) => ReturnType<HttpClient.HttpClient["execute"]>
+
+/** Sends no credential of its own (the cookie travels with the browser's request) but the CSRF token, if any. */
+const cookieLayers = (csrfToken: string | undefined) => {
+  const cookie: ClientMiddleware = ({ request, next }) =>
+    next(csrfToken === undefined ? request : HttpClientRequest.setHeader(request, CSRF_HEADER, csrfToken))
+  return Layer.mergeAll(
+    HttpApiMiddleware.layerClient(SessionAuth, cookie),
+    HttpApiMiddleware.layerClient(AgentAuth, cookie),
+    HttpApiMiddleware.layerClient(DashboardAuth, cookie),
+    HttpApiMiddleware.layerClient(PlatformAuth, cookie),
+    HttpApiMiddleware.layerClient(DashboardSessionAuth, cookie)
+  )
 }
 
 /** Sends the bearer credential for every security middleware of the contract. */
@@ -25,7 +57,8 @@ const bearerLayers = (token: Redacted.Redacted) => {
     HttpApiMiddleware.layerClient(SessionAuth, bearer),
     HttpApiMiddleware.layerClient(AgentAuth, bearer),
     HttpApiMiddleware.layerClient(DashboardAuth, bearer),
-    HttpApiMiddleware.layerClient(PlatformAuth, bearer)
+    HttpApiMiddleware.layerClient(PlatformAuth, bearer),
+    HttpApiMiddleware.layerClient(DashboardSessionAuth, bearer)
   )
 }
 
@@ -124,7 +157,11 @@ export const makeClient = (options: ClientOptions): Effect.Effect<Client, never,
             : route
         ) as unknown as Client
     ),
-    Effect.provide(bearerLayers(typeof options.token === "string" ? Redacted.make(options.token) : options.token))
+    Effect.provide(
+      options.token === undefined
+        ? cookieLayers(options.csrfToken)
+        : bearerLayers(typeof options.token === "string" ? Redacted.make(options.token) : options.token)
+    )
   )
 
 /** The typed client `makeClient` builds: `client.<group>.<endpoint>(request)` for every route. */

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { toApiError } from "./ApiError.ts"
 import { CallResponse, type ClientOptions, makeClient } from "./Client.ts"
@@ -21,9 +21,18 @@ const runCall = (call: Effect.Effect<unknown, unknown>): Promise<unknown> => {
   )
 }
 
-/** A Promise client over `fetch`, with the published retry policy (numbers overridable through `retry`). */
+/**
+ * A Promise client over `fetch`, with the published retry policy (numbers overridable through `retry`). Without a
+ * `token` it fetches with `credentials: "same-origin"`, so a dashboard on the service's origin calls with its cookie.
+ */
 export const createClient = (options: ClientOptions): PromiseClient => {
-  const client = Effect.runSync(makeClient(options).pipe(Effect.provide(FetchHttpClient.layer)))
+  const fetchLayer =
+    options.token === undefined
+      ? FetchHttpClient.layer.pipe(
+          Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { credentials: "same-origin" }))
+        )
+      : FetchHttpClient.layer
+  const client = Effect.runSync(makeClient(options).pipe(Effect.provide(fetchLayer)))
   return mapRoutes(
     client,
     (_group, _endpoint, route) => (request) => runCall(route(request) as Effect.Effect<unknown, unknown>)

@@ -286,11 +286,14 @@ describe("request errors are JSON bodies", () => {
   })
 })
 
-/** Routes that take no bearer credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, the signed inbound webhooks and the integrations' OAuth callbacks. */
+/** Routes that take no credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, the signed inbound webhooks, the integrations' OAuth callbacks and dashboard sign-in. */
 const isPublic = (method: string, path: string) =>
   path.startsWith("/health") ||
   [...InboundWebhooks, ChatInteractionsWebhook].some((webhook) => webhook.path === path) ||
   path.startsWith("/.well-known/") ||
+  // dashboard sign-in: asking for a link and exchanging it for the session cookie
+  path === "/auth/sign-in-links" ||
+  path === "/auth/sessions" ||
   ["/oauth/register", "/oauth/token", "/oauth/revoke"].includes(path) ||
   (path === "/oauth/authorize" && method === "get") ||
   path === "/invoice-payments/payment-intent" ||
@@ -329,7 +332,12 @@ describe("service documents and health", () => {
         assert.isTrue(op.security === undefined || op.security.length === 0, `${method} ${path} is public`)
         continue
       }
-      assert.deepStrictEqual(op.security, [{ bearer: [] }], `${method} ${path} lists its security`)
+      const security = path.startsWith("/v1/")
+        ? [{ bearer: [] }]
+        : path === "/auth/session"
+          ? [{ sessionCookie: [] }]
+          : [{ bearer: [] }, { sessionCookie: [] }]
+      assert.deepStrictEqual(op.security, security, `${method} ${path} lists its security`)
       assert.include(statuses, 401, `${method} ${path} documents 401`)
     }
   })

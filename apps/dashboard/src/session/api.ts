@@ -1,4 +1,4 @@
-import { ApiError, type ClientOptions, createClient, type PromiseClient } from "@svc/sdk"
+import { ApiError, createClient, type PromiseClient } from "@svc/sdk"
 
 /** The signed-in person's dashboard session as the API answers it. */
 export interface DashboardSession {
@@ -66,4 +66,4 @@ export const endSession = (csrfToken: string) => callJson<void>("DELETE", "/auth
 
 /** The SDK over the session cookie: no bearer token, every unsafe request with the CSRF token. */
 export const clientFor = (csrfToken: string): PromiseClient =>
-  createClient({ baseUrl: location.origin, csrfToken } as unknown as ClientOptions)
+  createClient({ baseUrl: location.origin, csrfToken })

@@ -15,7 +15,7 @@ import { SearchApi } from "./finance/search/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
 import { TrackerEntriesApi, TrackerProjectsApi } from "./finance/tracker/index.ts"
 import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
-import { InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
+import { DashboardSessionApi, DashboardSignInApi, InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { ChatAppApi, MailAccountsApi, MailCallbackApi } from "./integrations/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -75,6 +75,8 @@ export class Api extends HttpApi.make("svc")
   .add(ChatAppApi)
   .add(MailAccountsApi)
   .add(MailCallbackApi)
+  .add(DashboardSignInApi)
+  .add(DashboardSessionApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })

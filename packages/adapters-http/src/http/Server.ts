@@ -17,7 +17,14 @@ import { SearchHttp } from "./finance/search/index.ts"
 import { TagsHttp } from "./finance/tags/index.ts"
 import { TrackerEntriesHttp, TrackerProjectsHttp } from "./finance/tracker/index.ts"
 import { CategoriesHttp, TransactionsHttp } from "./finance/transactions/index.ts"
-import { InvitesHttp, MeHttp, TeamAdminHttp, TeamsHttp } from "./identity/index.ts"
+import {
+  DashboardSessionHttp,
+  DashboardSignInHttp,
+  InvitesHttp,
+  MeHttp,
+  TeamAdminHttp,
+  TeamsHttp
+} from "./identity/index.ts"
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { ChatAppHttp, MailAccountsHttp, MailCallbackHttp } from "./integrations/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
@@ -77,7 +84,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CryptoPayoutsHttp,
     ChatAppHttp,
     MailAccountsHttp,
-    MailCallbackHttp
+    MailCallbackHttp,
+    DashboardSignInHttp,
+    DashboardSessionHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),

@@ -25,10 +25,10 @@ export class SmtpFailure extends Data.TaggedError("SmtpFailure")<{ readonly step
 const ADDRESS = /^[^\s<>@,;"]+@[^\s<>@,;"]+$/u
 
 /**
- * Reads `smtp://user:password@host:port` (or `smtps://…`) into settings; throws on anything else, so a bad
- * `SMTP_URL` stops the service at start rather than losing mail later.
+ * Reads `smtp://user:password@host:port[?hello=name]` (or `smtps://…`) into settings; throws on anything else, so a
+ * bad `SMTP_URL` stops the service at start rather than losing mail later.
  */
-export const smtpSettings = (url: string, from: string): SmtpSettings => {
+export const smtpSettings = (url: string, from: string, defaultHelloName = "localhost"): SmtpSettings => {
   const parsed = new URL(url)
   if (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") {
     throw new Error("SMTP_URL must start with smtp:// or smtps://")
@@ -42,7 +42,7 @@ export const smtpSettings = (url: string, from: string): SmtpSettings => {
     username: parsed.username === "" ? undefined : decodeURIComponent(parsed.username),
     password: parsed.password === "" ? undefined : Redacted.make(decodeURIComponent(parsed.password)),
     from,
-    helloName: parsed.searchParams.get("hello") ?? "localhost",
+    helloName: parsed.searchParams.get("hello") ?? defaultHelloName,
     timeoutMs: 15_000,
     attempts: 3,
     retryBaseDelayMs: 500

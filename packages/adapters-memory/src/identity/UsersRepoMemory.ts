@@ -38,6 +38,16 @@ export const UsersRepoMemory = Layer.effectContext(
               )
             ),
           findById: (id) => Ref.get(users).pipe(Effect.map(HashMap.get(id))),
+          findByEmail: (email) =>
+            Ref.get(users).pipe(
+              Effect.map((map) =>
+                Option.fromNullishOr(
+                  [...HashMap.values(map)]
+                    .filter((user) => user.email.toLowerCase() === email.toLowerCase())
+                    .toSorted((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))[0]
+                )
+              )
+            ),
           setCurrentTeam: (id: UserId, teamId: TeamId) =>
             store.atomically(
               Ref.update(

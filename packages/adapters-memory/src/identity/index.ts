@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { DashboardSessionsRepoMemory } from "./DashboardSessionsRepoMemory.ts"
 import { ManagedEntitiesRepoMemory } from "./ManagedEntitiesRepoMemory.ts"
 import { ReceiveHandlesRepoMemory } from "./ReceiveHandlesRepoMemory.ts"
 import { TeamInvitesRepoMemory } from "./TeamInvitesRepoMemory.ts"
@@ -6,6 +7,7 @@ import { TeamPlansRepoMemory } from "./TeamPlansRepoMemory.ts"
 import { TeamsRepoMemory } from "./TeamsRepoMemory.ts"
 import { UsersRepoMemory } from "./UsersRepoMemory.ts"
 
+export * from "./DashboardSessionsRepoMemory.ts"
 export * from "./ManagedEntitiesRepoMemory.ts"
 export * from "./ReceiveHandlesRepoMemory.ts"
 export * from "./TeamInvitesRepoMemory.ts"
@@ -15,6 +17,7 @@ export * from "./UsersRepoMemory.ts"
 
 /** The identity context's ports on the in-memory store. */
 export const IdentityPortsMemory = Layer.mergeAll(
+  DashboardSessionsRepoMemory,
   ManagedEntitiesRepoMemory,
   ReceiveHandlesRepoMemory,
   TeamInvitesRepoMemory,

@@ -39,6 +39,11 @@ export const UsersRepoPg = Layer.effect(
           )
         ),
       findById,
+      findByEmail: (email) =>
+        sql`SELECT ${columns} FROM users WHERE lower(email) = lower(${email}) ORDER BY created_at, id LIMIT 1`.pipe(
+          orUnavailable("users.findByEmail"),
+          Effect.flatMap(decodeFirst(User, "users.findByEmail"))
+        ),
       updateProfile: (id, patch) =>
         patch.fullName === undefined
           ? findById(id)

@@ -35,6 +35,7 @@ import cryptoPayouts from "./0032_crypto_payouts.ts"
 import chatIntegrations from "./0033_chat_integrations.ts"
 import inboxAccounts from "./0034_inbox_accounts.ts"
 import chatMessages from "./0035_chat_messages.ts"
+import dashboardSessions from "./0036_dashboard_sessions.ts"
 import activityIndexes from "./0037_activity_indexes.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
@@ -74,6 +75,7 @@ export const migrations = Migrator.fromRecord({
   "0033_chat_integrations": chatIntegrations,
   "0034_inbox_accounts": inboxAccounts,
   "0035_chat_messages": chatMessages,
+  "0036_dashboard_sessions": dashboardSessions,
   "0037_activity_indexes": activityIndexes
 })
 

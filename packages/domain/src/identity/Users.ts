@@ -21,6 +21,8 @@ export class UsersRepo extends Context.Service<
     /** Inserts the user when absent and returns the stored row either way. */
     readonly ensure: (identity: SessionIdentity) => Effect.Effect<User, PersistenceUnavailable>
     readonly findById: (id: UserId) => Effect.Effect<Option.Option<User>, PersistenceUnavailable>
+    /** The earliest user with this e-mail address, compared without case. */
+    readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>, PersistenceUnavailable>
     readonly setCurrentTeam: (id: UserId, teamId: TeamId) => Effect.Effect<void, PersistenceUnavailable>
     /** Changes the user's profile; none when no such user exists. */
     readonly updateProfile: (

@@ -1,4 +1,5 @@
 export * from "./BillingPlans.ts"
+export * from "./DashboardSignIn.ts"
 export * from "./FileKeys.ts"
 export * from "./KycEntities.ts"
 export * from "./model.ts"

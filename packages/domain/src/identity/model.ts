@@ -1,5 +1,6 @@
 /** The identity context's shapes: no services, so clients may import them. */
 
+export * from "./DashboardSession.ts"
 export * from "./Member.ts"
 export * from "./ReceiveHandle.ts"
 export * from "./Team.ts"

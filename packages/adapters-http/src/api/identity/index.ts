@@ -1,2 +1,3 @@
+export * from "./DashboardSignInApi.ts"
 export * from "./TeamAdminApi.ts"
 export * from "./TeamsApi.ts"

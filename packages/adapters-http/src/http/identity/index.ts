@@ -1,2 +1,3 @@
+export * from "./DashboardSignInHttp.ts"
 export * from "./TeamAdminHttp.ts"
 export * from "./TeamsHttp.ts"

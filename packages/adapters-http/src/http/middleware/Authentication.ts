@@ -1,25 +1,34 @@
 import {
+  type ActiveSession,
   AgentCredentials,
+  constantTimeEqual,
+  DASHBOARD_SESSION_PREFIX,
+  DashboardSignIn,
   hasScope,
   isPersistenceUnavailable,
   type PersistenceUnavailable,
   TeamCredentials,
   type TeamPrincipal,
   Teams,
+  type User,
   Users
 } from "@svc/domain"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import type { HttpServerResponse } from "effect/http"
+import { Context, Effect, Layer, Option, Redacted, Result } from "effect"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import {
   AgentAuth,
+  CSRF_HEADER,
   CurrentAgent,
+  CurrentDashboardSession,
   CurrentTeamPrincipal,
   CurrentUser,
   DashboardAuth,
+  DashboardSessionAuth,
   PlatformAuth,
   RequiredScope,
-  SessionAuth
+  SessionAuth,
+  unauthorized
 } from "../../api/shared/index.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 import { agentOf } from "./ResolvedAgent.ts"
@@ -53,21 +62,75 @@ const requiredScope = (endpoint: HttpApiEndpoint.Top): string | undefined =>
 const OAUTH_ACCESS_PREFIX = "mid_access_token_"
 const API_KEY_PREFIX = "svcapi_"
 
-/** The four authentication middlewares, one per credential family of CONTRACT.md's table. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
+
+const csrfFailed = () =>
+  errorResponse(
+    403,
+    "csrf_failed",
+    "a request authenticated by the session cookie must send the session's CSRF token in x-csrf-token, from this site"
+  )
+
+/**
+ * A request without an Authorization header goes on to the session cookie: the bearer scheme fails (the next scheme
+ * is tried) only then; any Authorization header, even a malformed one, is answered by the bearer scheme.
+ */
+const withoutAuthorization = Effect.gen(function* () {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  return request.headers.authorization === undefined
+})
+
+/**
+ * The live dashboard session behind the `svc_session` cookie, or the response refusing the request: 401 without a
+ * live session; 403 csrf_failed when an unsafe method lacks the session's CSRF token or comes from another origin.
+ */
+const cookieSessions = Effect.gen(function* () {
+  const signIn = yield* DashboardSignIn
+  const origin = new URL(yield* PublicBaseUrl).origin
+  return (credential: string, resourceMetadata: string | undefined) =>
+    Effect.gen(function* () {
+      const active = credential === "" ? Option.none<ActiveSession>() : yield* signIn.authenticate(credential)
+      if (Option.isNone(active)) return Result.fail(unauthorizedResponse(resourceMetadata))
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!SAFE_METHODS.has(request.method.toUpperCase())) {
+        const csrf = request.headers[CSRF_HEADER] ?? ""
+        const requestOrigin = request.headers.origin
+        if (!constantTimeEqual(csrf, active.value.session.csrfToken)) return Result.fail(csrfFailed())
+        if (requestOrigin !== undefined && requestOrigin !== origin) return Result.fail(csrfFailed())
+      }
+      return Result.succeed(active.value)
+    })
+})
+
+/** The four authentication middlewares, one per credential family of CONTRACT.md's table, and the cookie's own. */
 export const AuthenticationLive = Layer.mergeAll(
   Layer.effect(
     SessionAuth,
     Effect.gen(function* () {
       const sessions = yield* SessionTokens
       const users = yield* Users
+      const signIn = yield* DashboardSignIn
+      const fromCookie = yield* cookieSessions
       return SessionAuth.of({
         bearer: (httpEffect, { credential }) =>
           Effect.gen(function* () {
+            if (yield* withoutAuthorization) return yield* Effect.fail(unauthorized())
             const token = Redacted.value(credential)
-            const identity = looksLikeJwt(token) ? yield* sessions.verify(token) : Option.none()
-            if (Option.isNone(identity)) return unauthorizedResponse(undefined)
-            const user = yield* users.provision(identity.value)
-            return yield* Effect.provideService(httpEffect, CurrentUser, user)
+            const user: Option.Option<User> = token.startsWith(DASHBOARD_SESSION_PREFIX)
+              ? Option.map(yield* signIn.authenticate(token), (active) => active.user)
+              : looksLikeJwt(token)
+                ? yield* Effect.flatMap(sessions.verify(token), (identity) =>
+                    Option.isNone(identity) ? Effect.succeedNone : Effect.asSome(users.provision(identity.value))
+                  )
+                : Option.none()
+            if (Option.isNone(user)) return unauthorizedResponse(undefined)
+            return yield* Effect.provideService(httpEffect, CurrentUser, user.value)
+          }).pipe(whenStoreDown),
+        sessionCookie: (httpEffect, { credential }) =>
+          Effect.gen(function* () {
+            const active = yield* fromCookie(Redacted.value(credential), undefined)
+            if (Result.isFailure(active)) return active.failure
+            return yield* Effect.provideService(httpEffect, CurrentUser, active.success.user)
           }).pipe(whenStoreDown)
       })
     })
@@ -96,7 +159,11 @@ export const AuthenticationLive = Layer.mergeAll(
       const resolve = yield* teamPrincipalResolver
       return DashboardAuth.of({
         bearer: (httpEffect, { credential, endpoint }) =>
-          resolve(Redacted.value(credential), endpoint, ["session", "oauth"], (principal) =>
+          resolve.bearer(Redacted.value(credential), endpoint, ["session", "oauth"], (principal) =>
+            Effect.provideService(httpEffect, CurrentTeamPrincipal, principal)
+          ),
+        sessionCookie: (httpEffect, { credential, endpoint }) =>
+          resolve.cookie(Redacted.value(credential), endpoint, (principal) =>
             Effect.provideService(httpEffect, CurrentTeamPrincipal, principal)
           )
       })
@@ -108,9 +175,27 @@ export const AuthenticationLive = Layer.mergeAll(
       const resolve = yield* teamPrincipalResolver
       return PlatformAuth.of({
         bearer: (httpEffect, { credential, endpoint }) =>
-          resolve(Redacted.value(credential), endpoint, ["session", "oauth", "api_key"], (principal) =>
+          resolve.bearer(Redacted.value(credential), endpoint, ["session", "oauth", "api_key"], (principal) =>
+            Effect.provideService(httpEffect, CurrentTeamPrincipal, principal)
+          ),
+        sessionCookie: (httpEffect, { credential, endpoint }) =>
+          resolve.cookie(Redacted.value(credential), endpoint, (principal) =>
             Effect.provideService(httpEffect, CurrentTeamPrincipal, principal)
           )
+      })
+    })
+  ),
+  Layer.effect(
+    DashboardSessionAuth,
+    Effect.gen(function* () {
+      const fromCookie = yield* cookieSessions
+      return DashboardSessionAuth.of({
+        sessionCookie: (httpEffect, { credential }) =>
+          Effect.gen(function* () {
+            const active = yield* fromCookie(Redacted.value(credential), undefined)
+            if (Result.isFailure(active)) return active.failure
+            return yield* Effect.provideService(httpEffect, CurrentDashboardSession, active.success)
+          }).pipe(whenStoreDown)
       })
     })
   )
@@ -121,16 +206,16 @@ const teamPrincipalResolver = Effect.gen(function* () {
   const users = yield* Users
   const teams = yield* Teams
   const credentials = yield* TeamCredentials
+  const signIn = yield* DashboardSignIn
+  const fromCookie = yield* cookieSessions
   const baseUrl = yield* PublicBaseUrl
   const resourceMetadata = `${baseUrl}/.well-known/oauth-protected-resource`
 
-  const fromSession = (token: string) =>
-    Effect.gen(function* () {
-      const identity = yield* sessions.verify(token)
-      if (Option.isNone(identity)) return Option.none<TeamPrincipal>()
-      const user = yield* users.provision(identity.value)
-      const membership = yield* teams.current(user)
-      return Option.some<TeamPrincipal>({
+  /** A person's principal, as a session JWT of theirs or their dashboard session makes it. */
+  const sessionPrincipal = (user: User) =>
+    Effect.map(
+      teams.current(user),
+      (membership): TeamPrincipal => ({
         kind: "session",
         userId: user.id,
         teamId: Option.match(membership, { onNone: () => null, onSome: (m) => m.team.id }),
@@ -138,24 +223,63 @@ const teamPrincipalResolver = Effect.gen(function* () {
         scopes: null,
         credentialId: `session:${user.id}`
       })
+    )
+
+  const fromSession = (token: string) =>
+    Effect.gen(function* () {
+      const identity = yield* sessions.verify(token)
+      if (Option.isNone(identity)) return Option.none<TeamPrincipal>()
+      return Option.some(yield* sessionPrincipal(yield* users.provision(identity.value)))
     })
 
-  return <E, R>(
-    token: string,
+  const fromDashboardSession = (token: string) =>
+    Effect.gen(function* () {
+      const active = yield* signIn.authenticate(token)
+      if (Option.isNone(active)) return Option.none<TeamPrincipal>()
+      return Option.some(yield* sessionPrincipal(active.value.user))
+    })
+
+  const admit = <E, R>(
+    principal: Option.Option<TeamPrincipal>,
     endpoint: HttpApiEndpoint.Top,
     accepted: ReadonlyArray<TeamPrincipal["kind"]>,
     next: (principal: TeamPrincipal) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ) =>
     Effect.gen(function* () {
-      const principal = looksLikeJwt(token)
-        ? yield* fromSession(token)
-        : token.startsWith(OAUTH_ACCESS_PREFIX) || token.startsWith(API_KEY_PREFIX)
-          ? yield* credentials.authenticate(token)
-          : Option.none<TeamPrincipal>()
       if (Option.isNone(principal) || !accepted.includes(principal.value.kind))
         return unauthorizedResponse(resourceMetadata)
       const scope = requiredScope(endpoint)
       if (scope !== undefined && !hasScope(principal.value.scopes, scope)) return insufficientScope(scope)
       return yield* next(principal.value)
-    }).pipe(whenStoreDown)
+    })
+
+  return {
+    bearer: <E, R>(
+      token: string,
+      endpoint: HttpApiEndpoint.Top,
+      accepted: ReadonlyArray<TeamPrincipal["kind"]>,
+      next: (principal: TeamPrincipal) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) =>
+      Effect.gen(function* () {
+        if (yield* withoutAuthorization) return yield* Effect.fail(unauthorized())
+        const principal = looksLikeJwt(token)
+          ? yield* fromSession(token)
+          : token.startsWith(DASHBOARD_SESSION_PREFIX)
+            ? yield* fromDashboardSession(token)
+            : token.startsWith(OAUTH_ACCESS_PREFIX) || token.startsWith(API_KEY_PREFIX)
+              ? yield* credentials.authenticate(token)
+              : Option.none<TeamPrincipal>()
+        return yield* admit(principal, endpoint, accepted, next)
+      }).pipe(whenStoreDown),
+    cookie: <E, R>(
+      token: string,
+      endpoint: HttpApiEndpoint.Top,
+      next: (principal: TeamPrincipal) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) =>
+      Effect.gen(function* () {
+        const active = yield* fromCookie(token, resourceMetadata)
+        if (Result.isFailure(active)) return active.failure
+        return yield* admit(Option.some(yield* sessionPrincipal(active.success.user)), endpoint, ["session"], next)
+      }).pipe(whenStoreDown)
+  }
 })

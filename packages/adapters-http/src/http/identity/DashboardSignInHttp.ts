@@ -1,0 +1,74 @@
+import { DashboardSignIn, dashboardSessionView, normalizeEmail } from "@svc/domain"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../api/Api.ts"
+import { badRequest, CurrentDashboardSession, sessionCookie } from "../../api/shared/index.ts"
+import { PublicBaseUrl } from "../middleware/index.ts"
+import { orServiceUnavailable } from "../shared/index.ts"
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"])
+
+/** Whether the session cookie is `Secure`: always, unless the public base URL is on the loopback host (local use). */
+const sessionCookieIsSecure = (publicBaseUrl: string): boolean => !LOOPBACK_HOSTS.has(new URL(publicBaseUrl).hostname)
+
+const invalidSignInLink = () =>
+  badRequest("invalid_sign_in_link", "this sign-in link is invalid, expired or already used; ask for a new one")
+
+export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", (handlers) =>
+  Effect.gen(function* () {
+    const signIn = yield* DashboardSignIn
+    const secure = sessionCookieIsSecure(yield* PublicBaseUrl)
+    return handlers
+      .handle("requestLink", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* signIn.requestLink(payload.email)
+          return { object: "sign_in_link_request" as const, email: normalizeEmail(payload.email) }
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("signIn", ({ payload }) =>
+        Effect.gen(function* () {
+          const opened = yield* signIn.signIn(payload.token)
+          const maxAgeSeconds = Math.floor(
+            (Date.parse(opened.session.expiresAt) - Date.parse(opened.session.createdAt)) / 1000
+          )
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, opened.token, {
+            httpOnly: true,
+            secure,
+            sameSite: "lax",
+            path: "/",
+            maxAge: `${maxAgeSeconds} seconds`
+          })
+          return dashboardSessionView(opened.session, opened.user)
+        }).pipe(
+          Effect.catchTag("InvalidSignInLink", () => Effect.fail(invalidSignInLink())),
+          orServiceUnavailable
+        )
+      )
+  })
+)
+
+export const DashboardSessionHttp = HttpApiBuilder.group(Api, "dashboardSession", (handlers) =>
+  Effect.gen(function* () {
+    const signIn = yield* DashboardSignIn
+    const secure = sessionCookieIsSecure(yield* PublicBaseUrl)
+    return handlers
+      .handle("current", () =>
+        Effect.gen(function* () {
+          const active = yield* CurrentDashboardSession
+          return dashboardSessionView(active.session, active.user)
+        })
+      )
+      .handle("signOut", () =>
+        Effect.gen(function* () {
+          yield* signIn.signOut(yield* CurrentDashboardSession)
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, "", {
+            httpOnly: true,
+            secure,
+            sameSite: "lax",
+            path: "/",
+            maxAge: "0 seconds"
+          })
+        }).pipe(orServiceUnavailable)
+      )
+  })
+)

@@ -1,0 +1,62 @@
+import { DashboardSession, DashboardSessionsRepo, UserId } from "@svc/domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { decodeFirst, decodeRows, deletedCount, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
+
+const UserRow = Schema.Struct({ userId: UserId })
+const IdRow = Schema.Struct({ id: Schema.String })
+const CountRow = Schema.Struct({ count: SafeIntegerColumn })
+
+/** DashboardSessionsRepo on Postgres: a link is consumed by one conditional update, so of concurrent uses one wins. */
+export const DashboardSessionsRepoPg = Layer.effect(
+  DashboardSessionsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return DashboardSessionsRepo.of({
+      insertLink: (l) =>
+        sql`INSERT INTO sign_in_links (token_hash, user_id, expires_at, consumed_at, created_at)
+            VALUES (${l.tokenHash}, ${l.userId}, ${l.expiresAt}, ${l.consumedAt}, ${l.createdAt})`.pipe(
+          Effect.asVoid,
+          orUnavailable("signInLinks.insert")
+        ),
+      countLinksSince: (userId, since) =>
+        sql`SELECT count(*) AS count FROM sign_in_links WHERE user_id = ${userId} AND created_at >= ${since}`.pipe(
+          orUnavailable("signInLinks.countSince"),
+          Effect.flatMap(decodeFirst(CountRow, "signInLinks.countSince")),
+          Effect.map(Option.match({ onNone: () => 0, onSome: (row) => row.count }))
+        ),
+      consumeLink: (tokenHash, at) =>
+        sql`UPDATE sign_in_links SET consumed_at = ${at}
+            WHERE token_hash = ${tokenHash} AND consumed_at IS NULL AND expires_at > ${at}
+            RETURNING user_id`.pipe(
+          orUnavailable("signInLinks.consume"),
+          Effect.flatMap(decodeFirst(UserRow, "signInLinks.consume")),
+          Effect.map(Option.map((row) => row.userId))
+        ),
+      insertSession: (s) =>
+        sql`INSERT INTO dashboard_sessions (id, token_hash, user_id, csrf_token, created_at, expires_at, revoked_at)
+            VALUES (${s.id}, ${s.tokenHash}, ${s.userId}, ${s.csrfToken}, ${s.createdAt}, ${s.expiresAt},
+                    ${s.revokedAt})`.pipe(Effect.asVoid, orUnavailable("dashboardSessions.insert")),
+      findSession: (tokenHash) =>
+        sql`SELECT id, token_hash, user_id, csrf_token, created_at, expires_at, revoked_at
+            FROM dashboard_sessions WHERE token_hash = ${tokenHash}`.pipe(
+          orUnavailable("dashboardSessions.find"),
+          Effect.flatMap(decodeFirst(DashboardSession, "dashboardSessions.find"))
+        ),
+      revokeSession: (id, at) =>
+        sql`UPDATE dashboard_sessions SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`.pipe(
+          orUnavailable("dashboardSessions.revoke"),
+          Effect.flatMap(decodeRows(IdRow, "dashboardSessions.revoke")),
+          Effect.map((rows) => rows.length > 0)
+        ),
+      purgeEndedBefore: (cutoff) =>
+        Effect.all([
+          deletedCount(sql, sql`DELETE FROM sign_in_links WHERE expires_at < ${cutoff}`),
+          deletedCount(sql, sql`DELETE FROM dashboard_sessions WHERE expires_at < ${cutoff} OR revoked_at < ${cutoff}`)
+        ]).pipe(
+          Effect.map(([links, sessions]) => links + sessions),
+          orUnavailable("dashboardSessions.purgeEndedBefore")
+        )
+    })
+  })
+)

@@ -1,0 +1,64 @@
+import { Schema } from "effect"
+import { UserId } from "../shared/model.ts"
+
+/**
+ * A one-time sign-in link: the raw token is mailed once and stored only as its SHA-256 hash; it can be consumed once,
+ * before `expiresAt`.
+ */
+export const SignInLink = Schema.Struct({
+  tokenHash: Schema.String,
+  userId: UserId,
+  expiresAt: Schema.String,
+  consumedAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+export type SignInLink = typeof SignInLink.Type
+
+/**
+ * A dashboard session behind the `svc_session` cookie: the opaque token is stored only as its SHA-256 hash; the CSRF
+ * token is random and stored as it is (it is worthless without the cookie). Live until `expiresAt` or `revokedAt`.
+ */
+export const DashboardSession = Schema.Struct({
+  id: Schema.String,
+  tokenHash: Schema.String,
+  userId: UserId,
+  csrfToken: Schema.String,
+  createdAt: Schema.String,
+  expiresAt: Schema.String,
+  revokedAt: Schema.NullOr(Schema.String)
+})
+export type DashboardSession = typeof DashboardSession.Type
+
+/** The answer to a sign-in link request: the same whether or not the address belongs to a user. */
+export const SignInLinkRequestView = Schema.Struct({
+  object: Schema.Literal("sign_in_link_request"),
+  email: Schema.String
+})
+export type SignInLinkRequestView = typeof SignInLinkRequestView.Type
+
+/** A dashboard session as its browser sees it: the user, when it ends and the CSRF token to send on unsafe requests. */
+export const DashboardSessionView = Schema.Struct({
+  object: Schema.Literal("dashboard_session"),
+  user: Schema.Struct({ id: Schema.String, email: Schema.String, fullName: Schema.NullOr(Schema.String) }),
+  expiresAt: Schema.String,
+  csrfToken: Schema.String
+})
+export type DashboardSessionView = typeof DashboardSessionView.Type
+
+/** The view of a session of `user`. */
+export const dashboardSessionView = (
+  session: DashboardSession,
+  user: { readonly id: string; readonly email: string; readonly fullName: string | null }
+): DashboardSessionView => ({
+  object: "dashboard_session",
+  user: { id: user.id, email: user.email, fullName: user.fullName },
+  expiresAt: session.expiresAt,
+  csrfToken: session.csrfToken
+})
+
+/** An e-mail address as sign-in compares it: trimmed, lower-case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
+
+/** Whether the session is usable at `nowMs`: not revoked, not expired. */
+export const isSessionLive = (session: DashboardSession, nowMs: number): boolean =>
+  session.revokedAt === null && Date.parse(session.expiresAt) > nowMs

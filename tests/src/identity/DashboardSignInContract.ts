@@ -1,0 +1,257 @@
+import { assert, layer } from "@effect/vitest"
+import {
+  type AuditLogRepo,
+  type DashboardSession,
+  DashboardSessionsRepo,
+  DashboardSignIn,
+  hashSecret,
+  isoOfMillis,
+  Mailer,
+  type MailMessage,
+  type SignInLink,
+  type Transactor,
+  type UserId,
+  UsersRepo
+} from "@svc/domain"
+import { Clock, Effect, Layer, Option, Ref } from "effect"
+import { TestClock } from "effect/testing"
+
+const SIGN_IN_URL = "https://svc.example/dashboard/sign-in"
+
+const newUser = (email = `${crypto.randomUUID()}@example.com`) =>
+  UsersRepo.use((users) => users.ensure({ id: crypto.randomUUID() as UserId, email, fullName: "Ada" }))
+
+const link = (userId: UserId, nowMs: number, tokenHash = crypto.randomUUID()): SignInLink => ({
+  tokenHash,
+  userId,
+  expiresAt: isoOfMillis(nowMs + 15 * 60_000),
+  consumedAt: null,
+  createdAt: isoOfMillis(nowMs)
+})
+
+/** DashboardSignIn over the ports in context, mailing into `sent`. */
+const withSignIn = <A, E, R>(
+  sent: Ref.Ref<ReadonlyArray<MailMessage>>,
+  self: Effect.Effect<A, E, R | DashboardSignIn>,
+  sessionTtlSeconds = 3600
+) =>
+  Effect.provide(
+    self,
+    DashboardSignIn.layer({ signInUrl: SIGN_IN_URL, sessionTtlSeconds }).pipe(
+      Layer.provide(Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) }))
+    )
+  )
+
+const tokenIn = (message: MailMessage | undefined) => {
+  assert.isDefined(message)
+  const token = /#token=([A-Za-z0-9_-]{43})$/mu.exec(message?.text ?? "")?.[1]
+  assert.isDefined(token, message?.text)
+  assert.include(message?.text, `${SIGN_IN_URL}#token=`)
+  return token ?? ""
+}
+
+type Ports = DashboardSessionsRepo | UsersRepo | AuditLogRepo | Transactor
+
+/** What every DashboardSessionsRepo adapter must do, and DashboardSignIn over it (time from the TestClock). */
+export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Ports, E, never>) =>
+  layer(ports, { timeout: "60 seconds" })(`dashboard sign-in (${name})`, (it) => {
+    it.effect("a link is consumed once, only before it expires; links are counted per user since a time", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const now = Date.parse("2026-11-27T10:00:00.000Z")
+        const fresh = link(user.id, now)
+        yield* repo.insertLink(fresh)
+        yield* repo.insertLink(link(user.id, now + 60_000))
+        assert.strictEqual(yield* repo.countLinksSince(user.id, isoOfMillis(now)), 2)
+        assert.strictEqual(yield* repo.countLinksSince(user.id, isoOfMillis(now + 1)), 1)
+        assert.strictEqual(yield* repo.countLinksSince(crypto.randomUUID() as UserId, isoOfMillis(0)), 0)
+
+        assert.deepStrictEqual(yield* repo.consumeLink("no-such-hash", isoOfMillis(now)), Option.none())
+        const atExpiry = link(user.id, now)
+        yield* repo.insertLink(atExpiry)
+        assert.deepStrictEqual(yield* repo.consumeLink(atExpiry.tokenHash, atExpiry.expiresAt), Option.none())
+        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 1000)), Option.some(user.id))
+        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 2000)), Option.none())
+      })
+    )
+
+    it.effect("of concurrent consumptions of one link exactly one wins", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const now = Date.parse("2026-11-27T10:00:00.000Z")
+        const contested = link(user.id, now)
+        yield* repo.insertLink(contested)
+        const results = yield* Effect.all(
+          Array.from({ length: 8 }, () => repo.consumeLink(contested.tokenHash, isoOfMillis(now + 1000))),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(results.filter(Option.isSome).length, 1)
+      })
+    )
+
+    it.effect("a session is found by its hash and revoked once", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const session: DashboardSession = {
+          id: crypto.randomUUID(),
+          tokenHash: crypto.randomUUID(),
+          userId: user.id,
+          csrfToken: "csrf",
+          createdAt: "2026-11-27T10:00:00.000Z",
+          expiresAt: "2026-11-27T22:00:00.000Z",
+          revokedAt: null
+        }
+        yield* repo.insertSession(session)
+        assert.deepStrictEqual(yield* repo.findSession(session.tokenHash), Option.some(session))
+        assert.deepStrictEqual(yield* repo.findSession("other"), Option.none())
+        assert.isTrue(yield* repo.revokeSession(session.id, "2026-11-27T11:00:00.000Z"))
+        assert.isFalse(yield* repo.revokeSession(session.id, "2026-11-27T12:00:00.000Z"))
+        assert.deepStrictEqual(
+          yield* repo.findSession(session.tokenHash),
+          Option.some({ ...session, revokedAt: "2026-11-27T11:00:00.000Z" })
+        )
+      })
+    )
+
+    it.effect("the purge deletes links expired and sessions ended before the cutoff, nothing else", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const t = (minutes: number) => isoOfMillis(Date.parse("2030-01-01T00:00:00.000Z") + minutes * 60_000)
+        const session = (expiresAt: string, revokedAt: string | null): DashboardSession => ({
+          id: crypto.randomUUID(),
+          tokenHash: crypto.randomUUID(),
+          userId: user.id,
+          csrfToken: "csrf",
+          createdAt: t(-1000),
+          expiresAt,
+          revokedAt
+        })
+        const oldLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(-1) }
+        const liveLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(1) }
+        const expired = session(t(-1), null)
+        const revoked = session(t(100), t(-1))
+        const live = session(t(100), null)
+        const revokedLater = session(t(100), t(1))
+        for (const l of [oldLink, liveLink]) yield* repo.insertLink(l)
+        for (const s of [expired, revoked, live, revokedLater]) yield* repo.insertSession(s)
+        assert.isAtLeast(yield* repo.purgeEndedBefore(t(0)), 3)
+        assert.strictEqual(yield* repo.purgeEndedBefore(t(0)), 0)
+        for (const gone of [expired, revoked]) assert.isTrue(Option.isNone(yield* repo.findSession(gone.tokenHash)))
+        for (const kept of [live, revokedLater]) assert.isTrue(Option.isSome(yield* repo.findSession(kept.tokenHash)))
+        assert.deepStrictEqual(yield* repo.consumeLink(oldLink.tokenHash, t(-50)), Option.none())
+        assert.deepStrictEqual(yield* repo.consumeLink(liveLink.tokenHash, t(-50)), Option.some(user.id))
+      })
+    )
+
+    it.effect("users are found by e-mail without case, the earliest first", () =>
+      Effect.gen(function* () {
+        const users = yield* UsersRepo
+        const email = `${crypto.randomUUID()}@Example.com`
+        const first = yield* newUser(email)
+        yield* TestClock.adjust("1 second")
+        yield* newUser(email.toLowerCase())
+        const found = yield* users.findByEmail(email.toUpperCase())
+        assert.deepStrictEqual(
+          Option.map(found, (u) => u.id),
+          Option.some(first.id)
+        )
+        assert.isTrue(Option.isNone(yield* users.findByEmail(`x${email}`)))
+      })
+    )
+
+    it.effect("a known address is mailed a link that opens one session; unknown addresses are mailed nothing", () =>
+      Effect.gen(function* () {
+        const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        yield* withSignIn(
+          sent,
+          Effect.gen(function* () {
+            const signIn = yield* DashboardSignIn
+            yield* signIn.requestLink(`${crypto.randomUUID()}@example.com`)
+            assert.deepStrictEqual(yield* Ref.get(sent), [])
+
+            yield* signIn.requestLink(` ${user.email.toUpperCase()} `)
+            const mail = yield* Ref.get(sent)
+            assert.strictEqual(mail.length, 1)
+            assert.strictEqual(mail[0]?.to, user.email)
+            const token = tokenIn(mail[0])
+            assert.strictEqual(yield* repo.countLinksSince(user.id, isoOfMillis(0)), 1)
+
+            const opened = yield* signIn.signIn(token)
+            assert.strictEqual(opened.user.id, user.id)
+            assert.match(opened.token, /^svcsess_[A-Za-z0-9_-]{43}$/u)
+            assert.strictEqual(opened.session.tokenHash, yield* hashSecret(opened.token))
+            assert.strictEqual(opened.session.expiresAt, isoOfMillis((yield* Clock.currentTimeMillis) + 3600_000))
+            assert.notStrictEqual(opened.session.csrfToken, opened.token)
+            const again = yield* Effect.flip(signIn.signIn(token))
+            assert.strictEqual(again._tag, "InvalidSignInLink")
+
+            const active = yield* signIn.authenticate(opened.token)
+            assert.deepStrictEqual(
+              Option.map(active, (a) => a.session.id),
+              Option.some(opened.session.id)
+            )
+            assert.isTrue(Option.isNone(yield* signIn.authenticate(`${opened.token}x`)))
+            assert.isTrue(Option.isNone(yield* signIn.authenticate(token)))
+            yield* TestClock.adjust("59 minutes")
+            assert.isTrue(Option.isSome(yield* signIn.authenticate(opened.token)))
+            yield* TestClock.adjust("1 minute")
+            assert.isTrue(Option.isNone(yield* signIn.authenticate(opened.token)))
+          })
+        )
+      })
+    )
+
+    it.effect("an expired, malformed or unknown link fails alike; signing out ends the session at once", () =>
+      Effect.gen(function* () {
+        const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
+        const user = yield* newUser()
+        yield* withSignIn(
+          sent,
+          Effect.gen(function* () {
+            const signIn = yield* DashboardSignIn
+            for (const bad of ["", "short", "A".repeat(43), `${"A".repeat(42)}=`]) {
+              assert.strictEqual((yield* Effect.flip(signIn.signIn(bad)))._tag, "InvalidSignInLink", bad)
+            }
+            yield* signIn.requestLink(user.email)
+            const late = tokenIn((yield* Ref.get(sent))[0])
+            yield* TestClock.adjust("15 minutes")
+            assert.strictEqual((yield* Effect.flip(signIn.signIn(late)))._tag, "InvalidSignInLink")
+
+            yield* signIn.requestLink(user.email)
+            const opened = yield* signIn.signIn(tokenIn((yield* Ref.get(sent))[1]))
+            const active = yield* signIn.authenticate(opened.token)
+            assert.isTrue(Option.isSome(active))
+            if (Option.isSome(active)) yield* signIn.signOut(active.value)
+            assert.isTrue(Option.isNone(yield* signIn.authenticate(opened.token)))
+          })
+        )
+      })
+    )
+
+    it.effect("an address gets at most 5 links per 15 minutes, then nothing until the window moves", () =>
+      Effect.gen(function* () {
+        const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
+        const user = yield* newUser()
+        yield* withSignIn(
+          sent,
+          Effect.gen(function* () {
+            const signIn = yield* DashboardSignIn
+            for (let i = 0; i < 6; i++) yield* signIn.requestLink(user.email)
+            assert.strictEqual((yield* Ref.get(sent)).length, 5)
+            yield* TestClock.adjust("14 minutes")
+            yield* signIn.requestLink(user.email)
+            assert.strictEqual((yield* Ref.get(sent)).length, 5)
+            yield* TestClock.adjust("61 seconds")
+            yield* signIn.requestLink(user.email)
+            assert.strictEqual((yield* Ref.get(sent)).length, 6)
+          })
+        )
+      })
+    )
+  })

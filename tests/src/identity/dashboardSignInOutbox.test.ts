@@ -1,0 +1,50 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { inProcessApp, sessionToken } from "../support/InProcessApp.ts"
+import { configFrom, SESSION_SECRET } from "../support/Session.ts"
+
+const outbox = await mkdtemp(join(tmpdir(), "sign-in-outbox-"))
+const env = {
+  SESSION_JWT_SECRET: SESSION_SECRET,
+  PUBLIC_BASE_URL: "http://localhost:4000/",
+  MAIL_OUTBOX_DIR: outbox,
+  DASHBOARD_SESSION_TTL_SECONDS: "900"
+}
+const app = inProcessApp(await configFrom(env), env)
+afterAll(async () => {
+  await app.dispose()
+  await rm(outbox, { recursive: true, force: true })
+})
+
+describe("dashboard sign-in as apps/api is configured from the environment", () => {
+  it("MAIL_OUTBOX_DIR receives the link as a JSON file; DASHBOARD_SESSION_TTL_SECONDS sets the session's life", async () => {
+    const email = `${crypto.randomUUID()}@example.com`
+    const me = await app.call("GET", "/users/me", { token: await sessionToken({ email }) })
+    assert.strictEqual(me.status, 200)
+    assert.strictEqual((await app.call("POST", "/auth/sign-in-links", { body: { email } })).status, 202)
+
+    const files = await readdir(outbox)
+    assert.lengthOf(files, 1)
+    const message = JSON.parse(await readFile(join(outbox, files[0] ?? ""), "utf8"))
+    assert.deepStrictEqual(Object.keys(message).toSorted(), ["subject", "text", "to"])
+    assert.strictEqual(message.to, email)
+    const token = /http:\/\/localhost:4000\/dashboard\/sign-in#token=([A-Za-z0-9_-]{43})/u.exec(message.text)?.[1]
+    assert.isDefined(token, message.text)
+
+    const opened = await app.call("POST", "/auth/sessions", { body: { token } })
+    assert.strictEqual(opened.status, 201, JSON.stringify(opened.body))
+    const cookie = opened.headers.getSetCookie().find((c) => c.startsWith("svc_session=")) ?? ""
+    assert.include(cookie.split("; "), "Max-Age=900")
+    assert.notInclude(cookie.split("; "), "Secure", "PUBLIC_BASE_URL is on localhost")
+  })
+
+  it("a bad DASHBOARD_SESSION_TTL_SECONDS is refused, naming the variable", async () => {
+    const refused = await configFrom({ DASHBOARD_SESSION_TTL_SECONDS: "soon" }).then(
+      () => "accepted",
+      (error: unknown) => String(error)
+    )
+    assert.include(refused, "DASHBOARD_SESSION_TTL_SECONDS")
+  })
+})
