@@ -65,5 +65,4 @@ export const currentSession = async (): Promise<DashboardSession | null> => {
 export const endSession = (csrfToken: string) => callJson<void>("DELETE", "/auth/session", { csrfToken })
 
 /** The SDK over the session cookie: no bearer token, every unsafe request with the CSRF token. */
-export const clientFor = (csrfToken: string): PromiseClient =>
-  createClient({ baseUrl: location.origin, csrfToken })
+export const clientFor = (csrfToken: string): PromiseClient => createClient({ baseUrl: location.origin, csrfToken })
