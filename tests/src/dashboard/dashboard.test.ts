@@ -194,7 +194,9 @@ describe("the dashboard in chromium", () => {
     await signIn(page, memberEmail)
     const card = page.getByRole("article", { name: "Spend request to Paper Supplies" })
     await card.waitFor()
-    assert.include(await card.innerText(), "Only owners and admins can decide approvals.")
+    const memberView = await card.innerText()
+    assert.include(memberView, "Only owners and admins can decide approvals.")
+    assert.include(memberView, "research-agent", "a member sees which agent asked")
     assert.strictEqual(await page.getByRole("button", { name: "Approve" }).count(), 0)
     assert.strictEqual(await page.getByRole("button", { name: "Deny" }).count(), 0)
 
@@ -214,6 +216,10 @@ describe("the dashboard in chromium", () => {
     await page.getByRole("link", { name: "Settings" }).click()
     await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor()
     assert.strictEqual(await page.getByRole("button", { name: "New spending key" }).count(), 0)
+    const members = page.getByRole("table", { name: "Members" })
+    await members.getByText(memberEmail).waitFor()
+    assert.include(await members.innerText(), ownerEmail)
+    assert.strictEqual(await members.getByRole("combobox").count(), 0, "a member changes no roles")
 
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.getByLabel("Work e-mail").waitFor()

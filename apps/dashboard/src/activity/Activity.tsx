@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks"
 import { formatDateTime } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
+import { useKeyNames } from "../session/keys.ts"
 import { Field, Link, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
 import { type ActivityFilters, activityQuery, KINDS, kindWord, NO_FILTERS, statusesOf } from "./filters.ts"
@@ -11,14 +12,7 @@ export const Activity = () => {
   const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS)
   const [cursors, setCursors] = useState<ReadonlyArray<string | null>>([null])
   const cursor = cursors[cursors.length - 1] ?? null
-  const keys = useLoad(
-    () =>
-      client.agentKeys
-        .listSpendingKeys({ query: { limit: 100 } })
-        .then((page) => page.data)
-        .catch(() => []),
-    [client]
-  )
+  const keys = useKeyNames()
   const items = useLoad(
     () => client.treasury.activity({ query: activityQuery(filters, cursor) }),
     [client, filters, cursor]
@@ -64,7 +58,7 @@ export const Activity = () => {
           {(props) => (
             <select {...props} value={filters.keyId} onChange={set("keyId")}>
               <option value="">Any key</option>
-              {(keys.loaded.state === "ready" ? keys.loaded.value : []).map((key) => (
+              {keys.map((key) => (
                 <option key={key.id} value={key.id}>
                   {key.name}
                 </option>

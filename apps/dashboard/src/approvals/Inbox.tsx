@@ -2,6 +2,7 @@ import type { Approval } from "@svc/sdk"
 import { useState } from "preact/hooks"
 import { formatDateTime, formatRelative } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
+import { useKeyNames } from "../session/keys.ts"
 import { ActionButton, ErrorNote, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad, useNow } from "../ui/hooks.ts"
 import { describeReason } from "./reasons.ts"
@@ -11,20 +12,6 @@ import { kindLabel, subjectOf } from "./subject.ts"
 const POLL_MS = 5_000
 
 const byExpiry = (a: Approval, b: Approval) => a.expiresAt.localeCompare(b.expiresAt)
-
-/** The names of the team's spending keys by id (empty when the reader may not list keys). */
-const useKeyNames = () => {
-  const { client } = useWorkspace()
-  const { loaded } = useLoad(
-    () =>
-      client.agentKeys
-        .listSpendingKeys({ query: { limit: 100 } })
-        .then((page) => new Map(page.data.map((key) => [key.id, key.name])))
-        .catch(() => new Map<string, string>()),
-    [client]
-  )
-  return loaded.state === "ready" ? loaded.value : new Map<string, string>()
-}
 
 const ApprovalCard = ({
   approval,
@@ -127,7 +114,8 @@ const ApprovalCard = ({
 export const Inbox = () => {
   const { client } = useWorkspace()
   const now = useNow(15_000)
-  const keyNames = useKeyNames()
+  const keys = useKeyNames()
+  const keyNames = new Map(keys.map((key) => [key.id, key.name]))
   const pending = useLoad(
     () =>
       client.treasury

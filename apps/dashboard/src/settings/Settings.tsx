@@ -15,7 +15,11 @@ export const Settings = () => {
           ? "Spending keys and their policies, team API keys, webhook endpoints, and who is in the team."
           : "What is set up for the team. Only owners and admins can change it."}
       </PageHeader>
-      <SpendingKeys />
+      {canManage ? (
+        <SpendingKeys />
+      ) : (
+        <p class="muted">Spending keys, team API keys and webhook endpoints are visible to owners and admins.</p>
+      )}
       {canManage ? <TeamApiKeys /> : null}
       {canManage ? <Webhooks /> : null}
       <Members />
