@@ -204,6 +204,8 @@ describe("architecture", () => {
         assert.deepStrictEqual(violationsIn("apps/dashboard/src/Ok.tsx", `import { x } from "${specifier}"`), [])
       }
       assert.deepStrictEqual(violationsIn("apps/dashboard/vite.config.ts", 'import { defineConfig } from "vite"'), [])
+      assert.deepStrictEqual(violationsIn("apps/dashboard/test/Ok.test.ts", 'import { it } from "@effect/vitest"'), [])
+      assert.strictEqual(violationsIn("apps/dashboard/src/Bad.tsx", 'import { it } from "@effect/vitest"').length, 1)
     })
   })
 })

@@ -22,16 +22,6 @@ const KIND_LABELS: Readonly<Record<Approval["subjectType"], string>> = {
 /** The kind of subject in words. */
 export const kindLabel = (approval: Approval): string => KIND_LABELS[approval.subjectType] ?? approval.subjectType
 
-const numberField = (record: Readonly<Record<string, unknown>>, ...names: ReadonlyArray<string>) => {
-  for (const name of names) if (typeof record[name] === "number") return record[name] as number
-  return null
-}
-
-const stringField = (record: Readonly<Record<string, unknown>>, ...names: ReadonlyArray<string>) => {
-  for (const name of names) if (typeof record[name] === "string") return record[name] as string
-  return null
-}
-
 /** The amount, counterparty, purpose, key and policy reasons of the approval's subject. */
 export const subjectOf = (approval: Approval): Subject => {
   const kind = kindLabel(approval)
@@ -71,15 +61,14 @@ export const subjectOf = (approval: Approval): Subject => {
       reasons: t.decision?.reasons ?? []
     }
   }
-  const payout = (approval.cryptoPayout ?? {}) as unknown as Readonly<Record<string, unknown>>
-  const decision = payout.decision as { readonly reasons?: ReadonlyArray<Reason> } | undefined
+  const payout = approval.cryptoPayout
   return {
     kind,
-    amount: numberField(payout, "amount", "sourceAmount"),
-    currency: stringField(payout, "currency", "sourceCurrency"),
-    counterparty: stringField(payout, "destinationAddress", "address") ?? "a crypto destination",
-    purpose: stringField(payout, "purpose", "memo") ?? "",
+    amount: payout?.amount ?? null,
+    currency: payout?.currency ?? null,
+    counterparty: payout === undefined ? "—" : `${payout.address} (${payout.asset} on ${payout.network})`,
+    purpose: "",
     keyId: null,
-    reasons: decision?.reasons ?? []
+    reasons: payout?.decision.reasons ?? []
   }
 }
