@@ -75,6 +75,7 @@ describe("the dashboard in chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click()
     await page.getByRole("navigation", { name: "Main" }).waitFor()
     assert.notInclude(page.url(), "token=", "the token leaves the address bar")
+    return link
   }
 
   it("signs an owner in, who approves and denies requests and sees the ledger move", async () => {
@@ -232,7 +233,14 @@ describe("the dashboard in chromium", () => {
   it("lets an owner edit and revoke a key, issue a team API key and manage a webhook endpoint", async () => {
     const context = await newContext(browser)
     const page = await context.newPage()
-    await signIn(page, ownerEmail)
+    const link = await signIn(page, ownerEmail)
+    const elsewhere = await newContext(browser)
+    const replay = await elsewhere.newPage()
+    await replay.goto(link)
+    await replay.getByRole("button", { name: "Sign in" }).click()
+    await replay.getByRole("alert").waitFor()
+    assert.strictEqual(await replay.getByRole("navigation", { name: "Main" }).count(), 0, "a link works once")
+    await elsewhere.close()
     await page.getByRole("link", { name: "Settings" }).click()
 
     const key = page.getByRole("article", { name: "Spending key research-agent" })
