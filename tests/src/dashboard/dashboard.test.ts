@@ -201,6 +201,18 @@ describe("the dashboard in chromium", () => {
     assert.strictEqual(await page.getByRole("button", { name: "Approve" }).count(), 0)
     assert.strictEqual(await page.getByRole("button", { name: "Deny" }).count(), 0)
 
+    await page.route("**/treasury/approvals?*", (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "simulated", message: "simulated outage" } })
+      })
+    )
+    await page.getByText(/Could not refresh pending approvals/u).waitFor({ timeout: 15_000 })
+    assert.isTrue(await card.isVisible(), "a failed refresh keeps the inbox on screen")
+    await page.unroute("**/treasury/approvals?*")
+    await page.getByText(/Could not refresh pending approvals/u).waitFor({ state: "detached", timeout: 15_000 })
+
     const refused = await page.evaluate(async (approvalId) => {
       const session = await fetch("/auth/session").then((r) => r.json())
       const answer = await fetch(`/treasury/approvals/${approvalId}/approve`, {

@@ -63,8 +63,19 @@ export const Loading = <A,>({
     </p>
   ) : loaded.state === "failed" ? (
     <ErrorNote error={loaded.error} />
-  ) : (
+  ) : loaded.refreshError === undefined ? (
     children(loaded.value)
+  ) : (
+    <>
+      {loaded.refreshError instanceof ApiError && loaded.refreshError.status === 401 ? (
+        <ErrorNote error={loaded.refreshError} />
+      ) : (
+        <p class="error" role="status">
+          Could not refresh {label} ({describeError(loaded.refreshError)}); showing what was loaded before.
+        </p>
+      )}
+      {children(loaded.value)}
+    </>
   )
 
 /** A page's heading and what it is for. */

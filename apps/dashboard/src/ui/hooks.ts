@@ -3,12 +3,13 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks"
 /** What a load is: not there yet, there, or failed. */
 export type Loaded<A> =
   | { readonly state: "loading" }
-  | { readonly state: "ready"; readonly value: A }
+  | { readonly state: "ready"; readonly value: A; readonly refreshError?: unknown }
   | { readonly state: "failed"; readonly error: unknown }
 
 /**
  * Loads with `load` whenever `deps` change and again on `reload()`; with `everyMs`, polls while the tab is visible and
- * once more as soon as it comes back into view. A reload keeps the last value on screen until the new one arrives.
+ * once more as soon as it comes back into view. A reload keeps the last value on screen until the new one arrives, and
+ * keeps it when the reload fails (with `refreshError`).
  */
 export const useLoad = <A>(
   load: () => Promise<A>,
@@ -26,7 +27,13 @@ export const useLoad = <A>(
         if (mine === generation.current) setLoaded({ state: "ready", value })
       },
       (error: unknown) => {
-        if (mine === generation.current) setLoaded({ state: "failed", error })
+        if (mine !== generation.current) return
+        // A failed refresh keeps what is on screen and says so; only a first load that fails shows the error alone.
+        setLoaded((previous) =>
+          previous.state === "ready"
+            ? { state: "ready", value: previous.value, refreshError: error }
+            : { state: "failed", error }
+        )
       }
     )
   }, [])
