@@ -268,7 +268,12 @@ describe("the dashboard in chromium", () => {
     const spare = page.getByRole("article", { name: "Spending key billing-agent" })
     await spare.getByRole("button", { name: "Revoke" }).click()
     await spare.getByRole("group", { name: /Revoke billing-agent\?/u }).waitFor()
-    await spare.getByRole("button", { name: "Yes, revoke" }).click()
+    assert.strictEqual(
+      await page.evaluate(() => document.activeElement?.textContent),
+      "Yes, revoke",
+      "the confirmation takes the focus"
+    )
+    await page.keyboard.press("Enter")
     await spare.getByText(/revoked/u).waitFor()
     const billing = (await apiCall(server, "GET", "/treasury/spending-keys", { token: owner })).body.data.find(
       (k: { name: string }) => k.name === "billing-agent"

@@ -1,6 +1,6 @@
 import { ApiError } from "@svc/sdk"
 import type { ComponentChildren } from "preact"
-import { useId, useState } from "preact/hooks"
+import { useEffect, useId, useRef, useState } from "preact/hooks"
 import { formatMoney } from "../format/money.ts"
 import type { Loaded } from "./hooks.ts"
 import { BASE, onLinkClick } from "./router.ts"
@@ -164,23 +164,37 @@ export const ConfirmButton = ({
   readonly confirmLabel: string
 }) => {
   const [asking, setAsking] = useState(false)
-  if (!asking) {
-    return (
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
-        {children}
-      </button>
-    )
-  }
+  const wrapper = useRef<HTMLSpanElement>(null)
+  const answered = useRef(false)
+  useEffect(() => {
+    // Keyboard focus follows the question: onto its confirm button, and back to the first button on cancel.
+    if (asking) wrapper.current?.querySelector("button")?.focus()
+    else if (answered.current) wrapper.current?.querySelector("button")?.focus()
+  }, [asking])
   return (
-    <fieldset class="confirm">
-      <legend>{question}</legend>
-      <ActionButton kind="danger" action={action}>
-        {confirmLabel}
-      </ActionButton>
-      <button type="button" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-    </fieldset>
+    <span ref={wrapper} class="confirm-wrap">
+      {asking ? (
+        <fieldset class="confirm">
+          <legend>{question}</legend>
+          <ActionButton kind="danger" action={action}>
+            {confirmLabel}
+          </ActionButton>
+          <button
+            type="button"
+            onClick={() => {
+              answered.current = true
+              setAsking(false)
+            }}
+          >
+            Cancel
+          </button>
+        </fieldset>
+      ) : (
+        <button type="button" class="danger" onClick={() => setAsking(true)}>
+          {children}
+        </button>
+      )}
+    </span>
   )
 }
 
