@@ -86,6 +86,7 @@ describe("the dashboard in chromium", () => {
 
     const card = page.getByRole("article", { name: "Spend request to Acme Cloud" })
     await card.waitFor()
+    await card.getByText("research-agent").waitFor()
     const text = await card.innerText()
     for (const expected of ["$25.00", "research-agent", "GPU hours for the eval run", "expires in"]) {
       assert.include(text, expected)
@@ -195,9 +196,8 @@ describe("the dashboard in chromium", () => {
     await signIn(page, memberEmail)
     const card = page.getByRole("article", { name: "Spend request to Paper Supplies" })
     await card.waitFor()
-    const memberView = await card.innerText()
-    assert.include(memberView, "Only owners and admins can decide approvals.")
-    assert.include(memberView, "research-agent", "a member sees which agent asked")
+    await card.getByText("research-agent").waitFor()
+    assert.include(await card.innerText(), "Only owners and admins can decide approvals.")
     assert.strictEqual(await page.getByRole("button", { name: "Approve" }).count(), 0)
     assert.strictEqual(await page.getByRole("button", { name: "Deny" }).count(), 0)
 
@@ -299,11 +299,21 @@ describe("the dashboard in chromium", () => {
     const endpoint = page.getByRole("article", { name: "Webhook endpoint https://hooks.example.com/svc" })
     await endpoint.getByRole("button", { name: "Rotate secret" }).click()
     await page.waitForFunction((previous) => !document.body.innerText.includes(previous), firstSecret)
-    await endpoint.getByRole("button", { name: "Deliveries" }).click()
-    await endpoint
-      .getByText(/No deliveries yet|spend_request/u)
-      .first()
-      .waitFor()
+    const asked = await agentSpends(3_000, "Acme Cloud", "more GPU hours")
+    const decided = await apiCall(server, "POST", `/treasury/approvals/${asked.approval.id}/approve`, {
+      token: owner,
+      body: {}
+    })
+    assert.strictEqual(decided.status, 200, JSON.stringify(decided.body))
+    const deliveryRows = endpoint.getByRole("row", { name: /spend_request\.approved/u })
+    const deadline = Date.now() + 30_000
+    while ((await deliveryRows.count()) === 0) {
+      assert.isBelow(Date.now(), deadline, "the approval's event reaches the delivery log")
+      await endpoint.getByRole("button", { name: /^(Deliveries|Hide deliveries)$/u }).click()
+      await page.waitForTimeout(500)
+    }
+    await endpoint.getByRole("button", { name: "Redeliver spend_request.approved" }).first().click()
+    await deliveryRows.nth(1).waitFor()
     await endpoint.getByRole("button", { name: "Disable" }).click()
     await endpoint.getByRole("button", { name: "Yes, disable" }).click()
     await endpoint.getByText(/disabled/u).waitFor()
