@@ -114,7 +114,12 @@ export const App = () => {
     )
   useEffect(() => {
     currentSession().then(
-      (session) => (session === null ? setState({ state: "signed-out" }) : enter(session)),
+      (session) => {
+        if (session === null) return setState({ state: "signed-out" })
+        // Already signed in: a sign-in link opened again is not needed, and its token leaves the address bar unused.
+        if (location.hash.includes("token=")) navigate("/", { replace: true })
+        return enter(session)
+      },
       (error: unknown) => setState({ state: "failed", error })
     )
   }, [])
