@@ -143,6 +143,9 @@ export const Inbox = () => {
       </PageHeader>
       <section aria-labelledby="pending-heading">
         <h2 id="pending-heading">Waiting for a decision</h2>
+        <p class="visually-hidden" aria-live="polite">
+          {pending.loaded.state === "ready" ? `${pending.loaded.value.length} waiting for a decision` : ""}
+        </p>
         <Loading loaded={pending.loaded} label="pending approvals">
           {(approvals) =>
             approvals.length === 0 ? (
