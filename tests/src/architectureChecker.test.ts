@@ -191,5 +191,21 @@ describe("architecture", () => {
         []
       )
     })
+
+    it("reports a dashboard module that imports anything but preact, the SDK and the domain's models", () => {
+      for (const specifier of ["@svc/domain", "@svc/adapters-http", "node:fs", "effect", "vite"]) {
+        assert.strictEqual(
+          violationsIn("apps/dashboard/src/Bad.tsx", `import { x } from "${specifier}"`).length,
+          1,
+          specifier
+        )
+      }
+      for (const specifier of ["preact", "preact/hooks", "@svc/sdk", "@svc/domain/model", "./ui/router.ts"]) {
+        assert.deepStrictEqual(violationsIn("apps/dashboard/src/Ok.tsx", `import { x } from "${specifier}"`), [])
+      }
+      assert.deepStrictEqual(violationsIn("apps/dashboard/vite.config.ts", 'import { defineConfig } from "vite"'), [])
+      assert.deepStrictEqual(violationsIn("apps/dashboard/test/Ok.test.ts", 'import { it } from "@effect/vitest"'), [])
+      assert.strictEqual(violationsIn("apps/dashboard/src/Bad.tsx", 'import { it } from "@effect/vitest"').length, 1)
+    })
   })
 })

@@ -1,8 +1,11 @@
+import { fileURLToPath } from "node:url"
+import { NodeHttpServer } from "@effect/platform-node"
 import { EvmRail } from "@svc/adapters-evm"
 import { FileStorageFs, MailerFs } from "@svc/adapters-fs"
 import {
   ApiRoutes,
   ClientAddress,
+  DashboardRoutes,
   DashboardUrl,
   IdempotencyLive,
   InvoiceRendererPdf,
@@ -142,6 +145,8 @@ export interface ServiceConfig {
   readonly chatApiUrl?: string
   /** How often approval requests are brought to the teams' chat channels (2 s unless given). */
   readonly chatApprovalsIntervalMs?: number
+  /** The built dashboard served at /dashboard (`DASHBOARD_DIR`; the workspace's `apps/dashboard/dist` unless given). */
+  readonly dashboardDir?: string
   /** How long a dashboard session lives (12 h unless given). */
   readonly dashboardSessionTtlSeconds?: number
   /** Where mail is written as JSON files (`MAIL_OUTBOX_DIR`) instead of the log; tests read sign-in links there. */
@@ -149,6 +154,9 @@ export interface ServiceConfig {
   /** The SMTP server mail is sent through (`SMTP_URL`, from `SMTP_FROM`); it wins over `MAIL_OUTBOX_DIR`. */
   readonly smtp?: SmtpSettings
 }
+
+/** Where `npm run build:dashboard` puts the dashboard. */
+const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/dist", import.meta.url))
 
 /** The chat platform's Web API unless `CHAT_API_URL` says otherwise. */
 const DEFAULT_CHAT_API_URL = "https://slack.com/api"
@@ -207,6 +215,7 @@ export const serviceConfig = Effect.gen(function* () {
   const cryptoWorkerIntervalSeconds = yield* positive("CRYPTO_WORKER_INTERVAL_SECONDS", 5)
   const chatApiUrl = yield* Config.String("CHAT_API_URL").pipe(Config.withDefault(DEFAULT_CHAT_API_URL))
   const chatApprovalsIntervalMs = yield* wholeNumber("CHAT_APPROVALS_INTERVAL_MS", 2_000, 10, 3_600_000)
+  const dashboardDir = yield* Config.String("DASHBOARD_DIR").pipe(Config.withDefault(DEFAULT_DASHBOARD_DIR))
   const dashboardSessionTtlSeconds = yield* wholeNumber(
     "DASHBOARD_SESSION_TTL_SECONDS",
     DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
@@ -238,6 +247,7 @@ export const serviceConfig = Effect.gen(function* () {
     cryptoWorkerIntervalSeconds,
     chatApiUrl: chatApiUrl.replace(/\/+$/u, ""),
     chatApprovalsIntervalMs,
+    dashboardDir,
     dashboardSessionTtlSeconds,
     ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {}),
     ...(Option.isSome(smtp) ? { smtp: smtp.value } : {})
@@ -565,6 +575,7 @@ export const appLayer = <E, R, R2>(
     v1Protection,
     retention,
     InboundWebhookRoutes,
+    DashboardRoutes(config.dashboardDir ?? DEFAULT_DASHBOARD_DIR).pipe(Layer.provide(NodeHttpServer.layerHttpServices)),
     mcpOverHttp({ publicBaseUrl: config.publicBaseUrl }).pipe(Layer.provide(McpCallers)),
     backgroundJobs(WebhookWorkersLive)
   ).pipe(

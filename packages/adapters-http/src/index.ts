@@ -1,4 +1,5 @@
 export * from "./api/index.ts"
+export { DashboardRoutes } from "./http/dashboard/index.ts"
 export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
 export { DashboardUrl } from "./http/integrations/index.ts"
 export {

@@ -130,6 +130,16 @@ const checkImport = (file: string, specifier: string): Array<Violation> => {
   if (relativeTarget !== null && unitOf(relativeTarget) !== unit) {
     fail(`a relative import may not leave ${unit}: import the other package by its name`)
   }
+  if (unit === "apps/dashboard" && relativeTarget === null) {
+    const allowed =
+      specifier === "preact" ||
+      specifier.startsWith("preact/") ||
+      specifier === "@svc/sdk" ||
+      specifier === "@svc/domain/model" ||
+      (file === "apps/dashboard/vite.config.ts" && specifier === "vite") ||
+      (inTest && TEST_TOOLS.has(specifier))
+    if (!allowed) fail("apps/dashboard runs in the browser: it imports only preact, @svc/sdk and @svc/domain/model")
+  }
   if (!unit.startsWith("packages/")) return out
   const from = contextOf(file)
   const to = relativeTarget === null ? null : contextOf(relativeTarget)
@@ -174,7 +184,7 @@ const sourceFiles = (dir: string): Array<string> =>
     if (SKIP.has(entry.name)) return []
     const path = join(dir, entry.name)
     if (entry.isDirectory()) return sourceFiles(path)
-    return entry.name.endsWith(".ts") ? [path] : []
+    return entry.name.endsWith(".ts") || entry.name.endsWith(".tsx") ? [path] : []
   })
 
 /** Every TypeScript source under packages, apps and tests, relative to the repository root. */

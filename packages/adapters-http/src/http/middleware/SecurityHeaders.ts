@@ -24,7 +24,8 @@ const isHttps = (request: HttpServerRequest.HttpServerRequest) =>
 /**
  * Security headers on every response of every route: `X-Content-Type-Options: nosniff`; `Cache-Control: no-store`
  * unless the route chose its own; `Strict-Transport-Security` when `PUBLIC_BASE_URL` is https or the request came
- * over TLS; a Content-Security-Policy and `X-Frame-Options: DENY` on HTML; `Retry-After` on 503.
+ * over TLS; a Content-Security-Policy (unless the route set a stricter one of its own) and
+ * `X-Frame-Options: DENY` on HTML; `Retry-After` on 503.
  */
 export const SecurityHeaders = HttpRouter.middleware()(
   Effect.gen(function* () {
@@ -38,7 +39,9 @@ export const SecurityHeaders = HttpRouter.middleware()(
           if (response.headers["cache-control"] === undefined) headers["cache-control"] = "no-store"
           if (strictTransport) headers["strict-transport-security"] = "max-age=31536000; includeSubDomains"
           if (response.headers["content-type"]?.startsWith("text/html") === true) {
-            headers["content-security-policy"] = HTML_POLICY
+            if (response.headers["content-security-policy"] === undefined) {
+              headers["content-security-policy"] = HTML_POLICY
+            }
             headers["x-frame-options"] = "DENY"
           }
           if (response.status === 503 && response.headers["retry-after"] === undefined) {

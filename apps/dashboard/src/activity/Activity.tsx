@@ -1,0 +1,147 @@
+import { useState } from "preact/hooks"
+import { formatDateTime } from "../format/time.ts"
+import { useWorkspace } from "../session/context.ts"
+import { useKeyNames } from "../session/keys.ts"
+import { Field, Link, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
+import { useLoad } from "../ui/hooks.ts"
+import { type ActivityFilters, activityQuery, KINDS, kindWord, NO_FILTERS, statusesOf } from "./filters.ts"
+
+/** Everything the team's agents asked for, newest first, filtered by kind, status, key, mode and date. */
+export const Activity = () => {
+  const { client } = useWorkspace()
+  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS)
+  const [cursors, setCursors] = useState<ReadonlyArray<string | null>>([null])
+  const cursor = cursors[cursors.length - 1] ?? null
+  const keys = useKeyNames()
+  const items = useLoad(
+    () => client.treasury.activity({ query: activityQuery(filters, cursor) }),
+    [client, filters, cursor]
+  )
+  const set = (name: keyof ActivityFilters) => (event: Event) => {
+    const value = (event.currentTarget as HTMLInputElement | HTMLSelectElement).value
+    const next = { ...filters, [name]: value } as ActivityFilters
+    setFilters(name === "kind" && !statusesOf(next.kind).includes(next.status) ? { ...next, status: "" } : next)
+    setCursors([null])
+  }
+  return (
+    <>
+      <PageHeader title="Activity">
+        Spend requests, transfers and checkouts your agents made, newest first. Open one to see its decision trail and
+        the ledger movements it caused.
+      </PageHeader>
+      <form class="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
+        <Field label="Kind">
+          {(props) => (
+            <select {...props} value={filters.kind} onChange={set("kind")}>
+              <option value="">All kinds</option>
+              {KINDS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}s
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Status">
+          {(props) => (
+            <select {...props} value={filters.status} onChange={set("status")}>
+              <option value="">Any status</option>
+              {statusesOf(filters.kind).map((status) => (
+                <option key={status} value={status}>
+                  {status.replaceAll("_", " ")}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Key">
+          {(props) => (
+            <select {...props} value={filters.keyId} onChange={set("keyId")}>
+              <option value="">Any key</option>
+              {keys.map((key) => (
+                <option key={key.id} value={key.id}>
+                  {key.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Mode">
+          {(props) => (
+            <select {...props} value={filters.mode} onChange={set("mode")}>
+              <option value="">Live and test</option>
+              <option value="live">Live</option>
+              <option value="test">Test</option>
+            </select>
+          )}
+        </Field>
+        <Field label="From">
+          {(props) => <input {...props} type="date" value={filters.from} onChange={set("from")} />}
+        </Field>
+        <Field label="To">{(props) => <input {...props} type="date" value={filters.to} onChange={set("to")} />}</Field>
+      </form>
+      <Loading loaded={items.loaded} label="activity">
+        {(page) =>
+          page.data.length === 0 ? (
+            <p class="empty" role="status">
+              Nothing matches. Requests your agents make with their spending keys appear here.
+            </p>
+          ) : (
+            <>
+              <div class="table-wrap">
+                <table>
+                  <caption class="visually-hidden">Activity</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">What</th>
+                      <th scope="col">Key</th>
+                      <th scope="col">Counterparty</th>
+                      <th scope="col" class="num">
+                        Amount
+                      </th>
+                      <th scope="col">Status</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.data.map((item) => (
+                      <tr key={`${item.kind}-${item.id}`}>
+                        <td>{formatDateTime(item.createdAt)}</td>
+                        <td>
+                          <Link to={`/activity/${item.kind}/${encodeURIComponent(item.id)}`}>
+                            {kindWord(item.kind)}
+                            {item.purpose === null || item.purpose === "" ? "" : `: ${item.purpose}`}
+                          </Link>
+                        </td>
+                        <td>{item.keyName ?? "—"}</td>
+                        <td>{item.counterparty ?? "—"}</td>
+                        <td class="num">
+                          <Money amount={item.amount} currency={item.currency} />
+                        </td>
+                        <td>
+                          <StatusBadge status={item.status} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <nav class="pager" aria-label="Pages">
+                <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
+                  Newer
+                </button>
+                <button
+                  type="button"
+                  disabled={!page.meta.hasNextPage || page.meta.cursor === null}
+                  onClick={() => setCursors([...cursors, page.meta.cursor])}
+                >
+                  Older
+                </button>
+              </nav>
+            </>
+          )
+        }
+      </Loading>
+    </>
+  )
+}

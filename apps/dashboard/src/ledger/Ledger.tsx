@@ -1,0 +1,111 @@
+import { useState } from "preact/hooks"
+import { useWorkspace } from "../session/context.ts"
+import { Loading, Money, PageHeader } from "../ui/components.tsx"
+import { useLoad } from "../ui/hooks.ts"
+import { SpendChart } from "./SpendChart.tsx"
+import { TransactionEntries } from "./TransactionEntries.tsx"
+
+/** Where the money is and where it went: balances, an account's transactions, and spend per key per day. */
+export const Ledger = () => {
+  const { client } = useWorkspace()
+  const [mode, setMode] = useState<"live" | "test">("live")
+  const [accountId, setAccountId] = useState<string | null>(null)
+  const accounts = useLoad(
+    () => client.treasury.accounts({ query: { limit: 100 } }).then((page) => page.data),
+    [client]
+  )
+  const transactions = useLoad(
+    () =>
+      accountId === null
+        ? Promise.resolve([])
+        : client.treasury.ledger({ query: { accountId, limit: 50 } }).then((page) => page.data),
+    [client, accountId]
+  )
+  const stats = useLoad(() => client.treasury.spendStats({ query: { days: 30, mode } }), [client, mode])
+  const names = new Map(accounts.loaded.state === "ready" ? accounts.loaded.value.map((a) => [a.id, a.name]) : [])
+  const selected = accounts.loaded.state === "ready" ? accounts.loaded.value.find((a) => a.id === accountId) : undefined
+  return (
+    <>
+      <PageHeader title="Ledger">
+        Every account's balance, the transactions of an account with their entries, and what each key spent.
+      </PageHeader>
+      <section aria-labelledby="spend-heading">
+        <h2 id="spend-heading">Spend per key, last 30 days</h2>
+        <fieldset class="modes">
+          <legend>Mode</legend>
+          {(["live", "test"] as const).map((m) => (
+            <label key={m}>
+              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {m}
+            </label>
+          ))}
+        </fieldset>
+        <Loading loaded={stats.loaded} label="spend per key">
+          {(body) => <SpendChart keys={body.keys} />}
+        </Loading>
+      </section>
+      <section aria-labelledby="accounts-heading">
+        <h2 id="accounts-heading">Accounts</h2>
+        <Loading loaded={accounts.loaded} label="accounts">
+          {(list) => (
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">Accounts and balances</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Account</th>
+                    <th scope="col">Mode</th>
+                    <th scope="col" class="num">
+                      Posted
+                    </th>
+                    <th scope="col" class="num">
+                      Pending
+                    </th>
+                    <th scope="col" class="num">
+                      Available
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((account) => (
+                    <tr key={account.id} aria-selected={account.id === accountId}>
+                      <th scope="row">
+                        <button type="button" class="link" onClick={() => setAccountId(account.id)}>
+                          {account.name}
+                        </button>
+                        <span class="muted"> {account.kind}</span>
+                      </th>
+                      <td>{account.mode}</td>
+                      <td class="num">
+                        <Money amount={account.balance.posted} currency={account.currency} />
+                      </td>
+                      <td class="num">
+                        <Money amount={account.balance.pending} currency={account.currency} />
+                      </td>
+                      <td class="num">
+                        <Money amount={account.balance.available} currency={account.currency} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Loading>
+      </section>
+      {accountId === null ? null : (
+        <section aria-labelledby="transactions-heading">
+          <h2 id="transactions-heading">Transactions of {selected?.name ?? "the account"}</h2>
+          <Loading loaded={transactions.loaded} label="transactions">
+            {(list) =>
+              list.length === 0 ? (
+                <p class="muted">No transactions on this account yet.</p>
+              ) : (
+                <TransactionEntries transactions={list} accountNames={names} />
+              )
+            }
+          </Loading>
+        </section>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,225 @@
+import { ApiError } from "@svc/sdk"
+import type { ComponentChildren } from "preact"
+import { useEffect, useId, useRef, useState } from "preact/hooks"
+import { formatMoney } from "../format/money.ts"
+import type { Loaded } from "./hooks.ts"
+import { BASE, onLinkClick } from "./router.ts"
+
+/** An amount in minor units shown in major units with its currency. */
+export const Money = ({ amount, currency }: { readonly amount: number; readonly currency: string }) => (
+  <span class="money">{formatMoney(amount, currency)}</span>
+)
+
+/** A link inside the app (no reload). */
+export const Link = ({
+  to,
+  children,
+  current
+}: {
+  readonly to: string
+  readonly children: ComponentChildren
+  readonly current?: boolean
+}) => (
+  <a href={`${BASE}${to}`} onClick={onLinkClick(to)} aria-current={current === true ? "page" : undefined}>
+    {children}
+  </a>
+)
+
+/** What went wrong, in words a person can act on. */
+const describeError = (error: unknown): string => {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return "The service could not be reached. Check your connection and try again."
+    if (error.status === 403) return `You are not allowed to do this (${error.message}).`
+    return error.message
+  }
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** An error shown where the content would be, announced to screen readers; an ended session links to sign-in. */
+export const ErrorNote = ({ error }: { readonly error: unknown }) =>
+  error instanceof ApiError && error.status === 401 ? (
+    <p class="error" role="alert">
+      Your session has ended. <a href={`${BASE}/sign-in`}>Sign in again</a>.
+    </p>
+  ) : (
+    <p class="error" role="alert">
+      {describeError(error)}
+    </p>
+  )
+
+/** The content of a load: a status line while loading, the error, or `children(value)`. */
+export const Loading = <A,>({
+  loaded,
+  label,
+  children
+}: {
+  readonly loaded: Loaded<A>
+  readonly label: string
+  readonly children: (value: A) => ComponentChildren
+}) =>
+  loaded.state === "loading" ? (
+    <p class="muted" role="status">
+      Loading {label}…
+    </p>
+  ) : loaded.state === "failed" ? (
+    <ErrorNote error={loaded.error} />
+  ) : loaded.refreshError === undefined ? (
+    children(loaded.value)
+  ) : (
+    <>
+      {loaded.refreshError instanceof ApiError && loaded.refreshError.status === 401 ? (
+        <ErrorNote error={loaded.refreshError} />
+      ) : (
+        <p class="error" role="status">
+          Could not refresh {label} ({describeError(loaded.refreshError)}); showing what was loaded before.
+        </p>
+      )}
+      {children(loaded.value)}
+    </>
+  )
+
+/** A page's heading and what it is for. */
+export const PageHeader = ({ title, children }: { readonly title: string; readonly children?: ComponentChildren }) => (
+  <header class="page-header">
+    <h1 tabIndex={-1}>{title}</h1>
+    {children === undefined ? null : <p class="muted">{children}</p>}
+  </header>
+)
+
+/** A labelled form field with a help text the field is described by. */
+export const Field = ({
+  label,
+  help,
+  children
+}: {
+  readonly label: string
+  readonly help?: string
+  readonly children: (props: { readonly id: string; readonly "aria-describedby"?: string }) => ComponentChildren
+}) => {
+  const id = useId()
+  const helpId = `${id}-help`
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children(help === undefined ? { id } : { id, "aria-describedby": helpId })}
+      {help === undefined ? null : (
+        <small id={helpId} class="muted">
+          {help}
+        </small>
+      )}
+    </div>
+  )
+}
+
+/** A button that runs `action`, disabled while it runs, reporting its failure beside it. */
+export const ActionButton = ({
+  action,
+  children,
+  kind = "secondary",
+  label
+}: {
+  readonly action: () => Promise<unknown>
+  readonly children: ComponentChildren
+  readonly kind?: "primary" | "secondary" | "danger"
+  readonly label?: string
+}) => {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  return (
+    <span class="action">
+      <button
+        type="button"
+        class={kind}
+        disabled={busy}
+        aria-label={label}
+        onClick={() => {
+          setBusy(true)
+          setError(null)
+          action().then(
+            () => setBusy(false),
+            (failure: unknown) => {
+              setBusy(false)
+              setError(failure)
+            }
+          )
+        }}
+      >
+        {children}
+      </button>
+      {error === null ? null : <ErrorNote error={error} />}
+    </span>
+  )
+}
+
+/** A destructive action asked twice: the first press shows a confirmation with the consequence spelled out. */
+export const ConfirmButton = ({
+  action,
+  children,
+  question,
+  confirmLabel
+}: {
+  readonly action: () => Promise<unknown>
+  readonly children: ComponentChildren
+  readonly question: string
+  readonly confirmLabel: string
+}) => {
+  const [asking, setAsking] = useState(false)
+  const wrapper = useRef<HTMLSpanElement>(null)
+  const answered = useRef(false)
+  useEffect(() => {
+    // Keyboard focus follows the question: onto its confirm button, and back to the first button on cancel.
+    if (asking) wrapper.current?.querySelector("button")?.focus()
+    else if (answered.current) wrapper.current?.querySelector("button")?.focus()
+  }, [asking])
+  return (
+    <span ref={wrapper} class="confirm-wrap">
+      {asking ? (
+        <fieldset class="confirm">
+          <legend>{question}</legend>
+          <ActionButton kind="danger" action={action}>
+            {confirmLabel}
+          </ActionButton>
+          <button
+            type="button"
+            onClick={() => {
+              answered.current = true
+              setAsking(false)
+            }}
+          >
+            Cancel
+          </button>
+        </fieldset>
+      ) : (
+        <button type="button" class="danger" onClick={() => setAsking(true)}>
+          {children}
+        </button>
+      )}
+    </span>
+  )
+}
+
+/** A secret shown once, with a copy button and the warning that it will not be shown again. */
+export const SecretOnce = ({ secret, what }: { readonly secret: string; readonly what: string }) => {
+  const [copied, setCopied] = useState(false)
+  return (
+    <section class="secret" aria-label={`New ${what} secret`}>
+      <p>
+        <strong>Copy the {what} secret now:</strong> it is shown this once and never again.
+      </p>
+      <code>{secret}</code>
+      <button
+        type="button"
+        onClick={() => {
+          void navigator.clipboard?.writeText(secret).then(() => setCopied(true))
+        }}
+      >
+        {copied ? "Copied" : "Copy secret"}
+      </button>
+    </section>
+  )
+}
+
+/** A status as a small coloured label. */
+export const StatusBadge = ({ status }: { readonly status: string }) => (
+  <span class={`badge badge-${status}`}>{status.replaceAll("_", " ")}</span>
+)
