@@ -1,4 +1,4 @@
-import { afterAll, assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, describe, it, vi } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { smtpServerFake } from "../integrations/SmtpServerFake.ts"
 import { inProcessApp, sessionToken } from "../support/InProcessApp.ts"
@@ -24,13 +24,32 @@ describe("dashboard sign-in mailed through SMTP_URL", () => {
     assert.strictEqual((await app.call("GET", "/users/me", { token: await sessionToken({ email }) })).status, 200)
     assert.strictEqual((await app.call("POST", "/auth/sign-in-links", { body: { email } })).status, 202)
 
-    assert.lengthOf(server.accepted, 1)
+    // The answer does not wait for the SMTP exchange: the mail arrives after it.
+    await vi.waitFor(() => assert.lengthOf(server.accepted, 1), { timeout: 10_000 })
     const [mail] = server.accepted
     assert.deepStrictEqual(mail?.to, [email])
     assert.strictEqual(mail?.from, "no-reply@svc.example.test")
     const body = Buffer.from((mail?.data ?? "").split("\r\n\r\n")[1]?.replaceAll("\r\n", "") ?? "", "base64").toString()
     assert.match(body, /https:\/\/svc\.example\.test\/dashboard\/sign-in#token=[A-Za-z0-9_-]{43}/u)
   })
+
+  it("a stalled SMTP server does not hold the answer: known and unknown addresses answer alike", async () => {
+    const email = `${crypto.randomUUID()}@example.com`
+    assert.strictEqual((await app.call("GET", "/users/me", { token: await sessionToken({ email }) })).status, 200)
+    server.behaviour.silentAfterGreeting = true
+    try {
+      // Three attempts of 15 s each against the stalled server: answering inline would run past this test's 20 s.
+      const known = await app.call("POST", "/auth/sign-in-links", { body: { email } })
+      const unknown = await app.call("POST", "/auth/sign-in-links", { body: { email: `nobody-${email}` } })
+      assert.deepStrictEqual([known.status, unknown.status], [202, 202])
+      assert.deepStrictEqual(
+        { ...(known.body as object), email: undefined },
+        { ...(unknown.body as object), email: undefined }
+      )
+    } finally {
+      server.behaviour.silentAfterGreeting = false
+    }
+  }, 20_000)
 
   it("an SMTP_URL that is not smtp:// or smtps:// stops the service at start", async () => {
     const refused = await configFrom({ SMTP_URL: "https://mail.example.test" }).then(

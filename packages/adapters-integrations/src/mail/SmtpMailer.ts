@@ -1,7 +1,7 @@
 import { connect as connectTcp, type Socket } from "node:net"
 import { connect as connectTls } from "node:tls"
 import { Mailer, type MailerShape, type MailMessage, newIdText } from "@svc/domain"
-import { Clock, Data, Duration, Effect, Layer, Redacted, Schedule } from "effect"
+import { Clock, Data, Duration, Effect, FiberSet, Layer, Redacted, Schedule } from "effect"
 
 /** Where and how the SMTP mailer sends: from `SMTP_URL` (`smtp://` plain, `smtps://` TLS from the first byte). */
 export interface SmtpSettings {
@@ -190,5 +190,20 @@ export const smtpMailer = (settings: SmtpSettings): MailerShape => ({
     )
 })
 
-/** The mail port over SMTP. */
-export const SmtpMailer = { layer: (settings: SmtpSettings) => Layer.succeed(Mailer, smtpMailer(settings)) }
+/**
+ * The mail port over SMTP, sending in the background: `send` answers at once and the exchange runs on a fiber of the
+ * layer's own, so a caller's response time says nothing about whether it mailed (a sign-in link to a known address
+ * answers as fast as the refusal of an unknown one). A message still being sent when the service stops is dropped, as
+ * a failed one is: the person asks again.
+ */
+export const SmtpMailer = {
+  layer: (settings: SmtpSettings) =>
+    Layer.effect(
+      Mailer,
+      Effect.gen(function* () {
+        const sending = yield* FiberSet.make<void, never>()
+        const mailer = smtpMailer(settings)
+        return { send: (message: MailMessage) => Effect.asVoid(FiberSet.run(sending)(mailer.send(message))) }
+      })
+    )
+}
