@@ -5,13 +5,12 @@ import { useWorkspace } from "../session/context.ts"
 import { useKeyNames } from "../session/keys.ts"
 import { ActionButton, ErrorNote, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad, useNow } from "../ui/hooks.ts"
+import { PENDING_CAP, pendingByExpiry } from "./pending.ts"
 import { describeReason } from "./reasons.ts"
 import { kindLabel, subjectOf } from "./subject.ts"
 
 /** How often the inbox asks for new approvals while the tab is visible. */
 const POLL_MS = 5_000
-
-const byExpiry = (a: Approval, b: Approval) => a.expiresAt.localeCompare(b.expiresAt)
 
 const ApprovalCard = ({
   approval,
@@ -116,14 +115,7 @@ export const Inbox = () => {
   const now = useNow(15_000)
   const keys = useKeyNames()
   const keyNames = new Map(keys.map((key) => [key.id, key.name]))
-  const pending = useLoad(
-    () =>
-      client.treasury
-        .approvals({ query: { status: "pending", limit: 100 } })
-        .then((page) => [...page.data].sort(byExpiry)),
-    [client],
-    { everyMs: POLL_MS }
-  )
+  const pending = useLoad(() => pendingByExpiry(client.treasury.approvals), [client], { everyMs: POLL_MS })
   const recent = useLoad(
     () =>
       client.treasury
@@ -144,10 +136,16 @@ export const Inbox = () => {
       <section aria-labelledby="pending-heading">
         <h2 id="pending-heading">Waiting for a decision</h2>
         <p class="visually-hidden" aria-live="polite">
-          {pending.loaded.state === "ready" ? `${pending.loaded.value.length} waiting for a decision` : ""}
+          {pending.loaded.state === "ready" ? `${pending.loaded.value.approvals.length} waiting for a decision` : ""}
         </p>
+        {pending.loaded.state === "ready" && pending.loaded.value.more ? (
+          <p class="muted" role="status">
+            More than {PENDING_CAP.toLocaleString()} approvals are waiting: the {PENDING_CAP.toLocaleString()} newest
+            are shown, the soonest to expire first.
+          </p>
+        ) : null}
         <Loading loaded={pending.loaded} label="pending approvals">
-          {(approvals) =>
+          {({ approvals }) =>
             approvals.length === 0 ? (
               <div class="empty" role="status">
                 <p>
