@@ -50,29 +50,49 @@ const tokenIn = (message: MailMessage | undefined) => {
   return token ?? ""
 }
 
+/** A limit no test reaches: for tests about something else than the limit. */
+const UNBOUNDED = { since: isoOfMillis(0), max: Number.MAX_SAFE_INTEGER }
+
 type Ports = DashboardSessionsRepo | UsersRepo | AuditLogRepo | Transactor
 
 /** What every DashboardSessionsRepo adapter must do, and DashboardSignIn over it (time from the TestClock). */
 export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Ports, E, never>) =>
   layer(ports, { timeout: "60 seconds" })(`dashboard sign-in (${name})`, (it) => {
-    it.effect("a link is consumed once, only before it expires; links are counted per user since a time", () =>
+    it.effect("a link is stored within its user's limit since a time, and consumed once, only before it expires", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const other = yield* newUser()
+        const now = Date.parse("2026-11-27T10:00:00.000Z")
+        const fresh = link(user.id, now)
+        assert.isTrue(yield* repo.insertLink(fresh, { since: isoOfMillis(now), max: 2 }))
+        assert.isTrue(yield* repo.insertLink(link(user.id, now + 60_000), { since: isoOfMillis(now), max: 2 }))
+        assert.isFalse(yield* repo.insertLink(link(user.id, now + 61_000), { since: isoOfMillis(now), max: 2 }))
+        // Counted from a later time, the first link no longer counts; another user's links never do.
+        assert.isTrue(yield* repo.insertLink(link(user.id, now + 62_000), { since: isoOfMillis(now + 1), max: 2 }))
+        assert.isTrue(yield* repo.insertLink(link(other.id, now), { since: isoOfMillis(0), max: 1 }))
+
+        assert.deepStrictEqual(yield* repo.consumeLink("no-such-hash", isoOfMillis(now)), Option.none())
+        const atExpiry = link(user.id, now)
+        yield* repo.insertLink(atExpiry, UNBOUNDED)
+        assert.deepStrictEqual(yield* repo.consumeLink(atExpiry.tokenHash, atExpiry.expiresAt), Option.none())
+        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 1000)), Option.some(user.id))
+        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 2000)), Option.none())
+      })
+    )
+
+    it.effect("of 12 concurrent links for one user within a limit of 5, exactly 5 are stored", () =>
       Effect.gen(function* () {
         const repo = yield* DashboardSessionsRepo
         const user = yield* newUser()
         const now = Date.parse("2026-11-27T10:00:00.000Z")
-        const fresh = link(user.id, now)
-        yield* repo.insertLink(fresh)
-        yield* repo.insertLink(link(user.id, now + 60_000))
-        assert.strictEqual(yield* repo.countLinksSince(user.id, isoOfMillis(now)), 2)
-        assert.strictEqual(yield* repo.countLinksSince(user.id, isoOfMillis(now + 1)), 1)
-        assert.strictEqual(yield* repo.countLinksSince(crypto.randomUUID() as UserId, isoOfMillis(0)), 0)
-
-        assert.deepStrictEqual(yield* repo.consumeLink("no-such-hash", isoOfMillis(now)), Option.none())
-        const atExpiry = link(user.id, now)
-        yield* repo.insertLink(atExpiry)
-        assert.deepStrictEqual(yield* repo.consumeLink(atExpiry.tokenHash, atExpiry.expiresAt), Option.none())
-        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 1000)), Option.some(user.id))
-        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 2000)), Option.none())
+        const stored = yield* Effect.all(
+          Array.from({ length: 12 }, (_, i) =>
+            repo.insertLink(link(user.id, now + i), { since: isoOfMillis(0), max: 5 })
+          ),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(stored.filter(Boolean).length, 5)
       })
     )
 
@@ -82,7 +102,7 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
         const user = yield* newUser()
         const now = Date.parse("2026-11-27T10:00:00.000Z")
         const contested = link(user.id, now)
-        yield* repo.insertLink(contested)
+        yield* repo.insertLink(contested, UNBOUNDED)
         const results = yield* Effect.all(
           Array.from({ length: 8 }, () => repo.consumeLink(contested.tokenHash, isoOfMillis(now + 1000))),
           { concurrency: "unbounded" }
@@ -136,7 +156,7 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
         const revoked = session(t(100), t(-1))
         const live = session(t(100), null)
         const revokedLater = session(t(100), t(1))
-        for (const l of [oldLink, liveLink]) yield* repo.insertLink(l)
+        for (const l of [oldLink, liveLink]) yield* repo.insertLink(l, UNBOUNDED)
         for (const s of [expired, revoked, live, revokedLater]) yield* repo.insertSession(s)
         assert.isAtLeast(yield* repo.purgeEndedBefore(t(0)), 3)
         assert.strictEqual(yield* repo.purgeEndedBefore(t(0)), 0)
@@ -166,7 +186,6 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
     it.effect("a known address is mailed a link that opens one session; unknown addresses are mailed nothing", () =>
       Effect.gen(function* () {
         const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
-        const repo = yield* DashboardSessionsRepo
         const user = yield* newUser()
         yield* withSignIn(
           sent,
@@ -180,7 +199,6 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
             assert.strictEqual(mail.length, 1)
             assert.strictEqual(mail[0]?.to, user.email)
             const token = tokenIn(mail[0])
-            assert.strictEqual(yield* repo.countLinksSince(user.id, isoOfMillis(0)), 1)
 
             const opened = yield* signIn.signIn(token)
             assert.strictEqual(opened.user.id, user.id)

@@ -10,14 +10,16 @@ export const DashboardSessionsRepoMemory = Layer.effect(
     const links = yield* store.table<ReadonlyMap<string, SignInLink>>(new Map())
     const sessions = yield* store.table<ReadonlyMap<string, DashboardSession>>(new Map())
     return DashboardSessionsRepo.of({
-      insertLink: (link) => store.atomically(Ref.update(links, (all) => new Map(all).set(link.tokenHash, link))),
-      countLinksSince: (userId, since) =>
-        Ref.get(links).pipe(
-          Effect.map(
-            (all) =>
-              [...all.values()].filter((l) => l.userId === userId && Date.parse(l.createdAt) >= Date.parse(since))
-                .length
-          )
+      insertLink: (link, limit) =>
+        store.atomically(
+          Ref.modify(links, (all) => {
+            const recent = [...all.values()].filter(
+              (l) => l.userId === link.userId && Date.parse(l.createdAt) >= Date.parse(limit.since)
+            ).length
+            return recent >= limit.max
+              ? ([false, all] as const)
+              : ([true, new Map(all).set(link.tokenHash, link)] as const)
+          })
         ),
       consumeLink: (tokenHash, at) =>
         store.atomically(

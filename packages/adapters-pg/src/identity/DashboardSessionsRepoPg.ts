@@ -1,7 +1,14 @@
 import { DashboardSession, DashboardSessionsRepo, UserId } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, decodeRows, deletedCount, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
+import {
+  decodeFirst,
+  decodeRows,
+  deletedCount,
+  inTransaction,
+  orUnavailable,
+  SafeIntegerColumn
+} from "../shared/index.ts"
 
 const UserRow = Schema.Struct({ userId: UserId })
 const IdRow = Schema.Struct({ id: Schema.String })
@@ -13,18 +20,20 @@ export const DashboardSessionsRepoPg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return DashboardSessionsRepo.of({
-      insertLink: (l) =>
-        sql`INSERT INTO sign_in_links (token_hash, user_id, expires_at, consumed_at, created_at)
-            VALUES (${l.tokenHash}, ${l.userId}, ${l.expiresAt}, ${l.consumedAt}, ${l.createdAt})`.pipe(
-          Effect.asVoid,
-          orUnavailable("signInLinks.insert")
-        ),
-      countLinksSince: (userId, since) =>
-        sql`SELECT count(*) AS count FROM sign_in_links WHERE user_id = ${userId} AND created_at >= ${since}`.pipe(
-          orUnavailable("signInLinks.countSince"),
-          Effect.flatMap(decodeFirst(CountRow, "signInLinks.countSince")),
-          Effect.map(Option.match({ onNone: () => 0, onSome: (row) => row.count }))
-        ),
+      insertLink: (l, limit) =>
+        Effect.gen(function* () {
+          // The user's row lock orders concurrent requests for one address: each counts after the last one stored.
+          yield* sql`SELECT id FROM users WHERE id = ${l.userId} FOR UPDATE`
+          const recent = yield* sql`SELECT count(*) AS count FROM sign_in_links
+                                     WHERE user_id = ${l.userId} AND created_at >= ${limit.since}`.pipe(
+            Effect.flatMap(decodeFirst(CountRow, "signInLinks.insert")),
+            Effect.map(Option.match({ onNone: () => 0, onSome: (row) => row.count }))
+          )
+          if (recent >= limit.max) return false
+          yield* sql`INSERT INTO sign_in_links (token_hash, user_id, expires_at, consumed_at, created_at)
+                     VALUES (${l.tokenHash}, ${l.userId}, ${l.expiresAt}, ${l.consumedAt}, ${l.createdAt})`
+          return true
+        }).pipe(inTransaction(sql, "signInLinks.insert")),
       consumeLink: (tokenHash, at) =>
         sql`UPDATE sign_in_links SET consumed_at = ${at}
             WHERE token_hash = ${tokenHash} AND consumed_at IS NULL AND expires_at > ${at}

@@ -39,9 +39,14 @@ export class InvalidSignInLink extends Schema.TaggedError<InvalidSignInLink>()("
 export class DashboardSessionsRepo extends Context.Service<
   DashboardSessionsRepo,
   {
-    readonly insertLink: (link: SignInLink) => Effect.Effect<void, PersistenceUnavailable>
-    /** How many links the user was sent at or after `since`. */
-    readonly countLinksSince: (userId: UserId, since: string) => Effect.Effect<number, PersistenceUnavailable>
+    /**
+     * Stores the link unless its user already has `limit.max` links created at or after `limit.since` (true when
+     * stored). Concurrent calls for one user are serialized, so the bound holds however many ask at once.
+     */
+    readonly insertLink: (
+      link: SignInLink,
+      limit: { readonly since: string; readonly max: number }
+    ) => Effect.Effect<boolean, PersistenceUnavailable>
     /**
      * Marks the link consumed at `at` if it is neither consumed nor expired by then, answering its user; none (and no
      * change) otherwise, so of concurrent consumptions one wins.
@@ -140,12 +145,6 @@ export class DashboardSignIn extends Context.Service<
         const user = yield* users.findByEmail(normalizeEmail(email))
         if (Option.isNone(user)) return
         const now = yield* Clock.currentTimeMillis
-        const recent = yield* repo.countLinksSince(user.value.id, isoOfMillis(now - SIGN_IN_LINK_TTL_SECONDS * 1000))
-        if (recent >= SIGN_IN_LINKS_PER_WINDOW) {
-          return yield* Effect.logInfo("sign-in link not sent: too many links for this address").pipe(
-            Effect.annotateLogs({ userId: user.value.id })
-          )
-        }
         const link: SignInLink = {
           tokenHash,
           userId: user.value.id,
@@ -153,7 +152,15 @@ export class DashboardSignIn extends Context.Service<
           consumedAt: null,
           createdAt: isoOfMillis(now)
         }
-        yield* repo.insertLink(link)
+        const stored = yield* repo.insertLink(link, {
+          since: isoOfMillis(now - SIGN_IN_LINK_TTL_SECONDS * 1000),
+          max: SIGN_IN_LINKS_PER_WINDOW
+        })
+        if (!stored) {
+          return yield* Effect.logInfo("sign-in link not sent: too many links for this address").pipe(
+            Effect.annotateLogs({ userId: user.value.id })
+          )
+        }
         yield* mailer.send({
           to: user.value.email,
           subject: "Your sign-in link",
