@@ -10,6 +10,7 @@ import {
   IdempotencyLive,
   InvoiceRendererPdf,
   PublicBaseUrl,
+  RateLimitSignIn,
   RateLimitV1,
   Readiness,
   RequestMetrics,
@@ -298,18 +299,22 @@ const unknownCredentialBuckets = (interval: Duration.Duration) =>
 
 /**
  * /v1 protection from the environment: the rate limit (`RATE_LIMIT_V1_PER_MINUTE`, default 600 per key and per client
- * address for unknown credentials), and
+ * address for unknown credentials), the sign-in calls' limit per client address (`RATE_LIMIT_SIGN_IN_PER_MINUTE`,
+ * default 30), and
  * the jobs purging idempotency responses after `IDEMPOTENCY_TTL_HOURS` (default 24) every
  * `IDEMPOTENCY_PURGE_INTERVAL_SECONDS` (default 3600) and forgetting idle rate-limit buckets.
  */
 const v1Protection = Layer.unwrap(
   Effect.gen(function* () {
     const limit = Math.floor(yield* positive("RATE_LIMIT_V1_PER_MINUTE", 600))
+    const signInLimit = Math.floor(yield* positive("RATE_LIMIT_SIGN_IN_PER_MINUTE", 30))
     const ttlHours = yield* positive("IDEMPOTENCY_TTL_HOURS", 24)
     const purgeSeconds = yield* positive("IDEMPOTENCY_PURGE_INTERVAL_SECONDS", 3600)
     const pruneInterval = Duration.seconds(Math.min(purgeSeconds, 300))
     return Layer.mergeAll(
-      RateLimitV1(Math.max(1, limit)).pipe(Layer.provide(unknownCredentialBuckets(pruneInterval))),
+      Layer.merge(RateLimitV1(Math.max(1, limit)), RateLimitSignIn(Math.max(1, signInLimit))).pipe(
+        Layer.provide(unknownCredentialBuckets(pruneInterval))
+      ),
       backgroundJobs(
         Layer.merge(
           IdempotencyPurgeJob({ ttl: Duration.hours(ttlHours), interval: Duration.seconds(purgeSeconds) }),

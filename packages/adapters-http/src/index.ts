@@ -10,6 +10,7 @@ export {
   looksLikeJwt,
   PublicBaseUrl,
   parseTrustedProxies,
+  RateLimitSignIn,
   RateLimitV1,
   RequestMetrics,
   rateLimitHeaders,

@@ -67,3 +67,28 @@ describe("/v1 rate limit (in-memory, RATE_LIMIT_V1_PER_MINUTE=3)", () => {
     }
   })
 })
+
+describe("sign-in rate limit per client address (RATE_LIMIT_SIGN_IN_PER_MINUTE=3)", () => {
+  const signIn = serve(appInMemory(testConfig), { RATE_LIMIT_SIGN_IN_PER_MINUTE: "3" })
+  const anyone = clientOf(signIn.handler)
+  afterAll(() => signIn.dispose())
+
+  it("counts link requests and link uses together, then answers 429 with Retry-After; other routes go on", async () => {
+    const linkRequest = { body: JSON.stringify({ email: `${crypto.randomUUID()}@example.com` }) }
+    assert.strictEqual((await anyone.call("POST", "/auth/sign-in-links", linkRequest)).status, 202)
+    assert.strictEqual((await anyone.call("POST", "/auth/sessions", { body: '{"token":"nope"}' })).status, 400)
+    assert.strictEqual((await anyone.call("POST", "/auth/sign-in-links", linkRequest)).status, 202)
+    for (const [path, body] of [
+      ["/auth/sign-in-links", linkRequest.body],
+      ["/auth/sessions", '{"token":"nope"}']
+    ] as const) {
+      const refused = await anyone.call("POST", path, { body })
+      assert.strictEqual(refused.status, 429, path)
+      assert.strictEqual(refused.body.error, "rate_limited")
+      const retryAfter = Number(refused.headers.get("retry-after"))
+      assert.isTrue(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`)
+    }
+    assert.strictEqual((await anyone.call("GET", "/auth/session")).status, 401, "reading the session is not limited")
+    assert.strictEqual((await anyone.call("GET", "/health")).status, 200)
+  })
+})

@@ -18,6 +18,44 @@ export const rateLimitHeaders = (decision: RateLimitDecision): Record<string, st
   "ratelimit-reset": String(decision.resetSeconds)
 })
 
+/** 429 `rate_limited` with the RateLimit headers and Retry-After. */
+const rateLimitedResponse = (decision: RateLimitDecision) =>
+  errorResponse(
+    429,
+    "rate_limited",
+    `rate limit of ${decision.limit} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s`,
+    { headers: { ...rateLimitHeaders(decision), "retry-after": String(decision.retryAfterSeconds) } }
+  )
+
+/** The public sign-in calls: asking for a link and consuming one. */
+const SIGN_IN_PATHS: ReadonlySet<string> = new Set(["/auth/sign-in-links", "/auth/sessions"])
+
+/**
+ * The sign-in rate limit: a token bucket of `limitPerMinute` a minute per client address, in memory (the buckets of
+ * unknown /v1 credentials, under their own keys), over both public sign-in calls together; over it, 429 `rate_limited`
+ * with Retry-After. It bounds how fast one address can have links mailed or guess at link tokens, on top of the
+ * per-e-mail limit of the sign-in itself.
+ */
+export const RateLimitSignIn = (limitPerMinute: number) =>
+  HttpRouter.middleware()(
+    Effect.gen(function* () {
+      const buckets = yield* UnknownCredentialLimiter
+      return (httpEffect) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const path = request.url.split("?")[0] ?? ""
+          if (request.method !== "POST" || !SIGN_IN_PATHS.has(path)) return yield* httpEffect
+          const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+          const decision = yield* buckets
+            .take(`sign-in:address:${address}`, limitPerMinute)
+            .pipe(Effect.catchTag("PersistenceUnavailable", () => Effect.succeed(undefined)))
+          if (decision === undefined) return storeUnavailableResponse()
+          return decision.allowed ? yield* httpEffect : rateLimitedResponse(decision)
+        })
+    }),
+    { global: true }
+  )
+
 /**
  * The /v1 rate limit: a token bucket of `limitPerMinute` requests a minute per agent key (in the RateLimiter store,
  * keyed by the SHA-256 of the token) and one per client address, in memory, shared by every request whose credential
@@ -55,14 +93,7 @@ export const RateLimitV1 = (limitPerMinute: number) =>
             return storeUnavailableResponse()
           }
           const headers = rateLimitHeaders(decision)
-          if (!decision.allowed) {
-            return errorResponse(
-              429,
-              "rate_limited",
-              `rate limit of ${decision.limit} requests per minute exceeded; retry after ${decision.retryAfterSeconds} s`,
-              { headers: { ...headers, "retry-after": String(decision.retryAfterSeconds) } }
-            )
-          }
+          if (!decision.allowed) return rateLimitedResponse(decision)
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.succeed(HttpServerResponse.setHeaders(response, headers))
           )
