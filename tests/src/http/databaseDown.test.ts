@@ -26,9 +26,17 @@ describe("with the database unreachable", () => {
     for (const [method, path, token, body] of [
       ["POST", "/teams", session, { name: "Acme" }],
       ["GET", "/users/me", session, undefined],
-      ["GET", "/v1/balance", "svc_test_unknownkey", undefined]
+      ["GET", "/v1/balance", "svc_test_unknownkey", undefined],
+      ["POST", "/auth/sign-in-links", undefined, { email: "lead@example.com" }],
+      ["POST", "/auth/sessions", undefined, { token: "A".repeat(43) }],
+      ["GET", "/auth/session", undefined, undefined],
+      ["GET", "/treasury/activity", session, undefined],
+      ["GET", "/treasury/spend-stats", session, undefined]
     ] as const) {
-      const answer = await app.call(method, path, { token, ...(body === undefined ? {} : { body }) })
+      const answer = await app.call(method, path, {
+        ...(token === undefined ? { headers: { cookie: `svc_session=svcsess_${"A".repeat(43)}` } } : { token }),
+        ...(body === undefined ? {} : { body })
+      })
       assert.strictEqual(answer.status, 503, `${method} ${path}`)
       assert.strictEqual(answer.body.error, "service_unavailable")
       assert.strictEqual(answer.headers.get("retry-after"), "5", `${method} ${path}`)
