@@ -56,9 +56,6 @@ export const dashboardSessionView = (
   csrfToken: session.csrfToken
 })
 
-/** An e-mail address as sign-in compares it: trimmed, lower-case. */
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
-
 /** Whether the session is usable at `nowMs`: not revoked, not expired. */
 export const isSessionLive = (session: DashboardSession, nowMs: number): boolean =>
   session.revokedAt === null && Date.parse(session.expiresAt) > nowMs

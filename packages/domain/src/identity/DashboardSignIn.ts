@@ -13,7 +13,8 @@ import {
   Transactor,
   type UserId
 } from "../shared/index.ts"
-import { type DashboardSession, isSessionLive, normalizeEmail, type SignInLink } from "./DashboardSession.ts"
+import { type DashboardSession, isSessionLive, type SignInLink } from "./DashboardSession.ts"
+import { normalizeEmail } from "./Member.ts"
 import type { User } from "./User.ts"
 import { UsersRepo } from "./Users.ts"
 

@@ -87,5 +87,8 @@ export const mayAssignRole = (actor: Role, role: Role): boolean =>
 /** Whether a role may manage the team: its settings, invitations and members. */
 export const mayManageTeam = (role: Role): boolean => role === "owner" || role === "admin"
 
+/** An e-mail address as compared and looked up: without surrounding spaces, in lower case. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
+
 /** E-mail addresses compare without case and surrounding spaces. */
-export const sameEmail = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase()
+export const sameEmail = (a: string, b: string): boolean => normalizeEmail(a) === normalizeEmail(b)

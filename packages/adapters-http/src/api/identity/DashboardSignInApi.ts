@@ -4,6 +4,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import {
   BadRequest,
   DashboardSessionAuth,
+  EmailAddress,
   Forbidden,
   InternalError,
   ServiceUnavailable,
@@ -12,10 +13,7 @@ import {
 
 /** What asking for a sign-in link takes: the address to mail it to. */
 export const SignInLinkRequest = Schema.Struct({
-  email: Schema.String.check(
-    Schema.isMaxLength(320),
-    Schema.isPattern(/^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$/u, { message: "expected an e-mail address" })
-  )
+  email: EmailAddress({ padded: true })
 })
 
 /** What signing in takes: the token of the link's fragment. */

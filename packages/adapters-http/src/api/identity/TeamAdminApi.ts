@@ -4,6 +4,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import {
   CommonErrors,
   Conflict,
+  EmailAddress,
   Forbidden,
   ListOf,
   ListQuery,
@@ -32,10 +33,7 @@ export const UpdateTeamRequest = Schema.Struct({
 })
 
 export const InviteRequest = Schema.Struct({
-  email: Schema.String.check(
-    Schema.isMaxLength(320),
-    Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u, { message: "expected an e-mail address" })
-  ),
+  email: EmailAddress(),
   role: Role
 })
 

@@ -12,6 +12,18 @@ export const ListQuery = {
 }
 
 /** The list envelope: `{data, meta: {cursor, hasNextPage, hasPreviousPage}}`. */
+/**
+ * An e-mail address: one `@`, a dot after it, no spaces, at most 320 characters. `padded` also lets spaces surround it,
+ * for a field the service trims before use.
+ */
+export const EmailAddress = (options: { readonly padded?: boolean } = {}) =>
+  Schema.String.check(
+    Schema.isMaxLength(320),
+    Schema.isPattern(options.padded === true ? /^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$/u : /^[^\s@]+@[^\s@]+\.[^\s@]+$/u, {
+      message: "expected an e-mail address"
+    })
+  )
+
 export const ListOf = <S extends Schema.Top>(item: S) =>
   Schema.Struct({
     data: Schema.Array(item),
