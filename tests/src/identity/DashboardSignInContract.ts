@@ -29,18 +29,24 @@ const link = (userId: UserId, nowMs: number, tokenHash = crypto.randomUUID()): S
   createdAt: isoOfMillis(nowMs)
 })
 
-/** DashboardSignIn over the ports in context, mailing into `sent`. */
-const withSignIn = <A, E, R>(
-  sent: Ref.Ref<ReadonlyArray<MailMessage>>,
-  self: Effect.Effect<A, E, R | DashboardSignIn>,
-  sessionTtlSeconds = 3600
-) =>
-  Effect.provide(
-    self,
-    DashboardSignIn.layer({ signInUrl: SIGN_IN_URL, sessionTtlSeconds }).pipe(
+/** What a sign-in test drives: DashboardSignIn over the ports in context, a new user, and the mail sent so far. */
+interface SignInScene {
+  readonly signIn: DashboardSignIn["Service"]
+  readonly user: Effect.Success<ReturnType<typeof newUser>>
+  readonly mailed: Effect.Effect<ReadonlyArray<MailMessage>>
+}
+
+/** Runs `body` in a new scene whose sessions live an hour. */
+const withSignIn = <A, E, R>(body: (scene: SignInScene) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
+    const user = yield* newUser()
+    const signInLayer = DashboardSignIn.layer({ signInUrl: SIGN_IN_URL, sessionTtlSeconds: 3600 }).pipe(
       Layer.provide(Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) }))
     )
-  )
+    const signIn = yield* Effect.provide(DashboardSignIn.use(Effect.succeed), signInLayer)
+    return yield* body({ signIn, user, mailed: Ref.get(sent) })
+  })
 
 const tokenIn = (message: MailMessage | undefined) => {
   assert.isDefined(message)
@@ -184,92 +190,74 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
     )
 
     it.effect("a known address is mailed a link that opens one session; unknown addresses are mailed nothing", () =>
-      Effect.gen(function* () {
-        const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
-        const user = yield* newUser()
-        yield* withSignIn(
-          sent,
-          Effect.gen(function* () {
-            const signIn = yield* DashboardSignIn
-            yield* signIn.requestLink(`${crypto.randomUUID()}@example.com`)
-            assert.deepStrictEqual(yield* Ref.get(sent), [])
+      withSignIn(({ signIn, user, mailed }) =>
+        Effect.gen(function* () {
+          yield* signIn.requestLink(`${crypto.randomUUID()}@example.com`)
+          assert.deepStrictEqual(yield* mailed, [])
 
-            yield* signIn.requestLink(` ${user.email.toUpperCase()} `)
-            const mail = yield* Ref.get(sent)
-            assert.strictEqual(mail.length, 1)
-            assert.strictEqual(mail[0]?.to, user.email)
-            const token = tokenIn(mail[0])
+          yield* signIn.requestLink(` ${user.email.toUpperCase()} `)
+          const mail = yield* mailed
+          assert.strictEqual(mail.length, 1)
+          assert.strictEqual(mail[0]?.to, user.email)
+          const token = tokenIn(mail[0])
 
-            const opened = yield* signIn.signIn(token)
-            assert.strictEqual(opened.user.id, user.id)
-            assert.match(opened.token, /^svcsess_[A-Za-z0-9_-]{43}$/u)
-            assert.strictEqual(opened.session.tokenHash, yield* hashSecret(opened.token))
-            assert.strictEqual(opened.session.expiresAt, isoOfMillis((yield* Clock.currentTimeMillis) + 3600_000))
-            assert.notStrictEqual(opened.session.csrfToken, opened.token)
-            const again = yield* Effect.flip(signIn.signIn(token))
-            assert.strictEqual(again._tag, "InvalidSignInLink")
+          const opened = yield* signIn.signIn(token)
+          assert.strictEqual(opened.user.id, user.id)
+          assert.match(opened.token, /^svcsess_[A-Za-z0-9_-]{43}$/u)
+          assert.strictEqual(opened.session.tokenHash, yield* hashSecret(opened.token))
+          assert.strictEqual(opened.session.expiresAt, isoOfMillis((yield* Clock.currentTimeMillis) + 3600_000))
+          assert.notStrictEqual(opened.session.csrfToken, opened.token)
+          const again = yield* Effect.flip(signIn.signIn(token))
+          assert.strictEqual(again._tag, "InvalidSignInLink")
 
-            const active = yield* signIn.authenticate(opened.token)
-            assert.deepStrictEqual(
-              Option.map(active, (a) => a.session.id),
-              Option.some(opened.session.id)
-            )
-            assert.isTrue(Option.isNone(yield* signIn.authenticate(`${opened.token}x`)))
-            assert.isTrue(Option.isNone(yield* signIn.authenticate(token)))
-            yield* TestClock.adjust("59 minutes")
-            assert.isTrue(Option.isSome(yield* signIn.authenticate(opened.token)))
-            yield* TestClock.adjust("1 minute")
-            assert.isTrue(Option.isNone(yield* signIn.authenticate(opened.token)))
-          })
-        )
-      })
+          const active = yield* signIn.authenticate(opened.token)
+          assert.deepStrictEqual(
+            Option.map(active, (a) => a.session.id),
+            Option.some(opened.session.id)
+          )
+          assert.isTrue(Option.isNone(yield* signIn.authenticate(`${opened.token}x`)))
+          assert.isTrue(Option.isNone(yield* signIn.authenticate(token)))
+          yield* TestClock.adjust("59 minutes")
+          assert.isTrue(Option.isSome(yield* signIn.authenticate(opened.token)))
+          yield* TestClock.adjust("1 minute")
+          assert.isTrue(Option.isNone(yield* signIn.authenticate(opened.token)))
+        })
+      )
     )
 
     it.effect("an expired, malformed or unknown link fails alike; signing out ends the session at once", () =>
-      Effect.gen(function* () {
-        const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
-        const user = yield* newUser()
-        yield* withSignIn(
-          sent,
-          Effect.gen(function* () {
-            const signIn = yield* DashboardSignIn
-            for (const bad of ["", "short", "A".repeat(43), `${"A".repeat(42)}=`]) {
-              assert.strictEqual((yield* Effect.flip(signIn.signIn(bad)))._tag, "InvalidSignInLink", bad)
-            }
-            yield* signIn.requestLink(user.email)
-            const late = tokenIn((yield* Ref.get(sent))[0])
-            yield* TestClock.adjust("15 minutes")
-            assert.strictEqual((yield* Effect.flip(signIn.signIn(late)))._tag, "InvalidSignInLink")
+      withSignIn(({ signIn, user, mailed }) =>
+        Effect.gen(function* () {
+          for (const bad of ["", "short", "A".repeat(43), `${"A".repeat(42)}=`]) {
+            assert.strictEqual((yield* Effect.flip(signIn.signIn(bad)))._tag, "InvalidSignInLink", bad)
+          }
+          yield* signIn.requestLink(user.email)
+          const late = tokenIn((yield* mailed)[0])
+          yield* TestClock.adjust("15 minutes")
+          assert.strictEqual((yield* Effect.flip(signIn.signIn(late)))._tag, "InvalidSignInLink")
 
-            yield* signIn.requestLink(user.email)
-            const opened = yield* signIn.signIn(tokenIn((yield* Ref.get(sent))[1]))
-            const active = yield* signIn.authenticate(opened.token)
-            assert.isTrue(Option.isSome(active))
-            if (Option.isSome(active)) yield* signIn.signOut(active.value)
-            assert.isTrue(Option.isNone(yield* signIn.authenticate(opened.token)))
-          })
-        )
-      })
+          yield* signIn.requestLink(user.email)
+          const opened = yield* signIn.signIn(tokenIn((yield* mailed)[1]))
+          const active = yield* signIn.authenticate(opened.token)
+          assert.isTrue(Option.isSome(active))
+          if (Option.isSome(active)) yield* signIn.signOut(active.value)
+          assert.isTrue(Option.isNone(yield* signIn.authenticate(opened.token)))
+        })
+      )
     )
 
     it.effect("an address gets at most 5 links per 15 minutes, then nothing until the window moves", () =>
-      Effect.gen(function* () {
-        const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
-        const user = yield* newUser()
-        yield* withSignIn(
-          sent,
-          Effect.gen(function* () {
-            const signIn = yield* DashboardSignIn
-            for (let i = 0; i < 6; i++) yield* signIn.requestLink(user.email)
-            assert.strictEqual((yield* Ref.get(sent)).length, 5)
-            yield* TestClock.adjust("14 minutes")
-            yield* signIn.requestLink(user.email)
-            assert.strictEqual((yield* Ref.get(sent)).length, 5)
-            yield* TestClock.adjust("61 seconds")
-            yield* signIn.requestLink(user.email)
-            assert.strictEqual((yield* Ref.get(sent)).length, 6)
-          })
-        )
-      })
+      withSignIn(({ signIn, user, mailed }) =>
+        Effect.gen(function* () {
+          for (let i = 0; i < 6; i++) yield* signIn.requestLink(user.email)
+          assert.strictEqual((yield* mailed).length, 5)
+          yield* TestClock.adjust("14 minutes")
+          yield* signIn.requestLink(user.email)
+          assert.strictEqual((yield* mailed).length, 5)
+          yield* TestClock.adjust("61 seconds")
+          yield* signIn.requestLink(user.email)
+          assert.strictEqual((yield* mailed).length, 6)
+        })
+      )
     )
   })
