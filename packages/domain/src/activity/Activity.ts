@@ -7,7 +7,7 @@ import type { LedgerTransaction } from "../ledger/index.ts"
 import {
   isoOfMillis,
   type Mode,
-  newestFirst,
+  mergedPageRows,
   type PageRequest,
   type PersistenceUnavailable,
   type TeamId,
@@ -225,11 +225,7 @@ export class Activity extends Context.Service<
         },
         { concurrency: "unbounded" }
       )
-      // Each list holds the page's rows of its kind and one more, so the merge holds the page's rows and one more.
-      return lists
-        .flat()
-        .toSorted(newestFirst)
-        .slice(0, page.limit + 1)
+      return mergedPageRows(page, lists)
     })
 
     /** The item as of now, with what its trail is built from; none when it is not the team's. */

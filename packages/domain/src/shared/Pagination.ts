@@ -77,6 +77,19 @@ export const isAfter = (row: Position, after: Option.Option<Position>): boolean 
 export const newestFirst = (a: Position, b: Position): number =>
   a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1
 
+/**
+ * The rows of a page that merges several newest-first lists, each fetched for the same request (so each holds the
+ * page's rows of its kind and one more): newest first, the page's rows and one more, ready for `toPage`.
+ */
+export const mergedPageRows = <A extends Position>(
+  request: PageRequest,
+  lists: ReadonlyArray<ReadonlyArray<A>>
+): ReadonlyArray<A> =>
+  lists
+    .flat()
+    .toSorted(newestFirst)
+    .slice(0, request.limit + 1)
+
 /** A page of a list held in full (small, bounded lists): newest first, strictly after the request's position. */
 export const pageOfAll = <A extends Position, B>(
   request: PageRequest,

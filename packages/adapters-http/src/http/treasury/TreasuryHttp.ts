@@ -13,7 +13,7 @@ import {
   cryptoPayoutView,
   Ledger,
   type LedgerTransaction,
-  newestFirst,
+  mergedPageRows,
   type SpendRequest,
   SpendRequests,
   spendRequestJson,
@@ -198,15 +198,12 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
             checkout.list(teamId, filter, page),
             payouts.list(teamId, filter, page)
           ])
-          // Each list holds the page's rows of its kind and one more, so the merge holds the page's rows and one more.
-          const rows = [
-            ...spendRows.map((sr): Subject => ({ createdAt: sr.createdAt, id: sr.id, spend: sr })),
-            ...transferRows.map((t): Subject => ({ createdAt: t.createdAt, id: t.id, transfer: t })),
-            ...intentRows.map((i): Subject => ({ createdAt: i.createdAt, id: i.id, intent: i })),
-            ...payoutRows.map((p): Subject => ({ createdAt: p.createdAt, id: p.id, payout: p }))
-          ]
-            .toSorted(newestFirst)
-            .slice(0, page.limit + 1)
+          const rows = mergedPageRows(page, [
+            spendRows.map((sr): Subject => ({ createdAt: sr.createdAt, id: sr.id, spend: sr })),
+            transferRows.map((t): Subject => ({ createdAt: t.createdAt, id: t.id, transfer: t })),
+            intentRows.map((i): Subject => ({ createdAt: i.createdAt, id: i.id, intent: i })),
+            payoutRows.map((p): Subject => ({ createdAt: p.createdAt, id: p.id, payout: p }))
+          ])
           return yield* signedPage(scope, toPage(page, rows, approvalOf))
         }).pipe(orServiceUnavailable)
       )
