@@ -102,27 +102,39 @@ const cookieSessions = Effect.gen(function* () {
     })
 })
 
+/**
+ * The person behind a session credential: a session JWT (its user provisioned on first use) or a dashboard session
+ * token (`svcsess_`, live); none for anything else.
+ */
+const sessionUsers = Effect.gen(function* () {
+  const sessions = yield* SessionTokens
+  const users = yield* Users
+  const signIn = yield* DashboardSignIn
+  return (token: string): Effect.Effect<Option.Option<User>, PersistenceUnavailable> =>
+    token.startsWith(DASHBOARD_SESSION_PREFIX)
+      ? Effect.map(
+          signIn.authenticate(token),
+          Option.map((active) => active.user)
+        )
+      : looksLikeJwt(token)
+        ? Effect.flatMap(sessions.verify(token), (identity) =>
+            Option.isNone(identity) ? Effect.succeedNone : Effect.asSome(users.provision(identity.value))
+          )
+        : Effect.succeedNone
+})
+
 /** The four authentication middlewares, one per credential family of CONTRACT.md's table, and the cookie's own. */
 export const AuthenticationLive = Layer.mergeAll(
   Layer.effect(
     SessionAuth,
     Effect.gen(function* () {
-      const sessions = yield* SessionTokens
-      const users = yield* Users
-      const signIn = yield* DashboardSignIn
+      const userOf = yield* sessionUsers
       const fromCookie = yield* cookieSessions
       return SessionAuth.of({
         bearer: (httpEffect, { credential }) =>
           Effect.gen(function* () {
             if (yield* withoutAuthorization) return yield* Effect.fail(unauthorized())
-            const token = Redacted.value(credential)
-            const user: Option.Option<User> = token.startsWith(DASHBOARD_SESSION_PREFIX)
-              ? Option.map(yield* signIn.authenticate(token), (active) => active.user)
-              : looksLikeJwt(token)
-                ? yield* Effect.flatMap(sessions.verify(token), (identity) =>
-                    Option.isNone(identity) ? Effect.succeedNone : Effect.asSome(users.provision(identity.value))
-                  )
-                : Option.none()
+            const user = yield* userOf(Redacted.value(credential))
             if (Option.isNone(user)) return unauthorizedResponse(undefined)
             return yield* Effect.provideService(httpEffect, CurrentUser, user.value)
           }).pipe(whenStoreDown),
@@ -202,11 +214,9 @@ export const AuthenticationLive = Layer.mergeAll(
 )
 
 const teamPrincipalResolver = Effect.gen(function* () {
-  const sessions = yield* SessionTokens
-  const users = yield* Users
+  const userOf = yield* sessionUsers
   const teams = yield* Teams
   const credentials = yield* TeamCredentials
-  const signIn = yield* DashboardSignIn
   const fromCookie = yield* cookieSessions
   const baseUrl = yield* PublicBaseUrl
   const resourceMetadata = `${baseUrl}/.well-known/oauth-protected-resource`
@@ -226,18 +236,9 @@ const teamPrincipalResolver = Effect.gen(function* () {
     )
 
   const fromSession = (token: string) =>
-    Effect.gen(function* () {
-      const identity = yield* sessions.verify(token)
-      if (Option.isNone(identity)) return Option.none<TeamPrincipal>()
-      return Option.some(yield* sessionPrincipal(yield* users.provision(identity.value)))
-    })
-
-  const fromDashboardSession = (token: string) =>
-    Effect.gen(function* () {
-      const active = yield* signIn.authenticate(token)
-      if (Option.isNone(active)) return Option.none<TeamPrincipal>()
-      return Option.some(yield* sessionPrincipal(active.value.user))
-    })
+    Effect.flatMap(userOf(token), (user) =>
+      Option.isNone(user) ? Effect.succeedNone : Effect.asSome(sessionPrincipal(user.value))
+    )
 
   const admit = <E, R>(
     principal: Option.Option<TeamPrincipal>,
@@ -262,13 +263,10 @@ const teamPrincipalResolver = Effect.gen(function* () {
     ) =>
       Effect.gen(function* () {
         if (yield* withoutAuthorization) return yield* Effect.fail(unauthorized())
-        const principal = looksLikeJwt(token)
-          ? yield* fromSession(token)
-          : token.startsWith(DASHBOARD_SESSION_PREFIX)
-            ? yield* fromDashboardSession(token)
-            : token.startsWith(OAUTH_ACCESS_PREFIX) || token.startsWith(API_KEY_PREFIX)
-              ? yield* credentials.authenticate(token)
-              : Option.none<TeamPrincipal>()
+        const principal =
+          token.startsWith(OAUTH_ACCESS_PREFIX) || token.startsWith(API_KEY_PREFIX)
+            ? yield* credentials.authenticate(token)
+            : yield* fromSession(token)
         return yield* admit(principal, endpoint, accepted, next)
       }).pipe(whenStoreDown),
     cookie: <E, R>(
