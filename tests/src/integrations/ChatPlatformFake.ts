@@ -7,7 +7,7 @@ import { Context, Effect, Layer, type Scope } from "effect"
  * One request the platform received: the Web API method (`oauth.v2.access`, `chat.postMessage`, ..., or `respond`),
  * its headers, its bearer token and its body (JSON, form-decoded, or the query of a GET).
  */
-export interface PlatformRequest {
+interface PlatformRequest {
   readonly method: string
   readonly headers: Record<string, string>
   readonly token: string | undefined
@@ -16,7 +16,7 @@ export interface PlatformRequest {
 }
 
 /** A message in the platform's channels, as posted and updated. */
-export interface PlatformMessage {
+interface PlatformMessage {
   readonly channel: string
   readonly ts: string
   text: string
@@ -26,7 +26,7 @@ export interface PlatformMessage {
 }
 
 /** A scripted answer: an HTTP status, headers and a JSON body. */
-export interface ScriptedAnswer {
+interface ScriptedAnswer {
   readonly status?: number
   readonly headers?: Record<string, string>
   readonly body?: object
