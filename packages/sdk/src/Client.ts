@@ -31,36 +31,25 @@ type ClientMiddleware = (options: {
   readonly next: (r: HttpClientRequest.HttpClientRequest) => ReturnType<HttpClient.HttpClient["execute"]>
 }) => ReturnType<HttpClient.HttpClient["execute"]>
 
-/** Sends no credential of its own (the cookie travels with the browser's request) but the CSRF token, if any. */
-const cookieLayers = (csrfToken: string | undefined) => {
-  const cookie: ClientMiddleware = ({ request, next }) =>
-    next(csrfToken === undefined ? request : HttpClientRequest.setHeader(request, CSRF_HEADER, csrfToken))
-  return Layer.mergeAll(
-    HttpApiMiddleware.layerClient(SessionAuth, cookie),
-    HttpApiMiddleware.layerClient(AgentAuth, cookie),
-    HttpApiMiddleware.layerClient(DashboardAuth, cookie),
-    HttpApiMiddleware.layerClient(PlatformAuth, cookie),
-    HttpApiMiddleware.layerClient(DashboardSessionAuth, cookie)
+/** The client side of every security middleware of the contract, each sending with `send`. */
+const everySecurity = (send: ClientMiddleware) =>
+  Layer.mergeAll(
+    HttpApiMiddleware.layerClient(SessionAuth, send),
+    HttpApiMiddleware.layerClient(AgentAuth, send),
+    HttpApiMiddleware.layerClient(DashboardAuth, send),
+    HttpApiMiddleware.layerClient(PlatformAuth, send),
+    HttpApiMiddleware.layerClient(DashboardSessionAuth, send)
   )
-}
 
-/** Sends the bearer credential for every security middleware of the contract. */
-const bearerLayers = (token: Redacted.Redacted) => {
-  const bearer = ({
-    request,
-    next
-  }: {
-    readonly request: HttpClientRequest.HttpClientRequest
-    readonly next: (r: HttpClientRequest.HttpClientRequest) => ReturnType<HttpClient.HttpClient["execute"]>
-  }) => next(HttpClientRequest.bearerToken(request, token))
-  return Layer.mergeAll(
-    HttpApiMiddleware.layerClient(SessionAuth, bearer),
-    HttpApiMiddleware.layerClient(AgentAuth, bearer),
-    HttpApiMiddleware.layerClient(DashboardAuth, bearer),
-    HttpApiMiddleware.layerClient(PlatformAuth, bearer),
-    HttpApiMiddleware.layerClient(DashboardSessionAuth, bearer)
+/** Sends no credential of its own (the cookie travels with the browser's request) but the CSRF token, if any. */
+const cookieLayers = (csrfToken: string | undefined) =>
+  everySecurity(({ request, next }) =>
+    next(csrfToken === undefined ? request : HttpClientRequest.setHeader(request, CSRF_HEADER, csrfToken))
   )
-}
+
+/** Sends the bearer credential. */
+const bearerLayers = (token: Redacted.Redacted) =>
+  everySecurity(({ request, next }) => next(HttpClientRequest.bearerToken(request, token)))
 
 /**
  * Where one logical call keeps the last response it got (after its retries), so that its error can carry the
