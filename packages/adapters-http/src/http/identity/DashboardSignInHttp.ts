@@ -11,6 +11,10 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "
 /** Whether the session cookie is `Secure`: always, unless the public base URL is on the loopback host (local use). */
 const sessionCookieIsSecure = (publicBaseUrl: string): boolean => !LOOPBACK_HOSTS.has(new URL(publicBaseUrl).hostname)
 
+/** The session cookie's attributes (HttpOnly, SameSite=Lax, the whole site), living `maxAgeSeconds` (0 clears it). */
+const cookieOptions = (secure: boolean, maxAgeSeconds: number) =>
+  ({ httpOnly: true, secure, sameSite: "lax", path: "/", maxAge: `${maxAgeSeconds} seconds` }) as const
+
 const invalidSignInLink = () =>
   badRequest("invalid_sign_in_link", "this sign-in link is invalid, expired or already used; ask for a new one")
 
@@ -31,13 +35,7 @@ export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", 
           const maxAgeSeconds = Math.floor(
             (Date.parse(opened.session.expiresAt) - Date.parse(opened.session.createdAt)) / 1000
           )
-          yield* HttpApiBuilder.securitySetCookie(sessionCookie, opened.token, {
-            httpOnly: true,
-            secure,
-            sameSite: "lax",
-            path: "/",
-            maxAge: `${maxAgeSeconds} seconds`
-          })
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, opened.token, cookieOptions(secure, maxAgeSeconds))
           return dashboardSessionView(opened.session, opened.user)
         }).pipe(
           Effect.catchTag("InvalidSignInLink", () => Effect.fail(invalidSignInLink())),
@@ -61,13 +59,7 @@ export const DashboardSessionHttp = HttpApiBuilder.group(Api, "dashboardSession"
       .handle("signOut", () =>
         Effect.gen(function* () {
           yield* signIn.signOut(yield* CurrentDashboardSession)
-          yield* HttpApiBuilder.securitySetCookie(sessionCookie, "", {
-            httpOnly: true,
-            secure,
-            sameSite: "lax",
-            path: "/",
-            maxAge: "0 seconds"
-          })
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, "", cookieOptions(secure, 0))
         }).pipe(orServiceUnavailable)
       )
   })
