@@ -4,7 +4,6 @@ import {
   AuditLogRepo,
   auditEntryView,
   CHAT_INSTALL_STATE_PURPOSE,
-  ChatIntegrationsRepo,
   SealedSecrets,
   signInstallState,
   type TeamId,
@@ -13,70 +12,26 @@ import {
   type UserId,
   utf8
 } from "@svc/domain"
-import { type Context, Effect, type Layer, Option, Redacted } from "effect"
-import { type Client, setUpKeyedTeam, withAppOnPorts } from "../support/HttpScenarios.ts"
+import { Effect, type Layer, Option, Redacted } from "effect"
+import { setUpKeyedTeam, withAppOnPorts } from "../support/HttpScenarios.ts"
 import type { Answer } from "../support/InProcessApp.ts"
 import { testConfig } from "../support/InProcessApp.ts"
 import { memberToken } from "../support/TeamMembers.ts"
-import { type ChatPlatformStandIn, chatPlatformFake, DEFAULT_WORKSPACE } from "./ChatPlatformFake.ts"
-
-const SECRETS_KEY = "test-integration-secrets-key-0123456789abcdef"
-const DASHBOARD = "https://dashboard.svc.test"
-const CALLBACK = `${testConfig.publicBaseUrl}/apps/chat/oauth-callback`
-
-const chatEnv = (platform: ChatPlatformStandIn) => ({
-  CHAT_CLIENT_ID: platform.clientId,
-  CHAT_CLIENT_SECRET: platform.clientSecret,
-  CHAT_OAUTH_AUTHORIZE_URL: platform.authorizeUrl,
-  CHAT_OAUTH_TOKEN_URL: platform.tokenUrl,
-  CHAT_API_URL: platform.apiUrl,
-  INTEGRATION_SECRETS_KEY: SECRETS_KEY,
-  DASHBOARD_URL: DASHBOARD
-})
-
-type Run = <A, E>(effect: Effect.Effect<A, E, Ports>) => Promise<A>
-
-/** Runs `f` against the app with the chat app configured against a fresh platform stand-in. */
-const withChatApp = (f: (app: Client, platform: ChatPlatformStandIn, run: Run) => Promise<void>) =>
-  Effect.gen(function* () {
-    const platform = yield* chatPlatformFake
-    yield* withAppOnPorts(
-      (app, ports: Context.Context<Ports>) =>
-        f(app, platform, (effect) => Effect.runPromise(Effect.provide(effect, ports))),
-      testConfig,
-      chatEnv(platform)
-    )
-  }).pipe(Effect.scoped)
-
-/** The state inside an install URL, after checking the URL is the platform's authorize page for this app. */
-const stateOf = (platform: ChatPlatformStandIn, url: string) => {
-  const parsed = new URL(url)
-  assert.strictEqual(`${parsed.origin}${parsed.pathname}`, platform.authorizeUrl)
-  assert.strictEqual(parsed.searchParams.get("client_id"), platform.clientId)
-  assert.strictEqual(parsed.searchParams.get("redirect_uri"), CALLBACK)
-  assert.include(parsed.searchParams.get("scope") ?? "", "chat:write")
-  return parsed.searchParams.get("state") ?? ""
-}
-
-const callback = (app: Client, code: string, state: string) =>
-  app.call("GET", `/apps/chat/oauth-callback?${new URLSearchParams({ code, state })}`)
-
-/** Installs the chat app for the team of `token` the way a browser does; answers the callback's answer. */
-const install = async (app: Client, platform: ChatPlatformStandIn, token: string, workspace = DEFAULT_WORKSPACE) => {
-  const started = await app.call("GET", "/apps/chat/install-url", { token })
-  assert.strictEqual(started.status, 200, JSON.stringify(started.body))
-  const url = new URL(started.body.url)
-  const code = platform.consent(CALLBACK, url.searchParams.get("scope") ?? "", workspace)
-  return callback(app, code, stateOf(platform, started.body.url))
-}
-
-const assertInvalidState = (answer: Answer, message: string) => {
-  assert.strictEqual(answer.status, 400, JSON.stringify(answer.body))
-  assert.strictEqual(answer.body.error, "invalid_state")
-  assert.deepStrictEqual(answer.body.details, [{ path: "state", message }])
-}
-
-const stored = (run: Run, teamId: TeamId) => run(ChatIntegrationsRepo.use((repo) => repo.forTeam(teamId)))
+import {
+  assertInvalidState,
+  CALLBACK,
+  callback,
+  DASHBOARD,
+  install,
+  type Run,
+  SECRETS_KEY,
+  startInstall,
+  stateOf,
+  stored,
+  withChatApp
+} from "./ChatAppHttpSetup.ts"
+import { type ChatPlatformStandIn, DEFAULT_WORKSPACE } from "./ChatPlatformFake.ts"
+import { browserOf } from "./IntegrationsSetup.ts"
 
 const auditTypes = (run: Run, teamId: TeamId) =>
   run(AuditLogRepo.use((log) => log.list(teamId, { after: Option.none(), limit: 100 }))).then((entries) =>
@@ -195,18 +150,15 @@ export const chatAppHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
       withChatApp(async (app, platform, run) => {
         const team = await setUpKeyedTeam(app)
         const admin = await run(memberToken(team.id, "admin"))
-        const started = await app.call("GET", "/apps/chat/install-url", { token: admin.token })
-        assert.strictEqual(started.status, 200)
+        const browser = browserOf(app)
+        const state = await startInstall(browser, platform, admin.token)
         const changed = await app.call("PATCH", `/teams/${team.id}/members/${admin.id}`, {
           token: team.owner,
           body: { role: "member" }
         })
         assert.isBelow(changed.status, 300, JSON.stringify(changed.body))
         const code = platform.consent(CALLBACK, "chat:write,incoming-webhook")
-        assertInvalidState(
-          await callback(app, code, stateOf(platform, started.body.url)),
-          "its user no longer manages the team"
-        )
+        assertInvalidState(await callback(browser, code, state), "its user no longer manages the team")
         assert.isTrue(Option.isNone(await stored(run, team.id)))
       })
     )
@@ -225,8 +177,8 @@ export const chatAppHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
         const failed = await install(app, platform, team.owner)
         assert.strictEqual(failed.status, 500, JSON.stringify(failed.body))
         assert.strictEqual(failed.body.error, "internal_error")
-        const started = await app.call("GET", "/apps/chat/install-url", { token: team.owner })
-        const unknown = await callback(app, "code-never-issued", stateOf(platform, started.body.url))
+        const browser = browserOf(app)
+        const unknown = await callback(browser, "code-never-issued", await startInstall(browser, platform, team.owner))
         assert.strictEqual(unknown.status, 400)
         assert.include(unknown.body.message, "invalid_code")
         assert.notInclude(JSON.stringify([refused.body, failed.body, unknown.body]), platform.clientSecret)

@@ -1,71 +1,28 @@
 import { assert, layer } from "@effect/vitest"
 import { MailStateJwe } from "@svc/adapters-integrations"
 import type { Ports } from "@svc/api"
-import {
-  type InboxAccountId,
-  InboxAccountsRepo,
-  Notifications,
-  notifyAllPending,
-  SealedSecrets,
-  type TeamId,
-  type UserId
-} from "@svc/domain"
+import { type InboxAccountId, InboxAccountsRepo, Notifications, notifyAllPending, SealedSecrets } from "@svc/domain"
 import { type Context, Effect, type Layer, Option, Redacted } from "effect"
-import { type Client, withAppOnPorts } from "../support/HttpScenarios.ts"
-import { sessionToken, testConfig } from "../support/InProcessApp.ts"
+import type { Client } from "../support/HttpScenarios.ts"
 import { memberToken } from "../support/TeamMembers.ts"
-import { MAIL_CLIENT, mailProviderServer } from "./MailProviderServer.ts"
-
-const SECRETS_KEY = "integration-secrets-key-for-tests-0123456789abcdef"
-const CALLBACK_URL = `${testConfig.publicBaseUrl}/apps/mail/oauth-callback`
-const INBOX_PAGE = `${testConfig.publicBaseUrl}/dashboard/inbox`
-
-type Provider = Effect.Success<ReturnType<typeof mailProviderServer>>
-
-const run = <A, E>(context: Context.Context<Ports>, effect: Effect.Effect<A, E, Ports>) =>
-  Effect.runPromise(Effect.provide(effect, context))
-
-/** A team made through the API by a new user: its id, the owner's id and session. */
-const newTeam = async (app: Client) => {
-  const userId = crypto.randomUUID() as UserId
-  const token = await sessionToken({ id: userId, email: `owner-${userId}@example.com` })
-  const created = await app.call("POST", "/teams", { token, body: { name: "Team" } })
-  assert.strictEqual(created.status, 201)
-  return { teamId: created.body.id as TeamId, userId, token }
-}
-
-/** The `state` of the install URL the caller gets. */
-const installState = async (app: Client, token: string) => {
-  const answer = await app.call("GET", "/apps/mail/install-url", { token })
-  assert.strictEqual(answer.status, 200, JSON.stringify(answer.body))
-  return new URL(answer.body.url).searchParams.get("state") ?? ""
-}
-
-const callback = (app: Client, params: Record<string, string>) =>
-  app.call("GET", `/apps/mail/oauth-callback?${new URLSearchParams(params)}`)
-
-/** Connects `email` for the caller's team through the whole flow; answers the callback's answer. */
-const connect = async (app: Client, provider: Provider, token: string, email: string) =>
-  callback(app, { code: provider.issue(email), state: await installState(app, token) })
-
-/** A 400 `invalid_state` naming `state`. */
-const assertInvalidState = (answer: { status: number; body: { error: string; details: Array<{ path: string }> } }) => {
-  assert.strictEqual(answer.status, 400, JSON.stringify(answer.body))
-  assert.strictEqual(answer.body.error, "invalid_state")
-  assert.deepStrictEqual(
-    answer.body.details.map((d) => d.path),
-    ["state"]
-  )
-}
-
-const listAccounts = async (app: Client, token: string) => {
-  const list = await app.call("GET", "/inbox/accounts", { token })
-  assert.strictEqual(list.status, 200, JSON.stringify(list.body))
-  return list.body.data as Array<Record<string, unknown>>
-}
+import { browserOf } from "./IntegrationsSetup.ts"
+import {
+  assertInvalidState,
+  CALLBACK_URL,
+  callback,
+  connect,
+  INBOX_PAGE,
+  installState,
+  listAccounts,
+  newTeam,
+  run,
+  SECRETS_KEY,
+  stateCodec,
+  withMail
+} from "./MailHttpSetup.ts"
+import { MAIL_CLIENT } from "./MailProviderServer.ts"
 
 const sealer = SealedSecrets.make(Redacted.make(SECRETS_KEY))
-const stateCodec = MailStateJwe.make(Redacted.make(SECRETS_KEY))
 
 /** The notification types the team's owner sees, after the notification job's passes. */
 const notificationTypes = async (app: Client, context: Context.Context<Ports>, token: string) => {
@@ -81,25 +38,11 @@ const notificationTypes = async (app: Client, context: Context.Context<Ports>, t
 /** The mailbox connection over HTTP against a local mail provider, on whichever ports the caller provides. */
 export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
   layer(ports, { timeout: "120 seconds", excludeTestServices: true })(`mail inbox connection (${name})`, (it) => {
-    /** Runs `f` on the app configured for the local provider (`configured: false`: without the mail app). */
-    const withMail = (
-      f: (app: Client, context: Context.Context<Ports>, provider: Provider) => Promise<void>,
-      options: { readonly configured?: boolean } = {}
-    ) =>
-      Effect.gen(function* () {
-        const provider = yield* mailProviderServer(CALLBACK_URL)
-        const env = {
-          ...(options.configured === false ? {} : provider.env),
-          INTEGRATION_SECRETS_KEY: SECRETS_KEY,
-          BACKGROUND_JOBS: "off"
-        }
-        yield* withAppOnPorts((app, context) => f(app, context, provider), testConfig, env)
-      })
-
     it.effect("the install URL, the callback and the stored account: tokens sealed at rest, never answered", () =>
       withMail(async (app, context, provider) => {
         const team = await newTeam(app)
-        const install = await app.call("GET", "/apps/mail/install-url", { token: team.token })
+        const browser = browserOf(app)
+        const install = await browser.call("GET", "/apps/mail/install-url", { token: team.token })
         assert.strictEqual(install.status, 200, JSON.stringify(install.body))
         const url = new URL(install.body.url)
         assert.strictEqual(`${url.origin}${url.pathname}`, provider.env.MAIL_OAUTH_AUTHORIZE_URL)
@@ -113,7 +56,7 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         const header = JSON.parse(Buffer.from(state.split(".")[0] ?? "", "base64url").toString("utf8"))
         assert.deepStrictEqual(header, { alg: "dir", enc: "A256GCM" })
 
-        const answer = await callback(app, { code: provider.issue("Billing@Acme.example"), state })
+        const answer = await callback(browser, { code: provider.issue("Billing@Acme.example"), state })
         assert.strictEqual(answer.status, 302, JSON.stringify(answer.body))
         assert.strictEqual(answer.headers.get("location"), `${INBOX_PAGE}?connected=1`)
         assert.deepStrictEqual(provider.tokenRequests.at(-1), {
@@ -199,7 +142,8 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
     it.effect("forged, tampered, expired and missing states are 400 naming state; nothing is exchanged", () =>
       withMail(async (app, _context, provider) => {
         const team = await newTeam(app)
-        const state = await installState(app, team.token)
+        const browser = browserOf(app)
+        const state = await installState(browser, team.token)
         const code = provider.issue("ap@acme.example")
         const parts = state.split(".")
         const body = parts[3] ?? ""
@@ -219,7 +163,7 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         assert.strictEqual(missing.status, 400)
         assert.include(JSON.stringify(missing.body), "state")
         assert.deepStrictEqual(provider.tokenRequests, [])
-        const noCode = await callback(app, { state })
+        const noCode = await callback(browser, { state })
         assert.strictEqual(noCode.status, 400, JSON.stringify(noCode.body))
         assert.deepStrictEqual(noCode.body.details, [{ path: "code", message: "is required unless `error` is given" }])
         assert.deepStrictEqual(await listAccounts(app, team.token), [])
@@ -250,13 +194,17 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
     it.effect("a refused authorization and a failed exchange notify the team; neither stores an account", () =>
       withMail(async (app, context, provider) => {
         const team = await newTeam(app)
-        const refused = await callback(app, {
+        const browser = browserOf(app)
+        const refused = await callback(browser, {
           error: "access_denied",
-          state: await installState(app, team.token)
+          state: await installState(browser, team.token)
         })
         assert.strictEqual(refused.status, 302, JSON.stringify(refused.body))
         assert.strictEqual(refused.headers.get("location"), `${INBOX_PAGE}?error=access_denied`)
-        const failed = await callback(app, { code: "4/0A-never-issued", state: await installState(app, team.token) })
+        const failed = await callback(browser, {
+          code: "4/0A-never-issued",
+          state: await installState(browser, team.token)
+        })
         assert.strictEqual(failed.status, 500, JSON.stringify(failed.body))
         assert.strictEqual(provider.tokenRequests.length, 1, "only the code is exchanged, not the refusal")
         assert.deepStrictEqual(failed.body, {
@@ -281,9 +229,10 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
     it.effect("an address the provider has not verified is not connected", () =>
       withMail(async (app, _context, provider) => {
         const team = await newTeam(app)
-        const answer = await callback(app, {
+        const browser = browserOf(app)
+        const answer = await callback(browser, {
           code: provider.issue("unverified@acme.example", { verified: false }),
-          state: await installState(app, team.token)
+          state: await installState(browser, team.token)
         })
         assert.strictEqual(answer.status, 500, JSON.stringify(answer.body))
         assert.strictEqual(answer.body.message, "the provider has not verified the address")
