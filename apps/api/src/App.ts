@@ -75,6 +75,7 @@ import {
   FileKeys,
   IdempotencyPurgeJob,
   Inbox,
+  InstallNoncesPurgeJob,
   Invoices,
   Ledger,
   MailConnection,
@@ -328,7 +329,8 @@ const v1Protection = Layer.unwrap(
 /**
  * Data retention from the environment: expired OAuth codes and tokens, and ended sign-in links and dashboard sessions,
  * are purged `OAUTH_PURGE_GRACE_HOURS` (default 24) after they end, finished webhook deliveries after `WEBHOOK_DELIVERY_RETENTION_DAYS` (default 30) and then the
- * delivered events they leave, every `RETENTION_PURGE_INTERVAL_SECONDS` (default 3600).
+ * delivered events they leave, and the used install nonces once their states have expired, every
+ * `RETENTION_PURGE_INTERVAL_SECONDS` (default 3600).
  */
 const retention = Layer.unwrap(
   Effect.gen(function* () {
@@ -339,7 +341,8 @@ const retention = Layer.unwrap(
       Layer.mergeAll(
         OAuthPurgeJob({ grace: Duration.hours(graceHours), interval }),
         DashboardSessionsPurgeJob({ grace: Duration.hours(graceHours), interval }),
-        WebhookPurgeJob({ retention: Duration.days(retentionDays), interval })
+        WebhookPurgeJob({ retention: Duration.days(retentionDays), interval }),
+        InstallNoncesPurgeJob(interval)
       )
     )
   })

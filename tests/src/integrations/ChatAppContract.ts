@@ -50,9 +50,10 @@ export const chatAppContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =
         const platform = yield* chatPlatformFake
         const { team, owner } = yield* integrationsTeam()
         const chat = yield* Effect.provide(ChatApp, chatAppOn(platform))
-        const url = new URL(yield* chat.installUrl({ teamId: team.id, userId: owner.id, role: "owner" }))
+        const started = yield* chat.installUrl({ teamId: team.id, userId: owner.id, role: "owner" })
         const code = platform.consent(REDIRECT, "chat:write,incoming-webhook")
-        yield* chat.completeInstall({ code, state: url.searchParams.get("state") ?? "" })
+        const state = new URL(started.url).searchParams.get("state") ?? ""
+        yield* chat.completeInstall({ code, state, browserSecret: started.browserSecret })
         const installed = Option.getOrThrow(yield* ChatIntegrationsRepo.use((repo) => repo.forTeam(team.id)))
 
         const removed = yield* chat.markDisconnected(team.id, "token_revoked")

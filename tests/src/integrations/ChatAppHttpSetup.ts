@@ -45,7 +45,7 @@ export const withChatApp = (f: (app: Client, platform: ChatPlatformStandIn, run:
   }).pipe(Effect.scoped)
 
 /** The state inside an install URL, after checking the URL is the platform's authorize page for this app. */
-export const stateOf = (platform: ChatPlatformStandIn, url: string) => {
+const stateOf = (platform: ChatPlatformStandIn, url: string) => {
   const parsed = new URL(url)
   assert.strictEqual(`${parsed.origin}${parsed.pathname}`, platform.authorizeUrl)
   assert.strictEqual(parsed.searchParams.get("client_id"), platform.clientId)

@@ -4,12 +4,12 @@ import {
   AuditLogRepo,
   auditEntryView,
   CHAT_INSTALL_STATE_PURPOSE,
+  type InstallClaims,
   SealedSecrets,
   signInstallState,
   type TeamId,
   textFromBase64Url,
   toBase64Url,
-  type UserId,
   utf8
 } from "@svc/domain"
 import { Effect, type Layer, Option, Redacted } from "effect"
@@ -26,7 +26,6 @@ import {
   type Run,
   SECRETS_KEY,
   startInstall,
-  stateOf,
   stored,
   withChatApp
 } from "./ChatAppHttpSetup.ts"
@@ -106,38 +105,23 @@ export const chatAppHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
       withChatApp(async (app, platform, run) => {
         const team = await setUpKeyedTeam(app)
         const other = await setUpKeyedTeam(app)
-        const started = await app.call("GET", "/apps/chat/install-url", { token: team.owner })
-        const state = stateOf(platform, started.body.url)
-        const userId = JSON.parse(textFromBase64Url(state.split(".")[0] ?? "") ?? "{}").userId as UserId
+        const browser = browserOf(app)
+        const state = await startInstall(browser, platform, team.owner)
+        const claims = JSON.parse(textFromBase64Url(state.split(".")[0] ?? "") ?? "{}") as InstallClaims
         const expired = await Effect.runPromise(
-          signInstallState(SECRETS_KEY, CHAT_INSTALL_STATE_PURPOSE, {
-            teamId: team.id,
-            userId,
-            expiresAtMs: Date.now() - 1
-          })
+          signInstallState(SECRETS_KEY, CHAT_INSTALL_STATE_PURPOSE, { ...claims, expiresAtMs: Date.now() - 1 })
         )
         const code = () => platform.consent(CALLBACK, "chat:write,incoming-webhook")
-        assertInvalidState(await callback(app, code(), expired), "expired: start the install again")
+        assertInvalidState(await callback(browser, code(), expired), "expired: start the install again")
         const otherKey = await Effect.runPromise(
-          signInstallState("another-key-0123456789abcdef0123456789", CHAT_INSTALL_STATE_PURPOSE, {
-            teamId: team.id,
-            userId,
-            expiresAtMs: Date.now() + 60_000
-          })
+          signInstallState("another-key-0123456789abcdef0123456789", CHAT_INSTALL_STATE_PURPOSE, claims)
         )
-        assertInvalidState(await callback(app, code(), otherKey), "not a state this service issued")
-        const claims = JSON.parse(textFromBase64Url(state.split(".")[0] ?? "") ?? "{}")
+        assertInvalidState(await callback(browser, code(), otherKey), "not a state this service issued")
         const retargeted = `${toBase64Url(utf8(JSON.stringify({ ...claims, teamId: other.id })))}.${state.split(".")[1]}`
-        assertInvalidState(await callback(app, code(), retargeted), "not a state this service issued")
-        const otherPurpose = await Effect.runPromise(
-          signInstallState(SECRETS_KEY, "mail-install-state", {
-            teamId: team.id,
-            userId,
-            expiresAtMs: Date.now() + 60_000
-          })
-        )
-        assertInvalidState(await callback(app, code(), otherPurpose), "not a state this service issued")
-        assertInvalidState(await callback(app, code(), "not-a-state"), "not a state this service issued")
+        assertInvalidState(await callback(browser, code(), retargeted), "not a state this service issued")
+        const otherPurpose = await Effect.runPromise(signInstallState(SECRETS_KEY, "mail-install-state", claims))
+        assertInvalidState(await callback(browser, code(), otherPurpose), "not a state this service issued")
+        assertInvalidState(await callback(browser, code(), "not-a-state"), "not a state this service issued")
         const missing = await app.call("GET", "/apps/chat/oauth-callback?code=abc")
         assert.strictEqual(missing.status, 400)
         assert.isTrue(Option.isNone(await stored(run, team.id)))

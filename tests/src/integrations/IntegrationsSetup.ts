@@ -80,7 +80,14 @@ export const browserOf = (app: Client) => {
     for (const line of answer.headers.getSetCookie()) keep(line)
     return answer
   }
-  return { call, cookies: () => new Map(Array.from(jar, ([name, kept]) => [name, kept.value])) }
+  return {
+    call,
+    cookies: () => new Map(Array.from(jar, ([name, kept]) => [name, kept.value])),
+    /** Puts a cookie in the jar as if an answer had set it. */
+    plant: (name: string, value: string, path: string) => {
+      jar.set(name, { value, path })
+    }
+  }
 }
 
 /** A browser of `browserOf`. */

@@ -130,15 +130,25 @@ export const mailContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
           const mail = yield* MailConnection
           const sealed = yield* SealedSecrets
           const { teamId, owner } = yield* newTeam
-          const stateOf = Effect.map(mail.installUrl(owner), (url) => new URL(url).searchParams.get("state") ?? "")
-          const connected = yield* mail.callback({ code: provider.issue("AP@Acme.example"), state: yield* stateOf })
+          const start = Effect.map(mail.installUrl(owner), ({ url, browserSecret }) => ({
+            state: new URL(url).searchParams.get("state") ?? "",
+            browserSecret
+          }))
+          const first = yield* start
+          const connected = yield* mail.callback({ code: provider.issue("AP@Acme.example"), ...first })
           assert.strictEqual(connected._tag, "Connected")
           const stored = connected._tag === "Connected" ? connected.account : assert.fail("connected")
           assert.include(stored, { teamId, email: "ap@acme.example", status: "connected", connectedBy: owner.userId })
           const tokens = provider.tokensOf("AP@Acme.example")
           assert.strictEqual(yield* sealed.open(stored.accessToken), tokens?.accessToken)
           assert.strictEqual(yield* sealed.open(stored.refreshToken ?? ""), tokens?.refreshToken)
-          const reconnected = yield* mail.callback({ code: provider.issue("ap@acme.example"), state: yield* stateOf })
+          const replayed = yield* Effect.flip(mail.callback({ code: provider.issue("ap@acme.example"), ...first }))
+          assert.include(replayed, { _tag: "MailCallbackInvalid", field: "state" })
+          const second = yield* start
+          const elsewhere = { ...second, browserSecret: (yield* start).browserSecret }
+          const carried = yield* Effect.flip(mail.callback({ code: provider.issue("ap@acme.example"), ...elsewhere }))
+          assert.include(carried, { _tag: "MailCallbackInvalid", field: "state" })
+          const reconnected = yield* mail.callback({ code: provider.issue("ap@acme.example"), ...second })
           assert.strictEqual(reconnected._tag === "Connected" ? reconnected.account.id : null, stored.id)
           const removed = yield* mail.disconnect(owner, stored.id)
           assert.strictEqual(removed.id, stored.id)

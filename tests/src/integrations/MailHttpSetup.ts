@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { MailStateJwe } from "@svc/adapters-integrations"
 import type { Ports } from "@svc/api"
-import type { TeamId, UserId } from "@svc/domain"
+import { hashSecret, type TeamId, type UserId } from "@svc/domain"
 import { type Context, Effect, Redacted } from "effect"
 import { type Client, withAppOnPorts } from "../support/HttpScenarios.ts"
 import { sessionToken, testConfig } from "../support/InProcessApp.ts"
@@ -83,5 +83,26 @@ export const listAccounts = async (app: Client, token: string) => {
   return list.body.data as Array<Record<string, unknown>>
 }
 
-/** The service's mail state codec under the test key. */
-export const stateCodec = MailStateJwe.make(Redacted.make(SECRETS_KEY))
+/**
+ * A mail state made outside the service (under `key`, the service's unless given) for `teamId` and `userId`, good until
+ * `expiresAtMillis`, and a browser holding its secret, as if that browser had asked for it.
+ */
+export const craftedState = async (
+  app: Client,
+  teamId: TeamId,
+  userId: UserId,
+  expiresAtMillis: number,
+  key = SECRETS_KEY
+) => {
+  const secret = crypto.randomUUID()
+  const state = await Effect.runPromise(
+    Effect.gen(function* () {
+      const codec = yield* MailStateJwe.make(Redacted.make(key))
+      const browserHash = yield* hashSecret(secret)
+      return yield* codec.encrypt({ teamId, userId, nonce: crypto.randomUUID(), browserHash }, expiresAtMillis)
+    })
+  )
+  const browser = browserOf(app)
+  browser.plant("svc_mail_install", secret, "/apps/mail/oauth-callback")
+  return { state, browser }
+}

@@ -1,5 +1,4 @@
 import { assert, layer } from "@effect/vitest"
-import { MailStateJwe } from "@svc/adapters-integrations"
 import type { Ports } from "@svc/api"
 import { type InboxAccountId, InboxAccountsRepo, Notifications, notifyAllPending, SealedSecrets } from "@svc/domain"
 import { type Context, Effect, type Layer, Option, Redacted } from "effect"
@@ -11,13 +10,13 @@ import {
   CALLBACK_URL,
   callback,
   connect,
+  craftedState,
   INBOX_PAGE,
   installState,
   listAccounts,
   newTeam,
   run,
   SECRETS_KEY,
-  stateCodec,
   withMail
 } from "./MailHttpSetup.ts"
 import { MAIL_CLIENT } from "./MailProviderServer.ts"
@@ -149,16 +148,17 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         const body = parts[3] ?? ""
         const flipped = `${body.slice(0, 5)}${body[5] === "A" ? "B" : "A"}${body.slice(6)}`
         const tampered = [...parts.slice(0, 3), flipped, parts[4]].join(".")
-        const otherKey = await Effect.runPromise(
-          Effect.flatMap(MailStateJwe.make(Redacted.make("another-key-entirely-0123456789abcdef")), (c) =>
-            c.encrypt({ teamId: team.teamId, userId: team.userId }, Date.now() + 600_000)
-          )
+        const otherKey = await craftedState(
+          app,
+          team.teamId,
+          team.userId,
+          Date.now() + 600_000,
+          "another-key-entirely-0123456789abcdef"
         )
-        const expired = await Effect.runPromise(
-          Effect.flatMap(stateCodec, (c) => c.encrypt({ teamId: team.teamId, userId: team.userId }, Date.now() - 1_000))
-        )
-        for (const bad of ["not-a-state", otherKey, tampered, expired])
-          assertInvalidState(await callback(app, { code, state: bad }))
+        const expired = await craftedState(app, team.teamId, team.userId, Date.now() - 1_000)
+        for (const bad of ["not-a-state", tampered]) assertInvalidState(await callback(browser, { code, state: bad }))
+        for (const bad of [otherKey, expired])
+          assertInvalidState(await callback(bad.browser, { code, state: bad.state }))
         const missing = await callback(app, { code })
         assert.strictEqual(missing.status, 400)
         assert.include(JSON.stringify(missing.body), "state")
@@ -174,17 +174,12 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
       withMail(async (app, context, provider) => {
         const acme = await newTeam(app)
         const globex = await newTeam(app)
-        const foreign = await Effect.runPromise(
-          Effect.flatMap(stateCodec, (c) =>
-            c.encrypt({ teamId: globex.teamId, userId: acme.userId }, Date.now() + 600_000)
-          )
-        )
-        assertInvalidState(await callback(app, { code: provider.issue("ap@acme.example"), state: foreign }))
+        const foreign = await craftedState(app, globex.teamId, acme.userId, Date.now() + 600_000)
+        const code = () => provider.issue("ap@acme.example")
+        assertInvalidState(await callback(foreign.browser, { code: code(), state: foreign.state }))
         const member = await run(context, memberToken(acme.teamId, "member"))
-        const memberState = await Effect.runPromise(
-          Effect.flatMap(stateCodec, (c) => c.encrypt({ teamId: acme.teamId, userId: member.id }, Date.now() + 600_000))
-        )
-        assertInvalidState(await callback(app, { code: provider.issue("ap@acme.example"), state: memberState }))
+        const ofMember = await craftedState(app, acme.teamId, member.id, Date.now() + 600_000)
+        assertInvalidState(await callback(ofMember.browser, { code: code(), state: ofMember.state }))
         assert.deepStrictEqual(provider.tokenRequests, [])
         assert.deepStrictEqual(await listAccounts(app, globex.token), [])
         assert.deepStrictEqual(await listAccounts(app, acme.token), [])
@@ -293,12 +288,8 @@ export const mailHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
           const install = await app.call("GET", "/apps/mail/install-url", { token: team.token })
           assert.strictEqual(install.status, 503)
           assert.strictEqual(install.body.error, "mail_app_not_configured")
-          const state = await Effect.runPromise(
-            Effect.flatMap(stateCodec, (c) =>
-              c.encrypt({ teamId: team.teamId, userId: team.userId }, Date.now() + 600_000)
-            )
-          )
-          const answer = await callback(app, { code: provider.issue("ap@acme.example"), state })
+          const { state, browser } = await craftedState(app, team.teamId, team.userId, Date.now() + 600_000)
+          const answer = await callback(browser, { code: provider.issue("ap@acme.example"), state })
           assert.strictEqual(answer.status, 503)
           assert.strictEqual(answer.body.error, "mail_app_not_configured")
           assert.deepStrictEqual(provider.tokenRequests, [])

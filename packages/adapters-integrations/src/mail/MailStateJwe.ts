@@ -4,7 +4,7 @@ import { EncryptJWT, errors, jwtDecrypt } from "jose"
 
 const AUDIENCE = "svc:mail-state"
 
-const Claims = Schema.Struct({ team: TeamId, sub: UserId })
+const Claims = Schema.Struct({ team: TeamId, sub: UserId, jti: Schema.String, browser: Schema.String })
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
@@ -25,7 +25,8 @@ const invalid = (message: string) => new MailCallbackInvalid({ field: "state", m
 /**
  * Mail connection states as compact JWEs (`dir`, `A256GCM`: encrypted and authenticated, so a person sees neither the
  * team nor the user it names, and cannot alter them) under a key derived from `INTEGRATION_SECRETS_KEY`; `exp` is the
- * state's deadline, checked against the time the caller gives.
+ * state's deadline, checked against the time the caller gives, `jti` its one-time nonce and `browser` the hash of its
+ * browser's secret.
  */
 export const MailStateJwe = {
   make: (secret: Redacted.Redacted<string>) =>
@@ -33,9 +34,10 @@ export const MailStateJwe = {
       MailStateCodec.of({
         encrypt: (state: MailState, expiresAtMillis: number) =>
           Effect.promise(() =>
-            new EncryptJWT({ team: state.teamId })
+            new EncryptJWT({ team: state.teamId, browser: state.browserHash })
               .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
               .setSubject(state.userId)
+              .setJti(state.nonce)
               .setAudience(AUDIENCE)
               .setExpirationTime(Math.floor(expiresAtMillis / 1000))
               .encrypt(key)
@@ -48,7 +50,7 @@ export const MailStateJwe = {
                 currentDate: new Date(nowMillis),
                 keyManagementAlgorithms: ["dir"],
                 contentEncryptionAlgorithms: ["A256GCM"],
-                requiredClaims: ["exp", "sub"]
+                requiredClaims: ["exp", "sub", "jti"]
               }),
             catch: (e) =>
               e instanceof errors.JWTExpired ? invalid("has expired") : invalid("is not a state this service issued")
@@ -58,7 +60,12 @@ export const MailStateJwe = {
                 Effect.mapError(() => invalid("is not a state this service issued"))
               )
             ),
-            Effect.map((claims) => ({ teamId: claims.team, userId: claims.sub }))
+            Effect.map((claims) => ({
+              teamId: claims.team,
+              userId: claims.sub,
+              nonce: claims.jti,
+              browserHash: claims.browser
+            }))
           )
       })
     ),

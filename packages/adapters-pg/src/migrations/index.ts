@@ -37,6 +37,7 @@ import inboxAccounts from "./0034_inbox_accounts.ts"
 import chatMessages from "./0035_chat_messages.ts"
 import dashboardSessions from "./0036_dashboard_sessions.ts"
 import activityIndexes from "./0037_activity_indexes.ts"
+import installNonces from "./0039_install_nonces.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -76,7 +77,8 @@ export const migrations = Migrator.fromRecord({
   "0034_inbox_accounts": inboxAccounts,
   "0035_chat_messages": chatMessages,
   "0036_dashboard_sessions": dashboardSessions,
-  "0037_activity_indexes": activityIndexes
+  "0037_activity_indexes": activityIndexes,
+  "0039_install_nonces": installNonces
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

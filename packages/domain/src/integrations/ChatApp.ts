@@ -19,10 +19,15 @@ import {
   type ChatPlatformRefused,
   type ChatPlatformUnavailable
 } from "./ChatPorts.ts"
+import { InstallNoncesRepo } from "./InstallNoncesRepo.ts"
 import {
   type ChatInstallStateInvalid,
   INSTALL_STATE_TTL_SECONDS,
+  type InstallStateRefused,
+  redeemInstallState,
+  type StartedInstall,
   signInstallState,
+  startInstall,
   verifyInstallState
 } from "./InstallState.ts"
 
@@ -52,24 +57,30 @@ export const CHAT_INSTALL_STATE_PURPOSE = "chat-install-state"
 
 /**
  * The chat app's install flow (ADR 0034): owners and admins get the platform's authorize URL with a signed state
- * naming them and their team (10 minutes); the callback checks the state and that its user still manages the team,
- * exchanges the code, seals the bot token and stores the team's one integration (replacing and revoking a previous
- * one), audited. Uninstalling removes the integration, audited, and revokes its token at the platform (a failed
- * revocation is logged, never keeps the integration). Without configuration every step but `markDisconnected`
- * fails with `ChatAppNotConfigured`.
+ * naming them and their team (10 minutes), and the secret their browser must present with it (ADR 0042); the callback
+ * checks the state, that its user still manages the team and that it comes from that browser, uses the state up (once,
+ * whoever races), exchanges the code, seals the bot token and stores the team's one integration (replacing and
+ * revoking a previous one), audited. Uninstalling removes the integration, audited, and revokes its token at the
+ * platform (a failed revocation is logged, never keeps the integration). Without configuration every step but
+ * `markDisconnected` fails with `ChatAppNotConfigured`.
  */
 export class ChatApp extends Context.Service<
   ChatApp,
   {
-    readonly installUrl: (actor: ChatAppActor) => Effect.Effect<string, ChatAppNotConfigured | ChatAppForbidden>
-    /** Completes an install from the platform's redirect; answers where to send the browser. */
+    readonly installUrl: (actor: ChatAppActor) => Effect.Effect<StartedInstall, ChatAppNotConfigured | ChatAppForbidden>
+    /**
+     * Completes an install from the platform's redirect, with the browser secret the redirected browser presents;
+     * answers where to send the browser.
+     */
     readonly completeInstall: (callback: {
       readonly code: string
       readonly state: string
+      readonly browserSecret: string | undefined
     }) => Effect.Effect<
       string,
       | ChatAppNotConfigured
       | ChatInstallStateInvalid
+      | InstallStateRefused
       | ChatAppForbidden
       | ChatPlatformRefused
       | ChatPlatformUnavailable
@@ -99,6 +110,7 @@ export class ChatApp extends Context.Service<
   ) =>
     Effect.gen(function* () {
       const repo = yield* ChatIntegrationsRepo
+      const nonces = yield* InstallNoncesRepo
       const teams = yield* TeamsRepo
       const audit = yield* AuditLogRepo
       const outbox = yield* EventOutbox
@@ -127,22 +139,26 @@ export class ChatApp extends Context.Service<
         const { settings } = yield* app
         if (!mayManageTeam(actor.role)) return yield* new ChatAppForbidden({ action: "install the chat app" })
         const now = yield* Clock.currentTimeMillis
+        const start = yield* startInstall
         const state = yield* signInstallState(Redacted.value(settings.stateKey), CHAT_INSTALL_STATE_PURPOSE, {
           teamId: actor.teamId,
           userId: actor.userId,
-          expiresAtMs: now + INSTALL_STATE_TTL_SECONDS * 1000
+          expiresAtMs: now + INSTALL_STATE_TTL_SECONDS * 1000,
+          nonce: start.nonce,
+          browserHash: start.browserHash
         })
         const url = new URL(settings.authorizeUrl)
         url.searchParams.set("client_id", settings.clientId)
         url.searchParams.set("scope", settings.scopes.join(","))
         url.searchParams.set("redirect_uri", settings.redirectUri)
         url.searchParams.set("state", state)
-        return url.toString()
+        return { url: url.toString(), browserSecret: start.browserSecret }
       })
 
       const completeInstall = Effect.fn("ChatApp.completeInstall")(function* (callback: {
         readonly code: string
         readonly state: string
+        readonly browserSecret: string | undefined
       }) {
         const { settings, platform } = yield* app
         const now = yield* Clock.currentTimeMillis
@@ -156,6 +172,7 @@ export class ChatApp extends Context.Service<
         if (Option.isNone(membership) || !mayManageTeam(membership.value.role)) {
           return yield* new ChatAppForbidden({ action: "install the chat app" })
         }
+        yield* redeemInstallState(nonces, CHAT_INSTALL_STATE_PURPOSE, claims, callback.browserSecret, now)
         const installation = yield* platform.exchangeCode({ code: callback.code, redirectUri: settings.redirectUri })
         const integration = new ChatIntegration({
           id: yield* newIdText,

@@ -15,6 +15,8 @@ import {
   Transactor,
   type UserId
 } from "../shared/index.ts"
+import { InstallNoncesRepo } from "./InstallNoncesRepo.ts"
+import { type InstallStateRefused, redeemInstallState, type StartedInstall, startInstall } from "./InstallState.ts"
 import {
   InboxAccountNotFound,
   type MailAppNotConfigured,
@@ -33,6 +35,9 @@ import { InboxAccountsRepo, MailProvider, MailStateCodec } from "./MailPorts.ts"
 /** How long a connection's `state` holds: the time a person has to consent at the provider. */
 export const MAIL_STATE_TTL_SECONDS = 600
 
+/** What a mail connection's state is for, among the install flows whose nonces are consumed. */
+export const MAIL_INSTALL_STATE_PURPOSE = "mail-install-state"
+
 /** The provider name inbox accounts are stored under. */
 export const MAIL_PROVIDER = "mail"
 
@@ -43,11 +48,12 @@ export interface MailActor {
   readonly role: Role
 }
 
-/** What the provider sent back to the OAuth callback. */
+/** What the provider sent back to the OAuth callback, and the browser secret the redirected browser presents. */
 export interface MailCallback {
   readonly state: string
   readonly code?: string | undefined
   readonly error?: string | undefined
+  readonly browserSecret?: string | undefined
 }
 
 /** How a callback ended: a mailbox connected, or the authorization the person was asked for refused. */
@@ -59,19 +65,23 @@ const ERROR_CODE = /^[\w.-]{1,64}$/u
 
 /**
  * A team's connected mailboxes: owners and admins connect one through the provider's consent screen (an encrypted
- * `state` naming team and person, valid 10 minutes) and disconnect it (its grant revoked at the provider, the account
+ * `state` naming team and person, valid 10 minutes, used once and only by the browser that asked for it, ADR 0042) and
+ * disconnect it (its grant revoked at the provider, the account
  * gone even when the provider cannot be reached). Tokens are stored sealed; a connection that fails tells the team
  * (the `inbox_account.connection_failed` event, which becomes a notification).
  */
 export class MailConnection extends Context.Service<
   MailConnection,
   {
-    /** The provider's consent URL for the actor's team. */
-    readonly installUrl: (actor: MailActor) => Effect.Effect<string, MailConnectionForbidden | MailAppNotConfigured>
+    /** The provider's consent URL for the actor's team, and the secret the browser that follows it must hold. */
+    readonly installUrl: (
+      actor: MailActor
+    ) => Effect.Effect<StartedInstall, MailConnectionForbidden | MailAppNotConfigured>
     /**
      * Completes a connection: the state must be one this service made, unexpired, naming a person still an owner or
-     * admin of its team. An `error` from the provider is a refusal (the team is told); otherwise the code is exchanged
-     * and the account stored, a reconnected address updating its account.
+     * admin of its team, presented by the browser that holds its secret and not used before (it is used up here). An
+     * `error` from the provider is a refusal (the team is told); otherwise the code is exchanged and the account
+     * stored, a reconnected address updating its account.
      */
     readonly callback: (
       input: MailCallback
@@ -101,6 +111,7 @@ export class MailConnection extends Context.Service<
     const repo = yield* InboxAccountsRepo
     const provider = yield* MailProvider
     const codec = yield* MailStateCodec
+    const nonces = yield* InstallNoncesRepo
     const sealed = yield* SealedSecrets
     const teams = yield* TeamsRepo
     const outbox = yield* EventOutbox
@@ -110,11 +121,12 @@ export class MailConnection extends Context.Service<
     const installUrl = Effect.fn("MailConnection.installUrl")(function* (actor: MailActor) {
       if (!mayManageTeam(actor.role)) return yield* new MailConnectionForbidden({ action: "connect a mailbox" })
       const now = yield* Clock.currentTimeMillis
+      const start = yield* startInstall
       const state = yield* codec.encrypt(
-        { teamId: actor.teamId, userId: actor.userId },
+        { teamId: actor.teamId, userId: actor.userId, nonce: start.nonce, browserHash: start.browserHash },
         now + MAIL_STATE_TTL_SECONDS * 1000
       )
-      return yield* provider.authorizeUrl(state)
+      return { url: yield* provider.authorizeUrl(state), browserSecret: start.browserSecret }
     })
 
     const markFailed = Effect.fn("MailConnection.markFailed")(function* (
@@ -150,23 +162,32 @@ export class MailConnection extends Context.Service<
     })
 
     const invalidState = (message: string) => new MailCallbackInvalid({ field: "state", message })
+    const REFUSED_STATE: Record<InstallStateRefused["reason"], string> = {
+      other_browser: "was not started in this browser: open the install URL in the browser that asked for it",
+      used: "has been used already: start the connection again"
+    }
 
     const callback = Effect.fn("MailConnection.callback")(function* (input: MailCallback) {
-      const state = yield* codec.decrypt(input.state, yield* Clock.currentTimeMillis)
+      const receivedAt = yield* Clock.currentTimeMillis
+      const state = yield* codec.decrypt(input.state, receivedAt)
       const membership = yield* teams.membership(state.teamId, state.userId)
       if (Option.isNone(membership) || !mayManageTeam(membership.value.role)) {
         return yield* invalidState("does not name an owner or admin of its team")
       }
+      const code = input.code ?? ""
+      if (input.error === undefined && code === "") {
+        return yield* new MailCallbackInvalid({ field: "code", message: "is required unless `error` is given" })
+      }
+      yield* redeemInstallState(nonces, MAIL_INSTALL_STATE_PURPOSE, state, input.browserSecret, receivedAt).pipe(
+        Effect.catchTag("InstallStateRefused", (e) => Effect.fail(invalidState(REFUSED_STATE[e.reason])))
+      )
       if (input.error !== undefined) {
         const error = ERROR_CODE.test(input.error) ? input.error : "access_denied"
         yield* markFailed(state.teamId, `the provider refused the authorization (${error})`)
         return { _tag: "Refused", error } as const
       }
-      if (input.code === undefined || input.code === "") {
-        return yield* new MailCallbackInvalid({ field: "code", message: "is required unless `error` is given" })
-      }
       const grant = yield* provider
-        .exchangeCode(input.code)
+        .exchangeCode(code)
         .pipe(
           Effect.tapError((e) =>
             e._tag === "MailProviderFailed"

@@ -47,10 +47,15 @@ export class MailProvider extends Context.Service<
   }
 >()("@svc/domain/MailProvider") {}
 
-/** Who started a mailbox connection: what its `state` names. */
+/**
+ * Who started a mailbox connection, what its `state` names: the team and person, the state's one-time nonce and the
+ * hash of the secret the browser that asked for it holds (ADR 0042).
+ */
 export interface MailState {
   readonly teamId: TeamId
   readonly userId: UserId
+  readonly nonce: string
+  readonly browserHash: string
 }
 
 /** Turns a connection's state into the opaque, encrypted `state` parameter and back. */

@@ -37,7 +37,10 @@ export class ChatAppApi extends HttpApiGroup.make("chatApp")
       .annotate(
         OpenApi.Description,
         "The chat platform's authorize URL with the app's client id, scopes, this service's callback and a signed " +
-          "`state` naming the team and the user, good for 10 minutes. Owners and admins only (403 otherwise). " +
+          "`state` naming the team and the user, good for 10 minutes and for one use. The answer also sets the " +
+          "HttpOnly cookie `svc_chat_install` (path /apps/chat/oauth-callback, SameSite=Lax): the callback accepts " +
+          "the state only from the browser holding it, so open the URL in the browser that made this request " +
+          "(the dashboard does). Owners and admins only (403 otherwise). " +
           NOT_CONFIGURED
       ),
     HttpApiEndpoint.get("get", "/apps/chat", {
@@ -77,7 +80,9 @@ export class ChatAppApi extends HttpApiGroup.make("chatApp")
       .annotate(
         OpenApi.Description,
         "Where the chat platform sends the browser after a user approves the install. Checks `state` (400 " +
-          "`invalid_state` when it is malformed, forged, expired, or its user no longer manages the team), exchanges " +
+          "`invalid_state` when it is malformed, forged, expired, its user no longer manages the team, the browser " +
+          "does not hold the `svc_chat_install` cookie GET /apps/chat/install-url set with it, or it was used " +
+          "before: a state is used once, even by concurrent callbacks), clears that cookie, exchanges " +
           "`code` at the platform's token endpoint (400 `chat_exchange_refused` with the platform's error code when " +
           "it refuses; 500 when it cannot be reached), stores the integration with its bot token encrypted, recorded " +
           `in the audit log (\`chat_integration.installed\`), and redirects (302). ${NOT_CONFIGURED}`

@@ -35,9 +35,11 @@ export class MailAccountsApi extends HttpApiGroup.make("mailAccounts")
       .annotate(
         OpenApi.Description,
         "The mail provider's consent page for the caller's team, carrying an encrypted `state` (a JWE naming the " +
-          "team and the caller) that holds 10 minutes; the provider then sends the person to " +
-          "GET /apps/mail/oauth-callback. Owners and admins only (403 otherwise); 503 `mail_app_not_configured` " +
-          "when the service has no mail app credentials."
+          "team and the caller) that holds 10 minutes and one use; the provider then sends the person to " +
+          "GET /apps/mail/oauth-callback. The answer also sets the HttpOnly cookie `svc_mail_install` (path " +
+          "/apps/mail/oauth-callback, SameSite=Lax): the callback accepts the state only from the browser holding " +
+          "it, so open the URL in the browser that made this request. Owners and admins only (403 otherwise); 503 " +
+          "`mail_app_not_configured` when the service has no mail app credentials."
       ),
     HttpApiEndpoint.get("list", "/inbox/accounts", {
       query: ListQuery,

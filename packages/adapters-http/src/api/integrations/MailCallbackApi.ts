@@ -34,7 +34,9 @@ export class MailCallbackApi extends HttpApiGroup.make("mailCallback")
       .annotate(
         OpenApi.Description,
         "The mail provider's OAuth 2.0 redirect. The `state` must be one this service issued, unexpired, naming a " +
-          "person still an owner or admin of its team (else 400 `invalid_state`). With `error` the team is notified " +
+          "person still an owner or admin of its team, presented by the browser holding the `svc_mail_install` " +
+          "cookie GET /apps/mail/install-url set with it, and not used before (else 400 `invalid_state`; a state is " +
+          "used once, even by concurrent callbacks, and the cookie is cleared). With `error` the team is notified " +
           "and the person sent (302) to the dashboard with `?error=`; otherwise the `code` (400 naming it when " +
           "absent) is exchanged at the provider's token endpoint, the address read from its userinfo endpoint, and " +
           "the inbox account created, or updated when the team had the address already, before a 302 to the " +

@@ -4,16 +4,10 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentDashboardSession, sessionCookie } from "../../api/shared/index.ts"
 import { PublicBaseUrl } from "../middleware/index.ts"
-import { orServiceUnavailable } from "../shared/index.ts"
+import { cookieOptions, cookiesAreSecure, orServiceUnavailable } from "../shared/index.ts"
 
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"])
-
-/** Whether the session cookie is `Secure`: always, unless the public base URL is on the loopback host (local use). */
-const sessionCookieIsSecure = (publicBaseUrl: string): boolean => !LOOPBACK_HOSTS.has(new URL(publicBaseUrl).hostname)
-
-/** The session cookie's attributes (HttpOnly, SameSite=Lax, the whole site), living `maxAgeSeconds` (0 clears it). */
-const cookieOptions = (secure: boolean, maxAgeSeconds: number) =>
-  ({ httpOnly: true, secure, sameSite: "lax", path: "/", maxAge: `${maxAgeSeconds} seconds` }) as const
+/** The session cookie's attributes: the whole site, living `maxAgeSeconds` (0 clears it). */
+const sessionCookieOptions = (secure: boolean, maxAgeSeconds: number) => cookieOptions(secure, "/", maxAgeSeconds)
 
 const invalidSignInLink = () =>
   badRequest("invalid_sign_in_link", "this sign-in link is invalid, expired or already used; ask for a new one")
@@ -21,7 +15,7 @@ const invalidSignInLink = () =>
 export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", (handlers) =>
   Effect.gen(function* () {
     const signIn = yield* DashboardSignIn
-    const secure = sessionCookieIsSecure(yield* PublicBaseUrl)
+    const secure = cookiesAreSecure(yield* PublicBaseUrl)
     return handlers
       .handle("requestLink", ({ payload }) =>
         Effect.gen(function* () {
@@ -35,7 +29,11 @@ export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", 
           const maxAgeSeconds = Math.floor(
             (Date.parse(opened.session.expiresAt) - Date.parse(opened.session.createdAt)) / 1000
           )
-          yield* HttpApiBuilder.securitySetCookie(sessionCookie, opened.token, cookieOptions(secure, maxAgeSeconds))
+          yield* HttpApiBuilder.securitySetCookie(
+            sessionCookie,
+            opened.token,
+            sessionCookieOptions(secure, maxAgeSeconds)
+          )
           return dashboardSessionView(opened.session, opened.user)
         }).pipe(
           Effect.catchTag("InvalidSignInLink", () => Effect.fail(invalidSignInLink())),
@@ -48,7 +46,7 @@ export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", 
 export const DashboardSessionHttp = HttpApiBuilder.group(Api, "dashboardSession", (handlers) =>
   Effect.gen(function* () {
     const signIn = yield* DashboardSignIn
-    const secure = sessionCookieIsSecure(yield* PublicBaseUrl)
+    const secure = cookiesAreSecure(yield* PublicBaseUrl)
     return handlers
       .handle("current", () =>
         Effect.gen(function* () {
@@ -59,7 +57,7 @@ export const DashboardSessionHttp = HttpApiBuilder.group(Api, "dashboardSession"
       .handle("signOut", () =>
         Effect.gen(function* () {
           yield* signIn.signOut(yield* CurrentDashboardSession)
-          yield* HttpApiBuilder.securitySetCookie(sessionCookie, "", cookieOptions(secure, 0))
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, "", sessionCookieOptions(secure, 0))
         }).pipe(orServiceUnavailable)
       )
   })

@@ -3,7 +3,8 @@ import {
   type ChatAppForbidden,
   type ChatInstallStateInvalid,
   type ChatPlatformRefused,
-  chatIntegrationView
+  chatIntegrationView,
+  type InstallStateRefused
 } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
@@ -11,6 +12,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, forbidden, InternalError, notFound, serviceUnavailable } from "../../api/shared/index.ts"
 import { orServiceUnavailable, principalTeam } from "../shared/index.ts"
+import { CHAT_INSTALL_COOKIE, installCookie } from "./InstallCookies.ts"
 
 const notConfigured = () =>
   Effect.fail(serviceUnavailable("the chat app is not configured on this service", "chat_app_not_configured"))
@@ -18,10 +20,12 @@ const manageForbidden = (e: ChatAppForbidden) =>
   Effect.fail(forbidden("forbidden", `only the team's owners and admins may ${e.action}`))
 const missing = () => Effect.fail(notFound("the team has not installed the chat app"))
 
-const STATE_MESSAGES: Record<ChatInstallStateInvalid["reason"], string> = {
+const STATE_MESSAGES: Record<ChatInstallStateInvalid["reason"] | InstallStateRefused["reason"], string> = {
   malformed: "not a state this service issued",
   forged: "not a state this service issued",
-  expired: "expired: start the install again"
+  expired: "expired: start the install again",
+  other_browser: "not started in this browser: open the install URL in the browser that asked for it",
+  used: "already used: start the install again"
 }
 const invalidState = (message: string) =>
   badRequest("invalid_state", `invalid request: state: ${message}`, [{ path: "state", message }])
@@ -32,10 +36,13 @@ const actor = Effect.map(principalTeam, ({ principal, teamId, role }) => ({ team
 export const ChatAppHttp = HttpApiBuilder.group(Api, "chatApp", (handlers) =>
   Effect.gen(function* () {
     const chat = yield* ChatApp
+    const cookie = yield* installCookie(CHAT_INSTALL_COOKIE)
     return handlers
       .handle("installUrl", () =>
         Effect.gen(function* () {
-          return { url: yield* chat.installUrl(yield* actor) }
+          const started = yield* chat.installUrl(yield* actor)
+          yield* cookie.give(started.browserSecret)
+          return { url: started.url }
         }).pipe(
           Effect.catchTags({ ChatAppNotConfigured: notConfigured, ChatAppForbidden: manageForbidden }),
           orServiceUnavailable
@@ -63,11 +70,12 @@ export const ChatAppHttp = HttpApiBuilder.group(Api, "chatApp", (handlers) =>
         )
       )
       .handle("oauthCallback", ({ query }) =>
-        chat.completeInstall(query).pipe(
+        Effect.flatMap(cookie.take, (browserSecret) => chat.completeInstall({ ...query, browserSecret })).pipe(
           Effect.map((location) => HttpServerResponse.redirect(location, { status: 302 })),
           Effect.catchTags({
             ChatAppNotConfigured: notConfigured,
             ChatInstallStateInvalid: (e) => Effect.fail(invalidState(STATE_MESSAGES[e.reason])),
+            InstallStateRefused: (e) => Effect.fail(invalidState(STATE_MESSAGES[e.reason])),
             ChatAppForbidden: () => Effect.fail(invalidState("its user no longer manages the team")),
             ChatPlatformRefused: (e: ChatPlatformRefused) =>
               Effect.fail(

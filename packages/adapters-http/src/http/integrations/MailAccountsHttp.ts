@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { forbidden, notFound } from "../../api/shared/index.ts"
 import { listPaging, orServiceUnavailable, principalTeam } from "../shared/index.ts"
+import { installCookie, MAIL_INSTALL_COOKIE } from "./InstallCookies.ts"
 import { mailAppNotConfigured } from "./MailFailures.ts"
 
 const connectionForbidden = (e: MailConnectionForbidden) =>
@@ -16,10 +17,13 @@ export const MailAccountsHttp = HttpApiBuilder.group(Api, "mailAccounts", (handl
   Effect.gen(function* () {
     const mail = yield* MailConnection
     const { pageOf, signedPage } = yield* listPaging
+    const cookie = yield* installCookie(MAIL_INSTALL_COOKIE)
     return handlers
       .handle("installUrl", () =>
         Effect.gen(function* () {
-          return { url: yield* mail.installUrl(yield* actor) }
+          const started = yield* mail.installUrl(yield* actor)
+          yield* cookie.give(started.browserSecret)
+          return { url: started.url }
         }).pipe(
           Effect.catchTags({ MailConnectionForbidden: connectionForbidden, MailAppNotConfigured: mailAppNotConfigured })
         )

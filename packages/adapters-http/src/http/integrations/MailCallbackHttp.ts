@@ -6,12 +6,14 @@ import { MailExchangeFailed } from "../../api/integrations/index.ts"
 import { badRequest } from "../../api/shared/index.ts"
 import { orServiceUnavailable } from "../shared/index.ts"
 import { DashboardUrl } from "./DashboardUrl.ts"
+import { installCookie, MAIL_INSTALL_COOKIE } from "./InstallCookies.ts"
 import { mailAppNotConfigured } from "./MailFailures.ts"
 
 export const MailCallbackHttp = HttpApiBuilder.group(Api, "mailCallback", (handlers) =>
   Effect.gen(function* () {
     const mail = yield* MailConnection
     const dashboard = yield* DashboardUrl
+    const cookie = yield* installCookie(MAIL_INSTALL_COOKIE)
     /** The dashboard's inbox page with one query parameter saying how the connection ended. */
     const inboxPage = (name: string, value: string) => {
       const url = new URL(`${dashboard}/inbox`)
@@ -19,7 +21,7 @@ export const MailCallbackHttp = HttpApiBuilder.group(Api, "mailCallback", (handl
       return url.toString()
     }
     return handlers.handle("oauthCallback", ({ query }) =>
-      mail.callback(query).pipe(
+      Effect.flatMap(cookie.take, (browserSecret) => mail.callback({ ...query, browserSecret })).pipe(
         Effect.map((outcome) =>
           HttpApiSchema.withHeaders({
             body: undefined,

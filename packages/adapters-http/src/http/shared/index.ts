@@ -1,4 +1,5 @@
 export * from "./ContentDisposition.ts"
+export * from "./Cookies.ts"
 export * from "./Failures.ts"
 export * from "./FieldErrors.ts"
 export * from "./Lists.ts"
