@@ -38,7 +38,12 @@ import {
   SimulatedPayoutRail
 } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
-import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
+import {
+  InboundWebhookRoutes,
+  WebhookDestinationsLive,
+  WebhookServicesLive,
+  WebhookWorkersLive
+} from "@svc/adapters-webhooks"
 import {
   Activity,
   AgentCredentials,
@@ -473,7 +478,8 @@ const chatApp = (config: ServiceConfig) =>
 
 /**
  * Approvals in the teams' chat channels: the pass and posting job every `chatApprovalsIntervalMs`, and the buttons
- * pressed there, over the platform's Web API at `chatApiUrl`.
+ * pressed there, over the platform's Web API at `chatApiUrl`; answers to presses go to their response URLs only where
+ * webhook deliveries may go (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`).
  */
 const chatApprovals = (config: ServiceConfig) =>
   Layer.merge(
@@ -483,7 +489,7 @@ const chatApprovals = (config: ServiceConfig) =>
     Layer.provideMerge(ChatApprovals.layer),
     Layer.provideMerge(
       ChatMessagingHttp.layer({ apiUrl: config.chatApiUrl ?? DEFAULT_CHAT_API_URL }).pipe(
-        Layer.provide(FetchHttpClient.layer)
+        Layer.provide([FetchHttpClient.layer, WebhookDestinationsLive])
       )
     )
   )

@@ -22,9 +22,11 @@ export const CHANNEL = "C-APPROVALS"
 
 /**
  * The application's domain services over `ports`, talking to a fake chat platform (`ChatPlatformFake`), with the
- * background jobs off: tests run the chat pass and the posting worker step by step.
+ * background jobs off: tests run the chat pass and the posting worker step by step. Answers to presses reach the
+ * platform's loopback response URLs in development mode (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`, as the webhook suites
+ * reach their loopback receivers); `production: true` holds them to public destinations.
  */
-export const chatDomainOver = <E>(ports: Layer.Layer<Ports, E>) =>
+export const chatDomainOver = <E>(ports: Layer.Layer<Ports, E>, options: { readonly production?: boolean } = {}) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const fake = yield* ChatPlatformFake
@@ -33,7 +35,14 @@ export const chatDomainOver = <E>(ports: Layer.Layer<Ports, E>) =>
   ).pipe(
     Layer.provideMerge(ChatPlatformFake.layer),
     Layer.provide([FileKeys.layer("test-file-key-secret"), CursorKey.layer("test-cursor-signing-key")]),
-    Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ BACKGROUND_JOBS: "false" })))
+    Layer.provide(
+      ConfigProvider.layer(
+        ConfigProvider.fromUnknown({
+          BACKGROUND_JOBS: "false",
+          WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: String(options.production !== true)
+        })
+      )
+    )
   )
 
 /** Installs the chat app for `teamId` in a workspace (a new one by default), its bot token sealed; answers its id. */

@@ -1,6 +1,7 @@
+import { destinationPost } from "@svc/adapters-webhooks"
 import { ChatMessaging, ChatMessagingFailed } from "@svc/domain"
 import { Duration, Effect, Layer, Option, type Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { HttpClient, HttpClientRequest } from "effect/http"
 
 /** Where the chat platform's Web API is. */
 export interface ChatMessagingSettings {
@@ -57,9 +58,9 @@ const refused = (code: string) =>
 const unavailable = (code: string) => new ChatMessagingFailed({ reason: "unavailable", code, retryAfterMs: null })
 
 /** An HTTP status other than 200 as a failure: 429 with its `Retry-After` (seconds), 5xx unavailable, others refused. */
-const byStatus = (response: HttpClientResponse.HttpClientResponse) => {
+const byStatus = (response: { readonly status: number; readonly retryAfter: string | undefined }) => {
   if (response.status === 429) {
-    const seconds = Number(response.headers["retry-after"] ?? "")
+    const seconds = Number(response.retryAfter ?? "")
     return new ChatMessagingFailed({
       reason: "rate_limited",
       code: "ratelimited",
@@ -76,14 +77,18 @@ const DEFAULT_TIMEOUT = Duration.seconds(10)
 /**
  * ChatMessaging over the platform's Web API (Slack-compatible shapes), bearer-authenticated with the bot's token:
  * `chat.postMessage` (with message metadata), `chat.update`, `conversations.history` (with all metadata, to find a
- * tagged message again), `users.info`, and the interaction's `response_url` for ephemeral answers. HTTP 429 is a rate
- * limit with its `Retry-After`; a failure never carries a token or a body, only the platform's error code.
+ * tagged message again), `users.info`, and the interaction's `response_url` for ephemeral answers. The response URL
+ * comes inside the interaction, so it is posted to under the outbound rule of webhook deliveries (`destinationPost`):
+ * a loopback, private or other non-public destination is refused (`destination_not_allowed`) and never contacted. HTTP
+ * 429 is a rate limit with its `Retry-After`; a failure never carries a token or a body, only the platform's error
+ * code.
  */
 export const layer = (settings: ChatMessagingSettings) =>
   Layer.effect(
     ChatMessaging,
     Effect.gen(function* () {
       const client = yield* HttpClient.HttpClient
+      const postTo = yield* destinationPost
       const timeout = settings.timeout ?? DEFAULT_TIMEOUT
       const base = settings.apiUrl.replace(/\/+$/u, "")
 
@@ -99,7 +104,7 @@ export const layer = (settings: ChatMessagingSettings) =>
                   Effect.flatMap(Schema.decodeUnknownEffect(answer)),
                   Effect.mapError(() => unavailable("unreadable_answer"))
                 )
-              : Effect.fail(byStatus(response))
+              : Effect.fail(byStatus({ status: response.status, retryAfter: response.headers["retry-after"] }))
           ),
           Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.fail(unavailable("timeout")) })
         )
@@ -176,17 +181,23 @@ export const layer = (settings: ChatMessagingSettings) =>
             )
           ),
         respond: (responseUrl, text) =>
-          client
-            .execute(
-              HttpClientRequest.post(responseUrl).pipe(
-                HttpClientRequest.bodyJsonUnsafe({ response_type: "ephemeral", text, replace_original: false })
-              )
+          postTo({
+            url: responseUrl,
+            headers: {},
+            body: JSON.stringify({ response_type: "ephemeral", text, replace_original: false }),
+            timeoutMs: Duration.toMillis(Duration.fromInputUnsafe(timeout))
+          }).pipe(
+            Effect.mapError((e) =>
+              e.reason === "refused"
+                ? new ChatMessagingFailed({ reason: "refused", code: "destination_not_allowed", retryAfterMs: null })
+                : unavailable(e.reason === "timeout" ? "timeout" : "unreachable")
+            ),
+            Effect.flatMap((response) =>
+              response.status < 300
+                ? Effect.void
+                : Effect.fail(byStatus({ status: response.status, retryAfter: response.headers["retry-after"] }))
             )
-            .pipe(
-              Effect.catchTag("HttpClientError", () => Effect.fail(unavailable("unreachable"))),
-              Effect.flatMap((response) => (response.status < 300 ? Effect.void : Effect.fail(byStatus(response)))),
-              Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.fail(unavailable("timeout")) })
-            )
+          )
       })
     })
   )

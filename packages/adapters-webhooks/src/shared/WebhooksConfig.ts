@@ -1,15 +1,27 @@
 import { DeliveryConfig, InboundRetryConfig, WebhookDestinations, WebhookSecretKey } from "@svc/domain"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 
+/**
+ * Where outbound POSTs may go, from `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS` (development only: http and loopback, private
+ * or other non-public addresses allowed; default false): webhook endpoints and deliveries, and chat response URLs.
+ */
+export const WebhookDestinationsLive = Layer.effect(
+  WebhookDestinations,
+  Effect.map(
+    Config.Boolean("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS").pipe(Config.withDefault(false)),
+    (allowPrivateDestinations) => ({ allowPrivateDestinations })
+  )
+)
+
 const positiveInt = (name: string) =>
   Config.option(Config.Int(name)).pipe(Config.map(Option.filter((n: number) => n > 0)))
 
 /**
  * Webhook settings from the environment: `INBOUND_MAX_ATTEMPTS`, `INBOUND_RETRY_BASE_MS`, `INBOUND_RETRY_MAX_MS`,
  * `WEBHOOK_POLL_INTERVAL_MS`, `WEBHOOK_DELIVERY_SCHEDULE_MS` (comma-separated waits), `WEBHOOK_DELIVERY_TIMEOUT_MS`,
- * `WEBHOOK_DELIVERY_LEASE_MS`, `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS` (development only: endpoints and deliveries may
- * use http and reach loopback and private addresses; default false), and the endpoint-secret key `WEBHOOK_SIGNING_KEY`
- * (else FILE_KEY_SECRET, else SESSION_JWT_SECRET). Unset values keep the defaults.
+ * `WEBHOOK_DELIVERY_LEASE_MS`, `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS` (`WebhookDestinationsLive`), and the
+ * endpoint-secret key `WEBHOOK_SIGNING_KEY` (else FILE_KEY_SECRET, else SESSION_JWT_SECRET). Unset values keep the
+ * defaults.
  */
 export const WebhooksConfigLive = Layer.unwrap(
   Effect.gen(function* () {
@@ -21,9 +33,6 @@ export const WebhooksConfigLive = Layer.unwrap(
     const poll = yield* positiveInt("WEBHOOK_POLL_INTERVAL_MS")
     const timeout = yield* positiveInt("WEBHOOK_DELIVERY_TIMEOUT_MS")
     const lease = yield* positiveInt("WEBHOOK_DELIVERY_LEASE_MS")
-    const allowPrivateDestinations = yield* Config.Boolean("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS").pipe(
-      Config.withDefault(false)
-    )
     const schedule = yield* Config.option(Config.String("WEBHOOK_DELIVERY_SCHEDULE_MS"))
     const scheduleMs = Option.flatMap(schedule, (raw) => {
       const parts = raw.split(",").map((p) => p.trim())
@@ -55,7 +64,7 @@ export const WebhooksConfigLive = Layer.unwrap(
         leaseMs: Option.getOrElse(lease, () => delivery.leaseMs),
         pollIntervalMs: Option.getOrElse(poll, () => delivery.pollIntervalMs)
       }),
-      Layer.succeed(WebhookDestinations, { allowPrivateDestinations }),
+      WebhookDestinationsLive,
       Layer.succeed(
         WebhookSecretKey,
         Option.match(key, {

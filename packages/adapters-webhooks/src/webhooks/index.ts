@@ -1,2 +1,3 @@
 export * from "./DeliveryWorker.ts"
+export * from "./DestinationPost.ts"
 export * from "./StandardWebhooksSender.ts"
