@@ -36,6 +36,9 @@ const setCookie = (answer: Answer, name: string) => {
   return (line ?? "").split(";").map((part) => part.trim())
 }
 
+/** The state of the install URL an answer carries. */
+const stateOf = (answer: Answer) => new URL(answer.body.url).searchParams.get("state") ?? ""
+
 /** Of concurrent answers, how many installed (302) and how many were refused as a used state. */
 const outcomes = (answers: ReadonlyArray<Answer>) => ({
   installed: answers.filter((a) => a.status === 302).length,
@@ -76,11 +79,9 @@ export const installStatesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports
         const state = await startInstall(browser, platform, team.owner)
         const cookie = browser.cookies().get("svc_chat_install") ?? ""
         assert.strictEqual((await chatCallback(browser, consent(platform), state)).status, 302)
-        const replayed = await app.call(
-          "GET",
-          `/apps/chat/oauth-callback?${new URLSearchParams({ code: consent(platform, workspace("T0EVIL01")), state })}`,
-          { headers: { cookie: `svc_chat_install=${cookie}` } }
-        )
+        const replaying = browserOf(app)
+        replaying.plant("svc_chat_install", cookie, "/apps/chat/oauth-callback")
+        const replayed = await chatCallback(replaying, consent(platform, workspace("T0EVIL01")), state)
         assertInvalidChatState(replayed, USED)
         assert.strictEqual(Option.getOrThrow(await stored(run, team.id)).workspaceId, DEFAULT_WORKSPACE.id)
         assert.strictEqual(platform.requests("oauth.v2.access").length, 1, "the replayed code is never exchanged")
@@ -159,11 +160,9 @@ export const installStatesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports
         const cookie = browser.cookies().get("svc_mail_install") ?? ""
         const first = await mailCallback(browser, { code: provider.issue("ap@acme.example"), state })
         assert.strictEqual(first.headers.get("location"), `${INBOX_PAGE}?connected=1`)
-        const replayed = await app.call(
-          "GET",
-          `/apps/mail/oauth-callback?${new URLSearchParams({ code: provider.issue("attacker@evil.example"), state })}`,
-          { headers: { cookie: `svc_mail_install=${cookie}` } }
-        )
+        const replaying = browserOf(app)
+        replaying.plant("svc_mail_install", cookie, "/apps/mail/oauth-callback")
+        const replayed = await mailCallback(replaying, { code: provider.issue("attacker@evil.example"), state })
         assertInvalidMailState(replayed)
         assert.include(replayed.body.message, "used already")
         assert.deepStrictEqual(
@@ -171,11 +170,8 @@ export const installStatesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports
           ["ap@acme.example"]
         )
         assert.strictEqual(provider.tokenRequests.length, 1, "the replayed code is never exchanged")
-        const refusal = await app.call(
-          "GET",
-          `/apps/mail/oauth-callback?${new URLSearchParams({ error: "access_denied", state })}`,
-          { headers: { cookie: `svc_mail_install=${cookie}` } }
-        )
+        replaying.plant("svc_mail_install", cookie, "/apps/mail/oauth-callback")
+        const refusal = await mailCallback(replaying, { error: "access_denied", state })
         assertInvalidMailState(refusal)
       })
     )
@@ -230,6 +226,3 @@ export const installStatesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports
       })
     )
   })
-
-/** The state of the install URL an answer carries. */
-const stateOf = (answer: Answer) => new URL(answer.body.url).searchParams.get("state") ?? ""
