@@ -59,7 +59,7 @@ export const inboxHttpSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts,
                 transactionId: null,
                 subject: "Invoice INV-42: 1,234.50 due"
               })
-              const path = `vault/${teamId}/inbox/${item.id}/invoice.pdf`
+              const path = `vault/${teamId}/inbox/${item.id}/1`
               assert.deepStrictEqual(item.attachments, [
                 { filename: "invoice.pdf", contentType: "application/pdf", size: pdf.byteLength, path, skipped: null },
                 {
