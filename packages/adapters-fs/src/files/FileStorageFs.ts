@@ -34,6 +34,13 @@ const stripeOf = (key: string) => {
   return Math.abs(hash) % LOCK_STRIPES
 }
 
+/** What is at `path` itself (a link is not followed); undefined when there is nothing. */
+const lstatOf = (path: string) =>
+  lstat(path).catch((error: unknown) => {
+    if (isMissing(error)) return undefined
+    throw error
+  })
+
 /** The open file at `path`, never through a link at its last segment; undefined when there is none. */
 const openExisting = (path: string) =>
   open(path, READ).catch((error: unknown) => {
@@ -87,10 +94,7 @@ export const FileStorageFs = (root: string) =>
               if (codeOf(error) !== "EEXIST") throw error
             })
           }
-          const stat = await lstat(current).catch((error: unknown) => {
-            if (isMissing(error)) return undefined
-            throw error
-          })
+          const stat = await lstatOf(current)
           if (stat === undefined) return false
           if (stat.isSymbolicLink()) throw linkRefused(current)
           if (!stat.isDirectory()) throw new Error(`not a folder in the file store: ${current}`)
@@ -99,11 +103,7 @@ export const FileStorageFs = (root: string) =>
       }
       /** Refuses a link at `path`, which a rename would replace. */
       const noLinkAt = async (path: string) => {
-        const stat = await lstat(path).catch((error: unknown) => {
-          if (isMissing(error)) return undefined
-          throw error
-        })
-        if (stat?.isSymbolicLink() === true) throw linkRefused(path)
+        if ((await lstatOf(path))?.isSymbolicLink() === true) throw linkRefused(path)
       }
       /** The sidecar's text at `path`, undefined when there is none. */
       const sidecarAt = async (path: string) => {
