@@ -6,6 +6,12 @@ const team = TeamId.make("0190a3b4-0000-7000-8000-00000000f11e")
 const keyOf = (...segments: Array<string>): StorageKey => Result.getOrThrow(storageKey(team, segments))
 const bytes = (text: string) => new TextEncoder().encode(text)
 const text = (chunks: ReadonlyArray<Uint8Array>) => Buffer.concat(chunks).toString("utf8")
+/** Write options: the file's name, its type and the size limit. */
+const as = (name: string, contentType: string, maxBytes: number) => ({
+  name,
+  contentType: contentType,
+  maxBytes
+})
 
 const readAll = (key: StorageKey) =>
   Effect.gen(function* () {
@@ -13,7 +19,7 @@ const readAll = (key: StorageKey) =>
     return { file, text: text(yield* Stream.runCollect(content)) }
   })
 
-/** How every FileStorage adapter stores files: streamed writes and reads, the size limit, replacing, removing. */
+/** How every FileStorage adapter stores files: streamed writes and reads with name and type, the size limit, replacing, removing. */
 export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileStorage, E>) =>
   layer(storage)(`FileStorage contract (${name})`, (it) => {
     it.effect("a file written in chunks reads back byte for byte, with its content type and size", () =>
@@ -21,12 +27,18 @@ export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileSt
         const files = yield* FileStorage
         const key = keyOf("documents", "report.txt")
         const chunks = ["hello, ", "wörld", "\n", "x".repeat(70_000)].map(bytes)
-        const stored = yield* files.write(key, Stream.fromIterable(chunks), {
-          contentType: "text/plain",
-          maxBytes: 1 << 20
-        })
+        const stored = yield* files.write(
+          key,
+          Stream.fromIterable(chunks),
+          as("Q1 report (final).txt", "text/plain", 1 << 20)
+        )
         const size = chunks.reduce((n, c) => n + c.byteLength, 0)
-        assert.deepStrictEqual(stored, { key, contentType: "text/plain", size })
+        assert.deepStrictEqual(stored, {
+          key,
+          name: "Q1 report (final).txt",
+          contentType: "text/plain",
+          size
+        })
         const back = yield* readAll(key)
         assert.deepStrictEqual(back.file, stored)
         assert.strictEqual(back.text, text(chunks))
@@ -37,9 +49,9 @@ export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileSt
       Effect.gen(function* () {
         const files = yield* FileStorage
         const key = keyOf("limit", "a.bin")
-        yield* files.write(key, Stream.make(bytes("12345")), { contentType: "application/octet-stream", maxBytes: 5 })
+        yield* files.write(key, Stream.make(bytes("12345")), as("a.bin", "application/octet-stream", 5))
         const refused = yield* files
-          .write(key, Stream.make(bytes("123"), bytes("456")), { contentType: "text/plain", maxBytes: 5 })
+          .write(key, Stream.make(bytes("123"), bytes("456")), as("b.txt", "text/plain", 5))
           .pipe(Effect.flip)
         assert.deepStrictEqual(refused._tag, "FileTooLarge")
         const back = yield* readAll(key)
@@ -53,9 +65,7 @@ export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileSt
         const files = yield* FileStorage
         const key = keyOf("broken", "upload.pdf")
         const content = Stream.concat(Stream.make(bytes("partial")), Stream.fail("connection reset" as const))
-        const failed = yield* files
-          .write(key, content, { contentType: "application/pdf", maxBytes: 100 })
-          .pipe(Effect.flip)
+        const failed = yield* files.write(key, content, as("upload.pdf", "application/pdf", 100)).pipe(Effect.flip)
         assert.strictEqual(failed, "connection reset")
         const missing = yield* files.read(key).pipe(Effect.flip)
         assert.strictEqual(missing._tag, "FileNotFound")
@@ -66,14 +76,16 @@ export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileSt
       Effect.gen(function* () {
         const files = yield* FileStorage
         const key = keyOf("replace", "note.txt")
-        yield* files.write(key, Stream.make(bytes("first version, longer")), {
-          contentType: "text/plain",
-          maxBytes: 100
-        })
-        yield* files.write(key, Stream.make(bytes("second")), { contentType: "text/markdown", maxBytes: 100 })
+        yield* files.write(key, Stream.make(bytes("first version, longer")), as("note.txt", "text/plain", 100))
+        yield* files.write(key, Stream.make(bytes("second")), as("note.md", "text/markdown; charset=utf-8", 100))
         const back = yield* readAll(key)
         assert.strictEqual(back.text, "second")
-        assert.deepStrictEqual(back.file, { key, contentType: "text/markdown", size: 6 })
+        assert.deepStrictEqual(back.file, {
+          key,
+          name: "note.md",
+          contentType: "text/markdown; charset=utf-8",
+          size: 6
+        })
         yield* files.remove(key)
         assert.strictEqual((yield* files.read(key).pipe(Effect.flip))._tag, "FileNotFound")
         yield* files.remove(key)
@@ -84,9 +96,12 @@ export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileSt
       Effect.gen(function* () {
         const files = yield* FileStorage
         const key = keyOf("empty.txt")
-        yield* files.write(key, Stream.empty, { contentType: "text/plain", maxBytes: 10 })
+        yield* files.write(key, Stream.empty, as("empty.txt", "text/plain", 10))
         const back = yield* readAll(key)
-        assert.deepStrictEqual(back, { file: { key, contentType: "text/plain", size: 0 }, text: "" })
+        assert.deepStrictEqual(back, {
+          file: { key, name: "empty.txt", contentType: "text/plain", size: 0 },
+          text: ""
+        })
       })
     )
 
@@ -98,15 +113,17 @@ export const fileStorageContract = <E>(name: string, storage: Layer.Layer<FileSt
         yield* Effect.forEach(
           versions,
           (version) =>
-            files.write(key, Stream.fromIterable([version.slice(0, 50_000), version.slice(50_000)].map(bytes)), {
-              contentType: "text/plain",
-              maxBytes: 1 << 20
-            }),
+            files.write(
+              key,
+              Stream.fromIterable([version.slice(0, 50_000), version.slice(50_000)].map(bytes)),
+              as(`${version[0]}.txt`, "text/plain", 1 << 20)
+            ),
           { concurrency: "unbounded" }
         )
         const back = yield* readAll(key)
         assert.include(versions, back.text)
         assert.strictEqual(back.file.size, 100_000)
+        assert.strictEqual(back.file.name, `${back.text[0]}.txt`)
       })
     )
   })

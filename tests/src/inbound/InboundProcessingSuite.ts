@@ -240,7 +240,7 @@ export const inboundProcessingSuite = <E>(name: string, ports: Layer.Layer<Webho
               filename: "invoice.pdf",
               contentType: "application/pdf",
               size: 8,
-              path: `vault/${teamId}/inbox/${items[0]!.id}/invoice.pdf`,
+              path: `vault/${teamId}/inbox/${items[0]!.id}/1`,
               skipped: null
             }
           ])

@@ -277,7 +277,7 @@ describe("InboundCommands (memory)", () => {
             filename: "invoice.pdf",
             contentType: "application/pdf",
             size: 8,
-            path: `vault/${teamId}/inbox/${items[0]!.id}/invoice.pdf`,
+            path: `vault/${teamId}/inbox/${items[0]!.id}/1`,
             skipped: null
           }
         ])

@@ -7,7 +7,7 @@ import { ConfigProvider, Context, Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { exportJWK, generateKeyPair, SignJWT } from "jose"
 import { Webhook } from "standardwebhooks"
-import { testConfig } from "./InProcessApp.ts"
+import { clientOf, testConfig } from "./InProcessApp.ts"
 
 /** The ports the webhook suites run on: every port of the app. */
 export type WebhookPorts = Ports
@@ -107,6 +107,18 @@ export const withApp = <A, E2, R>(
     const app = yield* serveApp(context, env, config)
     return yield* f(app)
   }).pipe(Effect.scoped)
+
+/** The fetch-style client of the in-process tests (`call`, `rawCall`), sending its requests to a served app. */
+export const clientOver = (app: RunningApp) =>
+  clientOf((request) => {
+    const url = new URL(request.url)
+    return fetch(`${app.url}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      duplex: "half"
+    } as RequestInit)
+  })
 
 /** A JSON answer. */
 export interface Answer {

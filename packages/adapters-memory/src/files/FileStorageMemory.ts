@@ -27,7 +27,7 @@ export const FileStorageMemory = Layer.effect(
           }
         ).pipe(
           Effect.flatMap(({ size, chunks }) => {
-            const file: StoredFile = { key, contentType: options.contentType, size }
+            const file: StoredFile = { key, name: options.name, contentType: options.contentType, size }
             return Ref.update(files, (all) => new Map(all).set(key, { file, chunks })).pipe(Effect.as(file))
           })
         ),

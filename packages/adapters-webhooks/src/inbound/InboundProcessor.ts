@@ -49,7 +49,9 @@ export class InboundProcessor extends Context.Service<
           InboundCommandRefused: (refused) =>
             Effect.fail(new InboundProcessingFailed({ message: refused.message, retryable: refused.retryable })),
           PersistenceUnavailable: () =>
-            Effect.fail(new InboundProcessingFailed({ message: "the database is unavailable", retryable: true }))
+            Effect.fail(new InboundProcessingFailed({ message: "the database is unavailable", retryable: true })),
+          FileStoreUnavailable: () =>
+            Effect.fail(new InboundProcessingFailed({ message: "the file store is unavailable", retryable: true }))
         }),
         Effect.withSpan("InboundProcessor.process", { attributes: { endpoint: event.endpoint, type: event.type } })
       )

@@ -19,3 +19,11 @@ export class InvalidFilePath extends Schema.TaggedError<InvalidFilePath>()("Inva
 export class FileKeyRefused extends Schema.TaggedError<FileKeyRefused>()("FileKeyRefused", {
   teamId: Schema.String
 }) {}
+
+/**
+ * The file store failed or refused (a full disk, a permission, a symbolic link where a file or folder should be); the
+ * operation did not complete and left what was there before. Not a database outage.
+ */
+export class FileStoreUnavailable extends Schema.TaggedError<FileStoreUnavailable>()("FileStoreUnavailable", {
+  operation: Schema.String
+}) {}

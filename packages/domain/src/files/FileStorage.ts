@@ -1,11 +1,11 @@
 import { Context, type Effect, Schema, type Stream } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
-import type { FileNotFound, FileTooLarge } from "./FileErrors.ts"
+import type { FileNotFound, FileStoreUnavailable, FileTooLarge } from "./FileErrors.ts"
 import type { StorageKey } from "./StorageKey.ts"
 
-/** What the storage port knows of a stored file. */
+/** What the storage port knows of a stored file: where it is, the name it is offered under, its type and size. */
 export const StoredFile = Schema.Struct({
   key: Schema.String,
+  name: Schema.String,
   contentType: Schema.String,
   size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 })
@@ -22,26 +22,30 @@ export const MaxFileBytes = Context.Reference<number>("@svc/domain/MaxFileBytes"
 /**
  * The file store (`vault/{teamId}/...`). Content moves as streams of chunks, never whole files in memory.
  * A write is all or nothing: a reader sees the previous file or the whole new one, never a part, and a write that
- * fails (too large, the content's own failure, an outage) leaves what was there before.
+ * fails (too large, the content's own failure, an outage) leaves what was there before. The store never reads or
+ * writes through a symbolic link (`FileStoreUnavailable`).
  */
 export class FileStorage extends Context.Service<
   FileStorage,
   {
-    /** Stores `content` under `key` (replacing a file there), refused with `FileTooLarge` past `maxBytes`. */
+    /**
+     * Stores `content` under `key` (replacing a file there) with its name (a `FileName`) and type (a `ContentType`),
+     * both checked where they entered; refused with `FileTooLarge` past `maxBytes`.
+     */
     readonly write: <E>(
       key: StorageKey,
       content: Stream.Stream<Uint8Array, E>,
-      options: { readonly contentType: string; readonly maxBytes: number }
-    ) => Effect.Effect<StoredFile, FileTooLarge | PersistenceUnavailable | E>
+      options: { readonly name: string; readonly contentType: string; readonly maxBytes: number }
+    ) => Effect.Effect<StoredFile, FileTooLarge | FileStoreUnavailable | E>
     /** The file under `key` and its content, read as it is streamed. */
     readonly read: (key: StorageKey) => Effect.Effect<
       {
         readonly file: StoredFile
-        readonly content: Stream.Stream<Uint8Array, PersistenceUnavailable>
+        readonly content: Stream.Stream<Uint8Array, FileStoreUnavailable>
       },
-      FileNotFound | PersistenceUnavailable
+      FileNotFound | FileStoreUnavailable
     >
     /** Removes the file under `key`; removing a missing file succeeds. */
-    readonly remove: (key: StorageKey) => Effect.Effect<void, PersistenceUnavailable>
+    readonly remove: (key: StorageKey) => Effect.Effect<void, FileStoreUnavailable>
   }
 >()("@svc/domain/FileStorage") {}

@@ -71,21 +71,5 @@ export const parseVaultPath = (
   return Result.map(storageKey(teamId, rest), (key) => ({ teamId, key }))
 }
 
-/** The last segment of a storage key: the stored file's own name. */
+/** The last segment of a storage key. */
 export const fileNameOf = (key: string): string => key.slice(key.lastIndexOf("/") + 1)
-
-/**
- * A file name as a storage segment that any vault path can name and read back: separators, control characters and
- * `%` (which a client path would decode) become `_`, a relative name becomes `_`, an empty one `file`, at most 255
- * characters (the extension kept).
- */
-export const safeFileName = (name: string): string => {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces
-  const replaced = name.replace(/[\\/%\u0000-\u001f\u007f]/gu, "_")
-  if (replaced === "") return "file"
-  if (replaced === "." || replaced === "..") return "_"
-  if (replaced.length <= MAX_SEGMENT_LENGTH) return replaced
-  const dot = replaced.lastIndexOf(".")
-  const extension = dot > 0 && replaced.length - dot <= 16 ? replaced.slice(dot) : ""
-  return replaced.slice(0, MAX_SEGMENT_LENGTH - extension.length) + extension
-}

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { CardStatus } from "../checkout/model.ts"
+import { ContentType, FileName } from "../files/model.ts"
 import { BankAccountType, BankConnectionStatus } from "../finance/banking/index.ts"
 import { teamOfInboxAddress } from "../finance/documents/index.ts"
 import { KnownCurrency } from "../finance/money/model.ts"
@@ -66,8 +67,8 @@ export class BankTransactionsReceived extends Schema.TaggedClass<BankTransaction
 
 /** An attachment of a received e-mail: its name, type, decoded size in bytes and content (base64). */
 export const InboxEmailAttachment = Schema.Struct({
-  filename: Schema.NonEmptyString,
-  contentType: Schema.NonEmptyString,
+  filename: FileName,
+  contentType: ContentType,
   size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   content: Schema.String
 })

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { CardAuthorizations } from "../checkout/index.ts"
-import { base64Stream } from "../files/index.ts"
+import { base64Stream, type FileStoreUnavailable } from "../files/index.ts"
 import { BankAccountId, BankAccountsRepo, BankConnectionsRepo, bankConnectionView } from "../finance/banking/index.ts"
 import { AttachmentUnreadable, Inbox, teamOfInboxAddress } from "../finance/documents/index.ts"
 import { invoicePaymentRecorder } from "../finance/invoices/index.ts"
@@ -40,9 +40,12 @@ export class InboundCommands extends Context.Service<
   {
     /**
      * Applies a command. Applying the same command again changes nothing more (a deposit credits once per provider
-     * and provider event id); a refusal changes nothing.
+     * and provider event id); a refusal changes nothing. An outage of the database or of the file store (inbox
+     * attachments) leaves nothing either, and may be retried.
      */
-    readonly handle: (command: InboundCommand) => Effect.Effect<void, InboundCommandRefused | PersistenceUnavailable>
+    readonly handle: (
+      command: InboundCommand
+    ) => Effect.Effect<void, InboundCommandRefused | PersistenceUnavailable | FileStoreUnavailable>
   }
 >()("@svc/domain/InboundCommands") {
   static readonly make = Effect.gen(function* () {

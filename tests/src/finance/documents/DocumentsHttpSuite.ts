@@ -29,7 +29,7 @@ export const documentsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           name: "lease 2026.pdf",
           contentType: "application/pdf",
           size: LIMIT,
-          path: `vault/${acme.id}/documents/${document.id}/lease 2026.pdf`,
+          path: `vault/${acme.id}/documents/${document.id}`,
           createdAt: document.createdAt
         })
         const second = jsonOf(

@@ -1,4 +1,5 @@
 import { assert } from "@effect/vitest"
+import type { TeamId } from "@svc/domain"
 import type { Client } from "../../support/HttpScenarios.ts"
 
 /** A raw answer: status, headers and the body's bytes. */
@@ -37,3 +38,22 @@ export const fileKeyOf = async (app: Client, token: string): Promise<string> => 
   assert.strictEqual(me.status, 200)
   return me.body.fileKey
 }
+
+/** The inbound e-mail provider's JSON for a message to the team's inbox address, with `[name, contentType, bytes]` attachments. */
+export const inboxMail = (
+  teamId: TeamId,
+  messageId: string,
+  attachments: ReadonlyArray<readonly [string, string, Uint8Array]>
+) =>
+  JSON.stringify({
+    MessageID: messageId,
+    From: "Acme Cloud <billing@acmecloud.example>",
+    To: `Invoices <inbox+${teamId}@inbox.svc.test>`,
+    Subject: "Invoice INV-42: 1,234.50 due",
+    TextBody: "Please find your invoice attached.",
+    Attachments: attachments.map(([Name, ContentType, content]) => ({
+      Name,
+      ContentType,
+      Content: Buffer.from(content).toString("base64")
+    }))
+  })

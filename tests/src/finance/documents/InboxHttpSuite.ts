@@ -3,39 +3,17 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert } from "@effect/vitest"
 import { FileStorageFs } from "@svc/adapters-fs"
-import { MaxFileBytes, type TeamId } from "@svc/domain"
+import { MaxFileBytes } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { appEnv, inboundOver, newTeam, settle } from "../../inbound/InboundSetup.ts"
 import { testConfig } from "../../support/InProcessApp.ts"
-import { call, post, type RunningApp, type WebhookPorts, withApp } from "../../support/WebhooksHarness.ts"
-import { pdfBytes } from "./DocumentsSetup.ts"
+import { call, clientOver, post, type RunningApp, type WebhookPorts, withApp } from "../../support/WebhooksHarness.ts"
+import { inboxMail as mail, pdfBytes } from "./DocumentsSetup.ts"
 
 const LIMIT = 2 * 1024 * 1024
 
 /** Bytes of a GET on the served app. */
-const download = (app: RunningApp, path: string) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${app.url}${path}`)
-    return {
-      status: response.status,
-      headers: response.headers,
-      bytes: new Uint8Array(await response.arrayBuffer())
-    }
-  })
-
-const mail = (teamId: TeamId, messageId: string, attachments: ReadonlyArray<readonly [string, string, Uint8Array]>) =>
-  JSON.stringify({
-    MessageID: messageId,
-    From: "Acme Cloud <billing@acmecloud.example>",
-    To: `Invoices <inbox+${teamId}@inbox.svc.test>`,
-    Subject: "Invoice INV-42: 1,234.50 due",
-    TextBody: "Please find your invoice attached.",
-    Attachments: attachments.map(([Name, ContentType, content]) => ({
-      Name,
-      ContentType,
-      Content: Buffer.from(content).toString("base64")
-    }))
-  })
+const download = (app: RunningApp, path: string) => Effect.promise(() => clientOver(app).rawCall(path))
 
 /**
  * The inbox over HTTP: e-mails posted to the real inbound webhook are processed by the worker's step into items whose
@@ -81,7 +59,7 @@ export const inboxHttpSuite = <E>(name: string, ports: Layer.Layer<WebhookPorts,
                 transactionId: null,
                 subject: "Invoice INV-42: 1,234.50 due"
               })
-              const path = `vault/${teamId}/inbox/${item.id}/invoice.pdf`
+              const path = `vault/${teamId}/inbox/${item.id}/1`
               assert.deepStrictEqual(item.attachments, [
                 { filename: "invoice.pdf", contentType: "application/pdf", size: pdf.byteLength, path, skipped: null },
                 {

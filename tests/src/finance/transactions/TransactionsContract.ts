@@ -390,7 +390,12 @@ export const transactionsContract = <E>(
         const { team: other } = yield* newTeam
         const created = yield* transactions.create(team.id, item())
         const id = created.transaction.id
-        const file = { path: [team.id, "receipts", "a.png"], name: "a.png", size: 10, type: "image/png" }
+        const file = {
+          path: [team.id, "receipts", "a.png"],
+          name: "a.png",
+          size: 10,
+          type: "image/png"
+        }
         assert.strictEqual(
           yield* refusedField(transactions.addAttachment(team.id, id, { ...file, path: [other.id, "a.png"] })),
           "TransactionInvalid:path.0"

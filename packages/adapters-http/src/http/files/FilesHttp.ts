@@ -1,13 +1,11 @@
-import { FileAccess, fileNameOf } from "@svc/domain"
+import { FileAccess, UNKNOWN_CONTENT_TYPE } from "@svc/domain"
 import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { badRequest, InternalError, notFound, unauthorized } from "../../api/shared/index.ts"
-import { contentDisposition } from "../shared/index.ts"
+import { badRequest, notFound, unauthorized } from "../../api/shared/index.ts"
+import { internalFailure, userFileResponse } from "../shared/index.ts"
 
 const noFile = () => Effect.fail(notFound("no file at that path"))
-const internal = () => Effect.fail(new InternalError({ error: "internal_error", code: 500 }))
 const invalidPath = (field: string) => (e: { readonly reason: string }) =>
   Effect.fail(badRequest("invalid_path", `${field}: ${e.reason}`, [{ path: `query.${field}`, message: e.reason }]))
 
@@ -18,32 +16,26 @@ export const FilesHttp = HttpApiBuilder.group(Api, "files", (handlers) =>
       .handle("proxy", ({ query }) =>
         access.open(query.filePath, query.fk).pipe(
           Effect.map(({ file, content }) =>
-            HttpServerResponse.stream(content, { contentType: "application/octet-stream", contentLength: file.size })
+            userFileResponse(file, content, { contentType: UNKNOWN_CONTENT_TYPE, filename: file.name })
           ),
           Effect.catchTags({
             InvalidFilePath: invalidPath("filePath"),
             FileKeyRefused: noFile,
             FileNotFound: noFile,
-            PersistenceUnavailable: internal
+            FileStoreUnavailable: internalFailure
           })
         )
       )
       .handle("downloadFile", ({ query }) =>
         access.open(query.path, query.fk).pipe(
           Effect.map(({ file, content }) =>
-            HttpServerResponse.stream(content, {
-              contentType: file.contentType,
-              contentLength: file.size,
-              headers: {
-                "content-disposition": contentDisposition("attachment", query.filename ?? fileNameOf(file.key))
-              }
-            })
+            userFileResponse(file, content, { contentType: file.contentType, filename: query.filename ?? file.name })
           ),
           Effect.catchTags({
             InvalidFilePath: invalidPath("path"),
             FileKeyRefused: () => Effect.fail(unauthorized("the file key is not the key of the path's team")),
             FileNotFound: noFile,
-            PersistenceUnavailable: internal
+            FileStoreUnavailable: internalFailure
           })
         )
       )

@@ -1,4 +1,4 @@
-import { base64DecodedSize, InboxEmailReceived } from "@svc/domain"
+import { base64DecodedSize, ContentType, FileName, InboxEmailReceived } from "@svc/domain"
 import { Result, Schema } from "effect"
 import { decodePart, type EventMapping, Required } from "./EventMapping.ts"
 
@@ -15,8 +15,8 @@ export const InboxMessage = Schema.Struct({
   Attachments: Schema.optionalKey(
     Schema.Array(
       Schema.Struct({
-        Name: Required(255),
-        ContentType: Required(255),
+        Name: FileName,
+        ContentType: ContentType,
         Content: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9+/]*={0,2}$/u, { message: "expected base64" }))
       })
     ).check(Schema.isMaxLength(50))

@@ -1,5 +1,14 @@
 import { Context, Effect, Layer, Option, Result, Schema, type Stream } from "effect"
-import { FileStorage, type FileTooLarge, MaxFileBytes, safeFileName, storageKey } from "../../files/index.ts"
+import {
+  ContentType,
+  FileName,
+  FileStorage,
+  type FileStoreUnavailable,
+  type FileTooLarge,
+  MaxFileBytes,
+  parseVaultPath,
+  storageKey
+} from "../../files/index.ts"
 import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/index.ts"
 import { newIdText, nowIso } from "../../shared/index.ts"
 import { bareContentType, DOCUMENT_CONTENT_TYPES, type Document } from "./Document.ts"
@@ -15,7 +24,7 @@ export class DocumentRefused extends Schema.TaggedError<DocumentRefused>()("Docu
   message: Schema.String
 }) {}
 
-/** What an upload gives: the file's name, type and content, and a title (the file name when null). */
+/** What an upload gives: the file's name and type as sent, its content, and a title (the file name when null). */
 export interface DocumentUpload<E> {
   readonly filename: string
   readonly contentType: string
@@ -23,13 +32,24 @@ export interface DocumentUpload<E> {
   readonly content: Stream.Stream<Uint8Array, E>
 }
 
-/** Where a document's file lives; any name maps to a valid key (`safeFileName`). */
-const documentKey = (teamId: TeamId, id: string, name: string) => {
-  const key = storageKey(teamId, ["documents", id, safeFileName(name)])
-  // An id and a safe file name are always valid segments.
+/** Where a document's file lives: `documents/{id}`, made of ids alone (its name is metadata). */
+const documentKey = (teamId: TeamId, id: string) => {
+  const key = storageKey(teamId, ["documents", id])
+  // An id is always a valid segment.
   if (Result.isFailure(key)) throw key.failure
   return key.success
 }
+
+/** `value` decoded by `schema`, or the refusal of `field` with the schema's message. */
+const checked = <S extends Schema.Top & { readonly DecodingServices: never }>(
+  schema: S,
+  field: string,
+  value: unknown
+): Result.Result<S["Type"], DocumentRefused> =>
+  Result.mapError(
+    Schema.decodeUnknownResult(schema)(value),
+    (error) => new DocumentRefused({ field, message: error.message })
+  )
 
 /** Storage of documents' metadata, per team. */
 export class DocumentsRepo extends Context.Service<
@@ -58,32 +78,34 @@ export class Documents extends Context.Service<Documents>()("@svc/domain/Documen
     })
 
     /**
-     * Stores the file (streamed, refused past the file limit) and then its metadata; a document whose metadata
-     * cannot be stored leaves no file behind.
+     * Stores the file (streamed, refused past the file limit) under a key of ids and then its metadata; the name and
+     * type are checked before any byte is stored, and a document whose metadata cannot be stored leaves no file behind.
      */
     const upload = <E>(
       teamId: TeamId,
       input: DocumentUpload<E>
-    ): Effect.Effect<Document, DocumentRefused | FileTooLarge | PersistenceUnavailable | E> =>
+    ): Effect.Effect<Document, DocumentRefused | FileTooLarge | FileStoreUnavailable | PersistenceUnavailable | E> =>
       Effect.gen(function* () {
-        const contentType = bareContentType(input.contentType)
+        const name = yield* Effect.fromResult(checked(FileName, "file.filename", input.filename))
+        if (input.contentType === "") {
+          return yield* new DocumentRefused({ field: "file", message: "the file has no content type" })
+        }
+        const given = yield* Effect.fromResult(checked(ContentType, "file", input.contentType))
+        const contentType = bareContentType(given)
         if (!DOCUMENT_CONTENT_TYPES.has(contentType)) {
           return yield* new DocumentRefused({
             field: "file",
-            message:
-              contentType === ""
-                ? "the file has no content type"
-                : `content type ${contentType} is not allowed; allowed: ${[...DOCUMENT_CONTENT_TYPES].join(", ")}`
+            message: `content type ${contentType} is not allowed; allowed: ${[...DOCUMENT_CONTENT_TYPES].join(", ")}`
           })
         }
         const id = yield* newIdText
-        const key = documentKey(teamId, id, input.filename)
-        const stored = yield* storage.write(key, input.content, { contentType, maxBytes })
+        const key = documentKey(teamId, id)
+        const stored = yield* storage.write(key, input.content, { name, contentType, maxBytes })
         const document: Document = {
           id,
           teamId,
-          title: input.title ?? input.filename,
-          name: input.filename,
+          title: input.title ?? name,
+          name,
           contentType,
           size: stored.size,
           path: key,
@@ -93,11 +115,14 @@ export class Documents extends Context.Service<Documents>()("@svc/domain/Documen
         return document
       }).pipe(Effect.withSpan("Documents.upload"))
 
-    /** Deletes the document's metadata, then its file. */
+    /** Deletes the document's metadata, then its file (at the path the document names). */
     const remove = Effect.fn("Documents.remove")(function* (teamId: TeamId, id: string) {
       const current = yield* get(teamId, id)
       if (!(yield* repo.delete(teamId, id))) return yield* new DocumentNotFound({ id })
-      yield* storage.remove(documentKey(teamId, current.id, current.name))
+      const stored = parseVaultPath(current.path)
+      // A document's path is a key the store made, so it always parses.
+      if (Result.isFailure(stored)) return yield* Effect.die(stored.failure)
+      yield* storage.remove(stored.success.key)
       return current
     })
 

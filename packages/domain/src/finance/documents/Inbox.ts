@@ -1,12 +1,5 @@
 import { Context, DateTime, Effect, Layer, Option, Result, Schema, type Stream } from "effect"
-import {
-  FileStorage,
-  MaxFileBytes,
-  parseVaultPath,
-  type StorageKey,
-  safeFileName,
-  storageKey
-} from "../../files/index.ts"
+import { FileStorage, MaxFileBytes, parseVaultPath, type StorageKey, storageKey } from "../../files/index.ts"
 import type { PageRequest, TeamId } from "../../shared/index.ts"
 import { newIdText, nowIso } from "../../shared/index.ts"
 import { TransactionId, TransactionsRepo } from "../transactions/index.ts"
@@ -28,7 +21,10 @@ export class InboxTransactionNotFound extends Schema.TaggedError<InboxTransactio
 /** An attachment's content could not be read (not base64); the attachment is skipped, the e-mail kept. */
 export class AttachmentUnreadable extends Schema.TaggedError<AttachmentUnreadable>()("AttachmentUnreadable", {}) {}
 
-/** An attachment as received: its declared size, and its content read as it is stored. */
+/**
+ * An attachment as received: its name (a `FileName`) and content type (a `ContentType`), its declared size, and its
+ * content read as it is stored.
+ */
 export interface ReceivedAttachment {
   readonly filename: string
   readonly contentType: string
@@ -60,8 +56,8 @@ export const statusAfter = (current: InboxStatus, patch: InboxPatch): InboxStatu
   patch.status ?? (patch.transactionId === undefined ? current : patch.transactionId === null ? "pending" : "done")
 
 /**
- * A team's inbox: e-mails with their attachments stored at `vault/{teamId}/inbox/{itemId}/{name}`, matched to
- * transactions, with suggested matches.
+ * A team's inbox: e-mails with their attachments stored at `vault/{teamId}/inbox/{itemId}/{position}` (the name is
+ * metadata), matched to transactions, with suggested matches.
  */
 export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
   make: Effect.gen(function* () {
@@ -70,9 +66,9 @@ export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
     const transactions = yield* TransactionsRepo
     const maxBytes = yield* MaxFileBytes
 
-    const keyOf = (teamId: TeamId, itemId: string, name: string): StorageKey => {
-      const key = storageKey(teamId, ["inbox", itemId, name])
-      // An id and a safe file name are always valid segments.
+    const keyOf = (teamId: TeamId, itemId: string, position: number): StorageKey => {
+      const key = storageKey(teamId, ["inbox", itemId, String(position)])
+      // An id and a number are always valid segments.
       if (Result.isFailure(key)) throw key.failure
       return key.success
     }
@@ -92,7 +88,6 @@ export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
      */
     const receive = Effect.fn("Inbox.receive")(function* (teamId: TeamId, email: ReceivedEmail) {
       const id = yield* newIdText
-      const used = new Set<string>()
       const stored: Array<InboxAttachment> = []
       const storeAll = Effect.forEach(
         email.attachments,
@@ -103,11 +98,9 @@ export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
               stored.push({ ...meta, path: null, skipped: `over the file limit of ${maxBytes} bytes` })
               return
             }
-            const safe = safeFileName(a.filename)
-            const name = used.has(safe) ? `${index + 1}_${safe}` : safe
-            used.add(name)
-            const key = keyOf(teamId, id, name)
-            const outcome = yield* storage.write(key, a.content, { contentType: a.contentType, maxBytes }).pipe(
+            const key = keyOf(teamId, id, index + 1)
+            const written = storage.write(key, a.content, { name: a.filename, contentType: a.contentType, maxBytes })
+            const outcome = yield* written.pipe(
               Effect.map((file): InboxAttachment => ({ ...meta, size: file.size, path: key, skipped: null })),
               Effect.catchTags({
                 FileTooLarge: () =>

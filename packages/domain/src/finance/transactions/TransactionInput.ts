@@ -1,4 +1,5 @@
 import { DateTime, Option, Schema } from "effect"
+import { ContentType, FileName } from "../../files/model.ts"
 import { CalendarDate, KnownCurrency, SignedAmountMinor } from "../money/model.ts"
 import { TaxRate } from "./Category.ts"
 import { TransactionFrequency, TransactionStatus } from "./Transaction.ts"
@@ -96,13 +97,11 @@ export const CreateTransactionAttachment = Schema.Struct({
   path: Schema.Array(
     Schema.String.check(Schema.isBetweenLength(1, 255, { message: "expected a path segment of 1 to 255 characters" }))
   ).check(Schema.isBetweenLength(1, 32, { message: "expected 1 to 32 path segments" })),
-  name: Schema.String.check(Schema.isBetweenLength(1, 255, { message: "expected 1 to 255 characters" })),
+  name: FileName,
   size: Schema.Int.check(
     Schema.isBetween({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { message: "expected a size in bytes" })
   ),
-  type: Schema.String.check(
-    Schema.isPattern(/^[\w.+-]+\/[\w.+-]+$/u, { message: "expected a MIME type such as application/pdf" })
-  )
+  type: ContentType
 })
 export type CreateTransactionAttachment = typeof CreateTransactionAttachment.Type
 

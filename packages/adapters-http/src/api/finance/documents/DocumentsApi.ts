@@ -59,10 +59,13 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .annotate(OpenApi.Summary, "Upload a document")
       .annotate(
         OpenApi.Description,
-        "A `multipart/form-data` upload, streamed to the file store at `vault/{teamId}/documents/{id}/{name}`: " +
-          "the answer's `path` downloads it through GET /files/download/file. Fields after the file part are " +
-          "refused (the file is stored as it arrives). A file over the file limit (25 MiB unless configured) is " +
-          "413; a missing file part, or a missing or disallowed content type, is 400 naming `file`."
+        "A `multipart/form-data` upload, streamed to the file store at `vault/{teamId}/documents/{id}` (a path of " +
+          "ids: the file name is the document's `name`, 1 to 255 characters without control characters, else 400 " +
+          "naming `file.filename`): the answer's `path` downloads it through GET /files/download/file. Fields after " +
+          "the file part are refused (the file is stored as it arrives). A file over the file limit (25 MiB unless " +
+          "configured) is 413; a missing file part, or a missing, malformed (RFC 9110) or disallowed content type, " +
+          "is 400 naming `file`. Nothing is kept of a refused or failed upload; a failing file store is 503 " +
+          "`file_store_unavailable`."
       ),
     HttpApiEndpoint.get("get", "/documents/:id", {
       params: id,

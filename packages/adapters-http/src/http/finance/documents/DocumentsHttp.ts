@@ -4,7 +4,7 @@ import { HttpIncomingMessage, HttpServerRequest, Multipart } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import { badRequest, notFound, PayloadTooLarge } from "../../../api/shared/index.ts"
-import { listPaging, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
+import { listPaging, orFileStoreUnavailable, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
 
 /** Room for the multipart framing and the title around a file of the limit. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024
@@ -98,7 +98,7 @@ export const DocumentsHttp = HttpApiBuilder.group(Api, "documents", (handlers) =
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
           return documentView(yield* uploadParts(documents, maxBytes, teamId, payload))
-        }).pipe(orServiceUnavailable)
+        }).pipe(orServiceUnavailable, orFileStoreUnavailable)
       )
       .handle("get", ({ params }) =>
         Effect.gen(function* () {
@@ -111,7 +111,7 @@ export const DocumentsHttp = HttpApiBuilder.group(Api, "documents", (handlers) =
           const { teamId } = yield* principalTeam
           const removed = yield* documents.remove(teamId, params.id)
           return { id: removed.id, object: "document" as const, deleted: true as const }
-        }).pipe(Effect.catchTag("DocumentNotFound", missing(params.id)), orServiceUnavailable)
+        }).pipe(Effect.catchTag("DocumentNotFound", missing(params.id)), orServiceUnavailable, orFileStoreUnavailable)
       )
   })
 )

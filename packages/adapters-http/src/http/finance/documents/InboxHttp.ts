@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import { badRequest, notFound } from "../../../api/shared/index.ts"
-import { listPaging, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
+import { listPaging, orFileStoreUnavailable, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
 
 export const InboxHttp = HttpApiBuilder.group(Api, "inbox", (handlers) =>
   Effect.gen(function* () {
@@ -49,7 +49,7 @@ export const InboxHttp = HttpApiBuilder.group(Api, "inbox", (handlers) =>
           const { teamId } = yield* principalTeam
           const removed = yield* inbox.remove(teamId, params.id)
           return { id: removed.id, object: "inbox_item" as const, deleted: true as const }
-        }).pipe(Effect.catchTag("InboxItemNotFound", missing(params.id)), orServiceUnavailable)
+        }).pipe(Effect.catchTag("InboxItemNotFound", missing(params.id)), orServiceUnavailable, orFileStoreUnavailable)
       )
   })
 )
