@@ -1,9 +1,10 @@
 import { DashboardSignIn, dashboardSessionView, normalizeEmail } from "@svc/domain"
 import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentDashboardSession, sessionCookie } from "../../api/shared/index.ts"
-import { PublicBaseUrl } from "../middleware/index.ts"
+import { clientAddressOf, PublicBaseUrl } from "../middleware/index.ts"
 import { orServiceUnavailable } from "../shared/index.ts"
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"])
@@ -25,7 +26,7 @@ export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", 
     return handlers
       .handle("requestLink", ({ payload }) =>
         Effect.gen(function* () {
-          yield* signIn.requestLink(payload.email)
+          yield* signIn.requestLink(payload.email, clientAddressOf(yield* HttpServerRequest.HttpServerRequest))
           return { object: "sign_in_link_request" as const, email: normalizeEmail(payload.email) }
         }).pipe(orServiceUnavailable)
       )
