@@ -106,8 +106,9 @@ export interface ActiveSession {
 }
 
 /**
- * Dashboard sign-in by e-mailed one-time link (ADR 0037): request a link (answered alike for every address), consume it
- * once for a session, resolve a session token, sign out. Sign-in and sign-out are audited on the user's current team.
+ * Dashboard sign-in by e-mailed one-time link (ADRs 0037, 0044): request a link (queued alike for every address, mailed
+ * by the sign-in pass), consume it once for a session, resolve a session token, sign out. Sign-in and sign-out are
+ * audited on the user's current team.
  */
 export class DashboardSignIn extends Context.Service<
   DashboardSignIn,
