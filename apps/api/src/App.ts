@@ -71,6 +71,7 @@ import {
   cryptoFeesFromConfig,
   DashboardSessionsPurgeJob,
   DashboardSignIn,
+  type DashboardSignInSettings,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
   DEFAULT_MAX_FILE_BYTES,
@@ -98,6 +99,7 @@ import {
   Reports,
   SealedSecrets,
   Search,
+  SignInLinksJob,
   SpendFreezes,
   SpendRequests,
   Tags,
@@ -156,11 +158,16 @@ export interface ServiceConfig {
   readonly dashboardDir?: string
   /** How long a dashboard session lives (12 h unless given). */
   readonly dashboardSessionTtlSeconds?: number
+  /** How often the sign-in pass mails the links asked for since its last run (250 ms unless given). */
+  readonly signInLinkIntervalMs?: number
   /** Where mail is written as JSON files (`MAIL_OUTBOX_DIR`) instead of the log; tests read sign-in links there. */
   readonly mailOutboxDir?: string
   /** The SMTP server mail is sent through (`SMTP_URL`, from `SMTP_FROM`); it wins over `MAIL_OUTBOX_DIR`. */
   readonly smtp?: SmtpSettings
 }
+
+/** How often the sign-in pass runs unless `SIGN_IN_LINK_INTERVAL_MS` says otherwise: a link arrives within about this. */
+const DEFAULT_SIGN_IN_LINK_INTERVAL_MS = 250
 
 /** Where `npm run build:dashboard` puts the dashboard. */
 const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/dist", import.meta.url))
@@ -229,6 +236,12 @@ export const serviceConfig = Effect.gen(function* () {
     60,
     30 * 86_400
   )
+  const signInLinkIntervalMs = yield* wholeNumber(
+    "SIGN_IN_LINK_INTERVAL_MS",
+    DEFAULT_SIGN_IN_LINK_INTERVAL_MS,
+    10,
+    60_000
+  )
   const mailOutboxDir = yield* Config.option(Config.String("MAIL_OUTBOX_DIR"))
   const smtp = yield* smtpConfig(publicBaseUrl)
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
@@ -256,6 +269,7 @@ export const serviceConfig = Effect.gen(function* () {
     chatApprovalsIntervalMs,
     dashboardDir,
     dashboardSessionTtlSeconds,
+    signInLinkIntervalMs,
     ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {}),
     ...(Option.isSome(smtp) ? { smtp: smtp.value } : {})
   } satisfies ServiceConfig
@@ -494,6 +508,18 @@ const chatApprovals = (config: ServiceConfig) =>
     )
   )
 
+/** Where dashboard sign-in links point and how long its sessions live, from the service configuration. */
+export const signInSettings = (config: ServiceConfig): DashboardSignInSettings => ({
+  signInUrl: `${config.publicBaseUrl}/dashboard/sign-in`,
+  sessionTtlSeconds: config.dashboardSessionTtlSeconds ?? DEFAULT_DASHBOARD_SESSION_TTL_SECONDS
+})
+
+/** Dashboard sign-in, and its pass mailing the links asked for, every `signInLinkIntervalMs` (ADR 0044). */
+const dashboardSignIn = (config: ServiceConfig) =>
+  backgroundJobs(SignInLinksJob(`${config.signInLinkIntervalMs ?? DEFAULT_SIGN_IN_LINK_INTERVAL_MS} millis`)).pipe(
+    Layer.provideMerge(DashboardSignIn.layer(signInSettings(config)))
+  )
+
 /** The domain services (and their background jobs) over a set of ports. */
 export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) =>
   Layer.mergeAll(
@@ -514,10 +540,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
     Tracker.layer,
     Search.layer,
-    DashboardSignIn.layer({
-      signInUrl: `${config.publicBaseUrl}/dashboard/sign-in`,
-      sessionTtlSeconds: config.dashboardSessionTtlSeconds ?? DEFAULT_DASHBOARD_SESSION_TTL_SECONDS
-    }),
+    dashboardSignIn(config),
     chatApprovals(config).pipe(Layer.provideMerge(chatApp(config))),
     mailIntegration(config)
   ).pipe(

@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Readiness } from "@svc/adapters-http"
+import { answerClientErrorsAsJson, Readiness } from "@svc/adapters-http"
 import { DatabaseInfo, DatabaseLive, DatabaseStartup, PortsPg } from "@svc/adapters-pg"
 import { Config, Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -11,20 +11,23 @@ import { Sha256Node } from "./Sha256Node.ts"
  * The Node server's limits, shorter than Node's defaults (a 300 s request timeout): the request headers within
  * `HTTP_HEADERS_TIMEOUT_SECONDS` (default 10), the whole request, body included, within `HTTP_REQUEST_TIMEOUT_SECONDS`
  * (default 30, also the longest a socket may stay silent), and an idle keep-alive connection closed after
- * `HTTP_KEEP_ALIVE_TIMEOUT_SECONDS` (default 5). Headers never get longer than the whole request.
+ * `HTTP_KEEP_ALIVE_TIMEOUT_SECONDS` (default 5). Headers never get longer than the whole request. What the parser
+ * refuses (headers too large, malformed requests, timeouts) is answered with the contract's JSON error body.
  */
 const nodeServer = Effect.gen(function* () {
   const requestMs = (yield* positive("HTTP_REQUEST_TIMEOUT_SECONDS", 30)) * 1000
   const headersMs = Math.min((yield* positive("HTTP_HEADERS_TIMEOUT_SECONDS", 10)) * 1000, requestMs)
   const keepAliveMs = (yield* positive("HTTP_KEEP_ALIVE_TIMEOUT_SECONDS", 5)) * 1000
   return () =>
-    createServer({
-      headersTimeout: headersMs,
-      requestTimeout: requestMs,
-      keepAliveTimeout: keepAliveMs,
-      // Node checks both timeouts on this period (30 s by default), so a short timeout needs a short period.
-      connectionsCheckingInterval: Math.min(1000, headersMs)
-    }).setTimeout(requestMs)
+    answerClientErrorsAsJson(
+      createServer({
+        headersTimeout: headersMs,
+        requestTimeout: requestMs,
+        keepAliveTimeout: keepAliveMs,
+        // Node checks both timeouts on this period (30 s by default), so a short timeout needs a short period.
+        connectionsCheckingInterval: Math.min(1000, headersMs)
+      }).setTimeout(requestMs)
+    )
 })
 
 /** Ready once the start-up migrations ran and the database answers. */

@@ -1,8 +1,9 @@
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { Browser, Page } from "playwright-core"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
+import { mailOutbox } from "../support/MailOutbox.ts"
 import { sessionToken } from "../support/Session.ts"
-import { apiCall, launchBrowser, mailOutbox, newContext, screenshot } from "./BrowserHarness.ts"
+import { apiCall, launchBrowser, newContext, screenshot } from "./BrowserHarness.ts"
 
 /**
  * The dashboard in a real browser against the real server on a real database: sign-in through the mailed link, the

@@ -8,8 +8,10 @@ import {
   isoOfMillis,
   Mailer,
   type MailMessage,
+  type PersistenceUnavailable,
+  type QueuedLinkRequest,
   type SignInLink,
-  type Transactor,
+  Transactor,
   type UserId,
   UsersRepo
 } from "@svc/domain"
@@ -21,9 +23,12 @@ const SIGN_IN_URL = "https://svc.example/dashboard/sign-in"
 const newUser = (email = `${crypto.randomUUID()}@example.com`) =>
   UsersRepo.use((users) => users.ensure({ id: crypto.randomUUID() as UserId, email, fullName: "Ada" }))
 
-const link = (userId: UserId, nowMs: number, tokenHash = crypto.randomUUID()): SignInLink => ({
-  tokenHash,
+const CLIENT = "203.0.113.1"
+
+const link = (userId: UserId, nowMs: number, requestedFrom = CLIENT): SignInLink => ({
+  tokenHash: crypto.randomUUID(),
   userId,
+  requestedFrom,
   expiresAt: isoOfMillis(nowMs + 15 * 60_000),
   consumedAt: null,
   createdAt: isoOfMillis(nowMs)
@@ -34,6 +39,8 @@ interface SignInScene {
   readonly signIn: DashboardSignIn["Service"]
   readonly user: Effect.Success<ReturnType<typeof newUser>>
   readonly mailed: Effect.Effect<ReadonlyArray<MailMessage>>
+  /** Asks for a link for `email` from `client` and runs the sign-in pass. */
+  readonly ask: (email: string, client?: string) => Effect.Effect<void, PersistenceUnavailable>
 }
 
 /** Runs `body` in a new scene whose sessions live an hour. */
@@ -45,7 +52,9 @@ const withSignIn = <A, E, R>(body: (scene: SignInScene) => Effect.Effect<A, E, R
       Layer.provide(Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) }))
     )
     const signIn = yield* Effect.provide(DashboardSignIn.use(Effect.succeed), signInLayer)
-    return yield* body({ signIn, user, mailed: Ref.get(sent) })
+    const ask = (email: string, client = CLIENT) =>
+      Effect.andThen(signIn.requestLink(email, client), signIn.sendRequestedLinks)
+    return yield* body({ signIn, user, mailed: Ref.get(sent), ask })
   })
 
 const tokenIn = (message: MailMessage | undefined) => {
@@ -56,49 +65,108 @@ const tokenIn = (message: MailMessage | undefined) => {
   return token ?? ""
 }
 
-/** A limit no test reaches: for tests about something else than the limit. */
-const UNBOUNDED = { since: isoOfMillis(0), max: Number.MAX_SAFE_INTEGER }
+/** Limits no test reaches: for tests about something else than the limits. */
+const UNBOUNDED = { since: isoOfMillis(0), perClient: Number.MAX_SAFE_INTEGER, perAddress: Number.MAX_SAFE_INTEGER }
+
+/** Limits counted since `sinceMs`. */
+const limits = (sinceMs: number, perClient: number, perAddress: number) => ({
+  since: isoOfMillis(sinceMs),
+  perClient,
+  perAddress
+})
 
 type Ports = DashboardSessionsRepo | UsersRepo | AuditLogRepo | Transactor
 
 /** What every DashboardSessionsRepo adapter must do, and DashboardSignIn over it (time from the TestClock). */
 export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Ports, E, never>) =>
   layer(ports, { timeout: "60 seconds" })(`dashboard sign-in (${name})`, (it) => {
-    it.effect("a link is stored within its user's limit since a time, and consumed once, only before it expires", () =>
-      Effect.gen(function* () {
-        const repo = yield* DashboardSessionsRepo
-        const user = yield* newUser()
-        const other = yield* newUser()
-        const now = Date.parse("2026-11-27T10:00:00.000Z")
-        const fresh = link(user.id, now)
-        assert.isTrue(yield* repo.insertLink(fresh, { since: isoOfMillis(now), max: 2 }))
-        assert.isTrue(yield* repo.insertLink(link(user.id, now + 60_000), { since: isoOfMillis(now), max: 2 }))
-        assert.isFalse(yield* repo.insertLink(link(user.id, now + 61_000), { since: isoOfMillis(now), max: 2 }))
-        // Counted from a later time, the first link no longer counts; another user's links never do.
-        assert.isTrue(yield* repo.insertLink(link(user.id, now + 62_000), { since: isoOfMillis(now + 1), max: 2 }))
-        assert.isTrue(yield* repo.insertLink(link(other.id, now), { since: isoOfMillis(0), max: 1 }))
+    it.effect(
+      "a link is stored within its user's limits per client and in all since a time, consumed once before it expires",
+      () =>
+        Effect.gen(function* () {
+          const repo = yield* DashboardSessionsRepo
+          const user = yield* newUser()
+          const other = yield* newUser()
+          const now = Date.parse("2026-11-27T10:00:00.000Z")
+          const fresh = link(user.id, now, "a")
+          const within = limits(now, 2, 3)
+          assert.isTrue(yield* repo.insertLink(fresh, within))
+          assert.isTrue(yield* repo.insertLink(link(user.id, now + 60_000, "a"), within))
+          assert.isFalse(yield* repo.insertLink(link(user.id, now + 61_000, "a"), within), "client a spent its own")
+          assert.isTrue(yield* repo.insertLink(link(user.id, now + 62_000, "b"), within), "client b has its own")
+          assert.isFalse(yield* repo.insertLink(link(user.id, now + 63_000, "c"), within), "3 in all")
+          // Counted from a later time, the first link no longer counts; another user's links never do.
+          assert.isTrue(yield* repo.insertLink(link(user.id, now + 64_000, "a"), limits(now + 1, 2, 3)))
+          assert.isTrue(yield* repo.insertLink(link(other.id, now, "a"), limits(0, 1, 1)))
 
-        assert.deepStrictEqual(yield* repo.consumeLink("no-such-hash", isoOfMillis(now)), Option.none())
-        const atExpiry = link(user.id, now)
-        yield* repo.insertLink(atExpiry, UNBOUNDED)
-        assert.deepStrictEqual(yield* repo.consumeLink(atExpiry.tokenHash, atExpiry.expiresAt), Option.none())
-        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 1000)), Option.some(user.id))
-        assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 2000)), Option.none())
-      })
+          assert.deepStrictEqual(yield* repo.consumeLink("no-such-hash", isoOfMillis(now)), Option.none())
+          const atExpiry = link(user.id, now)
+          yield* repo.insertLink(atExpiry, UNBOUNDED)
+          assert.deepStrictEqual(yield* repo.consumeLink(atExpiry.tokenHash, atExpiry.expiresAt), Option.none())
+          assert.deepStrictEqual(
+            yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 1000)),
+            Option.some(user.id)
+          )
+          assert.deepStrictEqual(yield* repo.consumeLink(fresh.tokenHash, isoOfMillis(now + 2000)), Option.none())
+        })
     )
 
-    it.effect("of 12 concurrent links for one user within a limit of 5, exactly 5 are stored", () =>
+    it.effect(
+      "of 12 concurrent links for one user, exactly 5 are stored within 5 per client, and 5 within 5 in all",
+      () =>
+        Effect.gen(function* () {
+          const repo = yield* DashboardSessionsRepo
+          const now = Date.parse("2026-11-27T10:00:00.000Z")
+          const concurrently = (links: ReadonlyArray<SignInLink>, within: ReturnType<typeof limits>) =>
+            Effect.all(
+              links.map((l) => repo.insertLink(l, within)),
+              { concurrency: "unbounded" }
+            ).pipe(Effect.map((stored) => stored.filter(Boolean).length))
+          const user = yield* newUser()
+          const oneClient = Array.from({ length: 12 }, (_, i) => link(user.id, now + i))
+          assert.strictEqual(yield* concurrently(oneClient, limits(0, 5, 100)), 5)
+          const another = yield* newUser()
+          const manyClients = Array.from({ length: 12 }, (_, i) => link(another.id, now + i, `client-${i}`))
+          assert.strictEqual(yield* concurrently(manyClients, limits(0, 5, 5)), 5)
+        })
+    )
+
+    it.effect("link requests are taken once each, in arrival order, and stay queued when the taking rolls back", () =>
       Effect.gen(function* () {
         const repo = yield* DashboardSessionsRepo
-        const user = yield* newUser()
-        const now = Date.parse("2026-11-27T10:00:00.000Z")
-        const stored = yield* Effect.all(
-          Array.from({ length: 12 }, (_, i) =>
-            repo.insertLink(link(user.id, now + i), { since: isoOfMillis(0), max: 5 })
-          ),
+        const transactor = yield* Transactor
+        const request = (n: number): QueuedLinkRequest => ({
+          email: `${crypto.randomUUID()}@example.com`,
+          requestedFrom: `client-${n}`,
+          requestedAt: isoOfMillis(Date.parse("2026-11-27T10:00:00.000Z") + n)
+        })
+        const take = transactor.withTransaction(repo.takeLinkRequest)
+        const drain = Effect.gen(function* () {
+          for (;;) if (Option.isNone(yield* take)) return
+        })
+        yield* drain
+        const queued = Array.from({ length: 3 }, (_, i) => request(i))
+        for (const r of queued) yield* repo.enqueueLinkRequest(r)
+
+        const rolledBack = yield* Effect.flip(
+          transactor.withTransaction(Effect.andThen(repo.takeLinkRequest, Effect.fail("rolled back")))
+        )
+        assert.strictEqual(rolledBack, "rolled back")
+        assert.deepStrictEqual(yield* take, Option.some(queued[0]))
+
+        const more = Array.from({ length: 8 }, (_, i) => request(i + 3))
+        for (const r of more) yield* repo.enqueueLinkRequest(r)
+        const taken = yield* Effect.all(
+          Array.from({ length: 12 }, () => take),
           { concurrency: "unbounded" }
         )
-        assert.strictEqual(stored.filter(Boolean).length, 5)
+        const emails = taken.flatMap((t) => (Option.isSome(t) ? [t.value.email] : []))
+        assert.deepStrictEqual(
+          emails.toSorted(),
+          [queued[1], queued[2], ...more].map((r) => r?.email).toSorted(),
+          "each request taken exactly once"
+        )
+        assert.deepStrictEqual(yield* take, Option.none())
       })
     )
 
@@ -189,13 +257,45 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
       })
     )
 
-    it.effect("a known address is mailed a link that opens one session; unknown addresses are mailed nothing", () =>
+    it.effect("asking for a link only queues the request, alike for known and unknown addresses; the pass mails", () =>
       withSignIn(({ signIn, user, mailed }) =>
         Effect.gen(function* () {
-          yield* signIn.requestLink(`${crypto.randomUUID()}@example.com`)
+          const repo = yield* DashboardSessionsRepo
+          const transactor = yield* Transactor
+          const stranger = `${crypto.randomUUID()}@example.com`
+          yield* signIn.sendRequestedLinks // what earlier tests left queued
+          yield* signIn.requestLink(` ${user.email.toUpperCase()} `, "2001:db8:1:2::7")
+          yield* signIn.requestLink(stranger, "2001:db8:1:2::7")
+          assert.deepStrictEqual(yield* mailed, [], "nothing is mailed while asking")
+
+          const now = isoOfMillis(yield* Clock.currentTimeMillis)
+          const queued = yield* transactor
+            .withTransaction(
+              Effect.andThen(Effect.all([repo.takeLinkRequest, repo.takeLinkRequest]), (taken) => Effect.fail(taken))
+            )
+            .pipe(Effect.flip)
+          assert.deepStrictEqual(queued, [
+            Option.some({ email: user.email, requestedFrom: "2001:db8:1:2::/64", requestedAt: now }),
+            Option.some({ email: stranger, requestedFrom: "2001:db8:1:2::/64", requestedAt: now })
+          ])
+
+          assert.strictEqual(yield* signIn.sendRequestedLinks, 2)
+          assert.deepStrictEqual(
+            (yield* mailed).map((m) => m.to),
+            [user.email]
+          )
+          assert.strictEqual(yield* signIn.sendRequestedLinks, 0)
+        })
+      )
+    )
+
+    it.effect("a known address is mailed a link that opens one session; unknown addresses are mailed nothing", () =>
+      withSignIn(({ signIn, user, mailed, ask }) =>
+        Effect.gen(function* () {
+          yield* ask(`${crypto.randomUUID()}@example.com`)
           assert.deepStrictEqual(yield* mailed, [])
 
-          yield* signIn.requestLink(` ${user.email.toUpperCase()} `)
+          yield* ask(` ${user.email.toUpperCase()} `)
           const mail = yield* mailed
           assert.strictEqual(mail.length, 1)
           assert.strictEqual(mail[0]?.to, user.email)
@@ -226,17 +326,17 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
     )
 
     it.effect("an expired, malformed or unknown link fails alike; signing out ends the session at once", () =>
-      withSignIn(({ signIn, user, mailed }) =>
+      withSignIn(({ signIn, user, mailed, ask }) =>
         Effect.gen(function* () {
           for (const bad of ["", "short", "A".repeat(43), `${"A".repeat(42)}=`]) {
             assert.strictEqual((yield* Effect.flip(signIn.signIn(bad)))._tag, "InvalidSignInLink", bad)
           }
-          yield* signIn.requestLink(user.email)
+          yield* ask(user.email)
           const late = tokenIn((yield* mailed)[0])
           yield* TestClock.adjust("15 minutes")
           assert.strictEqual((yield* Effect.flip(signIn.signIn(late)))._tag, "InvalidSignInLink")
 
-          yield* signIn.requestLink(user.email)
+          yield* ask(user.email)
           const opened = yield* signIn.signIn(tokenIn((yield* mailed)[1]))
           const active = yield* signIn.authenticate(opened.token)
           assert.isTrue(Option.isSome(active))
@@ -246,16 +346,71 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
       )
     )
 
-    it.effect("an address gets at most 5 links per 15 minutes, then nothing until the window moves", () =>
-      withSignIn(({ signIn, user, mailed }) =>
+    it.effect("a client gets at most 5 links for an address per 15 minutes, then nothing until the window moves", () =>
+      withSignIn(({ user, mailed, ask }) =>
         Effect.gen(function* () {
-          for (let i = 0; i < 6; i++) yield* signIn.requestLink(user.email)
+          for (let i = 0; i < 6; i++) yield* ask(user.email)
           assert.strictEqual((yield* mailed).length, 5)
           yield* TestClock.adjust("14 minutes")
-          yield* signIn.requestLink(user.email)
+          yield* ask(user.email)
           assert.strictEqual((yield* mailed).length, 5)
           yield* TestClock.adjust("61 seconds")
-          yield* signIn.requestLink(user.email)
+          yield* ask(user.email)
+          assert.strictEqual((yield* mailed).length, 6)
+        })
+      )
+    )
+
+    it.effect(
+      "other clients never spend a client's allowance; an address gets at most 20 links in all per window",
+      () =>
+        withSignIn(({ user, mailed, ask }) =>
+          Effect.gen(function* () {
+            for (let i = 0; i < 6; i++) yield* ask(user.email, "198.51.100.66")
+            assert.strictEqual((yield* mailed).length, 5)
+            yield* ask(user.email, "203.0.113.5")
+            assert.strictEqual((yield* mailed).length, 6, "the person's own client still gets its link")
+            for (let i = 1; i <= 6; i++) yield* ask(user.email, `2001:db8:77:1::${i}`)
+            assert.strictEqual((yield* mailed).length, 11, "the addresses of one IPv6 /64 are one client")
+            for (const client of ["192.0.2.1", "192.0.2.2"]) {
+              for (let i = 0; i < 5; i++) yield* ask(user.email, client)
+            }
+            assert.strictEqual((yield* mailed).length, 20)
+            yield* ask(user.email, "192.0.2.3")
+            assert.strictEqual((yield* mailed).length, 20, "20 in all per window")
+            yield* TestClock.adjust("15 minutes")
+            yield* TestClock.adjust("1 second")
+            yield* ask(user.email, "192.0.2.3")
+            assert.strictEqual((yield* mailed).length, 21)
+          })
+        )
+    )
+
+    it.effect("a request older than a link's lifetime when the pass comes to it is dropped unmailed", () =>
+      withSignIn(({ signIn, user, mailed }) =>
+        Effect.gen(function* () {
+          yield* signIn.requestLink(user.email, CLIENT)
+          yield* TestClock.adjust("15 minutes")
+          yield* TestClock.adjust("1 second")
+          assert.strictEqual(yield* signIn.sendRequestedLinks, 1)
+          assert.deepStrictEqual(yield* mailed, [])
+        })
+      )
+    )
+
+    it.effect("concurrent passes take every queued request once", () =>
+      withSignIn(({ signIn, user, mailed }) =>
+        Effect.gen(function* () {
+          yield* signIn.sendRequestedLinks // what earlier tests left queued
+          for (let i = 0; i < 6; i++) yield* signIn.requestLink(user.email, `192.0.2.${i}`)
+          const taken = yield* Effect.all(
+            Array.from({ length: 4 }, () => signIn.sendRequestedLinks),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(
+            taken.reduce((a, b) => a + b, 0),
+            6
+          )
           assert.strictEqual((yield* mailed).length, 6)
         })
       )

@@ -1,8 +1,8 @@
 import { assert } from "@effect/vitest"
 import { Readiness } from "@svc/adapters-http"
-import { appLayer, type Ports, type ServiceConfig } from "@svc/api"
-import { Mailer, type MailMessage } from "@svc/domain"
-import { Clock, Effect, Layer, Ref } from "effect"
+import { appLayer, type Ports, type ServiceConfig, signInSettings } from "@svc/api"
+import { DashboardSignIn, Mailer, type MailMessage } from "@svc/domain"
+import { Clock, ConfigProvider, Effect, Layer, Ref, Tracer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { Answer } from "../support/InProcessApp.ts"
 import { clientOf, testConfig } from "../support/InProcessApp.ts"
@@ -26,6 +26,32 @@ const offsetClock = (real: Clock.Clock) => {
   return { clock, advance }
 }
 
+/** A tracer that keeps the SQL text of every statement run while `during` records. */
+const sqlRecorder = () => {
+  let recording: Array<Tracer.Span> | undefined
+  const tracer = Tracer.make({
+    span: (options) => {
+      const span = Tracer.nativeTracer.span(options)
+      recording?.push(span)
+      return span
+    }
+  })
+  const during = async (f: () => Promise<unknown>) => {
+    const spans: Array<Tracer.Span> = []
+    recording = spans
+    try {
+      await f()
+    } finally {
+      recording = undefined
+    }
+    return spans.flatMap((span) => {
+      const text = span.attributes.get("db.query.text")
+      return typeof text === "string" ? [text] : []
+    })
+  }
+  return { tracer, during }
+}
+
 /** What a sign-in test drives: the app, the mail it sent, and its clock. */
 export interface SignInApp {
   readonly call: (
@@ -34,32 +60,60 @@ export interface SignInApp {
     options?: { readonly token?: string; readonly body?: unknown; readonly headers?: Record<string, string> }
   ) => Promise<Answer>
   readonly handler: (request: Request) => Promise<Response>
+  /** Runs the sign-in pass (the app's background jobs are off): the links asked for so far are mailed. */
+  readonly sendLinks: () => Promise<number>
   readonly mail: () => ReadonlyArray<MailMessage>
   readonly advance: (ms: number) => void
+  /** The SQL statements the app ran while `f` ran, in order (none on the in-memory adapters). */
+  readonly sqlDuring: (f: () => Promise<unknown>) => Promise<ReadonlyArray<string>>
 }
 
 /**
  * Runs `f` against the whole app in process over the ports in context (with `config` over the test configuration),
- * mailing through a recorder and reading time from a clock `f` moves forward.
+ * mailing through a recorder, reading time from a clock `f` moves forward, and with its background jobs off: the test
+ * runs the sign-in pass itself.
  */
 export const withSignInApp = (config: Partial<ServiceConfig>, f: (app: SignInApp) => Promise<void>) =>
   Effect.gen(function* () {
     const context = yield* Effect.context<Ports>()
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
     const { clock, advance } = offsetClock(yield* Clock.Clock)
+    const sql = sqlRecorder()
+    const fullConfig = { ...testConfig, ...config }
+    const services = Layer.mergeAll(
+      Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) }),
+      Layer.succeed(Clock.Clock, clock),
+      Layer.succeed(Tracer.Tracer, sql.tracer)
+    )
     const app = appLayer(
-      { ...testConfig, ...config },
+      fullConfig,
       Layer.succeedContext(context),
       Layer.succeed(Readiness, { check: Effect.succeed(true) })
     ).pipe(
       Layer.provide(HttpServer.layerServices),
-      Layer.provide(Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) })),
-      Layer.provide(Layer.succeed(Clock.Clock, clock))
+      Layer.provide(services),
+      Layer.provide(
+        ConfigProvider.layerAdd(ConfigProvider.fromUnknown({ BACKGROUND_JOBS: "false" }), { asPrimary: true })
+      )
     )
     const { handler, dispose } = HttpRouter.toWebHandler(app, { disableLogger: true })
     yield* Effect.addFinalizer(() => Effect.promise(() => dispose()))
     const { call } = clientOf(handler)
-    yield* Effect.promise(() => f({ call, handler, mail: () => Effect.runSync(Ref.get(sent)), advance }))
+    const pass = DashboardSignIn.use((signIn) => signIn.sendRequestedLinks).pipe(
+      Effect.provide(DashboardSignIn.layer(signInSettings(fullConfig))),
+      Effect.provide(services),
+      Effect.provideContext(context)
+    )
+    yield* Effect.promise(() =>
+      f({
+        call,
+        handler,
+        sendLinks: () => Effect.runPromise(pass),
+        mail: () => Effect.runSync(Ref.get(sent)),
+        advance,
+        sqlDuring: sql.during
+      })
+    )
   }).pipe(Effect.scoped)
 
 /** The sign-in token in the last message mailed to `email` (from the link's fragment). */

@@ -57,13 +57,18 @@ const rejection = (promise: Promise<unknown>) =>
     }
   )
 
-const mailedToken = async (email: string) => {
-  for (const file of (await readdir(outbox)).toSorted().toReversed()) {
-    const message = JSON.parse(await readFile(join(outbox, file), "utf8"))
-    if (message.to === email) return /#token=([A-Za-z0-9_-]{43})/u.exec(message.text)?.[1] ?? ""
-  }
-  return assert.fail(`no mail to ${email}`)
-}
+/** The token of the newest link mailed to `email`, once the app's sign-in pass has mailed one. */
+const mailedToken = (email: string) =>
+  vi.waitFor(
+    async () => {
+      for (const file of (await readdir(outbox)).toSorted().toReversed()) {
+        const message = JSON.parse(await readFile(join(outbox, file), "utf8"))
+        if (message.to === email) return /#token=([A-Za-z0-9_-]{43})/u.exec(message.text)?.[1] ?? ""
+      }
+      return assert.fail(`no mail to ${email}`)
+    },
+    { timeout: 10_000 }
+  )
 
 describe("the SDK in a same-origin dashboard (no token: the session cookie and the CSRF token)", () => {
   it("signs in, calls with the cookie and x-csrf-token (never an Authorization header) and signs out", async () => {

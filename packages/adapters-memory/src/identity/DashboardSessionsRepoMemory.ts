@@ -1,4 +1,10 @@
-import { type DashboardSession, DashboardSessionsRepo, type SignInLink } from "@svc/domain"
+import {
+  type DashboardSession,
+  DashboardSessionsRepo,
+  type QueuedLinkRequest,
+  roomForLink,
+  type SignInLink
+} from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
@@ -9,16 +15,24 @@ export const DashboardSessionsRepoMemory = Layer.effect(
     const store = yield* MemoryStore
     const links = yield* store.table<ReadonlyMap<string, SignInLink>>(new Map())
     const sessions = yield* store.table<ReadonlyMap<string, DashboardSession>>(new Map())
+    const requests = yield* store.table<ReadonlyArray<QueuedLinkRequest>>([])
     return DashboardSessionsRepo.of({
-      insertLink: (link, limit) =>
+      enqueueLinkRequest: (request) => store.atomically(Ref.update(requests, (all) => [...all, request])),
+      takeLinkRequest: store.atomically(
+        Ref.modify(requests, ([first, ...rest]) =>
+          first === undefined ? [Option.none(), []] : [Option.some(first), rest]
+        )
+      ),
+      insertLink: (link, limits) =>
         store.atomically(
           Ref.modify(links, (all) => {
             const recent = [...all.values()].filter(
-              (l) => l.userId === link.userId && Date.parse(l.createdAt) >= Date.parse(limit.since)
-            ).length
-            return recent >= limit.max
-              ? ([false, all] as const)
-              : ([true, new Map(all).set(link.tokenHash, link)] as const)
+              (l) => l.userId === link.userId && Date.parse(l.createdAt) >= Date.parse(limits.since)
+            )
+            const fromClient = recent.filter((l) => l.requestedFrom === link.requestedFrom).length
+            return roomForLink({ fromClient, total: recent.length }, limits)
+              ? ([true, new Map(all).set(link.tokenHash, link)] as const)
+              : ([false, all] as const)
           })
         ),
       consumeLink: (tokenHash, at) =>

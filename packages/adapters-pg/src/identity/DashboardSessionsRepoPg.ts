@@ -1,4 +1,4 @@
-import { DashboardSession, DashboardSessionsRepo, UserId } from "@svc/domain"
+import { DashboardSession, DashboardSessionsRepo, QueuedLinkRequest, roomForLink, UserId } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import {
@@ -12,26 +12,45 @@ import {
 
 const UserRow = Schema.Struct({ userId: UserId })
 const IdRow = Schema.Struct({ id: Schema.String })
-const CountRow = Schema.Struct({ count: SafeIntegerColumn })
+const CountsRow = Schema.Struct({ fromClient: SafeIntegerColumn, total: SafeIntegerColumn })
 
-/** DashboardSessionsRepo on Postgres: a link is consumed by one conditional update, so of concurrent uses one wins. */
+/**
+ * DashboardSessionsRepo on Postgres: link requests are a queue taken with SKIP LOCKED, so concurrent passes never take
+ * one twice; a link is consumed by one conditional update, so of concurrent uses one wins.
+ */
 export const DashboardSessionsRepoPg = Layer.effect(
   DashboardSessionsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return DashboardSessionsRepo.of({
-      insertLink: (l, limit) =>
+      enqueueLinkRequest: (r) =>
+        sql`INSERT INTO sign_in_link_requests (email, requested_from, requested_at)
+            VALUES (${r.email}, ${r.requestedFrom}, ${r.requestedAt})`.pipe(
+          Effect.asVoid,
+          orUnavailable("signInLinkRequests.enqueue")
+        ),
+      takeLinkRequest: sql`DELETE FROM sign_in_link_requests
+          WHERE id = (SELECT id FROM sign_in_link_requests ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+          RETURNING email, requested_from, requested_at`.pipe(
+        orUnavailable("signInLinkRequests.take"),
+        Effect.flatMap(decodeFirst(QueuedLinkRequest, "signInLinkRequests.take"))
+      ),
+      insertLink: (l, limits) =>
         Effect.gen(function* () {
           // The user's row lock orders concurrent requests for one address: each counts after the last one stored.
           yield* sql`SELECT id FROM users WHERE id = ${l.userId} FOR UPDATE`
-          const recent = yield* sql`SELECT count(*) AS count FROM sign_in_links
-                                     WHERE user_id = ${l.userId} AND created_at >= ${limit.since}`.pipe(
-            Effect.flatMap(decodeFirst(CountRow, "signInLinks.insert")),
-            Effect.map(Option.match({ onNone: () => 0, onSome: (row) => row.count }))
+          const recent = yield* sql`SELECT count(*) FILTER (WHERE requested_from = ${l.requestedFrom}) AS from_client,
+                                           count(*) AS total
+                                    FROM sign_in_links
+                                    WHERE user_id = ${l.userId} AND created_at >= ${limits.since}`.pipe(
+            Effect.flatMap(decodeFirst(CountsRow, "signInLinks.insert"))
           )
-          if (recent >= limit.max) return false
-          yield* sql`INSERT INTO sign_in_links (token_hash, user_id, expires_at, consumed_at, created_at)
-                     VALUES (${l.tokenHash}, ${l.userId}, ${l.expiresAt}, ${l.consumedAt}, ${l.createdAt})`
+          const counts = Option.getOrElse(recent, () => ({ fromClient: 0, total: 0 }))
+          if (!roomForLink(counts, limits)) return false
+          yield* sql`INSERT INTO sign_in_links
+                       (token_hash, user_id, requested_from, expires_at, consumed_at, created_at)
+                     VALUES (${l.tokenHash}, ${l.userId}, ${l.requestedFrom}, ${l.expiresAt}, ${l.consumedAt},
+                             ${l.createdAt})`
           return true
         }).pipe(inTransaction(sql, "signInLinks.insert")),
       consumeLink: (tokenHash, at) =>

@@ -38,6 +38,7 @@ import chatMessages from "./0035_chat_messages.ts"
 import dashboardSessions from "./0036_dashboard_sessions.ts"
 import activityIndexes from "./0037_activity_indexes.ts"
 import installNonces from "./0039_install_nonces.ts"
+import signInLinkRequests from "./0040_sign_in_link_requests.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -78,7 +79,8 @@ export const migrations = Migrator.fromRecord({
   "0035_chat_messages": chatMessages,
   "0036_dashboard_sessions": dashboardSessions,
   "0037_activity_indexes": activityIndexes,
-  "0039_install_nonces": installNonces
+  "0039_install_nonces": installNonces,
+  "0040_sign_in_link_requests": signInLinkRequests
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -3,16 +3,28 @@ import { UserId } from "../shared/model.ts"
 
 /**
  * A one-time sign-in link: the raw token is mailed once and stored only as its SHA-256 hash; it can be consumed once,
- * before `expiresAt`.
+ * before `expiresAt`. `requestedFrom` is the client it was asked from (`signInClientOf`), whose allowance it spends.
  */
 export const SignInLink = Schema.Struct({
   tokenHash: Schema.String,
   userId: UserId,
+  requestedFrom: Schema.String,
   expiresAt: Schema.String,
   consumedAt: Schema.NullOr(Schema.String),
   createdAt: Schema.String
 })
 export type SignInLink = typeof SignInLink.Type
+
+/**
+ * A request for a sign-in link as it is queued, in one shape whether or not the address belongs to anyone: the
+ * address (normalised), the client it came from (`signInClientOf`) and when.
+ */
+export const QueuedLinkRequest = Schema.Struct({
+  email: Schema.String,
+  requestedFrom: Schema.String,
+  requestedAt: Schema.String
+})
+export type QueuedLinkRequest = typeof QueuedLinkRequest.Type
 
 /**
  * A dashboard session behind the `svc_session` cookie: the opaque token is stored only as its SHA-256 hash; the CSRF

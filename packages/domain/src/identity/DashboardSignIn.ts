@@ -1,6 +1,6 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import { AuditLogRepo, auditDraft } from "../audit/index.ts"
-import { Mailer } from "../platform/index.ts"
+import { Mailer, type MailMessage } from "../platform/index.ts"
 import {
   constantTimeEqual,
   cutoffBefore,
@@ -13,19 +13,20 @@ import {
   Transactor,
   type UserId
 } from "../shared/index.ts"
-import { type DashboardSession, isSessionLive, type SignInLink } from "./DashboardSession.ts"
+import { type DashboardSession, isSessionLive, type QueuedLinkRequest, type SignInLink } from "./DashboardSession.ts"
 import { normalizeEmail } from "./Member.ts"
+import {
+  SIGN_IN_LINK_TTL_SECONDS,
+  SIGN_IN_LINKS_PER_ADDRESS,
+  SIGN_IN_LINKS_PER_CLIENT,
+  type SignInLinkLimits,
+  signInClientOf
+} from "./SignInAllowance.ts"
 import type { User } from "./User.ts"
 import { UsersRepo } from "./Users.ts"
 
 /** The prefix of dashboard session tokens (the `svc_session` cookie, or a bearer token). */
 export const DASHBOARD_SESSION_PREFIX = "svcsess_"
-
-/** How long a sign-in link stays usable: 15 minutes. */
-export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60
-
-/** How many links one address gets per link lifetime; further requests are answered alike and mail nothing. */
-export const SIGN_IN_LINKS_PER_WINDOW = 5
 
 /** A dashboard session's lifetime unless configured: 12 hours. */
 export const DEFAULT_DASHBOARD_SESSION_TTL_SECONDS = 12 * 3600
@@ -40,14 +41,19 @@ export class InvalidSignInLink extends Schema.TaggedError<InvalidSignInLink>()("
 export class DashboardSessionsRepo extends Context.Service<
   DashboardSessionsRepo,
   {
+    /** Queues a request for a link: all that asking for one writes, whatever the address (ADR 0044). */
+    readonly enqueueLinkRequest: (request: QueuedLinkRequest) => Effect.Effect<void, PersistenceUnavailable>
     /**
-     * Stores the link unless its user already has `limit.max` links created at or after `limit.since` (true when
-     * stored). Concurrent calls for one user are serialized, so the bound holds however many ask at once.
+     * Takes the oldest queued request off the queue as part of the caller's transaction (so it stays queued if that
+     * rolls back), passing over those another transaction is taking; none when none is left.
      */
-    readonly insertLink: (
-      link: SignInLink,
-      limit: { readonly since: string; readonly max: number }
-    ) => Effect.Effect<boolean, PersistenceUnavailable>
+    readonly takeLinkRequest: Effect.Effect<Option.Option<QueuedLinkRequest>, PersistenceUnavailable>
+    /**
+     * Stores the link unless its user already has, created at or after `limits.since`, `limits.perClient` links asked
+     * from the link's client or `limits.perAddress` links in all (true when stored). Concurrent calls for one user are
+     * serialized, so the bounds hold however many ask at once.
+     */
+    readonly insertLink: (link: SignInLink, limits: SignInLinkLimits) => Effect.Effect<boolean, PersistenceUnavailable>
     /**
      * Marks the link consumed at `at` if it is neither consumed nor expired by then, answering its user; none (and no
      * change) otherwise, so of concurrent consumptions one wins.
@@ -100,17 +106,24 @@ export interface ActiveSession {
 }
 
 /**
- * Dashboard sign-in by e-mailed one-time link (ADR 0037): request a link (answered alike for every address), consume it
- * once for a session, resolve a session token, sign out. Sign-in and sign-out are audited on the user's current team.
+ * Dashboard sign-in by e-mailed one-time link (ADRs 0037, 0044): request a link (queued alike for every address, mailed
+ * by the sign-in pass), consume it once for a session, resolve a session token, sign out. Sign-in and sign-out are
+ * audited on the user's current team.
  */
 export class DashboardSignIn extends Context.Service<
   DashboardSignIn,
   {
     /**
-     * Mails a sign-in link when `email` belongs to a user with fewer than 5 links in the last 15 minutes; the same
-     * work (a token drawn and hashed) and the same outcome otherwise.
+     * Asks for a sign-in link for `email` from the client at `clientAddress`: only queues the request, the same work
+     * whether or not the address belongs to anyone (ADR 0044); the sign-in pass decides and mails.
      */
-    readonly requestLink: (email: string) => Effect.Effect<void, PersistenceUnavailable>
+    readonly requestLink: (email: string, clientAddress: string) => Effect.Effect<void, PersistenceUnavailable>
+    /**
+     * The sign-in pass: takes queued requests in arrival order until none is left, each in a transaction of its own,
+     * and mails a link for each whose address belongs to a user within the allowance (`SignInAllowance`), unless the
+     * request is older than a link's lifetime; answers how many requests it took.
+     */
+    readonly sendRequestedLinks: Effect.Effect<number, PersistenceUnavailable>
     /** Consumes the link (once, before it expires) and opens a session for its user. */
     readonly signIn: (token: string) => Effect.Effect<OpenedSession, InvalidSignInLink | PersistenceUnavailable>
     /** The live session behind a `svcsess_` token, if any. */
@@ -140,36 +153,72 @@ export class DashboardSignIn extends Context.Service<
               (draft) => audit.append([draft])
             )
 
-      const requestLink = Effect.fn("DashboardSignIn.requestLink")(function* (email: string) {
-        const token = yield* generateSecret("")
-        const tokenHash = yield* hashSecret(token)
-        const user = yield* users.findByEmail(normalizeEmail(email))
-        if (Option.isNone(user)) return
-        const now = yield* Clock.currentTimeMillis
-        const link: SignInLink = {
-          tokenHash,
-          userId: user.value.id,
-          expiresAt: isoOfMillis(now + SIGN_IN_LINK_TTL_SECONDS * 1000),
-          consumedAt: null,
-          createdAt: isoOfMillis(now)
-        }
-        const stored = yield* repo.insertLink(link, {
-          since: isoOfMillis(now - SIGN_IN_LINK_TTL_SECONDS * 1000),
-          max: SIGN_IN_LINKS_PER_WINDOW
-        })
-        if (!stored) {
-          return yield* Effect.logInfo("sign-in link not sent: too many links for this address").pipe(
-            Effect.annotateLogs({ userId: user.value.id })
-          )
-        }
-        yield* mailer.send({
-          to: user.value.email,
-          subject: "Your sign-in link",
-          text:
-            `Sign in to the dashboard with this link:\n${settings.signInUrl}#token=${token}\n` +
-            `It works once and expires at ${link.expiresAt}. If you did not ask for it, ignore this message.`
+      const requestLink = Effect.fn("DashboardSignIn.requestLink")(function* (email: string, clientAddress: string) {
+        yield* repo.enqueueLinkRequest({
+          email: normalizeEmail(email),
+          requestedFrom: signInClientOf(clientAddress),
+          requestedAt: isoOfMillis(yield* Clock.currentTimeMillis)
         })
       })
+
+      /** The mail a queued request calls for, the link stored: none for a stale request, a stranger or past the allowance. */
+      const linkFor = (request: QueuedLinkRequest) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const windowStart = now - SIGN_IN_LINK_TTL_SECONDS * 1000
+          if (Date.parse(request.requestedAt) < windowStart) return Option.none<MailMessage>()
+          const user = yield* users.findByEmail(request.email)
+          if (Option.isNone(user)) return Option.none<MailMessage>()
+          const token = yield* generateSecret("")
+          const link: SignInLink = {
+            tokenHash: yield* hashSecret(token),
+            userId: user.value.id,
+            requestedFrom: request.requestedFrom,
+            expiresAt: isoOfMillis(now + SIGN_IN_LINK_TTL_SECONDS * 1000),
+            consumedAt: null,
+            createdAt: isoOfMillis(now)
+          }
+          const stored = yield* repo.insertLink(link, {
+            since: isoOfMillis(windowStart),
+            perClient: SIGN_IN_LINKS_PER_CLIENT,
+            perAddress: SIGN_IN_LINKS_PER_ADDRESS
+          })
+          if (!stored) {
+            yield* Effect.logInfo("sign-in link not sent: too many links for this address").pipe(
+              Effect.annotateLogs({ userId: user.value.id, requestedFrom: request.requestedFrom })
+            )
+            return Option.none<MailMessage>()
+          }
+          return Option.some<MailMessage>({
+            to: user.value.email,
+            subject: "Your sign-in link",
+            text:
+              `Sign in to the dashboard with this link:\n${settings.signInUrl}#token=${token}\n` +
+              `It works once and expires at ${link.expiresAt}. If you did not ask for it, ignore this message.`
+          })
+        })
+
+      /** Takes the next queued request and stores its link in one transaction: none when the queue is empty. */
+      const takeNext = transactor.withTransaction(
+        Effect.flatMap(
+          repo.takeLinkRequest,
+          Option.match({
+            onNone: () => Effect.succeed(Option.none<Option.Option<MailMessage>>()),
+            onSome: (request) => Effect.map(linkFor(request), Option.some)
+          })
+        )
+      )
+
+      const sendRequestedLinks = Effect.gen(function* () {
+        let taken = 0
+        for (;;) {
+          const next = yield* takeNext
+          if (Option.isNone(next)) return taken
+          taken += 1
+          // Mailed once its link is committed: a mailer never fails, and a lost message costs only a new request.
+          if (Option.isSome(next.value)) yield* mailer.send(next.value.value)
+        }
+      }).pipe(Effect.withSpan("DashboardSignIn.sendRequestedLinks"))
 
       const signIn = Effect.fn("DashboardSignIn.signIn")(function* (token: string) {
         if (!LINK_TOKEN.test(token)) return yield* new InvalidSignInLink()
@@ -224,9 +273,17 @@ export class DashboardSignIn extends Context.Service<
         )
       })
 
-      return DashboardSignIn.of({ requestLink, signIn, authenticate, signOut })
+      return DashboardSignIn.of({ requestLink, sendRequestedLinks, signIn, authenticate, signOut })
     })
 
   static readonly layer = (settings: DashboardSignInSettings) =>
     Layer.effect(DashboardSignIn, DashboardSignIn.make(settings))
 }
+
+/** A background job that runs the sign-in pass (`sendRequestedLinks`) every `interval`. */
+export const SignInLinksJob = (interval: Duration.Input) =>
+  periodicJob(
+    "sign-in links",
+    DashboardSignIn.use((signIn) => signIn.sendRequestedLinks),
+    interval
+  )

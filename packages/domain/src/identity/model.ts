@@ -3,5 +3,6 @@
 export * from "./DashboardSession.ts"
 export * from "./Member.ts"
 export * from "./ReceiveHandle.ts"
+export * from "./SignInAllowance.ts"
 export * from "./Team.ts"
 export * from "./User.ts"

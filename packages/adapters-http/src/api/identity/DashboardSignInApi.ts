@@ -32,8 +32,9 @@ export class DashboardSignInApi extends HttpApiGroup.make("dashboardSignIn")
       .annotate(OpenApi.Summary, "Ask for a sign-in link")
       .annotate(
         OpenApi.Description,
-        "Mails a one-time sign-in link, valid 15 minutes, to the address when it belongs to a user (at most 5 links " +
-          "per address per 15 minutes). The answer is the same for every address, known or not."
+        "Queues the request; moments later a one-time sign-in link, valid 15 minutes, is mailed to the address when " +
+          "it belongs to a user (per 15 minutes at most 5 links per address and client, 20 per address in all). The " +
+          "answer, and the work done before it, are the same for every address, known or not."
       ),
     HttpApiEndpoint.post("signIn", "/auth/sessions", {
       payload: SignInRequest,

@@ -1,9 +1,10 @@
 import { DashboardSignIn, dashboardSessionView, normalizeEmail } from "@svc/domain"
 import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { badRequest, CurrentDashboardSession, sessionCookie } from "../../api/shared/index.ts"
-import { PublicBaseUrl } from "../middleware/index.ts"
+import { clientAddressOf, PublicBaseUrl } from "../middleware/index.ts"
 import { cookieOptions, cookiesAreSecure, orServiceUnavailable } from "../shared/index.ts"
 
 /** The session cookie's attributes: the whole site, living `maxAgeSeconds` (0 clears it). */
@@ -19,7 +20,7 @@ export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", 
     return handlers
       .handle("requestLink", ({ payload }) =>
         Effect.gen(function* () {
-          yield* signIn.requestLink(payload.email)
+          yield* signIn.requestLink(payload.email, clientAddressOf(yield* HttpServerRequest.HttpServerRequest))
           return { object: "sign_in_link_request" as const, email: normalizeEmail(payload.email) }
         }).pipe(orServiceUnavailable)
       )

@@ -1,5 +1,5 @@
-import { Config, Effect, Layer, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
-import { HttpMiddleware, HttpRouter } from "effect/http"
+import { Config, Effect, Layer, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { HttpMiddleware, HttpRouter, type HttpServerRequest } from "effect/http"
 import { IpNetwork, NetAddress } from "effect/net"
 
 /** One trusted proxy: a CIDR, or a single address (a network of one). */
@@ -48,3 +48,7 @@ export const ClientAddress = Layer.unwrap(
       : HttpRouter.middleware(HttpMiddleware.xForwardedHeaders({ trustedProxies }), { global: true })
   })
 )
+
+/** The request's client address as resolved above, or `unknown` when the server was told none. */
+export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest): string =>
+  Option.getOrElse(request.remoteAddress, () => "unknown")

@@ -1,9 +1,10 @@
 import { RateLimiter } from "@svc/domain"
-import { Config, Effect, Layer, Option, SchemaIssue } from "effect"
+import { Config, Effect, Layer, SchemaIssue } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { OAuthGuard } from "../../api/oauth/index.ts"
 import { noStore, oauthErrorResponse, temporarilyUnavailable } from "../oauth/index.ts"
+import { clientAddressOf } from "./ClientAddress.ts"
 import { unreadableBodyMessage } from "./ErrorResponses.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -38,8 +39,7 @@ export const OAuthGuardLive = Layer.effect(
     return (httpEffect, { endpoint }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const ip = Option.getOrElse(request.remoteAddress ?? Option.none(), () => "unknown")
-        const decision = yield* Effect.result(limiter.take(`oauth:ip:${ip}`, limit))
+        const decision = yield* Effect.result(limiter.take(`oauth:ip:${clientAddressOf(request)}`, limit))
         if (decision._tag === "Failure") return temporarilyUnavailable()
         if (!decision.success.allowed) {
           return oauthErrorResponse(

@@ -1,6 +1,7 @@
 import { AgentCredentials, hashSecret, type RateLimitDecision, RateLimiter } from "@svc/domain"
 import { Context, Effect, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { clientAddressOf } from "./ClientAddress.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
 import { rememberAgent } from "./ResolvedAgent.ts"
 
@@ -45,9 +46,8 @@ export const RateLimitSignIn = (limitPerMinute: number) =>
           const request = yield* HttpServerRequest.HttpServerRequest
           const path = request.url.split("?")[0] ?? ""
           if (request.method !== "POST" || !SIGN_IN_PATHS.has(path)) return yield* httpEffect
-          const address = Option.getOrElse(request.remoteAddress, () => "unknown")
           const decision = yield* buckets
-            .take(`sign-in:address:${address}`, limitPerMinute)
+            .take(`sign-in:address:${clientAddressOf(request)}`, limitPerMinute)
             .pipe(Effect.catchTag("PersistenceUnavailable", () => Effect.succeed(undefined)))
           if (decision === undefined) return storeUnavailableResponse()
           return decision.allowed ? yield* httpEffect : rateLimitedResponse(decision)
@@ -81,7 +81,7 @@ export const RateLimitV1 = (limitPerMinute: number) =>
             : yield* takeByAddress(request)
         })
       const takeByAddress = (request: HttpServerRequest.HttpServerRequest) =>
-        unknown.take(`v1:address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`, limitPerMinute)
+        unknown.take(`v1:address:${clientAddressOf(request)}`, limitPerMinute)
       return (httpEffect) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest

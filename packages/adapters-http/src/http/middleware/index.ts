@@ -1,5 +1,6 @@
 export * from "./Authentication.ts"
 export * from "./ClientAddress.ts"
+export * from "./ClientErrors.ts"
 export * from "./ErrorHandling.ts"
 export * from "./ErrorResponses.ts"
 export * from "./IdempotencyHttp.ts"
