@@ -237,6 +237,23 @@ export const idempotencySuite = (
       })
     )
 
+    it.effect("a declared 4xx after the handler wrote rolls the write back; the 4xx is stored and replayed", () =>
+      Effect.gen(function* () {
+        const { token, agent, handler } = yield* agentAndApp
+        const before = yield* runs
+        const refused = yield* post(handler, "/v1/probe/required", body(800, "conflict"), { token, key: "k-undone" })
+        assert.strictEqual(refused.status, 409)
+        assert.strictEqual(refused.json.error, "probe_conflict")
+        assert.strictEqual(yield* postedOf(agent), 0, "the refused request's deposit is not kept")
+        const replayed = yield* post(handler, "/v1/probe/required", body(800, "conflict"), { token, key: "k-undone" })
+        assert.strictEqual(replayed.status, 409)
+        assert.strictEqual(replayed.headers.get("idempotent-replayed"), "true")
+        assert.isTrue(sameBytes(refused.bytes, replayed.bytes))
+        assert.strictEqual((yield* runs) - before, 1)
+        assert.strictEqual(yield* postedOf(agent), 0)
+      })
+    )
+
     it.effect(
       "a missing or malformed key: 400 naming the Idempotency-Key header where required, optional elsewhere",
       () =>

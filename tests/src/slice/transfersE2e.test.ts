@@ -1,5 +1,5 @@
 import { assert, beforeAll, describe, it } from "@effect/vitest"
-import { createClient } from "@svc/sdk"
+import { ApiError, createClient } from "@svc/sdk"
 import { spender } from "../faults/SpendLoad.ts"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 
@@ -93,6 +93,43 @@ describe("end to end: book transfers between two teams through the real server p
       [recipientBalance.posted, recipientBalance.pending, recipientBalance.available],
       [RECIPIENT_FUNDS + 4_000, 0, RECIPIENT_FUNDS + 4_000],
       "credited once, with the accepted transfer only"
+    )
+  }, 60_000)
+
+  it("a payment code pays one transfer: a second sender is refused at once, and no money is left stuck", async () => {
+    const client = async (funds: number) =>
+      createClient({ baseUrl: server.baseUrl, token: (await spender(server.baseUrl, {}, funds)).secret })
+    const [first, second, recipient] = await Promise.all([
+      client(SENDER_FUNDS),
+      client(SENDER_FUNDS),
+      client(RECIPIENT_FUNDS)
+    ])
+    const code = await recipient.transfers.createPaymentCode({ payload: { amount: 2_500 } })
+    const payment = { to: { paymentCode: code.code }, amount: 2_500, currency: "USD" as const }
+
+    const paid = await first.transfers.create({ payload: payment })
+    assert.strictEqual(paid.status, "pending_acceptance")
+    const refused = await second.transfers.create({ payload: payment }).catch((e: unknown) => e)
+    assert.instanceOf(refused, ApiError)
+    assert.deepStrictEqual([refused.status, refused.error], [409, "payment_code_reserved"])
+    assert.strictEqual((await recipient.transfers.accept({ params: { id: paid.id } })).status, "completed")
+    assert.strictEqual((await recipient.transfers.getPaymentCode({ params: { code: code.code } })).status, "used")
+
+    const balances = await Promise.all(
+      [first, second, recipient].map(async (c) => {
+        const { posted, pending } = await c.accounts.balance()
+        return [posted, pending]
+      })
+    )
+    assert.deepStrictEqual(balances, [
+      [SENDER_FUNDS - 2_500, 0],
+      [SENDER_FUNDS, 0],
+      [RECIPIENT_FUNDS + 2_500, 0]
+    ])
+    assert.deepStrictEqual(
+      (await second.transfers.list({ query: {} })).data,
+      [],
+      "the refused sender has no transfer, completed or held"
     )
   }, 60_000)
 })

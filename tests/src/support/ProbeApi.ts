@@ -21,6 +21,7 @@ import {
   Ledger,
   type TeamId,
   Teams,
+  type Transactor,
   type UserId
 } from "@svc/domain"
 import { Context, Deferred, Effect, Layer, Redacted, Ref, Schema } from "effect"
@@ -153,7 +154,7 @@ const probeRoutes = HttpApiBuilder.layer(ProbeApi).pipe(
 )
 
 /** What the probe routes need from the shared context. */
-export type ProbeServices = IdempotencyStore | Ledger | Probe | ProbeAgents
+export type ProbeServices = IdempotencyStore | Ledger | Probe | ProbeAgents | Transactor
 
 /** One "process": the probe routes as a fetch handler over an already built context (ports, domain, probe). */
 export const instanceOver = (context: Context.Context<ProbeServices>) =>

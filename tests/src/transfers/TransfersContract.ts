@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { PaymentCodes, ReceiveAddresses, type Transfer, Transfers } from "@svc/domain"
+import { ReceiveAddresses, type Transfer, Transfers } from "@svc/domain"
 import { Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
@@ -96,29 +96,6 @@ export const transfersContract = <E>(name: string, ports: Layer.Layer<TransferPo
           if (field !== undefined) assert.strictEqual((refused as { field?: string }).field, field)
         }
         assert.deepStrictEqual(yield* balanceOf(sender.agent), { posted: 10_000, pending: 0, available: 10_000 })
-      })
-    )
-
-    it.effect("a payment code fixes the amount and is used by the first transfer that completes", () =>
-      Effect.gen(function* () {
-        const { sender, recipient } = yield* twoTeams(10_000)
-        const code = yield* PaymentCodes.use((c) =>
-          c.create({ teamId: recipient.team.id, mode: "test" }, { amount: 1_200, memo: "order 42" })
-        )
-        const wrong = yield* Effect.flip(send(sender.agent, { to: { paymentCode: code.code }, amount: 1_000 }))
-        assert.strictEqual(wrong._tag, "TransferInvalid")
-        const first = yield* send(sender.agent, { to: { paymentCode: code.code }, amount: 1_200 })
-        const second = yield* send(sender.agent, { to: { paymentCode: code.code.toLowerCase() }, amount: 1_200 })
-        assert.strictEqual(first.memo, "order 42")
-        assert.strictEqual(first.paymentCode, code.code)
-        yield* Transfers.use((s) => s.accept(recipient.agent, first.id))
-        const late = yield* Effect.flip(Transfers.use((s) => s.accept(recipient.agent, second.id)))
-        assert.strictEqual(late._tag, "PaymentCodeUnusable")
-        const after = yield* Effect.flip(send(sender.agent, { to: { paymentCode: code.code }, amount: 1_200 }))
-        assert.strictEqual(after._tag, "PaymentCodeUnusable")
-        yield* Transfers.use((s) => s.decline(recipient.agent, second.id))
-        assert.deepStrictEqual(yield* balanceOf(recipient.agent), { posted: 1_200, pending: 0, available: 1_200 })
-        assert.deepStrictEqual(yield* balanceOf(sender.agent), { posted: 8_800, pending: 0, available: 8_800 })
       })
     )
 

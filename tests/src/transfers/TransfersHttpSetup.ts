@@ -1,4 +1,5 @@
 import { afterAll, assert, beforeAll } from "@effect/vitest"
+import { type Client, type KeyedTeam, setUpKeyedTeam } from "../support/HttpScenarios.ts"
 import { inProcessApp, sessionToken, testConfig } from "../support/InProcessApp.ts"
 
 /** A team made through the API: its owner's session and a test and a live spending key. */
@@ -8,7 +9,30 @@ export interface HttpTeam {
   readonly liveKey: string
 }
 
-type Client = ReturnType<typeof inProcessApp>
+/** A team made through the API (`setUpKeyedTeam`) with its test receive address. */
+export interface TransferTeam extends KeyedTeam {
+  readonly address: string
+}
+
+export const setUpTransferTeam = async (
+  app: Client,
+  options: Parameters<typeof setUpKeyedTeam>[1] = {}
+): Promise<TransferTeam> => {
+  const team = await setUpKeyedTeam(app, options)
+  const address = await app.call("GET", "/v1/transfers/receive-address", { token: team.key })
+  return { ...team, address: address.body.address }
+}
+
+/** POST /v1/transfers with `key` under `idempotencyKey` (a fresh one by default). */
+export const sendTransfer = (app: Client, key: string, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
+  app.call("POST", "/v1/transfers", { token: key, body, headers: { "idempotency-key": idempotencyKey } })
+
+/** Accepts, declines or cancels a transfer with `key`, under a fresh Idempotency-Key. */
+export const actOnTransfer = (app: Client, key: string, id: string, operation: "accept" | "decline" | "cancel") =>
+  app.call("POST", `/v1/transfers/${id}/${operation}`, {
+    token: key,
+    headers: { "idempotency-key": crypto.randomUUID() }
+  })
 
 const setUpTeam = async (app: Client, name: string): Promise<HttpTeam> => {
   const owner = await sessionToken({ email: `owner@${name.toLowerCase()}.test` })

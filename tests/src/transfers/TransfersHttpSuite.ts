@@ -2,35 +2,9 @@ import { assert, layer } from "@effect/vitest"
 import type { Ports } from "@svc/api"
 import { AccountId, LedgerRepo, newId, nowIso, PaymentCodesRepo } from "@svc/domain"
 import { type Context, Effect, type Layer } from "effect"
-import {
-  assertInvalid,
-  balance,
-  type Client,
-  type KeyedTeam,
-  setUpKeyedTeam,
-  withAppOnPorts
-} from "../support/HttpScenarios.ts"
+import { assertInvalid, balance, withAppOnPorts } from "../support/HttpScenarios.ts"
 import { testConfig } from "../support/InProcessApp.ts"
-
-/** A team made through the API: its owner, its test key (with `policy`) and its test receive address. */
-interface Team extends KeyedTeam {
-  readonly address: string
-}
-
-const setUpTeam = async (app: Client, options: Parameters<typeof setUpKeyedTeam>[1] = {}): Promise<Team> => {
-  const team = await setUpKeyedTeam(app, options)
-  const address = await app.call("GET", "/v1/transfers/receive-address", { token: team.key })
-  return { ...team, address: address.body.address }
-}
-
-const send = (app: Client, key: string, body: unknown, idempotencyKey: string = crypto.randomUUID()) =>
-  app.call("POST", "/v1/transfers", { token: key, body, headers: { "idempotency-key": idempotencyKey } })
-
-const act = (app: Client, key: string, id: string, operation: "accept" | "decline" | "cancel") =>
-  app.call("POST", `/v1/transfers/${id}/${operation}`, {
-    token: key,
-    headers: { "idempotency-key": crypto.randomUUID() }
-  })
+import { actOnTransfer, sendTransfer, setUpTransferTeam } from "./TransfersHttpSetup.ts"
 
 const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 
@@ -42,10 +16,10 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
 
     it.effect("a transfer is accepted, another declined, another canceled; each side sees its own view", () =>
       withAppOnPorts(async (app) => {
-        const acme = await setUpTeam(app, { funds: 10_000 })
-        const globex = await setUpTeam(app)
+        const acme = await setUpTransferTeam(app, { funds: 10_000 })
+        const globex = await setUpTransferTeam(app)
 
-        const created = await send(app, acme.key, {
+        const created = await sendTransfer(app, acme.key, {
           to: { address: globex.address },
           amount: 1_500,
           currency: "USD",
@@ -88,7 +62,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           []
         )
 
-        const accepted = await act(app, globex.key, sent.id, "accept")
+        const accepted = await actOnTransfer(app, globex.key, sent.id, "accept")
         assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
         assert.strictEqual(accepted.body.status, "completed")
         assert.strictEqual(accepted.body.direction, "incoming")
@@ -100,15 +74,15 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
         assert.strictEqual(senderView.direction, "outgoing")
 
         const declinedOne = (
-          await send(app, acme.key, { to: { address: globex.address }, amount: 700, currency: "USD" })
+          await sendTransfer(app, acme.key, { to: { address: globex.address }, amount: 700, currency: "USD" })
         ).body
-        const declined = await act(app, globex.key, declinedOne.id, "decline")
+        const declined = await actOnTransfer(app, globex.key, declinedOne.id, "decline")
         assert.strictEqual(declined.status, 200)
         assert.strictEqual(declined.body.status, "declined")
         const canceledOne = (
-          await send(app, acme.key, { to: { address: globex.address }, amount: 300, currency: "USD" })
+          await sendTransfer(app, acme.key, { to: { address: globex.address }, amount: 300, currency: "USD" })
         ).body
-        const canceled = await act(app, acme.key, canceledOne.id, "cancel")
+        const canceled = await actOnTransfer(app, acme.key, canceledOne.id, "cancel")
         assert.strictEqual(canceled.status, 200)
         assert.strictEqual(canceled.body.status, "canceled")
         assert.strictEqual(canceled.body.direction, "outgoing")
@@ -145,18 +119,24 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
 
     it.effect("refuses bad transfers with the contract's errors, each naming its field or the status", () =>
       withAppOnPorts(async (app, context) => {
-        const acme = await setUpTeam(app, { funds: 10_000 })
-        const globex = await setUpTeam(app)
+        const acme = await setUpTransferTeam(app, { funds: 10_000 })
+        const globex = await setUpTransferTeam(app)
         const to = { address: globex.address }
-        assertInvalid(await send(app, acme.key, { to: { address: acme.address }, amount: 100, currency: "USD" }), "to")
-        assertInvalid(await send(app, acme.key, { to: {}, amount: 100, currency: "USD" }), "to")
-        assertInvalid(await send(app, acme.key, { to, amount: 0, currency: "USD" }), "amount")
-        assertInvalid(await send(app, acme.key, { to, amount: 1.5, currency: "USD" }), "amount")
-        assertInvalid(await send(app, acme.key, { to, amount: 100, currency: "EUR" }), "currency")
-        assertInvalid(await send(app, acme.key, { to, amount: 100, currency: "USD", memo: "x".repeat(501) }), "memo")
-        const euroTeam = await setUpTeam(app, { baseCurrency: "EUR" })
         assertInvalid(
-          await send(app, acme.key, { to: { address: euroTeam.address }, amount: 100, currency: "USD" }),
+          await sendTransfer(app, acme.key, { to: { address: acme.address }, amount: 100, currency: "USD" }),
+          "to"
+        )
+        assertInvalid(await sendTransfer(app, acme.key, { to: {}, amount: 100, currency: "USD" }), "to")
+        assertInvalid(await sendTransfer(app, acme.key, { to, amount: 0, currency: "USD" }), "amount")
+        assertInvalid(await sendTransfer(app, acme.key, { to, amount: 1.5, currency: "USD" }), "amount")
+        assertInvalid(await sendTransfer(app, acme.key, { to, amount: 100, currency: "EUR" }), "currency")
+        assertInvalid(
+          await sendTransfer(app, acme.key, { to, amount: 100, currency: "USD", memo: "x".repeat(501) }),
+          "memo"
+        )
+        const euroTeam = await setUpTransferTeam(app, { baseCurrency: "EUR" })
+        assertInvalid(
+          await sendTransfer(app, acme.key, { to: { address: euroTeam.address }, amount: 100, currency: "USD" }),
           "to"
         )
 
@@ -166,9 +146,12 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           headers: { "idempotency-key": crypto.randomUUID() }
         })
         const paymentCode = code.body.code as string
-        assertInvalid(await send(app, acme.key, { to: { paymentCode }, amount: 500, currency: "USD" }), "amount")
         assertInvalid(
-          await send(app, acme.key, { to: { paymentCode }, amount: 400, currency: "USD", memo: "other" }),
+          await sendTransfer(app, acme.key, { to: { paymentCode }, amount: 500, currency: "USD" }),
+          "amount"
+        )
+        assertInvalid(
+          await sendTransfer(app, acme.key, { to: { paymentCode }, amount: 400, currency: "USD", memo: "other" }),
           "memo"
         )
 
@@ -180,17 +163,17 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           ],
           [{ to: { paymentCode: "PC-23456789" }, amount: 100, currency: "USD" }, "unknown code"]
         ] as const) {
-          const answer = await send(app, acme.key, body)
+          const answer = await sendTransfer(app, acme.key, body)
           assert.strictEqual(answer.status, 404, what)
           assert.strictEqual(answer.body.error, "not_found", what)
         }
 
-        const byCode = await send(app, acme.key, { to: { paymentCode }, amount: 400, currency: "USD" })
+        const byCode = await sendTransfer(app, acme.key, { to: { paymentCode }, amount: 400, currency: "USD" })
         assert.strictEqual(byCode.status, 201)
         assert.deepStrictEqual(byCode.body.to, { address: globex.address, paymentCode })
         assert.strictEqual(byCode.body.memo, "order 9")
-        assert.strictEqual((await act(app, globex.key, byCode.body.id, "accept")).status, 200)
-        const reused = await send(app, acme.key, { to: { paymentCode }, amount: 400, currency: "USD" })
+        assert.strictEqual((await actOnTransfer(app, globex.key, byCode.body.id, "accept")).status, 200)
+        const reused = await sendTransfer(app, acme.key, { to: { paymentCode }, amount: 400, currency: "USD" })
         assert.strictEqual(reused.status, 409)
         assert.strictEqual(reused.body.error, "payment_code_used")
 
@@ -212,40 +195,45 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
                 expiresAt: past,
                 usedAt: null,
                 usedByTransferId: null,
+                reservedByTransferId: null,
                 createdAt: new Date(Date.now() - 7_200_000).toISOString()
               })
             )
             assert.isTrue(stored)
           })
         )
-        const expired = await send(app, acme.key, { to: { paymentCode: expiredCode }, amount: 100, currency: "USD" })
+        const expired = await sendTransfer(app, acme.key, {
+          to: { paymentCode: expiredCode },
+          amount: 100,
+          currency: "USD"
+        })
         assert.strictEqual(expired.status, 409)
         assert.strictEqual(expired.body.error, "payment_code_expired")
 
-        const pending = (await send(app, acme.key, { to, amount: 200, currency: "USD" })).body
-        const senderAccepts = await act(app, acme.key, pending.id, "accept")
+        const pending = (await sendTransfer(app, acme.key, { to, amount: 200, currency: "USD" })).body
+        const senderAccepts = await actOnTransfer(app, acme.key, pending.id, "accept")
         assert.strictEqual(senderAccepts.status, 403)
         assert.deepStrictEqual(senderAccepts.body, {
           error: "forbidden",
           code: 403,
           message: "only the recipient can accept a transfer"
         })
-        const recipientCancels = await act(app, globex.key, pending.id, "cancel")
+        const recipientCancels = await actOnTransfer(app, globex.key, pending.id, "cancel")
         assert.strictEqual(recipientCancels.status, 403)
         assert.strictEqual(recipientCancels.body.message, "only the sender can cancel a transfer")
-        assert.strictEqual((await act(app, globex.key, pending.id, "decline")).status, 200)
+        assert.strictEqual((await actOnTransfer(app, globex.key, pending.id, "decline")).status, 200)
         for (const [key, operation] of [
           [globex.key, "accept"],
           [globex.key, "decline"],
           [acme.key, "cancel"]
         ] as const) {
-          const late = await act(app, key, pending.id, operation)
+          const late = await actOnTransfer(app, key, pending.id, operation)
           assert.strictEqual(late.status, 409, operation)
           assert.strictEqual(late.body.error, "transfer_not_pending")
           assert.match(late.body.message, /declined/u)
         }
 
-        const stranger = await setUpTeam(app)
+        const stranger = await setUpTransferTeam(app)
         const unknown = crypto.randomUUID()
         for (const [method, path, key] of [
           ["GET", `/v1/transfers/${unknown}`, acme.key],
@@ -286,7 +274,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           body: { name: "dollar agent", mode: "test", accountId: euros, policy: {} }
         })
         assert.strictEqual(dollarKey.status, 201)
-        const noSettlement = await send(app, dollarKey.body.secret, { to, amount: 100, currency: "USD" })
+        const noSettlement = await sendTransfer(app, dollarKey.body.secret, { to, amount: 100, currency: "USD" })
         assert.strictEqual(noSettlement.status, 409)
         assert.strictEqual(noSettlement.body.error, "settlement_account_missing")
       })
@@ -294,10 +282,11 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
 
     it.effect("keys without spend.write cannot send or act on transfers; with spend.read they list them", () =>
       withAppOnPorts(async (app) => {
-        const acme = await setUpTeam(app, { funds: 1_000 })
-        const globex = await setUpTeam(app)
-        const pending = (await send(app, acme.key, { to: { address: globex.address }, amount: 100, currency: "USD" }))
-          .body
+        const acme = await setUpTransferTeam(app, { funds: 1_000 })
+        const globex = await setUpTransferTeam(app)
+        const pending = (
+          await sendTransfer(app, acme.key, { to: { address: globex.address }, amount: 100, currency: "USD" })
+        ).body
         const scoped = await app.call("POST", "/treasury/team-api-keys", {
           token: globex.owner,
           body: { name: "reader", mode: "test", scopes: ["spend.read"] }
@@ -310,10 +299,14 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           listed.body.data.map((t: { id: string }) => t.id),
           [pending.id]
         )
-        const accept = await act(app, reader, pending.id, "accept")
+        const accept = await actOnTransfer(app, reader, pending.id, "accept")
         assert.strictEqual(accept.status, 403)
         assert.strictEqual(accept.body.error, "insufficient_scope")
-        const sendAsReader = await send(app, reader, { to: { address: acme.address }, amount: 1, currency: "USD" })
+        const sendAsReader = await sendTransfer(app, reader, {
+          to: { address: acme.address },
+          amount: 1,
+          currency: "USD"
+        })
         assert.strictEqual(sendAsReader.status, 403)
         assert.strictEqual(sendAsReader.body.error, "insufficient_scope")
         assert.strictEqual(
@@ -327,17 +320,17 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
       "a create is idempotent: a retry replays it, another body under the key is 422, one transfer is made",
       () =>
         withAppOnPorts(async (app) => {
-          const acme = await setUpTeam(app, { funds: 1_000 })
-          const globex = await setUpTeam(app)
+          const acme = await setUpTransferTeam(app, { funds: 1_000 })
+          const globex = await setUpTransferTeam(app)
           const key = crypto.randomUUID()
           const body = { to: { address: globex.address }, amount: 250, currency: "USD" }
-          const first = await send(app, acme.key, body, key)
+          const first = await sendTransfer(app, acme.key, body, key)
           assert.strictEqual(first.status, 201)
-          const replay = await send(app, acme.key, body, key)
+          const replay = await sendTransfer(app, acme.key, body, key)
           assert.strictEqual(replay.status, 201)
           assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
           assert.deepStrictEqual(replay.body, first.body)
-          const other = await send(app, acme.key, { ...body, amount: 260 }, key)
+          const other = await sendTransfer(app, acme.key, { ...body, amount: 260 }, key)
           assert.strictEqual(other.status, 422)
           assert.strictEqual(other.body.error, "idempotency_key_reused")
           const missing = await app.call("POST", "/v1/transfers", { token: acme.key, body })
@@ -355,15 +348,19 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
       "a transfer over the threshold is listed in /treasury/approvals with spend requests and decided there",
       () =>
         withAppOnPorts(async (app) => {
-          const acme = await setUpTeam(app, { funds: 10_000, policy: { approvalThreshold: 1_000 } })
-          const globex = await setUpTeam(app)
+          const acme = await setUpTransferTeam(app, { funds: 10_000, policy: { approvalThreshold: 1_000 } })
+          const globex = await setUpTransferTeam(app)
           const spend = await app.call("POST", "/v1/spend-requests", {
             token: acme.key,
             body: { amount: 1_200, currency: "USD", merchant: { name: "OpenAI" }, purpose: "tokens" },
             headers: { "idempotency-key": crypto.randomUUID() }
           })
           assert.strictEqual(spend.body.status, "pending_approval")
-          const created = await send(app, acme.key, { to: { address: globex.address }, amount: 2_000, currency: "USD" })
+          const created = await sendTransfer(app, acme.key, {
+            to: { address: globex.address },
+            amount: 2_000,
+            currency: "USD"
+          })
           assert.strictEqual(created.status, 201)
           const transfer = created.body
           assert.strictEqual(transfer.status, "pending_approval")
@@ -409,11 +406,11 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           })
           assert.strictEqual(again.status, 409)
           assert.strictEqual(again.body.error, "approval_not_pending")
-          assert.strictEqual((await act(app, globex.key, transfer.id, "accept")).body.status, "completed")
+          assert.strictEqual((await actOnTransfer(app, globex.key, transfer.id, "accept")).body.status, "completed")
           assert.deepStrictEqual(await balance(app, globex.key), { posted: 2_000, pending: 0, available: 2_000 })
 
           const refused = (
-            await send(app, acme.key, { to: { address: globex.address }, amount: 3_000, currency: "USD" })
+            await sendTransfer(app, acme.key, { to: { address: globex.address }, amount: 3_000, currency: "USD" })
           ).body
           const denied = await app.call("POST", `/treasury/approvals/${refused.approval.id}/deny`, {
             token: acme.owner,
@@ -436,10 +433,11 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
     it.effect("the acceptance deadline is the app's configured TTL", () =>
       withAppOnPorts(
         async (app) => {
-          const acme = await setUpTeam(app, { funds: 1_000 })
-          const globex = await setUpTeam(app)
-          const sent = (await send(app, acme.key, { to: { address: globex.address }, amount: 100, currency: "USD" }))
-            .body
+          const acme = await setUpTransferTeam(app, { funds: 1_000 })
+          const globex = await setUpTransferTeam(app)
+          const sent = (
+            await sendTransfer(app, acme.key, { to: { address: globex.address }, amount: 100, currency: "USD" })
+          ).body
           assert.strictEqual(Date.parse(sent.expiresAt) - Date.parse(sent.createdAt), 3_600_000)
         },
         { ...testConfig, transferAcceptanceTtlSeconds: 3_600 }

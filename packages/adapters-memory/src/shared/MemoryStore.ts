@@ -11,6 +11,11 @@ export class MemoryStore extends Context.Service<
     readonly table: <S>(initial: S) => Effect.Effect<Ref.Ref<S>>
     /** Runs the effect serialised with every other write; on failure or interruption every table returns to its state before. */
     readonly atomically: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /**
+     * Inside a transaction: runs the effect and, on its failure or interruption, returns every table to its state
+     * before it while the transaction goes on. Outside one: `atomically`.
+     */
+    readonly savepoint: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   }
 >()("@svc/adapters-memory/MemoryStore") {
   static readonly layer = Layer.effect(
@@ -18,26 +23,29 @@ export class MemoryStore extends Context.Service<
     Effect.gen(function* () {
       const lock = yield* Semaphore.make(1)
       const tables: Array<Ref.Ref<unknown>> = []
+      /** Runs `self`, putting every table back as it was when `self` fails or is interrupted. */
+      const undoneOnFailure = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function* () {
+            const snapshot = yield* Effect.forEach(tables, Ref.get)
+            const exit = yield* Effect.exit(restore(self))
+            if (Exit.isFailure(exit)) {
+              yield* Effect.forEach(tables, (table, i) => Ref.set(table, snapshot[i]))
+            }
+            return yield* exit
+          })
+        )
       const atomically = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
         Effect.gen(function* () {
           if (yield* InTransaction) return yield* self
-          return yield* lock.withPermits(1)(
-            Effect.uninterruptibleMask((restore) =>
-              Effect.gen(function* () {
-                const snapshot = yield* Effect.forEach(tables, Ref.get)
-                const exit = yield* Effect.exit(restore(Effect.provideService(self, InTransaction, true)))
-                if (Exit.isFailure(exit)) {
-                  yield* Effect.forEach(tables, (table, i) => Ref.set(table, snapshot[i]))
-                }
-                return yield* exit
-              })
-            )
-          )
+          return yield* lock.withPermits(1)(undoneOnFailure(Effect.provideService(self, InTransaction, true)))
         })
       return MemoryStore.of({
         table: <S>(initial: S) =>
           Ref.make(initial).pipe(Effect.tap((ref) => Effect.sync(() => tables.push(ref as Ref.Ref<unknown>)))),
-        atomically
+        atomically,
+        savepoint: <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+          Effect.flatMap(InTransaction, (open) => (open ? undoneOnFailure(self) : atomically(self)))
       })
     })
   )
@@ -48,6 +56,6 @@ export const TransactorMemory = Layer.effect(
   Transactor,
   Effect.gen(function* () {
     const store = yield* MemoryStore
-    return Transactor.of({ withTransaction: store.atomically })
+    return Transactor.of({ withTransaction: store.atomically, withSavepoint: store.savepoint })
   })
 )

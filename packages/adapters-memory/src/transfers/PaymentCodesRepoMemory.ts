@@ -9,6 +9,16 @@ export const PaymentCodesRepoMemory = Layer.effect(
     const store = yield* MemoryStore
     const codes = yield* store.table(HashMap.empty<string, PaymentCode>())
     const find = (code: string) => Ref.get(codes).pipe(Effect.map(HashMap.get(code)))
+    /** Replaces the code by `change` of it when `when` holds of it; the new code, or none. */
+    const changeIf = (code: string, when: (c: PaymentCode) => boolean, change: (c: PaymentCode) => PaymentCode) =>
+      store.atomically(
+        Ref.modify(codes, (map) => {
+          const current = HashMap.get(map, code)
+          if (Option.isNone(current) || !when(current.value)) return [Option.none<PaymentCode>(), map]
+          const changed = change(current.value)
+          return [Option.some(changed), HashMap.set(map, code, changed)]
+        })
+      )
     return PaymentCodesRepo.of({
       insert: (code) =>
         store.atomically(
@@ -18,14 +28,23 @@ export const PaymentCodesRepoMemory = Layer.effect(
         ),
       find,
       findForUse: find,
+      reserve: (code, transferId) =>
+        changeIf(
+          code,
+          (c) => c.usedAt === null && c.reservedByTransferId === null,
+          (c) => ({ ...c, reservedByTransferId: transferId })
+        ),
+      release: (code, transferId) =>
+        changeIf(
+          code,
+          (c) => c.reservedByTransferId === transferId,
+          (c) => ({ ...c, reservedByTransferId: null })
+        ).pipe(Effect.asVoid),
       markUsed: (code, use) =>
-        store.atomically(
-          Ref.modify(codes, (map) => {
-            const current = HashMap.get(map, code)
-            if (Option.isNone(current) || current.value.usedAt !== null) return [Option.none<PaymentCode>(), map]
-            const used: PaymentCode = { ...current.value, usedAt: use.usedAt, usedByTransferId: use.transferId }
-            return [Option.some(used), HashMap.set(map, code, used)]
-          })
+        changeIf(
+          code,
+          (c) => c.usedAt === null && (c.reservedByTransferId === null || c.reservedByTransferId === use.transferId),
+          (c) => ({ ...c, usedAt: use.usedAt, usedByTransferId: use.transferId, reservedByTransferId: null })
         )
     })
   })

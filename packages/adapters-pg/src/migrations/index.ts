@@ -37,6 +37,7 @@ import inboxAccounts from "./0034_inbox_accounts.ts"
 import chatMessages from "./0035_chat_messages.ts"
 import dashboardSessions from "./0036_dashboard_sessions.ts"
 import activityIndexes from "./0037_activity_indexes.ts"
+import paymentCodeReservations from "./0038_payment_code_reservations.ts"
 import installNonces from "./0039_install_nonces.ts"
 import signInLinkRequests from "./0040_sign_in_link_requests.ts"
 
@@ -79,6 +80,7 @@ export const migrations = Migrator.fromRecord({
   "0035_chat_messages": chatMessages,
   "0036_dashboard_sessions": dashboardSessions,
   "0037_activity_indexes": activityIndexes,
+  "0038_payment_code_reservations": paymentCodeReservations,
   "0039_install_nonces": installNonces,
   "0040_sign_in_link_requests": signInLinkRequests
 })

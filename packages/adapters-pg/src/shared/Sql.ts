@@ -39,8 +39,10 @@ export const inTransaction =
     orUnavailable(operation)(rollbackLost(sql.withTransaction(self)))
 
 /**
- * The Transactor port over SQL transactions. A nested call joins the transaction already open (no savepoint), so a
- * failure anywhere rolls back the whole unit, exactly as the in-memory transactor behaves.
+ * The Transactor port over SQL transactions. A nested `withTransaction` joins the transaction already open (no
+ * savepoint), so a failure anywhere rolls back the whole unit, exactly as the in-memory transactor behaves;
+ * `withSavepoint` inside an open transaction is `sql.withTransaction`'s nested form, a SAVEPOINT rolled back to when
+ * its effect fails.
  */
 export const TransactorPg = Layer.effect(
   Transactor,
@@ -52,7 +54,8 @@ export const TransactorPg = Layer.effect(
           Effect.serviceOption(sql.transactionService),
           (open): Effect.Effect<A, E | PersistenceUnavailable, R> =>
             Option.isSome(open) ? self : inTransaction(sql, "transaction")(self)
-        )
+        ),
+      withSavepoint: inTransaction(sql, "savepoint")
     })
   })
 )

@@ -27,8 +27,9 @@ export const normalizePaymentCode = (text: string): string | undefined => {
 
 /**
  * A single-use code a recipient hands out, optionally fixing the amount and memo of the transfer made with it. The
- * recipient is the team (and its handle, and name as read) in the code's mode. `usedAt` and `usedByTransferId` are set
- * together, once, by the transfer that used it.
+ * recipient is the team (and its handle, and name as read) in the code's mode. An open transfer made with it reserves it
+ * (`reservedByTransferId`) until it ends: accepted, it uses the code (`usedAt` and `usedByTransferId`, set together,
+ * once); ended otherwise (declined, canceled, expired, denied), it frees it.
  */
 export const PaymentCode = Schema.Struct({
   code: PaymentCodeText,
@@ -42,20 +43,45 @@ export const PaymentCode = Schema.Struct({
   expiresAt: Schema.String,
   usedAt: Schema.NullOr(Schema.String),
   usedByTransferId: Schema.NullOr(Schema.String),
+  /** The open transfer made with the code, which alone may use it; null when none holds it (and once used). */
+  reservedByTransferId: Schema.NullOr(Schema.String),
   createdAt: Schema.String
 })
 export type PaymentCode = typeof PaymentCode.Type
 
-/** `active` until used or past its expiry. */
-export const PaymentCodeStatus = Schema.Literals(["active", "used", "expired"])
+/** `active` until an open transfer reserves it, used once a transfer completed with it, `expired` past its expiry. */
+export const PaymentCodeStatus = Schema.Literals(["active", "reserved", "used", "expired"])
 export type PaymentCodeStatus = typeof PaymentCodeStatus.Type
 
-/** A code's status at `nowMillis`: used once used (even after its expiry), expired from its expiry on. */
+/**
+ * A code's status at `nowMillis`: used once used, reserved while an open transfer holds it (even after its expiry, which
+ * only bounds when a transfer can be made with it), else expired from its expiry on.
+ */
 export const paymentCodeStatus = (
-  code: Pick<PaymentCode, "usedAt" | "expiresAt">,
+  code: Pick<PaymentCode, "usedAt" | "reservedByTransferId" | "expiresAt">,
   nowMillis: number
 ): PaymentCodeStatus =>
-  code.usedAt !== null ? "used" : millisOfIso(code.expiresAt) <= nowMillis ? "expired" : "active"
+  code.usedAt !== null
+    ? "used"
+    : code.reservedByTransferId !== null
+      ? "reserved"
+      : millisOfIso(code.expiresAt) <= nowMillis
+        ? "expired"
+        : "active"
+
+/**
+ * Why the transfer `transferId` may not take the code at `nowMillis` (reserve it when made, use it when accepted);
+ * undefined when it may: the code is unused and either held by that transfer or free and unexpired.
+ */
+export const paymentCodeRefusal = (
+  code: Pick<PaymentCode, "usedAt" | "reservedByTransferId" | "expiresAt">,
+  transferId: string,
+  nowMillis: number
+): PaymentCodeUnusable["status"] | undefined => {
+  if (code.usedAt !== null) return "used"
+  if (code.reservedByTransferId !== null) return code.reservedByTransferId === transferId ? undefined : "reserved"
+  return millisOfIso(code.expiresAt) <= nowMillis ? "expired" : undefined
+}
 
 /** A payment code as clients see it. */
 export const PaymentCodeView = Schema.Struct({
@@ -95,8 +121,8 @@ export class PaymentCodeNotFound extends Schema.TaggedError<PaymentCodeNotFound>
   code: Schema.String
 }) {}
 
-/** The code cannot be used: it was used already or is past its expiry. */
+/** The code cannot be taken: it was used already, another open transfer holds it, or it is past its expiry. */
 export class PaymentCodeUnusable extends Schema.TaggedError<PaymentCodeUnusable>()("PaymentCodeUnusable", {
   code: Schema.String,
-  status: Schema.Literals(["used", "expired"])
+  status: Schema.Literals(["used", "reserved", "expired"])
 }) {}

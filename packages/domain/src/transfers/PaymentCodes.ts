@@ -8,7 +8,7 @@ import {
   type PaymentCode,
   PaymentCodeNotFound,
   PaymentCodeUnusable,
-  paymentCodeStatus
+  paymentCodeRefusal
 } from "./PaymentCode.ts"
 import { PaymentCodesRepo } from "./TransfersRepos.ts"
 
@@ -24,7 +24,10 @@ export interface CreatePaymentCode {
   readonly expiresInSeconds?: number | undefined
 }
 
-/** Payment codes: created by a recipient, resolved by anyone of the same mode, used by one transfer at most. */
+/**
+ * Payment codes: created by a recipient, resolved by anyone of the same mode, held by the one open transfer made with
+ * them and used by it when it is accepted, freed when it ends otherwise.
+ */
 export class PaymentCodes extends Context.Service<
   PaymentCodes,
   {
@@ -39,18 +42,24 @@ export class PaymentCodes extends Context.Service<
       code: string
     ) => Effect.Effect<PaymentCode, PaymentCodeNotFound | PersistenceUnavailable>
     /**
-     * For a transfer about to use the code, inside its transaction: the code, locked until the transaction ends, if it
-     * is active now; refused when used or expired. Follow with `markUsed` in the same transaction.
+     * For a new open transfer made with the code (resolved before), inside its transaction: the code held for it until
+     * it ends; refused when the code is used, held by another open transfer, or expired.
      */
-    readonly lockForUse: (
-      mode: Mode,
-      code: string
-    ) => Effect.Effect<PaymentCode, PaymentCodeNotFound | PaymentCodeUnusable | PersistenceUnavailable>
-    /** Records the code's one use by `transferId` now; refused (`used`) when it was used already. */
-    readonly markUsed: (
+    readonly reserve: (
       code: PaymentCode,
       transferId: string
     ) => Effect.Effect<PaymentCode, PaymentCodeUnusable | PersistenceUnavailable>
+    /** For a transfer made with the code that ends unpaid, inside its transaction: the code freed if it held it. */
+    readonly release: (code: string, transferId: string) => Effect.Effect<void, PersistenceUnavailable>
+    /**
+     * For a transfer made with the code that is accepted, inside its transaction: the code's one use recorded now;
+     * refused when it was used, another open transfer holds it, or (held by none, as codes of transfers made before
+     * codes were held may be) it expired.
+     */
+    readonly use: (
+      code: string,
+      transferId: string
+    ) => Effect.Effect<PaymentCode, PaymentCodeNotFound | PaymentCodeUnusable | PersistenceUnavailable>
   }
 >()("@svc/domain/PaymentCodes") {
   static readonly make = Effect.gen(function* () {
@@ -78,6 +87,7 @@ export class PaymentCodes extends Context.Service<
           expiresAt: isoOfMillis(now + ttlSeconds * 1000),
           usedAt: null,
           usedByTransferId: null,
+          reservedByTransferId: null,
           createdAt: isoOfMillis(now)
         }
         if (yield* repo.insert(code)) return code
@@ -85,36 +95,50 @@ export class PaymentCodes extends Context.Service<
       return yield* Effect.die(new Error(`no free payment code after ${CODE_ATTEMPTS} attempts`))
     })
 
-    const inMode =
-      (mode: Mode, text: string) =>
-      (found: Option.Option<PaymentCode>): Effect.Effect<PaymentCode, PaymentCodeNotFound> =>
-        Option.isSome(found) && found.value.mode === mode
-          ? Effect.succeed(found.value)
-          : Effect.fail(new PaymentCodeNotFound({ code: text }))
-
     const resolve = Effect.fn("PaymentCodes.resolve")(function* (mode: Mode, text: string) {
       const code = normalizePaymentCode(text)
-      if (code === undefined) return yield* new PaymentCodeNotFound({ code: text })
-      return yield* repo.find(code).pipe(Effect.flatMap(inMode(mode, text)))
+      const found = code === undefined ? Option.none() : yield* repo.find(code)
+      if (Option.isNone(found) || found.value.mode !== mode) return yield* new PaymentCodeNotFound({ code: text })
+      return found.value
     })
 
-    const lockForUse = Effect.fn("PaymentCodes.lockForUse")(function* (mode: Mode, text: string) {
-      const normalized = normalizePaymentCode(text)
-      if (normalized === undefined) return yield* new PaymentCodeNotFound({ code: text })
-      const code = yield* repo.findForUse(normalized).pipe(Effect.flatMap(inMode(mode, text)))
-      const status = paymentCodeStatus(code, yield* Clock.currentTimeMillis)
-      if (status !== "active") return yield* new PaymentCodeUnusable({ code: code.code, status })
-      return code
+    /** The code locked for the transfer `transferId` to take it now, or why it may not. */
+    const lockedFor = (text: string, transferId: string) =>
+      Effect.gen(function* () {
+        const found = yield* repo.findForUse(text)
+        if (Option.isNone(found)) return yield* new PaymentCodeNotFound({ code: text })
+        const refusal = paymentCodeRefusal(found.value, transferId, yield* Clock.currentTimeMillis)
+        if (refusal !== undefined) return yield* new PaymentCodeUnusable({ code: text, status: refusal })
+        return found.value
+      })
+
+    const reserve = Effect.fn("PaymentCodes.reserve")(function* (code: PaymentCode, transferId: string) {
+      yield* lockedFor(code.code, transferId).pipe(
+        // The code was resolved before, and codes are never deleted.
+        Effect.catchTag("PaymentCodeNotFound", Effect.die)
+      )
+      const reserved = yield* repo.reserve(code.code, transferId)
+      // Locked above and found free: nothing took it meanwhile.
+      if (Option.isNone(reserved)) return yield* Effect.die(new Error(`locked code ${code.code} was taken`))
+      return reserved.value
     })
 
-    const markUsed = Effect.fn("PaymentCodes.markUsed")(function* (code: PaymentCode, transferId: string) {
+    const use = Effect.fn("PaymentCodes.use")(function* (text: string, transferId: string) {
+      yield* lockedFor(text, transferId)
       const usedAt = isoOfMillis(yield* Clock.currentTimeMillis)
-      const marked = yield* repo.markUsed(code.code, { transferId, usedAt })
-      if (Option.isNone(marked)) return yield* new PaymentCodeUnusable({ code: code.code, status: "used" })
-      return marked.value
+      const used = yield* repo.markUsed(text, { transferId, usedAt })
+      // Locked above and found free or held by this transfer: nothing took it meanwhile.
+      if (Option.isNone(used)) return yield* Effect.die(new Error(`locked code ${text} was taken`))
+      return used.value
     })
 
-    return PaymentCodes.of({ create, resolve, lockForUse, markUsed })
+    return PaymentCodes.of({
+      create,
+      resolve,
+      reserve,
+      release: Effect.fn("PaymentCodes.release")((text: string, transferId: string) => repo.release(text, transferId)),
+      use
+    })
   })
   static readonly layer = Layer.effect(PaymentCodes, PaymentCodes.make)
 }

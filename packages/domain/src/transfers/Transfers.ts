@@ -117,7 +117,9 @@ const transferEvents = (t: Transfer, types: ReadonlyArray<TransferEventType>, au
 /**
  * Book transfers between teams of one mode (ADR 0014): the sender's policy decides as for a spend request, the amount
  * is held on the sender's account until the recipient accepts (posted, and credited to the recipient) or the transfer
- * ends otherwise (released), each exactly once, in the transaction that changes the status.
+ * ends otherwise (released), each exactly once, in the transaction that changes the status. An open transfer made with
+ * a payment code holds the code, so a second one is refused when made; it uses the code when accepted and frees it when
+ * it ends otherwise (ADR 0040).
  */
 export class Transfers extends Context.Service<
   Transfers,
@@ -134,7 +136,11 @@ export class Transfers extends Context.Service<
       query: TransferQuery,
       page: PageRequest
     ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
-    /** The recipient takes the money: the hold is posted and the recipient's account credited. */
+    /**
+     * The recipient takes the money, all or nothing: the hold is posted, the recipient's account credited and the
+     * transfer's code used; refused (changing nothing) when the code is used or held by another transfer, which only a
+     * transfer made before codes were held can meet.
+     */
     readonly accept: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError | PaymentCodeUnusable>
     readonly decline: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
     readonly cancel: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
@@ -282,6 +288,8 @@ export class Transfers extends Context.Service<
               .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
           }
           yield* repo.insert(t)
+          // An open transfer holds its code until it ends; the code's row is locked last, as an acceptance locks it.
+          if (status !== "denied" && Option.isSome(target.code)) yield* codes.reserve(target.code.value, id)
           yield* spendRepo.recordUsage(agent.keyId, usage)
           yield* status === "pending_acceptance"
             ? publish(t, ["transfer.created"], "both")
@@ -334,6 +342,7 @@ export class Transfers extends Context.Service<
             })
             if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
             if (t.holdTransactionId !== null) yield* ledger.voidHold(t.senderTeamId, t.holdTransactionId)
+            if (t.paymentCode !== null) yield* codes.release(t.paymentCode, t.id)
             yield* spendRepo.moveUsage(
               t.spendingKeyId,
               usageWindows(millisOfIso(t.createdAt), TRANSFER_CATEGORY),
@@ -416,8 +425,7 @@ export class Transfers extends Context.Service<
               if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
               const settlement = yield* ledger.settlementAccount(t.senderTeamId, t.mode, "USD")
               yield* ledgerRepo.lockAccounts([t.senderAccountId, settlement.id, spend.id, external.id].toSorted())
-              const code =
-                t.paymentCode === null ? Option.none() : Option.some(yield* codes.lockForUse(t.mode, t.paymentCode))
+              if (t.paymentCode !== null) yield* codes.use(t.paymentCode, t.id)
               if (t.holdTransactionId !== null) yield* ledger.postHold(t.senderTeamId, t.holdTransactionId)
               yield* ledger.deposit({
                 teamId: t.recipientTeamId,
@@ -428,7 +436,6 @@ export class Transfers extends Context.Service<
                 code: "transfer",
                 reference: t.id
               })
-              if (Option.isSome(code)) yield* codes.markUsed(code.value, t.id)
               yield* spendRepo.rememberMerchants([
                 {
                   teamId: t.senderTeamId,
@@ -446,7 +453,7 @@ export class Transfers extends Context.Service<
               HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
               DuplicateLedgerTransaction: () => Effect.fail(new DecidedMeanwhile()),
               // The hold was written with the transfer; the recipient's accounts were checked; the amount is positive;
-              // the sender's settlement account held the hold.
+              // the sender's settlement account held the hold; the transfer's code is a stored one (a foreign key).
               HoldNotFound: Effect.die,
               SettlementAccountMissing: Effect.die,
               AccountNotFound: Effect.die,

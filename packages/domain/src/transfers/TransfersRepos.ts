@@ -10,7 +10,10 @@ export interface PaymentCodeUse {
   readonly usedAt: string
 }
 
-/** Storage of payment codes: a code is used at most once, and a used code never changes. */
+/**
+ * Storage of payment codes: at most one open transfer holds a code, a code is used at most once (by the transfer
+ * holding it, or by one made before codes were held when none holds it), and a used code never changes.
+ */
 export class PaymentCodesRepo extends Context.Service<
   PaymentCodesRepo,
   {
@@ -19,10 +22,20 @@ export class PaymentCodesRepo extends Context.Service<
     readonly find: (code: string) => Effect.Effect<Option.Option<PaymentCode>, PersistenceUnavailable>
     /**
      * Reads the code and locks it until the surrounding transaction ends (`Transactor.withTransaction`), so that of
-     * concurrent transfers against one code each sees the use the previous one made.
+     * concurrent transfers taking one code each sees what the previous one did.
      */
     readonly findForUse: (code: string) => Effect.Effect<Option.Option<PaymentCode>, PersistenceUnavailable>
-    /** Records the code's single use if it has none yet; none when it is unknown or was used already. */
+    /** Lets the transfer hold the code if it is unused and free; none when it is unknown, used or held. */
+    readonly reserve: (
+      code: string,
+      transferId: string
+    ) => Effect.Effect<Option.Option<PaymentCode>, PersistenceUnavailable>
+    /** Frees the code if the transfer holds it; nothing otherwise. */
+    readonly release: (code: string, transferId: string) => Effect.Effect<void, PersistenceUnavailable>
+    /**
+     * Records the code's single use by the transfer if it is unused and held by that transfer or by none; none when
+     * it is unknown, used, or held by another transfer.
+     */
     readonly markUsed: (
       code: string,
       use: PaymentCodeUse

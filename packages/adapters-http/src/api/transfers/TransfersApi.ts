@@ -130,8 +130,8 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
       .annotate(OpenApi.Summary, "Resolve a payment code")
       .annotate(
         OpenApi.Description,
-        "The code's recipient, amount, memo and status as of now (`active`, `used`, `expired`), for any key of the code's " +
-          "mode. 404 when unknown or of the other mode."
+        "The code's recipient, amount, memo and status as of now (`active`; `reserved` while an open transfer made with " +
+          "it holds it; `used`; `expired`), for any key of the code's mode. 404 when unknown or of the other mode."
       )
   )
   .add(
@@ -148,8 +148,10 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         OpenApi.Description,
         "Sends USD (minor units) to another team of the key's mode, at its receive address or payment code. The sender's " +
           "policy decides as for a spend request: `pending_acceptance` holds the amount until the recipient accepts, " +
-          "`pending_approval` waits for a person of the sender's team, `denied` moves nothing. Requires the " +
-          "`Idempotency-Key` header; a retry with the same key replays the first answer."
+          "`pending_approval` waits for a person of the sender's team, `denied` moves nothing. An open transfer made with a " +
+          "payment code holds the code until it ends: a code already held, used or expired is refused with 409 " +
+          "`payment_code_reserved`, `payment_code_used` or `payment_code_expired`. Requires the `Idempotency-Key` header; " +
+          "a retry with the same key replays the first answer."
       ),
     HttpApiEndpoint.get("list", "/v1/transfers", {
       query: {
@@ -192,7 +194,8 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
         .annotate(
           OpenApi.Description,
           name === "accept"
-            ? "The recipient takes a `pending_acceptance` transfer: the amount is credited to its USD spend account."
+            ? "The recipient takes a `pending_acceptance` transfer: the amount is credited to its USD spend account and " +
+                "its payment code used, all or nothing (a refusal changes nothing)."
             : name === "decline"
               ? "The recipient refuses a `pending_acceptance` transfer; the sender's hold is released."
               : "The sender withdraws a `pending_approval` or `pending_acceptance` transfer; its hold is released."

@@ -4,7 +4,8 @@ import {
   IdempotencyStore,
   isPersistenceUnavailable,
   nowIso,
-  type StoredResponse
+  type StoredResponse,
+  Transactor
 } from "@svc/domain"
 import { Cause, Context, Data, Effect, Exit, Layer, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -98,14 +99,17 @@ const keyInUse = () =>
  * The `Idempotent` middleware. A key whose answer is stored is replayed (or refused with 422 for another body) at
  * once, without the lock. Otherwise the whole request runs in one transaction that holds the scope's lock (taken
  * without waiting: 409 when held), runs the handler, and stores its final response in the same transaction, so the
- * work and its stored answer commit together or not at all (a crash rolls both back). When a request with the same key
- * finished in between, the store refuses the second answer: this request's work rolls back and the stored answer is
- * given instead. Card numbers, CVCs and secrets must never reach it: attach it only to routes whose responses carry none.
+ * work and its stored answer commit together or not at all (a crash rolls both back). The handler runs under a
+ * savepoint: when it fails with an answer that is stored (a declared 4xx), its writes are undone before the answer is
+ * stored and committed, exactly as a request without a key rolls them back. When a request with the same key finished
+ * in between, the store refuses the second answer: this request's work rolls back and the stored answer is given
+ * instead. Card numbers, CVCs and secrets must never reach it: attach it only to routes whose responses carry none.
  */
 export const IdempotencyLive = Layer.effect(
   Idempotent,
   Effect.gen(function* () {
     const store = yield* IdempotencyStore
+    const transactor = yield* Transactor
 
     /**
      * The answer to store for a handler's outcome, with the response it stands for: a success or a declared error
@@ -145,7 +149,7 @@ export const IdempotencyLive = Layer.effect(
       handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
       Effect.gen(function* () {
-        const exit = yield* Effect.exit(handler)
+        const exit = yield* Effect.exit(transactor.withSavepoint(handler))
         const answer = yield* answerOf(exit, fingerprint)
         if (Option.isNone(answer)) {
           return yield* Exit.isSuccess(exit) ? new NotStored({ response: exit.value }) : Effect.failCause(exit.cause)

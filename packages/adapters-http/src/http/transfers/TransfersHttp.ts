@@ -25,13 +25,13 @@ const viewFor = (teamId: string) => (t: Transfer) => transferView(t, directionOf
 /** The contract's answers to the transfer errors a client can cause. */
 const transferInvalid = (e: TransferInvalid) =>
   Effect.fail(badRequest("validation_failed", e.message, [{ path: e.field, message: e.message }]))
+const PAYMENT_CODE_UNUSABLE: Record<PaymentCodeUnusable["status"], (code: string) => string> = {
+  used: (code) => `the payment code ${code} was used already`,
+  reserved: (code) => `the payment code ${code} is held by another transfer until it is accepted or ends`,
+  expired: (code) => `the payment code ${code} has expired`
+}
 const paymentCodeUnusable = (e: PaymentCodeUnusable) =>
-  Effect.fail(
-    conflict(
-      `payment_code_${e.status}`,
-      e.status === "used" ? `the payment code ${e.code} was used already` : `the payment code ${e.code} has expired`
-    )
-  )
+  Effect.fail(conflict(`payment_code_${e.status}`, PAYMENT_CODE_UNUSABLE[e.status](e.code)))
 const transferNotPending = (operation: string) => (e: TransferNotPending) =>
   Effect.fail(conflict("transfer_not_pending", `the transfer is ${e.status}; it can no longer be ${operation}`))
 const wrongParty = (e: TransferWrongParty) => Effect.fail(forbidden("forbidden", e.message))
@@ -55,7 +55,7 @@ export const TransfersHttp = HttpApiBuilder.group(Api, "transfers", (handlers) =
             operation === "accept" ? "accepted" : operation === "decline" ? "declined" : "canceled"
           )
         }),
-        // Only an acceptance uses a payment code; the code was checked when the transfer was made.
+        // Only an acceptance uses a payment code (refused only for a transfer made before codes were held).
         Effect.catchTag("PaymentCodeUnusable", paymentCodeUnusable),
         orServiceUnavailable
       )

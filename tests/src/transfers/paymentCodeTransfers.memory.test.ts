@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { paymentCodeTransfersContract } from "./PaymentCodeTransfersContract.ts"
+
+paymentCodeTransfersContract("in-memory", PortsMemory)
