@@ -37,6 +37,7 @@ import inboxAccounts from "./0034_inbox_accounts.ts"
 import chatMessages from "./0035_chat_messages.ts"
 import dashboardSessions from "./0036_dashboard_sessions.ts"
 import activityIndexes from "./0037_activity_indexes.ts"
+import auditAtCommit from "./0041_audit_at_commit.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -76,7 +77,8 @@ export const migrations = Migrator.fromRecord({
   "0034_inbox_accounts": inboxAccounts,
   "0035_chat_messages": chatMessages,
   "0036_dashboard_sessions": dashboardSessions,
-  "0037_activity_indexes": activityIndexes
+  "0037_activity_indexes": activityIndexes,
+  "0041_audit_at_commit": auditAtCommit
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */
