@@ -1,6 +1,22 @@
 import { PersistenceUnavailable, Transactor } from "@svc/domain"
-import { Cause, Effect, Layer, Option } from "effect"
+import { Cause, Context, Effect, Layer, Option, Ref, Schedule } from "effect"
 import { SqlClient, SqlError, type Statement } from "effect/sql"
+
+/**
+ * Whether the database aborted a statement's transaction in a conflict with another transaction: a deadlock (40P01)
+ * or a serialization failure (40001).
+ */
+const lostConflict = (error: unknown) =>
+  SqlError.isSqlError(error) && (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError")
+
+/**
+ * Set once a statement of the outermost transaction in context lost a conflict (none outside a transaction). The
+ * database then aborted the whole transaction, which may run again from the start, whatever error its code made of
+ * the failure on the way out (an HTTP handler inside an idempotency transaction answers it as a 503).
+ */
+const ConflictLost = Context.Reference<Ref.Ref<boolean> | undefined>("@svc/adapters-pg/ConflictLost", {
+  defaultValue: () => undefined
+})
 
 /** Turns any SQL failure into the domain's PersistenceUnavailable; the SQL text and cause stay in the logs. */
 export const orUnavailable =
@@ -9,9 +25,13 @@ export const orUnavailable =
     self: Effect.Effect<A, E, R>
   ): Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R> =>
     Effect.catchIf(self, SqlError.isSqlError, (error) =>
-      Effect.logError(`database operation ${operation} failed`, error).pipe(
-        Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation })))
-      )
+      (lostConflict(error)
+        ? Effect.logWarning(`database operation ${operation} lost a lock conflict`, error).pipe(
+            Effect.andThen(ConflictLost),
+            Effect.flatMap((lost) => (lost === undefined ? Effect.void : Ref.set(lost, true)))
+          )
+        : Effect.logError(`database operation ${operation} failed`, error)
+      ).pipe(Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation }))))
     ) as Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R>
 
 /** Runs a `SELECT count(*) AS count ...` statement and answers the count (Postgres sends a bigint as text). */
@@ -32,11 +52,39 @@ const rollbackLost = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E
     return lost === undefined ? Effect.failCause(cause) : Effect.fail(lost.defect as SqlError.SqlError)
   })
 
-/** Runs `self` in a SQL transaction; any SQL failure of the transaction itself is PersistenceUnavailable. */
+/** How often a transaction that lost a conflict runs again, and after how long: about 10, then 20 ms, jittered. */
+const CONFLICT_RETRIES = 2
+const conflictBackoff = Schedule.exponential("10 millis").pipe(Schedule.jittered)
+
+/**
+ * Runs `self` in a SQL transaction; any SQL failure of the transaction itself is PersistenceUnavailable. The outermost
+ * transaction runs again, up to `CONFLICT_RETRIES` times after a short jittered pause, when the database aborted it in
+ * a lock conflict (ADR 0041): all of `self` runs again, so it must do nothing outside the transaction that may not
+ * happen twice. Inside an open transaction it is a savepoint, and a lost conflict reruns the outermost one.
+ */
 export const inTransaction =
   (sql: SqlClient.SqlClient, operation: string) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>) =>
-    orUnavailable(operation)(rollbackLost(sql.withTransaction(self)))
+  <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, Exclude<E, SqlError.SqlError> | PersistenceUnavailable, R> =>
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) => {
+      const run = orUnavailable(operation)(rollbackLost(sql.withTransaction(self)))
+      if (Option.isSome(open)) return run
+      return Effect.flatMap(Ref.make(false), (lost) =>
+        Ref.set(lost, false).pipe(
+          Effect.andThen(run),
+          Effect.provideService(ConflictLost, lost),
+          Effect.retry({ schedule: conflictBackoff, times: CONFLICT_RETRIES, while: () => Ref.get(lost) }),
+          Effect.tapError(() =>
+            Effect.flatMap(Ref.get(lost), (gaveUp) =>
+              gaveUp
+                ? Effect.logError(`database ${operation} lost a lock conflict ${CONFLICT_RETRIES + 1} times in a row`)
+                : Effect.void
+            )
+          )
+        )
+      )
+    })
 
 /**
  * The Transactor port over SQL transactions. A nested call joins the transaction already open (no savepoint), so a
