@@ -97,6 +97,18 @@ layer(Layer.mergeAll(TransactorPg, IdempotencyStorePg, TeamsRepoPg).pipe(Layer.p
     })
   )
 
+  it.effect("what the unit leaves for after the commit runs once, for the run that committed", () =>
+    Effect.gen(function* () {
+      yield* refuse("40001", 2)
+      const [runs, counted] = [yield* Ref.make(0), yield* Ref.make(0)]
+      const transactor = yield* Transactor
+      yield* transactor.withTransaction(
+        Effect.andThen(transactor.afterCommit(Ref.update(counted, (n) => n + 1)), saveCounted(runs, scope()))
+      )
+      assert.deepStrictEqual([yield* Ref.get(runs), yield* Ref.get(counted)], [3, 1])
+    })
+  )
+
   it.effect("a deadlock every time: three runs, then PersistenceUnavailable, and nothing written", () =>
     Effect.gen(function* () {
       yield* refuse("40P01", 100)

@@ -1,7 +1,11 @@
 import { Transactor } from "@svc/domain"
 import { Context, Effect, Exit, Layer, Ref, Semaphore } from "effect"
 
-const InTransaction = Context.Reference<boolean>("@svc/adapters-memory/InTransaction", { defaultValue: () => false })
+/** What the transaction open in context runs once it commits; none outside a transaction. */
+const AfterCommit = Context.Reference<Ref.Ref<ReadonlyArray<Effect.Effect<void>>> | undefined>(
+  "@svc/adapters-memory/AfterCommit",
+  { defaultValue: () => undefined }
+)
 
 /** The in-memory database: tables are Refs registered here so a transaction can roll all of them back. */
 export class MemoryStore extends Context.Service<
@@ -20,12 +24,13 @@ export class MemoryStore extends Context.Service<
       const tables: Array<Ref.Ref<unknown>> = []
       const atomically = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
         Effect.gen(function* () {
-          if (yield* InTransaction) return yield* self
-          return yield* lock.withPermits(1)(
+          if ((yield* AfterCommit) !== undefined) return yield* self
+          const hooks = yield* Ref.make<ReadonlyArray<Effect.Effect<void>>>([])
+          const committed = yield* lock.withPermits(1)(
             Effect.uninterruptibleMask((restore) =>
               Effect.gen(function* () {
                 const snapshot = yield* Effect.forEach(tables, Ref.get)
-                const exit = yield* Effect.exit(restore(Effect.provideService(self, InTransaction, true)))
+                const exit = yield* Effect.exit(restore(Effect.provideService(self, AfterCommit, hooks)))
                 if (Exit.isFailure(exit)) {
                   yield* Effect.forEach(tables, (table, i) => Ref.set(table, snapshot[i]))
                 }
@@ -33,6 +38,8 @@ export class MemoryStore extends Context.Service<
               })
             )
           )
+          yield* Effect.all(yield* Ref.get(hooks), { discard: true })
+          return committed
         })
       return MemoryStore.of({
         table: <S>(initial: S) =>
@@ -48,6 +55,12 @@ export const TransactorMemory = Layer.effect(
   Transactor,
   Effect.gen(function* () {
     const store = yield* MemoryStore
-    return Transactor.of({ withTransaction: store.atomically })
+    return Transactor.of({
+      withTransaction: store.atomically,
+      afterCommit: (effect) =>
+        Effect.flatMap(AfterCommit, (hooks) =>
+          hooks === undefined ? effect : Ref.update(hooks, (all) => [...all, effect])
+        )
+    })
   })
 )

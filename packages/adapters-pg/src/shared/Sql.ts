@@ -9,12 +9,20 @@ import { SqlClient, SqlError, type Statement } from "effect/sql"
 const lostConflict = (error: unknown) =>
   SqlError.isSqlError(error) && (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError")
 
-/**
- * Set once a statement of the outermost transaction in context lost a conflict (none outside a transaction). The
- * database then aborted the whole transaction, which may run again from the start, whatever error its code made of
- * the failure on the way out (an HTTP handler inside an idempotency transaction answers it as a 503).
- */
-const ConflictLost = Context.Reference<Ref.Ref<boolean> | undefined>("@svc/adapters-pg/ConflictLost", {
+/** The outermost transaction open in context, as `inTransaction` follows each run of it. */
+interface Outermost {
+  /**
+   * Set once a statement lost a conflict. The database then aborted the whole transaction, which may run again from
+   * the start, whatever error its code made of the failure on the way out (an HTTP handler inside an idempotency
+   * transaction answers it as a 503).
+   */
+  readonly conflictLost: Ref.Ref<boolean>
+  /** What runs once it commits (`Transactor.afterCommit`). */
+  readonly afterCommit: Ref.Ref<ReadonlyArray<Effect.Effect<void>>>
+}
+
+/** The outermost transaction open in context; none outside a transaction. */
+const Outermost = Context.Reference<Outermost | undefined>("@svc/adapters-pg/Outermost", {
   defaultValue: () => undefined
 })
 
@@ -27,8 +35,8 @@ export const orUnavailable =
     Effect.catchIf(self, SqlError.isSqlError, (error) =>
       (lostConflict(error)
         ? Effect.logWarning(`database operation ${operation} lost a lock conflict`, error).pipe(
-            Effect.andThen(ConflictLost),
-            Effect.flatMap((lost) => (lost === undefined ? Effect.void : Ref.set(lost, true)))
+            Effect.andThen(Outermost),
+            Effect.flatMap((open) => (open === undefined ? Effect.void : Ref.set(open.conflictLost, true)))
           )
         : Effect.logError(`database operation ${operation} failed`, error)
       ).pipe(Effect.andThen(Effect.fail(new PersistenceUnavailable({ operation }))))
@@ -59,8 +67,9 @@ const conflictBackoff = Schedule.exponential("10 millis").pipe(Schedule.jittered
 /**
  * Runs `self` in a SQL transaction; any SQL failure of the transaction itself is PersistenceUnavailable. The outermost
  * transaction runs again, up to `CONFLICT_RETRIES` times after a short jittered pause, when the database aborted it in
- * a lock conflict (ADR 0041): all of `self` runs again, so it must do nothing outside the transaction that may not
- * happen twice. Inside an open transaction it is a savepoint, and a lost conflict reruns the outermost one.
+ * a lock conflict (ADR 0041): all of `self` runs again, so what it does outside the database waits for the commit
+ * (`Transactor.afterCommit`). Inside an open transaction it is a savepoint, and a lost conflict reruns the outermost
+ * one.
  */
 export const inTransaction =
   (sql: SqlClient.SqlClient, operation: string) =>
@@ -70,20 +79,33 @@ export const inTransaction =
     Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) => {
       const run = orUnavailable(operation)(rollbackLost(sql.withTransaction(self)))
       if (Option.isSome(open)) return run
-      return Effect.flatMap(Ref.make(false), (lost) =>
-        Ref.set(lost, false).pipe(
+      return Effect.gen(function* () {
+        const outermost: Outermost = {
+          conflictLost: yield* Ref.make(false),
+          afterCommit: yield* Ref.make<ReadonlyArray<Effect.Effect<void>>>([])
+        }
+        const committed = yield* Effect.all([
+          Ref.set(outermost.conflictLost, false),
+          Ref.set(outermost.afterCommit, [])
+        ]).pipe(
           Effect.andThen(run),
-          Effect.provideService(ConflictLost, lost),
-          Effect.retry({ schedule: conflictBackoff, times: CONFLICT_RETRIES, while: () => Ref.get(lost) }),
+          Effect.provideService(Outermost, outermost),
+          Effect.retry({
+            schedule: conflictBackoff,
+            times: CONFLICT_RETRIES,
+            while: () => Ref.get(outermost.conflictLost)
+          }),
           Effect.tapError(() =>
-            Effect.flatMap(Ref.get(lost), (gaveUp) =>
+            Effect.flatMap(Ref.get(outermost.conflictLost), (gaveUp) =>
               gaveUp
                 ? Effect.logError(`database ${operation} lost a lock conflict ${CONFLICT_RETRIES + 1} times in a row`)
                 : Effect.void
             )
           )
         )
-      )
+        yield* Effect.all(yield* Ref.get(outermost.afterCommit), { discard: true })
+        return committed
+      })
     })
 
 /**
@@ -100,6 +122,10 @@ export const TransactorPg = Layer.effect(
           Effect.serviceOption(sql.transactionService),
           (open): Effect.Effect<A, E | PersistenceUnavailable, R> =>
             Option.isSome(open) ? self : inTransaction(sql, "transaction")(self)
+        ),
+      afterCommit: (effect) =>
+        Effect.flatMap(Outermost, (open) =>
+          open === undefined ? effect : Ref.update(open.afterCommit, (hooks) => [...hooks, effect])
         )
     })
   })
