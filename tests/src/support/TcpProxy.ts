@@ -1,7 +1,20 @@
 import { connect, createServer, type Socket } from "node:net"
 
-/** A TCP proxy on 127.0.0.1:`port` to `target`, for a test that brings a dependency "up" after the service started. */
-export const startTcpProxy = async (port: number, target: { readonly host: string; readonly port: number }) => {
+/** Copies `from` to `to`, each chunk `delayMs` later (in order), or at once without a delay. */
+const forward = (from: Socket, to: Socket, delayMs: number) => {
+  if (delayMs === 0) from.pipe(to)
+  else from.on("data", (chunk: Buffer) => setTimeout(() => to.write(chunk), delayMs))
+}
+
+/**
+ * A TCP proxy on 127.0.0.1:`port` to `target`, for a test that brings a dependency "up" after the service started, or
+ * that puts it `delayMs` away each way (a database across a network rather than on the same machine).
+ */
+export const startTcpProxy = async (
+  port: number,
+  target: { readonly host: string; readonly port: number },
+  delayMs = 0
+) => {
   const sockets = new Set<Socket>()
   const server = createServer((client) => {
     const upstream = connect(target.port, target.host)
@@ -10,7 +23,8 @@ export const startTcpProxy = async (port: number, target: { readonly host: strin
       socket.on("close", () => sockets.delete(socket))
       socket.on("error", () => socket.destroy())
     }
-    client.pipe(upstream).pipe(client)
+    forward(client, upstream, delayMs)
+    forward(upstream, client, delayMs)
     client.on("close", () => upstream.destroy())
     upstream.on("close", () => client.destroy())
   })

@@ -10,8 +10,9 @@ const HeadRow = Schema.Struct({ seq: SafeIntegerColumn, hash: Schema.String })
 const COLUMNS = "team_id, seq, id, content, prev_hash, hash"
 
 /**
- * AuditLogRepo on Postgres (migration 0020): an insert gives the content, and the row trigger links and hashes it
- * under the team's head row lock; a trigger refuses every update and delete.
+ * AuditLogRepo on Postgres (migrations 0020, 0041): `append` stages the entries with the transaction's events, and at
+ * commit they are inserted, each linked and hashed by the row trigger under its team's head row lock; a trigger refuses
+ * every update and delete.
  */
 export const AuditLogRepoPg = Layer.effect(
   AuditLogRepo,
@@ -20,12 +21,9 @@ export const AuditLogRepoPg = Layer.effect(
     const columns = sql.unsafe(COLUMNS)
     return AuditLogRepo.of({
       append: (drafts) =>
-        sql`INSERT INTO audit_entries (team_id, id, content, seq, prev_hash, hash)
-            SELECT d.team_id, d.id, d.content, 0, '', ''
-            FROM jsonb_to_recordset(${JSON.stringify(
-              drafts.map((d, position) => ({ team_id: d.teamId, id: d.id, content: d.content, position }))
-            )}::jsonb) AS d(team_id uuid, id uuid, content text, position int)
-            ORDER BY d.team_id, d.position`.pipe(Effect.asVoid, orUnavailable("audit.append")),
+        sql`SELECT audit_stage(${JSON.stringify(
+          drafts.map((d) => ({ team_id: d.teamId, id: d.id, content: d.content }))
+        )}::jsonb)`.pipe(Effect.asVoid, orUnavailable("audit.append")),
       list: (teamId, page) =>
         sql`SELECT ${columns} FROM audit_entries
             WHERE team_id = ${teamId} ${Option.match(page.after, {

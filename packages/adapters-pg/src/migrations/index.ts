@@ -40,6 +40,7 @@ import activityIndexes from "./0037_activity_indexes.ts"
 import paymentCodeReservations from "./0038_payment_code_reservations.ts"
 import installNonces from "./0039_install_nonces.ts"
 import signInLinkRequests from "./0040_sign_in_link_requests.ts"
+import auditAtCommit from "./0041_audit_at_commit.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -82,7 +83,8 @@ export const migrations = Migrator.fromRecord({
   "0037_activity_indexes": activityIndexes,
   "0038_payment_code_reservations": paymentCodeReservations,
   "0039_install_nonces": installNonces,
-  "0040_sign_in_link_requests": signInLinkRequests
+  "0040_sign_in_link_requests": signInLinkRequests,
+  "0041_audit_at_commit": auditAtCommit
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -25,8 +25,9 @@ export class AuditLogRepo extends Context.Service<
   AuditLogRepo,
   {
     /**
-     * Appends entries in order, each at its team's next `seq`, linked to the entry before and hashed, in the
-     * surrounding transaction. Stored entries are never changed nor removed.
+     * Appends entries in order, each at its team's next `seq`, linked to the entry before and hashed, with the
+     * surrounding transaction (on Postgres: as it commits, after its other locks). Stored entries are never changed
+     * nor removed.
      */
     readonly append: (drafts: Arr.NonEmptyReadonlyArray<AuditDraft>) => Effect.Effect<void, PersistenceUnavailable>
     /** A team's entries newest first, strictly before the entry with `page.after`'s id, up to `page.limit + 1`. */

@@ -13,5 +13,11 @@ export class Transactor extends Context.Service<
      * stored answer): a failure that leaves the transaction as a success value must not carry the failed work with it.
      */
     readonly withSavepoint: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | PersistenceUnavailable, R>
+    /**
+     * Runs `effect` once the transaction open in context has committed, and at once outside one: never for a
+     * transaction that rolls back, and once however often the transaction ran (Postgres runs one that lost a lock
+     * conflict again). For what the database cannot roll back, such as process metrics.
+     */
+    readonly afterCommit: (effect: Effect.Effect<void>) => Effect.Effect<void>
   }
 >()("@svc/domain/Transactor") {}

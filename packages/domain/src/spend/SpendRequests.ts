@@ -207,11 +207,11 @@ export class SpendRequests extends Context.Service<
               ])
             }
             yield* publish(updated.value, `spend_request.${outcome}`)
+            yield* transactor.afterCommit(countApprovalOutcome(outcome))
             return updated.value
           })
         )
         .pipe(
-          Effect.tap(() => countApprovalOutcome(outcome)),
           Effect.catchTags({
             HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
             // The hold is written with the request and referenced by it (a foreign key), and ledger rows are never deleted.

@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { transactorContract } from "./TransactorContract.ts"
+
+transactorContract("in-memory", PortsMemory)
