@@ -43,7 +43,7 @@ export const transactorContract = <E>(name: string, ports: Layer.Layer<Transacto
         assert.strictEqual(yield* Ref.get(ran), 0)
       })
     )
-  
+
     it.effect("a savepoint that fails drops its own after-commit work; the transaction's other work still runs", () =>
       Effect.gen(function* () {
         const transactor = yield* Transactor
