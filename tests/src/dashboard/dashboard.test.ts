@@ -171,6 +171,10 @@ describe("the dashboard in chromium", () => {
     for (const name of ["Approvals", "Activity", "Ledger", "Settings"]) {
       await page.getByRole("link", { name }).click()
       await page.getByRole("heading", { name, level: 1 }).waitFor()
+      // A page still loading its data may be wider for a moment (seen on a loaded machine): judge the settled page.
+      await page
+        .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 5_000 })
+        .catch(() => undefined)
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
       assert.isAtMost(overflow, 0, `no sideways scrolling on ${name} at phone width`)
     }

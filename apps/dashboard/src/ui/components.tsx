@@ -1,6 +1,6 @@
 import { ApiError } from "@svc/sdk"
 import type { ComponentChildren } from "preact"
-import { useEffect, useId, useRef, useState } from "preact/hooks"
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { formatMoney } from "../format/money.ts"
 import type { Loaded } from "./hooks.ts"
 import { BASE, onLinkClick } from "./router.ts"
@@ -166,8 +166,9 @@ export const ConfirmButton = ({
   const [asking, setAsking] = useState(false)
   const wrapper = useRef<HTMLSpanElement>(null)
   const answered = useRef(false)
-  useEffect(() => {
-    // Keyboard focus follows the question: onto its confirm button, and back to the first button on cancel.
+  useLayoutEffect(() => {
+    // Keyboard focus follows the question: onto its confirm button, and back to the first button on cancel. In the
+    // same commit as the question itself (a layout effect), so no key press can land between its showing and the focus.
     if (asking) wrapper.current?.querySelector("button")?.focus()
     else if (answered.current) wrapper.current?.querySelector("button")?.focus()
   }, [asking])
