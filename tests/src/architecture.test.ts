@@ -4,11 +4,13 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   ambientReads,
   definesService,
+  environmentReads,
   importsOf,
   ROOT,
   repositoryFiles,
   runtimeGraphOf,
   sqlErrorReads,
+  variablesNamed,
   violationsIn
 } from "./support/ArchitectureRules.ts"
 
@@ -60,5 +62,20 @@ describe("architecture", () => {
         )
     )
     assert.deepStrictEqual(offending, [])
+  })
+
+  it("the API reads its environment in one module, Config.ts, which names each variable once", () => {
+    const api = repositoryFiles().filter((f) => f.startsWith("apps/api/src/"))
+    assert.include(api, "apps/api/src/Config.ts", "the scan finds the configuration module")
+    const found = api
+      .filter((f) => f !== "apps/api/src/Config.ts")
+      .flatMap((f) => environmentReads(readFileSync(join(ROOT, f), "utf8")).map((line) => `${f}: ${line.trim()}`))
+    assert.deepStrictEqual(found, [])
+    const named = variablesNamed(readFileSync(join(ROOT, "apps/api/src/Config.ts"), "utf8"))
+    assert.isAbove(named.length, 40, "the scan finds the variables")
+    assert.deepStrictEqual(
+      named.filter((name, index) => named.indexOf(name) !== index),
+      []
+    )
   })
 })

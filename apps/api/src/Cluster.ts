@@ -1,13 +1,9 @@
 import cluster, { type Worker } from "node:cluster"
-import { Config, Data, Effect, Option, Queue, Schema } from "effect"
+import { Data, Effect, Option, Queue } from "effect"
+import { configuredSessionSecret, databaseUrl } from "./Config.ts"
 
 /** Several processes cannot share the embedded database. */
 class WebConcurrencyRefused extends Data.TaggedError("WebConcurrencyRefused")<{ readonly message: string }> {}
-
-/** How many HTTP worker processes serve the port: `WEB_CONCURRENCY`, default 1 (this process serves alone). */
-export const webConcurrency = Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "WEB_CONCURRENCY").pipe(
-  Config.withDefault(1)
-)
 
 interface Exited {
   readonly worker: Worker
@@ -24,7 +20,7 @@ const fork = (slots: Map<Worker, number>, slot: number, env: Record<string, stri
  * the webhook signing key), so a session from one worker would fail on another; the primary picks one for all.
  */
 const sharedEnv = Effect.gen(function* () {
-  if (Option.isSome(yield* Config.option(Config.Redacted("SESSION_JWT_SECRET")))) return {}
+  if (Option.isSome(yield* configuredSessionSecret)) return {}
   yield* Effect.logWarning(
     "SESSION_JWT_SECRET is unset: the workers share a random secret, so sessions end with the primary"
   )
@@ -54,7 +50,7 @@ const stopAll = (slots: Map<Worker, number>) =>
 export const supervise = (workers: number) =>
   Effect.scoped(
     Effect.gen(function* () {
-      if (Option.isNone(yield* Config.option(Config.String("DATABASE_URL")))) {
+      if (Option.isNone(yield* databaseUrl)) {
         return yield* new WebConcurrencyRefused({
           message: `WEB_CONCURRENCY=${workers} needs DATABASE_URL: processes cannot share the embedded database`
         })

@@ -1,9 +1,10 @@
 import { MetricsRoute } from "@svc/adapters-http"
 import { ApprovalsRepo, InboundEventStore, nowIso, WebhookDeliveriesRepo } from "@svc/domain"
-import { Config, ConfigProvider, Effect, Layer, Metric, Option } from "effect"
+import { ConfigProvider, Effect, Layer, Metric, Option } from "effect"
 import { FetchHttpClient, HttpMiddleware, UrlParams } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { SqlClient } from "effect/sql"
+import { metricsToken } from "./Config.ts"
 
 /** The service name spans carry unless OTEL_SERVICE_NAME says otherwise. */
 const SERVICE_NAME = "svc-api"
@@ -102,7 +103,7 @@ const databaseGauges = Effect.gen(function* () {
  */
 export const MetricsLive = Layer.unwrap(
   Effect.gen(function* () {
-    const token = yield* Config.option(Config.Redacted("METRICS_TOKEN"))
+    const token = yield* metricsToken
     return Option.match(token, {
       onNone: () => Layer.empty,
       onSome: (t) => MetricsRoute(t, Effect.andThen(backlogGauges, databaseGauges))

@@ -2,10 +2,14 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { answerClientErrorsAsJson, Readiness } from "@svc/adapters-http"
 import { DatabaseInfo, DatabaseLive, DatabaseStartup, PortsPg } from "@svc/adapters-pg"
-import { Config, Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { appLayer, BackgroundJobsGate, positive, SqlReadiness, serviceConfig, TracingLive } from "./App.ts"
+import { appLayer } from "./App.ts"
+import { httpServerConfig, serviceConfig } from "./Config.ts"
+import { TracingLive } from "./Observability.ts"
+import { SqlReadiness } from "./Persistence.ts"
 import { Sha256Node } from "./Sha256Node.ts"
+import { BackgroundJobsGate } from "./Workers.ts"
 
 /**
  * The Node server's limits, shorter than Node's defaults (a 300 s request timeout): the request headers within
@@ -14,10 +18,13 @@ import { Sha256Node } from "./Sha256Node.ts"
  * `HTTP_KEEP_ALIVE_TIMEOUT_SECONDS` (default 5). Headers never get longer than the whole request. What the parser
  * refuses (headers too large, malformed requests, timeouts) is answered with the contract's JSON error body.
  */
-const nodeServer = Effect.gen(function* () {
-  const requestMs = (yield* positive("HTTP_REQUEST_TIMEOUT_SECONDS", 30)) * 1000
-  const headersMs = Math.min((yield* positive("HTTP_HEADERS_TIMEOUT_SECONDS", 10)) * 1000, requestMs)
-  const keepAliveMs = (yield* positive("HTTP_KEEP_ALIVE_TIMEOUT_SECONDS", 5)) * 1000
+const nodeServer = (settings: {
+  readonly requestMs: number
+  readonly headersMs: number
+  readonly keepAliveMs: number
+}) => {
+  const { requestMs, keepAliveMs } = settings
+  const headersMs = Math.min(settings.headersMs, requestMs)
   return () =>
     answerClientErrorsAsJson(
       createServer({
@@ -28,7 +35,7 @@ const nodeServer = Effect.gen(function* () {
         connectionsCheckingInterval: Math.min(1000, headersMs)
       }).setTimeout(requestMs)
     )
-})
+}
 
 /** Ready once the start-up migrations ran and the database answers. */
 const StartupReadiness = Layer.effect(
@@ -66,13 +73,12 @@ const AnnounceLive = Layer.effectDiscard(
 const ServerLive = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* serviceConfig
-    const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
-    const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
+    const { port, host, ...timeouts } = yield* httpServerConfig
     const app = appLayer(config, PortsPg, StartupReadiness)
     return AnnounceLive.pipe(
       Layer.provide(HttpRouter.serve(app, { disableListenLog: true, disableLogger: true })),
       Layer.provide(JobsAfterMigrations),
-      Layer.provide(NodeHttpServer.layer(yield* nodeServer, { port, host, gracefulShutdownTimeout: "10 seconds" })),
+      Layer.provide(NodeHttpServer.layer(nodeServer(timeouts), { port, host, gracefulShutdownTimeout: "10 seconds" })),
       Layer.provideMerge(DatabaseLive),
       Layer.provide(Sha256Node),
       Layer.provide(TracingLive)

@@ -1,7 +1,8 @@
 import cluster from "node:cluster"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Runtime } from "effect"
-import { supervise, webConcurrency } from "./Cluster.ts"
+import { supervise } from "./Cluster.ts"
+import { webConcurrency } from "./Config.ts"
 import { serveUntilStopped } from "./Server.ts"
 
 /** A requested shutdown (SIGTERM, SIGINT) that drained cleanly exits 0; anything else keeps the default exit codes. */

@@ -209,6 +209,14 @@ export const ambientReads = (source: string): Array<string> => source.split("\n"
 export const sqlErrorReads = (source: string): Array<string> =>
   source.split("\n").filter((line) => /\bSqlError\b/u.test(line))
 
+/** The lines of a source that read the environment: `process.env`, or an effect `Config` naming a variable. */
+export const environmentReads = (source: string): Array<string> =>
+  source.split("\n").filter((line) => /\bprocess\.env\b|\bConfig\.(?:[A-Z]\w*|schema)\(/u.test(line))
+
+/** The environment variables a source names (a quoted `UPPER_SNAKE` string), once per mention. */
+export const variablesNamed = (source: string): Array<string> =>
+  [...source.matchAll(/"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"/gu)].map((match) => match[1] ?? "")
+
 /** The specifiers a source imports at run time: type-only imports and re-exports are erased and left out. */
 const runtimeImportsOf = (source: string): Array<string> => {
   const typeOnly = new Set<string>()

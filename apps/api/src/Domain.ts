@@ -1,0 +1,106 @@
+import { InvoiceRendererPdf } from "@svc/adapters-http"
+import { SimulatedCardIssuer, SimulatedPaymentsProvider, SimulatedPayoutRail } from "@svc/adapters-memory"
+import {
+  Activity,
+  AgentCredentialsLive,
+  AgentKeys,
+  ApiKeys,
+  ApprovalChains,
+  AuditLog,
+  BankAccounts,
+  CardAuthorizations,
+  Categories,
+  Checkout,
+  CryptoDestinations,
+  CryptoPayouts,
+  CryptoQuotes,
+  Customers,
+  cryptoFeesFromConfig,
+  Documents,
+  ExchangeRateTable,
+  FileAccess,
+  Inbox,
+  Invoices,
+  Ledger,
+  Notifications,
+  NotificationsJob,
+  OAuth,
+  OAuthApplications,
+  PaymentCodes,
+  ReceiveAddresses,
+  Reports,
+  Search,
+  SpendFreezes,
+  SpendRequests,
+  Tags,
+  TeamCredentialsLive,
+  TeamManagement,
+  Teams,
+  Tracker,
+  Transactions,
+  TransferAcceptanceTtl,
+  Transfers,
+  Users
+} from "@svc/domain"
+import { Layer } from "effect"
+import type { ServiceConfig } from "./Config.ts"
+import { integrations, integrationsFoundation } from "./Integrations.ts"
+import { dashboardSignIn, outboundMail } from "./Mail.ts"
+import { checkoutSettings, payoutRail } from "./Payments.ts"
+import { fileStorage, type Ports } from "./Persistence.ts"
+import { backgroundJobs } from "./Workers.ts"
+
+/** The domain services (and their background jobs) over a set of ports. */
+export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<Ports, E, R>) => {
+  const sweep = `${config.approvalSweepIntervalSeconds} seconds` as const
+  return Layer.mergeAll(
+    Activity.layer,
+    Users.layer,
+    Teams.layer,
+    TeamManagement.layer,
+    Customers.layer,
+    Reports.layer,
+    Invoices.layer.pipe(Layer.provide(Layer.merge(InvoiceRendererPdf, SimulatedPaymentsProvider))),
+    FileAccess.layer,
+    Documents.layer,
+    AgentCredentialsLive.pipe(Layer.provide(TeamCredentialsLive)),
+    TeamCredentialsLive,
+    backgroundJobs(Transfers.sweeper(sweep)),
+    backgroundJobs(Checkout.sweeper(sweep)),
+    backgroundJobs(CryptoPayouts.sweeper(sweep)),
+    backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
+    Tracker.layer,
+    Search.layer,
+    dashboardSignIn(config),
+    integrations(config)
+  ).pipe(
+    Layer.provideMerge(Layer.mergeAll(Checkout.layer, CardAuthorizations.layer)),
+    Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
+    // Where payouts leave: the simulated rail (deterministic confirmations), or the EVM rail with CRYPTO_RAIL=evm.
+    Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(payoutRail(SimulatedPayoutRail)))),
+    Layer.provideMerge(Transfers.layer),
+    Layer.provideMerge(CryptoQuotes.layer.pipe(Layer.provide(cryptoFeesFromConfig))),
+    Layer.provideMerge(CryptoDestinations.layer),
+    Layer.provideMerge(Layer.mergeAll(ReceiveAddresses.layer, PaymentCodes.layer)),
+    Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),
+    Layer.provideMerge(backgroundJobs(SpendRequests.sweeper(sweep))),
+    Layer.provideMerge(Layer.mergeAll(SpendRequests.layer, SpendFreezes.layer, ApprovalChains.layer)),
+    Layer.provideMerge(Layer.merge(AgentKeys.layer, AuditLog.layer)),
+    Layer.provideMerge(Ledger.layer),
+    Layer.provideMerge(Layer.merge(Transactions.layer, Inbox.layer)),
+    Layer.provideMerge(Layer.mergeAll(Categories.layer, Tags.layer, BankAccounts.layer, ExchangeRateTable.layer)),
+    Layer.provideMerge(
+      Layer.merge(
+        Notifications.layer,
+        backgroundJobs(
+          NotificationsJob(`${config.notificationIntervalMs ?? 1_000} millis`).pipe(Layer.provide(Notifications.layer))
+        )
+      )
+    ),
+    Layer.provideMerge(ports),
+    Layer.provideMerge(integrationsFoundation(config)),
+    Layer.provideMerge(fileStorage(config)),
+    Layer.provideMerge(outboundMail(config)),
+    Layer.provideMerge(Layer.succeed(TransferAcceptanceTtl, config.transferAcceptanceTtlSeconds))
+  )
+}

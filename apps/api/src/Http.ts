@@ -1,0 +1,35 @@
+import { RateLimitSignIn, RateLimitV1, UnknownCredentialLimiter } from "@svc/adapters-http"
+import { CallerCredentials } from "@svc/adapters-mcp"
+import { RateLimiterMemory } from "@svc/adapters-memory"
+import { AgentCredentials, RateLimiter, RateLimitPruneJob } from "@svc/domain"
+import { Effect, Layer, Option } from "effect"
+import { v1ProtectionConfig } from "./Config.ts"
+import { rateLimitPruneInterval } from "./Workers.ts"
+
+/**
+ * The /v1 rate limits: `RATE_LIMIT_V1_PER_MINUTE` (default 600) per key and per client address for unknown
+ * credentials, whose in-process buckets are forgotten when idle, and the sign-in calls' limit per client address
+ * (`RATE_LIMIT_SIGN_IN_PER_MINUTE`, default 30).
+ */
+export const RateLimits = Layer.unwrap(
+  Effect.gen(function* () {
+    const { limitPerMinute, signInLimitPerMinute } = yield* v1ProtectionConfig
+    const unknownCredentialBuckets = Layer.merge(
+      Layer.effect(UnknownCredentialLimiter, RateLimiter.use(Effect.succeed)),
+      RateLimitPruneJob(yield* rateLimitPruneInterval)
+    ).pipe(Layer.provide(RateLimiterMemory))
+    return Layer.merge(
+      RateLimitV1(Math.max(1, Math.floor(limitPerMinute))),
+      RateLimitSignIn(Math.max(1, Math.floor(signInLimitPerMinute)))
+    ).pipe(Layer.provide(unknownCredentialBuckets))
+  })
+)
+
+/** /mcp admits the credentials /v1 accepts (spending keys, team API keys, OAuth access tokens). */
+export const McpCallers = Layer.effect(
+  CallerCredentials,
+  Effect.gen(function* () {
+    const agents = yield* AgentCredentials
+    return CallerCredentials.of({ known: (token) => Effect.map(agents.authenticate(token), Option.isSome) })
+  })
+)

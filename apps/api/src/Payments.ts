@@ -1,0 +1,24 @@
+import { EvmRail } from "@svc/adapters-evm"
+import { AuthorizationDeadline, AuthorizationTolerance, CardNumberKey, type PayoutRail } from "@svc/domain"
+import { type Config, Effect, Layer, Redacted } from "effect"
+import { cryptoRail, type ServiceConfig } from "./Config.ts"
+
+/** The checkout settings a card's issuing and authorizations read. */
+export const checkoutSettings = (config: ServiceConfig) =>
+  Layer.mergeAll(
+    Layer.succeed(AuthorizationTolerance, config.cardAuthToleranceMinor),
+    Layer.succeed(AuthorizationDeadline, config.cardAuthDeadlineMs),
+    Layer.succeed(CardNumberKey, Redacted.value(config.cardNumberKey))
+  )
+
+/**
+ * The payout rail `CRYPTO_RAIL` names: `simulated` (the default), or `evm`, which signs ERC-20 transfers from the hot
+ * wallet on the EVM networks configured by the `CRYPTO_*` variables (`EvmRail`, ADR 0033).
+ */
+export const payoutRail = <E, R>(simulated: Layer.Layer<PayoutRail, E, R>) => {
+  const rails: Record<"simulated" | "evm", Layer.Layer<PayoutRail, E | Config.ConfigError, R>> = {
+    simulated,
+    evm: EvmRail.layer
+  }
+  return Layer.unwrap(Effect.map(cryptoRail, (rail) => rails[rail]))
+}
