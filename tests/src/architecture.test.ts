@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import {
   ambientReads,
+  cyclesOf,
   definesService,
   environmentReads,
+  importGraphOf,
   importsOf,
   ROOT,
   repositoryFiles,
@@ -13,6 +15,15 @@ import {
   variablesNamed,
   violationsIn
 } from "./support/ArchitectureRules.ts"
+import { CONTEXT_MAP, isContext, usesGraph, withContextTable } from "./support/ContextMap.ts"
+
+const read = (file: string) => readFileSync(join(ROOT, file), "utf8")
+
+/** The contexts of the map an index lists (`export * from "./<context>/index.ts"` and the like). */
+const contextsListedIn = (index: string): Array<string> =>
+  importsOf(read(index))
+    .map((specifier) => /^\.\/(.+)\/index\.ts$/u.exec(specifier)?.[1])
+    .filter((name): name is string => name !== undefined && isContext(name))
 
 describe("architecture", () => {
   it("every import in the repository respects the layering", () => {
@@ -77,5 +88,40 @@ describe("architecture", () => {
       named.filter((name, index) => named.indexOf(name) !== index),
       []
     )
+  })
+
+  it("no import cycle among the sources of packages and apps, type imports and re-exports included", () => {
+    const sources = repositoryFiles().filter((f) => /^(?:packages|apps)\/[^/]+\/src\//u.test(f))
+    const graph = importGraphOf(sources, read)
+    assert.isAbove([...graph.values()].flat().length, 1000, "the graph holds the relative imports")
+    assert.deepStrictEqual(cyclesOf(graph), [])
+  })
+
+  it("the context map names only its own contexts, and no context uses another's services in a cycle", () => {
+    const named = CONTEXT_MAP.flatMap((context) => [...context.uses, ...(context.models ?? [])])
+    assert.deepStrictEqual(
+      named.filter((name) => !isContext(name)),
+      []
+    )
+    assert.deepStrictEqual(cyclesOf(usesGraph()), [])
+  })
+
+  it("the domain has one folder per context of the map, and each package's list of contexts follows its folders", () => {
+    const names = CONTEXT_MAP.map((context) => context.name).sort()
+    const folders = (root: string) => names.filter((name) => existsSync(join(ROOT, root, name, "index.ts")))
+    assert.deepStrictEqual(folders("packages/domain/src"), names)
+    for (const [index, root] of [
+      ["packages/domain/src/index.ts", "packages/domain/src"],
+      ["packages/adapters-memory/src/index.ts", "packages/adapters-memory/src"],
+      ["packages/adapters-pg/src/index.ts", "packages/adapters-pg/src"],
+      ["packages/adapters-http/src/api/index.ts", "packages/adapters-http/src/api"]
+    ] as const) {
+      assert.deepStrictEqual([...new Set(contextsListedIn(index))].sort(), folders(root), index)
+    }
+  })
+
+  it("the context table of docs/architecture.md is the context map's (npm run context-map writes it)", () => {
+    const doc = read("docs/architecture.md")
+    assert.strictEqual(doc, withContextTable(doc))
   })
 })

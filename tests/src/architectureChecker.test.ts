@@ -2,7 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   ambientReads,
   contextOf,
+  cyclesOf,
   definesService,
+  importGraphOf,
   importsOf,
   runtimeGraphOf,
   sqlErrorReads,
@@ -165,6 +167,91 @@ describe("architecture", () => {
         []
       )
       assert.deepStrictEqual(violationsIn("packages/domain/src/index.ts", 'export * from "./ledger/index.ts"'), [])
+    })
+
+    it("refuses an import between contexts the context map does not allow, and a model-only use past the model", () => {
+      const refused = violationsIn(
+        "packages/domain/src/ledger/Bad.ts",
+        'import { SpendRequests } from "../spend/index.ts"'
+      )
+      assert.deepStrictEqual(
+        refused.map((v) => v.rule),
+        ["the context map does not let ledger use spend (tests/src/support/ContextMap.ts)"]
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/spend/Ok.ts", 'import { Ledger } from "../ledger/index.ts"'),
+        []
+      )
+      assert.strictEqual(
+        violationsIn("packages/adapters-pg/src/ledger/Bad.ts", 'import { SpendPortsPg } from "../spend/index.ts"')
+          .length,
+        1
+      )
+      assert.strictEqual(
+        violationsIn("packages/adapters-http/src/http/ledger/Bad.ts", 'import { A } from "../../api/spend/index.ts"')
+          .length,
+        1
+      )
+      assert.deepStrictEqual(
+        violationsIn(
+          "packages/adapters-http/src/http/spend/Ok.ts",
+          'import { SpendApi } from "../../api/spend/index.ts"'
+        ),
+        []
+      )
+      const pastModel = violationsIn(
+        "packages/domain/src/webhooks/Bad.ts",
+        'import { Checkout } from "../checkout/index.ts"'
+      )
+      assert.deepStrictEqual(
+        pastModel.map((v) => v.rule),
+        ["the context map lets webhooks use only checkout's model.ts"]
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/webhooks/Ok.ts", 'import { CardStatus } from "../checkout/model.ts"'),
+        []
+      )
+    })
+
+    it("refuses a type import of another context's shapes through its index.ts instead of its model.ts", () => {
+      const sources: Record<string, string> = {
+        "packages/domain/src/identity/model.ts": 'export * from "./Team.ts"',
+        "packages/domain/src/identity/Team.ts": 'export type Role = "owner" | "member"\nexport const roles = 1',
+        "packages/domain/src/identity/index.ts": 'export * from "./model.ts"\nexport * from "./Teams.ts"'
+      }
+      const read = (file: string) => sources[file] ?? ""
+      const through = 'import type { Role } from "../identity/index.ts"'
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/access/Bad.ts", through, read).map((v) => v.rule),
+        ["a type import of another context's shapes goes through its model.ts (Role)"]
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/access/Ok.ts", 'import type { Role } from "../identity/model.ts"', read),
+        []
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/access/Ok.ts", 'import type { TeamsRepo } from "../identity/index.ts"', read),
+        []
+      )
+      assert.deepStrictEqual(
+        violationsIn("packages/domain/src/identity/Ok.ts", 'import type { Role } from "./index.ts"', read),
+        []
+      )
+    })
+
+    it("finds an import cycle among files, type imports and re-exports included, and none in a graph without one", () => {
+      const sources: Record<string, string> = {
+        "packages/domain/src/a/A.ts": 'import { b } from "./B.ts"',
+        "packages/domain/src/a/B.ts": 'export * from "../c/index.ts"',
+        "packages/domain/src/c/index.ts": 'import type { A } from "../a/A.ts"',
+        "packages/domain/src/c/D.ts": 'import { a } from "../a/A.ts"\nimport { e } from "effect"'
+      }
+      const read = (file: string) => sources[file] ?? ""
+      assert.deepStrictEqual(cyclesOf(importGraphOf(Object.keys(sources), read)), [
+        ["packages/domain/src/a/A.ts", "packages/domain/src/a/B.ts", "packages/domain/src/c/index.ts"]
+      ])
+      sources["packages/domain/src/c/index.ts"] = "export const c = 1"
+      assert.deepStrictEqual(cyclesOf(importGraphOf(Object.keys(sources), read)), [])
     })
 
     it("reports any package importing @svc/api", () => {

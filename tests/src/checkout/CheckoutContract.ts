@@ -6,6 +6,7 @@ import {
   Checkout,
   type CheckoutIntent,
   CheckoutIntentsRepo,
+  cardEventRefused,
   luhnValid,
   PersistenceUnavailable,
   UNAVAILABLE_DECLINE_REASON
@@ -125,7 +126,9 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
         )
         assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:6000"])
         assert.strictEqual(
-          yield* refusalOf(CardAuthorizations.use((a) => a.cardChanged("card_tok_unknown", "closed"))),
+          yield* refusalOf(
+            CardAuthorizations.use((a) => cardEventRefused(a.cardChanged("card_tok_unknown", "closed")))
+          ),
           "InboundCommandRefused:CardNotFound:false"
         )
         yield* assertLedgerInvariants(agent.teamId)
@@ -200,12 +203,14 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
           ]
           for (const clearing of refused) {
             assert.strictEqual(
-              yield* refusalOf(CardAuthorizations.use((a) => a.clear(clearing))),
+              yield* refusalOf(CardAuthorizations.use((a) => cardEventRefused(a.clear(clearing)))),
               "InboundCommandRefused:CardClearingUnmatched:false"
             )
           }
           assert.strictEqual(
-            yield* refusalOf(CardAuthorizations.use((a) => a.clear({ ...cleared, token: "auth_unknown" }))),
+            yield* refusalOf(
+              CardAuthorizations.use((a) => cardEventRefused(a.clear({ ...cleared, token: "auth_unknown" })))
+            ),
             "InboundCommandRefused:CardAuthorizationNotFound:false"
           )
           yield* CardAuthorizations.use((a) => a.clear(cleared))
@@ -266,7 +271,9 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
         assert.deepInclude(freed, { status: "approved", authorizedAmount: 0 })
         assert.deepStrictEqual(yield* authorize(authorization(cardToken, { amount: 2_000 })), approved)
         assert.strictEqual(
-          yield* refusalOf(CardAuthorizations.use((a) => a.advise({ token: "auth_unknown", amount: 0 }))),
+          yield* refusalOf(
+            CardAuthorizations.use((a) => cardEventRefused(a.advise({ token: "auth_unknown", amount: 0 })))
+          ),
           "InboundCommandRefused:CardAuthorizationNotFound:false"
         )
         yield* assertLedgerInvariants(agent.teamId)

@@ -7,6 +7,7 @@ import {
   CryptoQuotes,
   Ledger,
   type Mode,
+  TeamOpening,
   Teams,
   type UserId,
   Users
@@ -15,7 +16,7 @@ import { Effect, Layer, Option } from "effect"
 
 /** The crypto services, with the teams, keys and audit log they build on, over whichever ports the caller provides. */
 export const cryptoOver = <E, R>(ports: Layer.Layer<Ports, E, R>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, AuditLog.layer, CryptoQuotes.layer).pipe(
+  Layer.mergeAll(Users.layer, Teams.layer, TeamOpening.layer, AuditLog.layer, CryptoQuotes.layer).pipe(
     Layer.provideMerge(CryptoDestinations.layer),
     Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),
@@ -26,7 +27,7 @@ export const cryptoOver = <E, R>(ports: Layer.Layer<Ports, E, R>) =>
 export const cryptoTeam = (name = "Acme") =>
   Effect.gen(function* () {
     const owner = { id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }
-    const team = yield* Teams.use((teams) => teams.create(owner, { name }))
+    const team = yield* TeamOpening.use((opening) => opening.open(owner, { name }))
     const agent = (mode: Mode) =>
       Effect.gen(function* () {
         const keys = yield* AgentKeys

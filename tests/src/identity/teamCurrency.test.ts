@@ -1,6 +1,6 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { PortsMemory } from "@svc/adapters-memory"
-import { Ledger, Teams, type UserId } from "@svc/domain"
+import { Ledger, TeamOpening, type UserId } from "@svc/domain"
 import { Effect } from "effect"
 import { domainOver } from "../ledger/LedgerSetup.ts"
 import { inProcessApp, sessionToken } from "../support/InProcessApp.ts"
@@ -10,11 +10,11 @@ const owner = () => ({ id: crypto.randomUUID() as UserId, email: "owner@example.
 describe("a team's accounts open in its base currency", () => {
   it.effect("domain on memory: EUR gives EUR accounts, no base currency gives USD ones", () =>
     Effect.gen(function* () {
-      const teams = yield* Teams
+      const opening = yield* TeamOpening
       const ledger = yield* Ledger
       const currencies = (teamId: Parameters<typeof ledger.accounts>[0]) =>
         ledger.accounts(teamId, {}).pipe(Effect.map((all) => all.map((a) => [a.mode, a.kind, a.currency]).toSorted()))
-      const euro = yield* teams.create(owner(), { name: "Euro", baseCurrency: "EUR" })
+      const euro = yield* opening.open(owner(), { name: "Euro", baseCurrency: "EUR" })
       assert.deepStrictEqual(yield* currencies(euro.id), [
         ["live", "external", "EUR"],
         ["live", "settlement", "EUR"],
@@ -23,7 +23,7 @@ describe("a team's accounts open in its base currency", () => {
         ["test", "settlement", "EUR"],
         ["test", "spend", "EUR"]
       ])
-      const plain = yield* teams.create(owner(), { name: "Plain" })
+      const plain = yield* opening.open(owner(), { name: "Plain" })
       assert.deepStrictEqual(
         (yield* currencies(plain.id)).map(([, , currency]) => currency),
         Array.from({ length: 6 }, () => "USD")

@@ -17,6 +17,7 @@ import {
   PlanChanged,
   SubscriptionEnded,
   TeamId,
+  TeamOpening,
   TeamPlansRepo,
   Teams,
   teamOfInboxAddress,
@@ -28,14 +29,14 @@ import { unverifiedEntity } from "./InboundSetup.ts"
 const DomainMemory = InboundCommands.layer.pipe(
   Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
   Layer.provideMerge(Inbox.layer.pipe(Layer.provideMerge(FileStorageMemory))),
-  Layer.provideMerge(Teams.layer),
+  Layer.provideMerge(Layer.mergeAll(Teams.layer, TeamOpening.layer)),
   Layer.provideMerge(Ledger.layer),
   Layer.provideMerge(PortsMemory)
 )
 
 const newTeam = Effect.gen(function* () {
-  const teams = yield* Teams
-  const team = yield* teams.create(
+  const opening = yield* TeamOpening
+  const team = yield* opening.open(
     { id: UserId.make(crypto.randomUUID()), email: "owner@example.com", fullName: null },
     { name: "Acme" }
   )

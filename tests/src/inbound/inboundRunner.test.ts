@@ -9,6 +9,7 @@ import {
   Ledger,
   ManagedEntitiesRepo,
   type TeamId,
+  TeamOpening,
   Teams,
   UserId
 } from "@svc/domain"
@@ -21,14 +22,14 @@ const POLICY = { ...InboundRetryConfig.defaultValue(), maxAttempts: 3, baseDelay
 const RunnerMemory = InboundRunnerLive.pipe(
   Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
   Layer.provideMerge(Inbox.layer.pipe(Layer.provide(FileStorageMemory))),
-  Layer.provideMerge(Teams.layer),
+  Layer.provideMerge(Layer.mergeAll(Teams.layer, TeamOpening.layer)),
   Layer.provideMerge(Ledger.layer),
   Layer.provideMerge(PortsMemory),
   Layer.provide(Layer.succeed(InboundRetryConfig, POLICY))
 )
 
-const newTeam = Teams.use((teams) =>
-  teams.create({ id: UserId.make(crypto.randomUUID()), email: "owner@example.com", fullName: null }, { name: "Acme" })
+const newTeam = TeamOpening.use((opening) =>
+  opening.open({ id: UserId.make(crypto.randomUUID()), email: "owner@example.com", fullName: null }, { name: "Acme" })
 ).pipe(Effect.map((team) => team.id))
 
 const livePosted = (teamId: TeamId) =>

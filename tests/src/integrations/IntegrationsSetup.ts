@@ -1,12 +1,12 @@
 import type { Ports } from "@svc/api"
-import { AuditLog, ChatIntegration, Ledger, Teams, type UserId, Users } from "@svc/domain"
+import { AuditLog, ChatIntegration, Ledger, TeamOpening, Teams, type UserId, Users } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import type { Client } from "../support/HttpScenarios.ts"
 import type { Answer } from "../support/InProcessApp.ts"
 
 /** The teams and audit services the integrations build on, over whichever ports the caller provides. */
 export const integrationsOver = <E, R>(ports: Layer.Layer<Ports, E, R>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, AuditLog.layer).pipe(
+  Layer.mergeAll(Users.layer, Teams.layer, TeamOpening.layer, AuditLog.layer).pipe(
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(ports)
   )
@@ -19,7 +19,7 @@ export const integrationsTeam = (name = "Acme") =>
       email: `owner-${crypto.randomUUID()}@example.com`,
       fullName: "Owner"
     }
-    const team = yield* Teams.use((teams) => teams.create(owner, { name }))
+    const team = yield* TeamOpening.use((opening) => opening.open(owner, { name }))
     return { team, owner }
   })
 

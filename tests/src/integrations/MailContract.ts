@@ -13,6 +13,7 @@ import {
   notifyAllPending,
   SealedSecrets,
   type TeamId,
+  TeamOpening,
   Teams,
   type UserId,
   Users
@@ -26,15 +27,19 @@ const CALLBACK_URL = "http://svc.test/apps/mail/oauth-callback"
 
 /** The mailbox connection over the given ports, with a local provider the caller points it at. */
 const mailOver = <E, R>(ports: Layer.Layer<Ports, E, R>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, Notifications.layer, SealedSecrets.layer(KEY), MailStateJwe.layer(KEY)).pipe(
-    Layer.provideMerge(Ledger.layer),
-    Layer.provideMerge(ports)
-  )
+  Layer.mergeAll(
+    Users.layer,
+    Teams.layer,
+    TeamOpening.layer,
+    Notifications.layer,
+    SealedSecrets.layer(KEY),
+    MailStateJwe.layer(KEY)
+  ).pipe(Layer.provideMerge(Ledger.layer), Layer.provideMerge(ports))
 
 /** A team made the way users make one; its owner. */
 const newTeam = Effect.gen(function* () {
   const owner = { id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }
-  const team = yield* Teams.use((teams) => teams.create(owner, { name: "Acme" }))
+  const team = yield* TeamOpening.use((opening) => opening.open(owner, { name: "Acme" }))
   return { teamId: team.id, owner: { teamId: team.id, userId: owner.id, role: "owner" as const } }
 })
 

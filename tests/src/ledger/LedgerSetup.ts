@@ -7,6 +7,7 @@ import {
   pageRequest,
   type ReceiveHandlesRepo,
   type TeamId,
+  TeamOpening,
   Teams,
   type TeamsRepo,
   type Transactor,
@@ -28,14 +29,17 @@ export type LedgerPorts<R = never> =
 
 /** The domain services over whichever ports the caller provides. */
 export const domainOver = <E, R>(ports: Layer.Layer<R, E>) =>
-  Layer.mergeAll(Users.layer, Teams.layer).pipe(Layer.provideMerge(Ledger.layer), Layer.provideMerge(ports))
+  Layer.mergeAll(Users.layer, Teams.layer, TeamOpening.layer).pipe(
+    Layer.provideMerge(Ledger.layer),
+    Layer.provideMerge(ports)
+  )
 
 /** A fresh team with its owner; returns the team and its live and test spend accounts. */
 export const newTeam = Effect.gen(function* () {
-  const teams = yield* Teams
+  const opening = yield* TeamOpening
   const ledger = yield* Ledger
   const owner = { id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }
-  const team = yield* teams.create(owner, { name: "Acme" })
+  const team = yield* opening.open(owner, { name: "Acme" })
   const spend = yield* ledger.accounts(team.id, { kind: "spend" })
   const live = spend.find((a) => a.mode === "live")!
   const test = spend.find((a) => a.mode === "test")!

@@ -72,7 +72,7 @@ export type SecondInstance = Effect.Effect<Context.Context<ProbeServices>, never
  */
 export const idempotencySuite = (
   name: string,
-  backend: Layer.Layer<ProbeServices | import("@svc/domain").Teams, unknown>,
+  backend: Layer.Layer<ProbeServices | import("@svc/domain").TeamOpening, unknown>,
   options: {
     readonly concurrentLocks: boolean
     /** Whether another key's transaction can run meanwhile (real Postgres; the memory store serialises them). */

@@ -14,6 +14,7 @@ import {
   Ledger,
   PersistenceUnavailable,
   type TeamId,
+  TeamOpening,
   Teams,
   TeamsRepo,
   type UserId,
@@ -52,10 +53,11 @@ describe("Teams (domain, in-memory adapters)", () => {
   it.effect("create makes the caller owner and current team, and opens live and test EUR spend accounts", () =>
     Effect.gen(function* () {
       const teams = yield* Teams
+      const opening = yield* TeamOpening
       const ledger = yield* Ledger
       const users = yield* UsersRepo
       const owner = identity("owner@example.com")
-      const team = yield* teams.create(owner, { name: "Acme", baseCurrency: "EUR" })
+      const team = yield* opening.open(owner, { name: "Acme", baseCurrency: "EUR" })
       assert.strictEqual(team.name, "Acme")
       assert.strictEqual(team.baseCurrency, "EUR")
 
@@ -82,7 +84,7 @@ describe("Teams (domain, in-memory adapters)", () => {
 
   it.effect("baseCurrency defaults to USD", () =>
     Effect.gen(function* () {
-      const team = yield* (yield* Teams).create(identity("a@example.com"), { name: "Plain" })
+      const team = yield* (yield* TeamOpening).open(identity("a@example.com"), { name: "Plain" })
       assert.strictEqual(team.baseCurrency, "USD")
     }).pipe(onMemory)
   )
@@ -90,12 +92,13 @@ describe("Teams (domain, in-memory adapters)", () => {
   it.effect("listForUser lists the caller's teams newest first; the latest becomes current", () =>
     Effect.gen(function* () {
       const teams = yield* Teams
+      const opening = yield* TeamOpening
       const users = yield* UsersRepo
       const owner = identity("owner@example.com")
-      const first = yield* teams.create(owner, { name: "First" })
+      const first = yield* opening.open(owner, { name: "First" })
       yield* TestClock.adjust("1 millis")
-      const second = yield* teams.create(owner, { name: "Second" })
-      yield* teams.create(identity("stranger@example.com"), { name: "Someone else's" })
+      const second = yield* opening.open(owner, { name: "Second" })
+      yield* opening.open(identity("stranger@example.com"), { name: "Someone else's" })
       const listed = yield* teams.listForUser(owner.id)
       assert.deepStrictEqual(
         listed.map((m) => [m.team.id, m.role]),
@@ -112,10 +115,11 @@ describe("Teams (domain, in-memory adapters)", () => {
   it.effect("membership of another user's team, or of no team at all, is TeamNotFound", () =>
     Effect.gen(function* () {
       const teams = yield* Teams
+      const opening = yield* TeamOpening
       const alice = identity("alice@example.com")
       const bob = identity("bob@example.com")
-      const alicesTeam = yield* teams.create(alice, { name: "Alice's" })
-      yield* teams.create(bob, { name: "Bob's" })
+      const alicesTeam = yield* opening.open(alice, { name: "Alice's" })
+      yield* opening.open(bob, { name: "Bob's" })
       const refused = yield* Effect.flip(teams.membership(alicesTeam.id, bob.id))
       assert.strictEqual(refused._tag, "TeamNotFound")
       if (refused._tag === "TeamNotFound") assert.strictEqual(refused.teamId, alicesTeam.id)
@@ -145,10 +149,11 @@ describe("Teams (domain, in-memory adapters)", () => {
   it.effect("create is all or nothing: a failure part-way leaves no team, member, account or user behind", () =>
     Effect.gen(function* () {
       const teams = yield* Teams
+      const opening = yield* TeamOpening
       const ledger = yield* Ledger
       const users = yield* UsersRepo
       const owner = identity("owner@example.com")
-      const failure = yield* Effect.flip(teams.create(owner, { name: "Doomed" }))
+      const failure = yield* Effect.flip(opening.open(owner, { name: "Doomed" }))
       assert.strictEqual(failure._tag, "PersistenceUnavailable")
       assert.deepStrictEqual(yield* teams.listForUser(owner.id), [])
       assert.isTrue(Option.isNone(yield* users.findById(owner.id)))

@@ -14,6 +14,7 @@ import {
   type SpendPolicy,
   SpendRequests,
   SpendRequestsRepo,
+  TeamOpening,
   type TeamPrincipal,
   Teams,
   type UserId,
@@ -32,7 +33,14 @@ export type RepoDecorator = (real: SpendRequestsRepo["Service"]) => SpendRequest
 
 /** The spend services over whichever ports the caller provides; `decorate` wraps the store they write through. */
 export const domainOver = <E>(ports: Layer.Layer<Ports, E>, decorate: RepoDecorator = (real) => real) =>
-  Layer.mergeAll(Users.layer, Teams.layer, SpendRequests.layer, SpendFreezes.layer, ApprovalChains.layer).pipe(
+  Layer.mergeAll(
+    Users.layer,
+    Teams.layer,
+    TeamOpening.layer,
+    SpendRequests.layer,
+    SpendFreezes.layer,
+    ApprovalChains.layer
+  ).pipe(
     Layer.updateService(SpendRequestsRepo, decorate),
     Layer.provideMerge(AgentKeys.layer),
     Layer.provideMerge(Ledger.layer),
@@ -65,11 +73,11 @@ export const poisonedInserts = () => {
 /** A funded test-mode team with one spending key carrying `policy`; returns the agent and the owner as approver. */
 export const fundedAgent = (opts: { readonly funds: number; readonly policy?: SpendPolicy }) =>
   Effect.gen(function* () {
-    const teams = yield* Teams
+    const opening = yield* TeamOpening
     const ledger = yield* Ledger
     const keys = yield* AgentKeys
     const owner = { id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }
-    const team = yield* teams.create(owner, { name: "Acme" })
+    const team = yield* opening.open(owner, { name: "Acme" })
     const { key, secret } = yield* keys.issueSpendingKey({
       teamId: team.id,
       createdBy: owner.id,

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, posix, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { allowedUse, isContext } from "./ContextMap.ts"
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -115,13 +116,16 @@ export const contextOf = (path: string): string | null => {
   return `${parts[1]}:${prefix.join("/")}`
 }
 
+/** A context's name on the map: `domain:finance/banking` and `adapters-http:api/spend` are `finance/banking` and `spend`. */
+const mapNameOf = (context: string): string => context.slice(context.indexOf(":") + 1).replace(/^(?:api|http)\//u, "")
+
 const isEffect = (s: string) => s === "effect" || s.startsWith("effect/")
 /** Effect's modules without I/O; `effect/net` for its address and network values (NetAddress, IpNetwork). */
 const isPureEffect = (s: string) => s === "effect" || s === "effect/net" || /^effect\/[A-Z]\w*$/u.test(s)
 const svcTarget = (s: string) => /^@svc\/([^/]+)(\/.*)?$/u.exec(s)
 
 /** The layering rules of docs/architecture.md, for one import of one file (paths relative to the repository root). */
-const checkImport = (file: string, specifier: string): Array<Violation> => {
+const checkImport = (file: string, specifier: string, read: (file: string) => string): Array<Violation> => {
   const out: Array<Violation> = []
   const fail = (rule: string) => out.push({ file, specifier, rule })
   const unit = unitOf(file)
@@ -151,6 +155,24 @@ const checkImport = (file: string, specifier: string): Array<Violation> => {
     fail("a context's model.ts reaches other contexts only through their model.ts (no services behind it)")
   }
   const pkg = unit.slice("packages/".length)
+  if (!inTest && from !== null && to !== null && (entry === "index.ts" || entry === "model.ts")) {
+    const user = mapNameOf(from)
+    const used = mapNameOf(to)
+    const use = user !== used && isContext(user) && isContext(used) ? allowedUse(user, used) : "all"
+    if (use === "none") fail(`the context map does not let ${user} use ${used} (tests/src/support/ContextMap.ts)`)
+    if (use === "model" && pkg === "domain" && entry !== "model.ts") {
+      fail(`the context map lets ${user} use only ${used}'s model.ts`)
+    }
+  }
+  if (!inTest && from !== null && to !== null && from !== to && entry === "index.ts") {
+    const model = posix.join(posix.dirname(relativeTarget!), "model.ts")
+    const names = typeImportsOf(read(file)).find((t) => t.specifier === specifier)?.names ?? []
+    const offered = names.length === 0 ? new Set<string>() : exportedNamesOf(model, read)
+    const shapes = names.filter((name) => offered.has(name))
+    if (shapes.length > 0) {
+      fail(`a type import of another context's shapes goes through its model.ts (${shapes.join(", ")})`)
+    }
+  }
   const svc = svcTarget(specifier)
 
   if (relativeTarget?.startsWith("apps/") || svc?.[1] === "api") fail("packages never import apps (or @svc/api)")
@@ -191,8 +213,20 @@ const sourceFiles = (dir: string): Array<string> =>
 export const repositoryFiles = () =>
   ["packages", "apps", "tests"].flatMap((top) => sourceFiles(join(ROOT, top))).map((p) => relative(ROOT, p))
 
-/** The layering rules a source breaks, one violation per offending import. */
-export const violationsIn = (file: string, source: string) => importsOf(source).flatMap((s) => checkImport(file, s))
+/** A repository source by its path from the root; empty when there is none. */
+const readSource = (file: string): string => {
+  const path = join(ROOT, file)
+  return existsSync(path) ? readFileSync(path, "utf8") : ""
+}
+
+/**
+ * The layering rules a source breaks, one violation per offending import; `read` gives the other sources the rules
+ * look into (another context's model.ts), the repository's by default.
+ */
+export const violationsIn = (file: string, source: string, read: (file: string) => string = readSource) => {
+  const reading = (path: string) => (path === file ? source : read(path))
+  return importsOf(source).flatMap((s) => checkImport(file, s, reading))
+}
 
 /** Sources of time and randomness the domain reads only through Clock, Random, Ids and SecureRandom. */
 const AMBIENT = /\bnew Date\(|\bDate\.now\(|\bMath\.random\(|\brandomUUID\(/u
@@ -263,3 +297,97 @@ export const runtimeGraphOf = (start: string, read: (file: string) => string): S
 /** Whether a source defines a service, a port or a layer (code a client never needs). */
 export const definesService = (source: string): boolean =>
   /\bContext\.Service</u.test(source) || /\bLayer\.(?:effect|succeed|unwrap|mergeAll|effectDiscard)\(/u.test(source)
+
+/**
+ * The file-level import graph of the given sources: each file's relative imports of every kind (static, type-only,
+ * re-exports, dynamic), resolved to repository paths.
+ */
+export const importGraphOf = (
+  files: ReadonlyArray<string>,
+  read: (file: string) => string
+): Map<string, ReadonlyArray<string>> =>
+  new Map(
+    files.map((file) => [
+      file,
+      importsOf(read(file))
+        .filter((s) => s.startsWith("."))
+        .map((s) => posix.normalize(posix.join(posix.dirname(file), s)))
+    ])
+  )
+
+/** The import cycles of a graph: its strongly connected components of more than one file, each sorted (Tarjan). */
+export const cyclesOf = (graph: ReadonlyMap<string, ReadonlyArray<string>>): Array<Array<string>> => {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const cycles: Array<Array<string>> = []
+  const visit = (file: string) => {
+    index.set(file, index.size)
+    low.set(file, index.get(file)!)
+    stack.push(file)
+    onStack.add(file)
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue
+      if (!index.has(next)) {
+        visit(next)
+        low.set(file, Math.min(low.get(file)!, low.get(next)!))
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!))
+      }
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: Array<string> = []
+      let member: string
+      do {
+        member = stack.pop()!
+        onStack.delete(member)
+        component.push(member)
+      } while (member !== file)
+      if (component.length > 1) cycles.push(component.sort())
+    }
+  }
+  for (const file of graph.keys()) if (!index.has(file)) visit(file)
+  return cycles
+}
+
+/** The names a module exports, through its `export *` and `export { } from` re-exports of repository modules. */
+const exportedNamesOf = (file: string, read: (file: string) => string): Set<string> => {
+  const names = new Set<string>()
+  const visit = (path: string, seen: Set<string>) => {
+    if (seen.has(path)) return
+    seen.add(path)
+    const source = read(path)
+    for (const match of source.matchAll(/^export\s+\*\s+from\s*["']([^"']+)["']/gmu)) {
+      if (match[1]!.startsWith(".")) visit(posix.normalize(posix.join(posix.dirname(path), match[1]!)), seen)
+    }
+    for (const match of source.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gmu)) {
+      for (const name of namesIn(match[1]!)) names.add(name.exported)
+    }
+    for (const match of source.matchAll(
+      /^export\s+(?:declare\s+)?(?:abstract\s+)?(?:const|let|class|interface|type|function\*?|enum)\s+([A-Za-z_$][\w$]*)/gmu
+    )) {
+      names.add(match[1]!)
+    }
+  }
+  visit(file, new Set())
+  return names
+}
+
+/** The names of an import or export list (`a, type B, c as d`): each as the module offers it and as it is bound. */
+const namesIn = (list: string): Array<{ readonly imported: string; readonly exported: string }> =>
+  list
+    .split(",")
+    .map((part) => part.trim().replace(/^type\s+/u, ""))
+    .filter((part) => part !== "")
+    .map((part) => {
+      const [imported, exported] = part.split(/\s+as\s+/u)
+      return { imported: imported!, exported: exported ?? imported! }
+    })
+
+/** The type-only imports of a source (`import type { A, B } from "x"`): each specifier with the names it imports. */
+const typeImportsOf = (source: string): Array<{ readonly specifier: string; readonly names: ReadonlyArray<string> }> =>
+  [...source.matchAll(/^\s*(?:import|export)\s+type\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/gmu)].map((match) => ({
+    specifier: match[2]!,
+    names: namesIn(match[1]!).map((name) => name.imported)
+  }))

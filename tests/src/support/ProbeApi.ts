@@ -20,7 +20,7 @@ import {
   type IdempotencyStore,
   Ledger,
   type TeamId,
-  Teams,
+  TeamOpening,
   type Transactor,
   type UserId
 } from "@svc/domain"
@@ -171,10 +171,10 @@ export const instanceOver = (context: Context.Context<ProbeServices>) =>
 /** A team with an owner, and an agent (spending key shape) on its test account, registered under `token`. */
 export const newAgent = (token: string) =>
   Effect.gen(function* () {
-    const teams = yield* Teams
+    const opening = yield* TeamOpening
     const ledger = yield* Ledger
     const owner = { id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }
-    const team = yield* teams.create(owner, { name: "Probe team" })
+    const team = yield* opening.open(owner, { name: "Probe team" })
     const account = (yield* ledger.accounts(team.id as TeamId, { kind: "spend", mode: "test" }))[0]!
     const agent: AgentPrincipal = {
       kind: "spending_key",

@@ -6,6 +6,7 @@ import {
   ReceiveAddresses,
   type Team,
   TeamId,
+  TeamOpening,
   Teams,
   TeamsRepo,
   type UserId,
@@ -19,15 +20,15 @@ export type TransfersPorts = LedgerPorts<EventOutbox | PaymentCodesRepo>
 
 /** Teams, receive addresses and payment codes over whichever ports the caller provides. */
 export const transfersOver = <E>(ports: Layer.Layer<TransfersPorts, E>) =>
-  Layer.mergeAll(Users.layer, Teams.layer, ReceiveAddresses.layer, PaymentCodes.layer).pipe(
+  Layer.mergeAll(Users.layer, Teams.layer, TeamOpening.layer, ReceiveAddresses.layer, PaymentCodes.layer).pipe(
     Layer.provideMerge(Ledger.layer),
     Layer.provideMerge(ports)
   )
 
 /** A team created the way users create one (with its handle), owned by a new user. */
 export const createTeam = (name: string) =>
-  Teams.use((teams) =>
-    teams.create({ id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }, { name })
+  TeamOpening.use((opening) =>
+    opening.open({ id: crypto.randomUUID() as UserId, email: "owner@example.com", fullName: "Owner" }, { name })
   )
 
 /** A bare team row (no handle), as teams created before receive addresses existed. */

@@ -1,8 +1,7 @@
 import { Context, Effect, Layer, Option, Result, Schema } from "effect"
-import type { Role } from "../identity/index.ts"
 import { TeamsRepo } from "../identity/index.ts"
+import type { Role } from "../identity/model.ts"
 import { OAUTH_SCOPES, parseScope } from "../oauth/index.ts"
-import type { PersistenceUnavailable } from "../shared/index.ts"
 import {
   constantTimeEqual,
   generateSecret,
@@ -15,6 +14,7 @@ import {
   toPage,
   type UserId
 } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import { API_KEY_PREFIX, type ApiKey, ApiKeyId } from "./ApiKey.ts"
 import { mayRevokeApiKey } from "./Authorization.ts"
 import type { TeamPrincipal } from "./Principals.ts"

@@ -1,5 +1,5 @@
-import type { Role } from "../identity/index.ts"
-import type { UserId } from "../shared/index.ts"
+import type { Role } from "../identity/model.ts"
+import type { UserId } from "../shared/model.ts"
 
 /** Whether a team role may manage the team's keys (spending keys, team API keys, anyone's API keys) and policies. */
 export const mayManageKeys = (role: Role): boolean => role === "owner" || role === "admin"

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import type { AgentPrincipal, TeamPrincipal } from "./Principals.ts"
 
 /** Resolves a raw /v1 credential (spending key or team API key) to its agent; none when unknown or revoked. */

@@ -1,6 +1,6 @@
-import type { Role } from "../identity/index.ts"
+import type { Role } from "../identity/model.ts"
 import type { AccountId, Mode, TeamId, UserId } from "../shared/model.ts"
-import type { SpendPolicy } from "../spend/index.ts"
+import type { SpendPolicy } from "../spend/model.ts"
 
 /** Scopes a team API key may carry on /v1, and that OAuth tokens need on /treasury. */
 export const SPEND_SCOPES = ["spend.read", "spend.write", "accounts.read"] as const

@@ -1,9 +1,9 @@
 import { Clock, Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { AgentKeysRepo, type SpendingKey } from "../access/index.ts"
-import type { ApprovalView } from "../approvals/index.ts"
+import type { ApprovalView } from "../approvals/model.ts"
 import { Checkout, type CheckoutIntent, type CheckoutIntentId, CheckoutIntentsRepo } from "../checkout/index.ts"
 import { UsersRepo } from "../identity/index.ts"
-import type { LedgerTransaction } from "../ledger/index.ts"
+import type { LedgerTransaction } from "../ledger/model.ts"
 import {
   isoOfMillis,
   type Mode,

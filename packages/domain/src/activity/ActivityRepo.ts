@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { LedgerTransaction } from "../ledger/index.ts"
-import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { LedgerTransaction } from "../ledger/model.ts"
+import type { Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { ActivityKind } from "./ActivityItem.ts"
 
 /** Which item a read is about. */

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import type { TeamPrincipal } from "../access/index.ts"
+import type { TeamPrincipal } from "../access/model.ts"
 import { TeamsRepo } from "../identity/index.ts"
 import { nowIso, type PersistenceUnavailable, type TeamId } from "../shared/index.ts"
 import { type ApprovalRules, checkApprovalRules } from "./ApprovalChain.ts"

@@ -1,5 +1,5 @@
 import { Data, Effect, Option, Schema } from "effect"
-import type { Role } from "../identity/index.ts"
+import type { Role } from "../identity/model.ts"
 import { domainEvents, type EventOutbox } from "../platform/index.ts"
 import { nowIso, type PersistenceUnavailable, type TeamId } from "../shared/index.ts"
 import { type Approval, ApprovalId, type ApprovalStatus, approvalView } from "./Approval.ts"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { Role } from "../identity/index.ts"
+import type { Role } from "../identity/model.ts"
 import { millisOfIso } from "../shared/model.ts"
 import type { Approval } from "./Approval.ts"
 

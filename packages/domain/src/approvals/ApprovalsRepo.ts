@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { Approval, ApprovalDecision, ApprovalId } from "./Approval.ts"
 import type { ApprovalStep, ApprovalTier } from "./ApprovalChain.ts"
 

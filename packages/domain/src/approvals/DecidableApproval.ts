@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
-import type { Role } from "../identity/index.ts"
-import type { TeamId } from "../shared/index.ts"
+import type { Role } from "../identity/model.ts"
+import type { TeamId } from "../shared/model.ts"
 import { ApprovalId, type ApprovalSubjectType } from "./Approval.ts"
 import { ApprovalNotFound, ApproverNotAllowed, mayDecideApprovals } from "./ApprovalRules.ts"
 import type { ApprovalsRepo } from "./ApprovalsRepo.ts"

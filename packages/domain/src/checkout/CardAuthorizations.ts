@@ -1,12 +1,5 @@
 import { Cause, Clock, Context, Data, Effect, Layer, Option } from "effect"
 import {
-  CardAuthorizationNotFound,
-  CardClearingUnmatched,
-  CardNotFound,
-  InboundCommandRefused,
-  type InboundRefusalReason
-} from "../inbound/index.ts"
-import {
   Ledger,
   LedgerRepo,
   type LedgerTransaction,
@@ -35,6 +28,12 @@ import {
   type CardAuthorizationRequest,
   UNAVAILABLE_DECLINE_REASON
 } from "./CardAuthorization.ts"
+import {
+  CardAuthorizationNotFound,
+  CardClearingUnmatched,
+  type CardEventRefusal,
+  CardNotFound
+} from "./CardEventRefusal.ts"
 import { CardIssuer } from "./CardIssuer.ts"
 import { type CheckoutIntent, CheckoutIntentId } from "./CheckoutIntent.ts"
 import {
@@ -71,7 +70,7 @@ export interface ClearedTransaction {
   readonly currency: string
 }
 
-type EventError = InboundCommandRefused | PersistenceUnavailable
+type EventError = CardEventRefusal | PersistenceUnavailable
 
 /** The ledger code of an authorization's hold. */
 const HOLD_CODE = "card_authorization"
@@ -87,8 +86,6 @@ class ReplayWon extends Data.TaggedError("ReplayWon")<{}> {}
 
 /** The decision took longer than `AuthorizationDeadline`; it is rolled back. */
 class DeadlinePassed extends Data.TaggedError("DeadlinePassed")<{}> {}
-
-const refuse = (reason: InboundRefusalReason) => Effect.fail(new InboundCommandRefused({ reason }))
 
 /**
  * The card issuer's real-time authorizations and later events on the cards of checkout intents (ADR 0015). Each
@@ -301,7 +298,7 @@ export class CardAuthorizations extends Context.Service<
     const lockedAuthorization = (token: string) =>
       Effect.gen(function* () {
         const first = yield* authorizations.find(token)
-        if (Option.isNone(first)) return yield* refuse(new CardAuthorizationNotFound({ token }))
+        if (Option.isNone(first)) return yield* new CardAuthorizationNotFound({ token })
         if (first.value.intentId === null) return Option.none()
         const intent = yield* lockIntent(first.value.intentId)
         const authorization = Option.getOrElse(yield* authorizations.find(token), () => first.value)
@@ -366,7 +363,7 @@ export class CardAuthorizations extends Context.Service<
     })
 
     const clear = Effect.fn("CardAuthorizations.clear")(function* (cleared: ClearedTransaction) {
-      const unmatched = (message: string) => refuse(new CardClearingUnmatched({ token: cleared.token, message }))
+      const unmatched = (message: string) => Effect.fail(new CardClearingUnmatched({ token: cleared.token, message }))
       const closed = yield* transactor
         .withTransaction(
           Effect.gen(function* () {
@@ -430,7 +427,7 @@ export class CardAuthorizations extends Context.Service<
 
     const cardChanged = Effect.fn("CardAuthorizations.cardChanged")(function* (cardToken: string, status: CardStatus) {
       const card = yield* cards.setStatus(cardToken, status, yield* nowIso)
-      if (Option.isNone(card)) return yield* refuse(new CardNotFound({ cardToken }))
+      if (Option.isNone(card)) return yield* new CardNotFound({ cardToken })
     })
 
     return CardAuthorizations.of({ authorize, advise, clear, cardChanged })

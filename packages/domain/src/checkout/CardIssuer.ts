@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { Mode, TeamId } from "../shared/index.ts"
+import type { Mode, TeamId } from "../shared/model.ts"
 import type { CardIssuerUnavailable } from "./Card.ts"
 
 /** What the issuer answers for a new card: its token and its secrets, which only the agent may see. */

@@ -1,8 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/index.ts"
-import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
+import type { ApprovalStatus } from "../approvals/model.ts"
+import type { LedgerTransaction, LockedAccount } from "../ledger/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { LedgerTransactionId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { LedgerTransactionId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { Card, CardStatus } from "./Card.ts"
 import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
 import type {

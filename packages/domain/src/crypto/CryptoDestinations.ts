@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Result, Schema } from "effect"
 import { AuditLogRepo, auditDraft } from "../audit/index.ts"
-import type { Role } from "../identity/index.ts"
+import type { Role } from "../identity/model.ts"
 import {
   type Mode,
   newId,

@@ -1,5 +1,5 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
+import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
 import {
   type ApprovalNotFound,
   type ApprovalStepRefused,

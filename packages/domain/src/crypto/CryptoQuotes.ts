@@ -1,5 +1,5 @@
 import { Clock, Config, Context, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal } from "../access/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
 import { isoOfMillis, newId, type PersistenceUnavailable, PositiveAmountMinor } from "../shared/index.ts"
 import { CryptoDestinations } from "./CryptoDestinations.ts"
 import { CryptoQuotesRepo } from "./CryptoRepos.ts"

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { CryptoDestination, CryptoDestinationId } from "./Destination.ts"
 import type { CryptoQuote, CryptoQuoteId } from "./Quote.ts"
 

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/index.ts"
-import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { ApprovalStatus } from "../approvals/model.ts"
+import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { CryptoPayout, CryptoPayoutId, CryptoPayoutStatus, CryptoPayoutTransition } from "./Payout.ts"
 import type { PreparedTransfer } from "./PayoutRail.ts"
 

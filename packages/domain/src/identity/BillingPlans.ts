@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
 import { TeamId } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 
 /** A team's subscription plan as the billing provider last reported it. */
 export const TeamPlan = Schema.Struct({

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import type { TeamId } from "../shared/index.ts"
 import { constantTimeEqual, hmacBase64Url } from "../shared/index.ts"
+import type { TeamId } from "../shared/model.ts"
 
 /** The team file key `fk`: deterministic per team, shared by its members, unforgeable without the server secret. */
 export class FileKeys extends Context.Service<

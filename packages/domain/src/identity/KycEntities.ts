@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
 import { TeamId } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 
 /** Where a managed entity's identity verification stands. */
 export const KycStatus = Schema.Literals(["not_started", "pending", "in_review", "approved", "rejected"])

@@ -1,13 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { CategoriesRepo, seedStandardCategories } from "../finance/transactions/index.ts"
-import { Ledger } from "../ledger/index.ts"
-import type { UserId } from "../shared/index.ts"
-import { newId, nowIso, type PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import type { PersistenceUnavailable, TeamId, UserId } from "../shared/model.ts"
 import type { TeamMember } from "./Member.ts"
-import { openReceiveHandle, ReceiveHandlesRepo } from "./ReceiveHandles.ts"
 import type { Membership, Role, Team } from "./Team.ts"
 import type { User } from "./User.ts"
-import { type SessionIdentity, UsersRepo } from "./Users.ts"
 
 /** The user is not a member of that team (or it does not exist). */
 export class TeamNotFound extends Schema.TaggedError<TeamNotFound>()("TeamNotFound", { teamId: Schema.String }) {}
@@ -39,28 +34,10 @@ export class TeamsRepo extends Context.Service<
   }
 >()("@svc/domain/TeamsRepo") {}
 
-/** Input to create a team. */
-export interface CreateTeam {
-  readonly name: string
-  readonly baseCurrency?: string | undefined
-}
-
-/** The spend accounts every new team opens, one per mode. */
-const OPENING_ACCOUNTS = [
-  { mode: "live", name: "Live spend account" },
-  { mode: "test", name: "Test spend account" }
-] as const
-
-/** Teams: creation with the caller as owner, membership checks. */
+/** Teams: membership checks (a new team is opened by `TeamOpening`). */
 export class Teams extends Context.Service<
   Teams,
   {
-    /**
-     * Creates the team with the caller as owner and current team; opens live and test spend accounts in its base
-     * currency, gives it its receive handle (its address in each mode) and the standard transaction categories, all in one
-     * transaction.
-     */
-    readonly create: (owner: SessionIdentity, input: CreateTeam) => Effect.Effect<Team, PersistenceUnavailable>
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, PersistenceUnavailable>
     /** The caller's membership in a team; TeamNotFound when they are not a member. */
     readonly membership: (
@@ -75,39 +52,6 @@ export class Teams extends Context.Service<
 >()("@svc/domain/Teams") {
   static readonly make = Effect.gen(function* () {
     const repo = yield* TeamsRepo
-    const users = yield* UsersRepo
-    const ledger = yield* Ledger
-    const transactor = yield* Transactor
-    const handles = yield* ReceiveHandlesRepo
-    const categories = yield* CategoriesRepo
-
-    const create = Effect.fn("Teams.create")(function* (owner: SessionIdentity, input: CreateTeam) {
-      const team: Team = {
-        id: yield* newId(TeamId),
-        name: input.name,
-        baseCurrency: input.baseCurrency ?? "USD",
-        createdAt: yield* nowIso
-      }
-      yield* transactor.withTransaction(
-        Effect.gen(function* () {
-          yield* users.ensure(owner)
-          yield* repo.insert(team)
-          yield* repo.addMember(team.id, owner.id, "owner")
-          for (const opening of OPENING_ACCOUNTS) {
-            yield* ledger.openTeamAccounts({
-              teamId: team.id,
-              mode: opening.mode,
-              name: opening.name,
-              currency: team.baseCurrency
-            })
-          }
-          yield* openReceiveHandle(handles, team)
-          yield* seedStandardCategories(categories, team.id)
-          yield* users.setCurrentTeam(owner.id, team.id)
-        })
-      )
-      return team
-    })
 
     const membership = Effect.fn("Teams.membership")(function* (teamId: TeamId, userId: UserId) {
       const found = yield* repo.membership(teamId, userId)
@@ -124,7 +68,7 @@ export class Teams extends Context.Service<
 
     const exists = (teamId: TeamId) => repo.findById(teamId).pipe(Effect.map(Option.isSome))
 
-    return Teams.of({ create, listForUser: repo.listForUser, membership, exists, current })
+    return Teams.of({ listForUser: repo.listForUser, membership, exists, current })
   })
   static readonly layer = Layer.effect(Teams, Teams.make)
 }

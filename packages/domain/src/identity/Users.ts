@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
+import type { PersistenceUnavailable, TeamId, UserId } from "../shared/model.ts"
 import type { User } from "./User.ts"
 
 /** The verified identity a session token carries. */

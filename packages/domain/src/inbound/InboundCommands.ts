@@ -19,6 +19,7 @@ import type {
 } from "./InboundCommand.ts"
 import {
   BankConnectionNotFound,
+  cardEventRefused,
   DepositAccountNotFound,
   InboundCommandRefused,
   type InboundRefusalReason,
@@ -214,11 +215,11 @@ export class InboundCommands extends Context.Service<
         case "InboxEmailReceived":
           return inboxEmail(command)
         case "CardAuthorizationAdvised":
-          return cardAuthorizations.advise(command)
+          return cardAuthorizations.advise(command).pipe(cardEventRefused)
         case "CardTransactionCleared":
-          return cardAuthorizations.clear(command)
+          return cardAuthorizations.clear(command).pipe(cardEventRefused)
         case "CardStatusReported":
-          return cardAuthorizations.cardChanged(command.cardToken, command.status)
+          return cardAuthorizations.cardChanged(command.cardToken, command.status).pipe(cardEventRefused)
         case "InvoicePaymentSucceeded":
           return recordInvoicePayment(command).pipe(
             Effect.asVoid,

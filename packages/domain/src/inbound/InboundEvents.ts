@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
 import { doublingDelayMs, isoOfMillis } from "../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../shared/model.ts"
 import type { InboundEvent, InboundEventStatus } from "./InboundEvent.ts"
 
 /** Which stored events a list shows: one status, of one team or (operators) of every team. */

@@ -1,6 +1,13 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
+import {
+  CardAuthorizationNotFound,
+  CardClearingUnmatched,
+  type CardEventRefusal,
+  CardNotFound
+} from "../checkout/model.ts"
 import { InvoiceNotFound, InvoicePaymentMismatch, InvoiceStatusConflict } from "../finance/invoices/model.ts"
 import { TeamNotFound } from "../identity/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 
 /** The team has no live spend account in the deposit's currency (or not the one the deposit names). */
 export class DepositAccountNotFound extends Schema.TaggedError<DepositAccountNotFound>()("DepositAccountNotFound", {
@@ -23,24 +30,6 @@ export class BankConnectionNotFound extends Schema.TaggedError<BankConnectionNot
 /** No team owns the address an e-mail was sent to. */
 export class InboxAddressUnknown extends Schema.TaggedError<InboxAddressUnknown>()("InboxAddressUnknown", {
   address: Schema.String
-}) {}
-
-/** The card issuer names an authorization this service never decided. */
-export class CardAuthorizationNotFound extends Schema.TaggedError<CardAuthorizationNotFound>()(
-  "CardAuthorizationNotFound",
-  { token: Schema.String }
-) {}
-
-/** The card issuer names a card this service never issued. */
-export class CardNotFound extends Schema.TaggedError<CardNotFound>()("CardNotFound", { cardToken: Schema.String }) {}
-
-/**
- * A clearing this service cannot post by itself: more than the authorization holds, another currency, or an
- * authorization that holds nothing (declined or reversed). It is parked for a person to review.
- */
-export class CardClearingUnmatched extends Schema.TaggedError<CardClearingUnmatched>()("CardClearingUnmatched", {
-  token: Schema.String,
-  message: Schema.String
 }) {}
 
 /** Why an inbound command was not applied. */
@@ -99,3 +88,13 @@ export class InboundCommandRefused extends Schema.TaggedError<InboundCommandRefu
     return describe(this.reason)
   }
 }
+
+const refused = (reason: InboundRefusalReason) => Effect.fail(new InboundCommandRefused({ reason }))
+
+/** A card issuer's event as inbound applies it: what checkout refuses to apply is refused as the command. */
+export const cardEventRefused = <R>(
+  applied: Effect.Effect<void, CardEventRefusal | PersistenceUnavailable, R>
+): Effect.Effect<void, InboundCommandRefused | PersistenceUnavailable, R> =>
+  applied.pipe(
+    Effect.catchTags({ CardAuthorizationNotFound: refused, CardNotFound: refused, CardClearingUnmatched: refused })
+  )

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
-import type { TeamPrincipal } from "../access/index.ts"
+import type { TeamPrincipal } from "../access/model.ts"
 import { ApprovalId, ApprovalsRepo, type ApprovalView } from "../approvals/index.ts"
 import { Checkout } from "../checkout/index.ts"
 import { CryptoPayouts } from "../crypto/index.ts"

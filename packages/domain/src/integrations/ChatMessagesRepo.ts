@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ApprovalId } from "../approvals/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { ChatApprovalMessage } from "./ChatApprovalMessage.ts"
 
 /** How a claimed post or update ended. */

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option, type Redacted, Schema } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { ChatIntegration } from "./ChatIntegration.ts"
 
 /** Storage of chat integrations: at most one per team, found by team or by the chat workspace it was installed in. */

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import { TeamId, UserId } from "../shared/model.ts"
 
 /** A person of a chat workspace known as a member of the team that installed it, linked by their verified e-mail. */

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { AuditLogRepo, auditDraft } from "../audit/index.ts"
-import type { Role } from "../identity/index.ts"
 import { mayManageTeam, TeamsRepo } from "../identity/index.ts"
+import type { Role } from "../identity/model.ts"
 import { EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option, type Redacted } from "effect"
-import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../shared/model.ts"
 import type { MailAppNotConfigured, MailCallbackInvalid, MailProviderFailed } from "./MailErrors.ts"
 import type { InboxAccountId, MailInboxAccount } from "./MailInboxAccount.ts"
 

@@ -6,7 +6,7 @@ import type {
   PageRequest,
   PersistenceUnavailable,
   TeamId
-} from "../shared/index.ts"
+} from "../shared/model.ts"
 import type { Account, AccountKind, AccountWithBalance, CurrencyAccountKind, LockedAccount } from "./Accounts.ts"
 import type { DuplicateLedgerTransaction, HoldAlreadyResolved } from "./LedgerErrors.ts"
 import type { LedgerQuery, LedgerTransaction } from "./Transactions.ts"

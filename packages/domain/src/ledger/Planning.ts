@@ -1,5 +1,5 @@
 import { Result } from "effect"
-import type { AccountId } from "../shared/index.ts"
+import type { AccountId } from "../shared/model.ts"
 import type { LockedAccount } from "./Accounts.ts"
 import { AccountNotFound, InsufficientFunds } from "./LedgerErrors.ts"
 import { balanceOf, type EntryInput, type UnbalancedTransaction, validateEntries } from "./Posting.ts"

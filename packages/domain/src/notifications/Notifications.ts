@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { DomainEvent } from "../platform/index.ts"
-import type { TeamId, UserId } from "../shared/index.ts"
 import { newIdText, nowIso, type PageRequest, type PersistenceUnavailable, Transactor } from "../shared/index.ts"
+import type { TeamId, UserId } from "../shared/model.ts"
 import { type Notification, type NotificationStatus, notificationOfEvent } from "./Notification.ts"
 
 /** No notification with that id is visible to the reader (another team's, another member's, or none at all). */

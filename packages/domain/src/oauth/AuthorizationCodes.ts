@@ -1,7 +1,7 @@
 import { Clock, Effect, Option, Result } from "effect"
 import { TeamsRepo } from "../identity/index.ts"
-import type { TeamId, UserId } from "../shared/index.ts"
 import { generateSecret, hashSecret, isoOfMillis, newIdText, Transactor } from "../shared/index.ts"
+import type { TeamId, UserId } from "../shared/model.ts"
 import { CODE_PREFIX, CODE_TTL_SECONDS } from "./OAuthCredentials.ts"
 import type { AuthorizationCode, OAuthApplication } from "./OAuthEntities.ts"
 import { oauthError, redirectableError } from "./OAuthError.ts"

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { AuthorizationCode, OAuthApplication, OAuthApplicationStatus, OAuthToken } from "./OAuthEntities.ts"
 
 /** What a team may change of its application. */

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, type Option } from "effect"
-import type { PersistenceUnavailable, UserId } from "../shared/index.ts"
+import type { PersistenceUnavailable, UserId } from "../shared/model.ts"
 import type {
   AuthorizationDecision,
   AuthorizationRequest,

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Result } from "effect"
-import type { TeamId, UserId } from "../shared/index.ts"
 import { generateSecret, hashSecret, isoOfMillis, newIdText, Transactor } from "../shared/index.ts"
+import type { TeamId, UserId } from "../shared/model.ts"
 import { type ClientCredentials, makeAuthenticateClient } from "./ClientAuthentication.ts"
 import {
   ACCESS_TOKEN_PREFIX,

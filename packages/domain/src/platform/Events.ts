@@ -1,6 +1,6 @@
 import { Context, Effect, Schema } from "effect"
-import type { PersistenceUnavailable } from "../shared/index.ts"
 import { Mode, newIdText, TeamId } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 
 /** Something that happened to a team's resources, delivered to its webhook endpoints. */
 export const DomainEvent = Schema.Struct({

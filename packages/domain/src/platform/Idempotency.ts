@@ -1,6 +1,6 @@
 import { type Array as Arr, Context, Data, type Duration, Effect, type Exit, type Option, Schema } from "effect"
-import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
 import { cutoffBefore, periodicJob, sha256, toHex } from "../shared/index.ts"
+import type { Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 
 /** Where an idempotency key lives: the same key under another team, mode, credential, method or path is another key. */
 export interface IdempotencyScope {

@@ -1,5 +1,5 @@
 import { Clock, Effect, Option } from "effect"
-import type { TeamPrincipal } from "../access/index.ts"
+import type { TeamPrincipal } from "../access/model.ts"
 import {
   ApprovalNotFound,
   type ApprovalSubjectType,
@@ -10,7 +10,8 @@ import {
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import type { EventOutbox } from "../platform/index.ts"
-import type { Mode, PersistenceUnavailable, TeamId, Transactor } from "../shared/index.ts"
+import type { Transactor } from "../shared/index.ts"
+import type { Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import { decideByStep, type SpendFreezesRepo } from "./SpendFreezes.ts"
 
 /** The subject as stored now; it was read before, and governed subjects are never deleted (else `missing` dies). */

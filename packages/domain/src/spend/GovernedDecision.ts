@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { AgentPrincipal } from "../access/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
 import { type Approval, ApprovalId, type ApprovalSubjectType, approvalTierOf } from "../approvals/index.ts"
 import {
   type Account,

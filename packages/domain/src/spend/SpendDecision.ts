@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { AgentPrincipal } from "../access/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
 import { approvalView } from "../approvals/index.ts"
 import { applyEntry, type LockedAccount } from "../ledger/index.ts"
 import { type DomainEvent, domainEvents } from "../platform/index.ts"

@@ -1,5 +1,5 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
+import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
 import {
   ApprovalId,
   ApprovalNotFound,
@@ -14,7 +14,6 @@ import {
 } from "../approvals/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import { EventOutbox, type OnceWrite } from "../platform/index.ts"
-import type { Mode, PageRequest } from "../shared/index.ts"
 import {
   millisOfIso,
   nowIso,
@@ -23,6 +22,7 @@ import {
   type TeamId,
   Transactor
 } from "../shared/index.ts"
+import type { Mode, PageRequest } from "../shared/model.ts"
 import { type CreateSpendRequest, decideSpend, decisionLock, spendEvents } from "./SpendDecision.ts"
 import { decideByStep, SpendFreezesRepo, type SpendingFrozen } from "./SpendFreezes.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"

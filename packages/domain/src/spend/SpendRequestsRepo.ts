@@ -1,8 +1,8 @@
 import { type Array as Arr, Context, type Effect, type Option } from "effect"
-import type { Approval, ApprovalTier } from "../approvals/index.ts"
-import type { LedgerTransaction, LockedAccount } from "../ledger/index.ts"
+import type { Approval, ApprovalTier } from "../approvals/model.ts"
+import type { LedgerTransaction, LockedAccount } from "../ledger/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { AccountId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { AccountId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { SpendFreeze } from "./SpendFreeze.ts"
 import type { SpendPolicy, UsageTotals } from "./SpendPolicy.ts"
 import type {

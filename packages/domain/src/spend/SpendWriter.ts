@@ -1,5 +1,5 @@
 import { Array as Arr, Clock, type Context, Data, Deferred, Effect, Exit, Metric, Option, Queue, Result } from "effect"
-import type { AgentPrincipal } from "../access/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
 import type { SettlementAccountMissing } from "../ledger/index.ts"
 import {
   AnsweredMeanwhile,
@@ -9,7 +9,7 @@ import {
   type OnceWrite,
   type StoredResponse
 } from "../platform/index.ts"
-import type { PersistenceUnavailable } from "../shared/index.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import { type CreateSpendRequest, carryForward, decideSpend, decisionLock, knownMerchantKey } from "./SpendDecision.ts"
 import { countDecision } from "./SpendMetrics.ts"
 import { normalizeMerchantName } from "./SpendPolicy.ts"

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { ReceiveHandleMissing, ReceiveHandlesRepo } from "../identity/index.ts"
-import type { Mode, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import { parseReceiveAddress, type ReceiveAddress, ReceiveAddressNotFound, receiveAddressIn } from "./ReceiveAddress.ts"
 
 /** Teams' receive addresses: one per team and mode, made from the team's handle; each mode sees only its own. */

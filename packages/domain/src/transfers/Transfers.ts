@@ -1,5 +1,5 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/index.ts"
+import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
 import {
   type ApprovalNotFound,
   type ApprovalStepRefused,
@@ -12,7 +12,7 @@ import {
   meanwhileReporter,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
-import type { ReceiveHandleMissing } from "../identity/index.ts"
+import type { ReceiveHandleMissing } from "../identity/model.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {

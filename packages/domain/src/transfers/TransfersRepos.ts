@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/index.ts"
-import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { ApprovalStatus } from "../approvals/model.ts"
+import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
 import type { Transfer, TransferDirection, TransferId, TransferStatus, TransferTransition } from "./Transfer.ts"
 

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { EventOutbox } from "../platform/index.ts"
-import type { PageRequest, PersistenceUnavailable } from "../shared/index.ts"
 import { isoOfMillis, newIdText, nowIso, randomBytes, type TeamId, Transactor, utf8 } from "../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable } from "../shared/model.ts"
 import {
   InvalidWebhookEndpoint,
   type WebhookDelivery,

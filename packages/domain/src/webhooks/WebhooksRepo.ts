@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { DomainEvent } from "../platform/index.ts"
-import type { PageRequest, PersistenceUnavailable, TeamId } from "../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { DeliveryAttemptResult, WebhookDelivery, WebhookEndpoint } from "./WebhookEndpoint.ts"
 
 /** Storage of webhook endpoints. */

@@ -1,4 +1,4 @@
-import { FileKeys, type TeamId, Teams, teamView, UsersRepo, userView } from "@svc/domain"
+import { FileKeys, type TeamId, TeamOpening, Teams, teamView, UsersRepo, userView } from "@svc/domain"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
@@ -7,11 +7,11 @@ import { listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 export const TeamsHttp = HttpApiBuilder.group(Api, "teams", (handlers) =>
   Effect.gen(function* () {
-    const teams = yield* Teams
+    const opening = yield* TeamOpening
     return handlers.handle("create", ({ payload }) =>
       Effect.gen(function* () {
         const user = yield* CurrentUser
-        const team = yield* teams.create(
+        const team = yield* opening.open(
           { id: user.id, email: user.email, fullName: user.fullName },
           { name: payload.name, baseCurrency: payload.baseCurrency }
         )

@@ -1,4 +1,5 @@
 export * from "./OAuthApplicationsHttp.ts"
+export * from "./OAuthGuard.ts"
 export * from "./OAuthHttp.ts"
 export * from "./OAuthResponses.ts"
 export * from "./WellKnownHttp.ts"

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { BankAccount, BankAccountId, BankAccountType } from "./BankAccount.ts"
 
 /** Which bank accounts a list answers. */

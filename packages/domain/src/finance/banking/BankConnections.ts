@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { BankConnection, BankConnectionStatus } from "./BankConnection.ts"
 
 /** Storage of bank connections, found by the aggregator's own id. */

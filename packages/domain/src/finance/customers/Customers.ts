@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/index.ts"
 import { newIdText, nowIso } from "../../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import { CUSTOMER_FIELDS, type Customer } from "./Customer.ts"
 
 /** The team has no customer with that id. */

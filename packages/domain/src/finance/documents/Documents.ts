@@ -9,8 +9,8 @@ import {
   parseVaultPath,
   storageKey
 } from "../../files/index.ts"
-import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/index.ts"
 import { newIdText, nowIso } from "../../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import { bareContentType, DOCUMENT_CONTENT_TYPES, type Document } from "./Document.ts"
 
 /** The team has no document with that id. */

@@ -1,7 +1,7 @@
 import { Context, DateTime, Effect, Layer, Option, Result, Schema, type Stream } from "effect"
 import { FileStorage, MaxFileBytes, parseVaultPath, type StorageKey, storageKey } from "../../files/index.ts"
-import type { PageRequest, TeamId } from "../../shared/index.ts"
 import { newIdText, nowIso } from "../../shared/index.ts"
+import type { PageRequest, TeamId } from "../../shared/model.ts"
 import { TransactionId, TransactionsRepo } from "../transactions/index.ts"
 import type { InboxAttachment, InboxItem, InboxStatus } from "./InboxItems.ts"
 import { InboxItemsRepo } from "./InboxItemsRepo.ts"

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { InboxItem, InboxStatus } from "./InboxItems.ts"
 
 /** Storage of inbox items, one per (team, message id). */

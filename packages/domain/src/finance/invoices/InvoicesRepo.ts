@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { Invoice, InvoiceStatus, StoredInvoiceStatus } from "./Invoice.ts"
 
 /** Which invoices a list keeps: one status as seen at `nowIso` (null: all), one customer (null: all). */

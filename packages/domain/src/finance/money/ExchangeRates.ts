@@ -1,5 +1,5 @@
 import { Context, Effect, Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { CalendarDate } from "./CalendarDate.ts"
 import { convertMinor, type ExchangeRate } from "./ExchangeRate.ts"
 

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { CalendarDate } from "../money/model.ts"
 import type { CategorySpend, MonthTotals } from "./ReportMaths.ts"
 

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import { searchWords } from "../transactions/model.ts"
 import { SearchInvalid } from "./SearchErrors.ts"
 import { SEARCH_TYPES, type SearchHit, type SearchType } from "./SearchResult.ts"

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { Tag, TagId } from "./Tag.ts"
 
 /** Storage of a team's tags. Every read and write is scoped to the team: another team's tag is not found. */

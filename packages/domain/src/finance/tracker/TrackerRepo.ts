@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../../shared/index.ts"
+import type { PageRequest, PersistenceUnavailable, TeamId, UserId } from "../../shared/model.ts"
 import type { TrackerEntry } from "./TrackerEntry.ts"
 import type { TrackerProject, TrackerProjectDetails } from "./TrackerProject.ts"
 

@@ -40,7 +40,7 @@ const CONTRA_REVENUE = new Set(["customer-refunds", "chargebacks-disputes"])
 /**
  * The standard taxonomy, parents before their children: revenue (with the contra-revenue refunds and chargebacks),
  * cost of goods sold, the operating expenses, and the excluded transfers between own accounts and card repayments.
- * Seeded for every team (migration 0022 for the teams before it, `Teams.create` for new ones); slugs are stable.
+ * Seeded for every team (migration 0022 for the teams before it, `TeamOpening.open` for new ones); slugs are stable.
  */
 export const STANDARD_CATEGORIES: ReadonlyArray<StandardCategory> = [
   ...group(

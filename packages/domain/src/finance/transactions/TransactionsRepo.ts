@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { PersistenceUnavailable, TeamId } from "../../shared/index.ts"
+import type { PersistenceUnavailable, TeamId } from "../../shared/model.ts"
 import type { BankAccountId } from "../banking/model.ts"
 import type { CalendarDate } from "../money/model.ts"
 import type { TagId } from "../tags/model.ts"

@@ -3,9 +3,8 @@ import { Config, Effect, Layer, SchemaIssue } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { OAuthGuard } from "../../api/oauth/index.ts"
-import { noStore, oauthErrorResponse, temporarilyUnavailable } from "../oauth/index.ts"
-import { clientAddressOf } from "./ClientAddress.ts"
-import { unreadableBodyMessage } from "./ErrorResponses.ts"
+import { clientAddressOf, unreadableBodyMessage } from "../middleware/index.ts"
+import { noStore, oauthErrorResponse, temporarilyUnavailable } from "./OAuthResponses.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 

@@ -1,0 +1,22 @@
+import { Schema } from "effect"
+
+/** The card issuer names an authorization this service never decided. */
+export class CardAuthorizationNotFound extends Schema.TaggedError<CardAuthorizationNotFound>()(
+  "CardAuthorizationNotFound",
+  { token: Schema.String }
+) {}
+
+/** The card issuer names a card this service never issued. */
+export class CardNotFound extends Schema.TaggedError<CardNotFound>()("CardNotFound", { cardToken: Schema.String }) {}
+
+/**
+ * A clearing this service cannot post by itself: more than the authorization holds, another currency, or an
+ * authorization that holds nothing (declined or reversed). It is parked for a person to review.
+ */
+export class CardClearingUnmatched extends Schema.TaggedError<CardClearingUnmatched>()("CardClearingUnmatched", {
+  token: Schema.String,
+  message: Schema.String
+}) {}
+
+/** Why the card issuer's later event on an authorization or a card was not applied. */
+export type CardEventRefusal = CardAuthorizationNotFound | CardNotFound | CardClearingUnmatched
