@@ -2,6 +2,12 @@ import { assert, layer } from "@effect/vitest"
 import { Transactor } from "@svc/domain"
 import { Effect, type Layer, Ref } from "effect"
 
+/** A list of what ran, in order, and the step that writes one entry in it. */
+const journal = Effect.map(Ref.make<ReadonlyArray<string>>([]), (ran) => ({
+  ran,
+  note: (what: string) => Ref.update(ran, (all) => [...all, what])
+}))
+
 /** What every Transactor guarantees of the work it runs after a commit (`afterCommit`) and of its savepoints. */
 export const transactorContract = <E>(name: string, ports: Layer.Layer<Transactor, E>) =>
   layer(ports)(`Transactor (${name})`, (it) => {
@@ -17,8 +23,7 @@ export const transactorContract = <E>(name: string, ports: Layer.Layer<Transacto
     it.effect("inside one, once the outermost commits: not before, once for a nested transaction", () =>
       Effect.gen(function* () {
         const transactor = yield* Transactor
-        const ran = yield* Ref.make<ReadonlyArray<string>>([])
-        const note = (what: string) => Ref.update(ran, (all) => [...all, what])
+        const { note, ran } = yield* journal
         yield* transactor.withTransaction(
           Effect.gen(function* () {
             yield* transactor.afterCommit(note("outer"))
@@ -47,8 +52,7 @@ export const transactorContract = <E>(name: string, ports: Layer.Layer<Transacto
     it.effect("a savepoint that fails drops its own after-commit work; the transaction's other work still runs", () =>
       Effect.gen(function* () {
         const transactor = yield* Transactor
-        const ran = yield* Ref.make<ReadonlyArray<string>>([])
-        const note = (what: string) => Ref.update(ran, (all) => [...all, what])
+        const { note, ran } = yield* journal
         yield* transactor.withTransaction(
           Effect.gen(function* () {
             yield* transactor.afterCommit(note("before"))
