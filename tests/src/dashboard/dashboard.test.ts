@@ -176,7 +176,19 @@ describe("the dashboard in chromium", () => {
         .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 5_000 })
         .catch(() => undefined)
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-      assert.isAtMost(overflow, 0, `no sideways scrolling on ${name} at phone width`)
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll("body *")]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+          .map(
+            (e) =>
+              `${e.tagName.toLowerCase()}.${e.className}: ${Math.round(e.getBoundingClientRect().right)} ${(e.textContent ?? "").slice(0, 40)}`
+          )
+      )
+      assert.isAtMost(
+        overflow,
+        0,
+        `no sideways scrolling on ${name} at phone width; past the edge: ${wide.join(" | ")}`
+      )
     }
     await context.close()
   }, 180_000)
