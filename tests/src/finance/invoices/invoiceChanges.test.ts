@@ -1,48 +1,23 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   type Invoice,
-  InvoiceId,
+  type InvoiceInput,
   invoiceContentOf,
   invoiceInputOf,
   invoicePatchRefusal,
   invoiceStatusConflict,
   movedInvoice,
   patchedStatusOf,
-  sentInvoice,
-  TeamId
+  sentInvoice
 } from "@svc/domain"
 import { Option, Result } from "effect"
+import { anInvoice } from "./InvoiceFixtures.ts"
 
 const AT = "2026-06-01T08:00:00.000Z"
 const NOW = "2026-06-10T12:00:00.000Z"
 
-const invoice = (overrides: Partial<Invoice>): Invoice => ({
-  id: InvoiceId.make(crypto.randomUUID()),
-  teamId: TeamId.make(crypto.randomUUID()),
-  invoiceNumber: "INV-0001",
-  status: "draft",
-  customerId: "c1",
-  customerName: "Acme",
-  currency: "USD",
-  issueDate: "2026-06-01",
-  dueDate: "2026-06-30",
-  lineItems: [{ name: "Design", quantity: 2.5, unitPriceMinor: 12_050, taxRate: 10, vatRate: null }],
-  discountMinor: 500,
-  note: null,
-  token: "t",
-  scheduledAt: null,
-  sentAt: null,
-  paidAt: null,
-  canceledAt: null,
-  paymentIntentId: null,
-  paidTransactionId: null,
-  createdAt: AT,
-  updatedAt: AT,
-  ...overrides
-})
-
 const customer = { customerId: "c1", customerName: "Acme" }
-const input = {
+const input: Omit<InvoiceInput, "customerId"> = {
   currency: "USD",
   issueDate: "2026-06-01",
   dueDate: "2026-06-30",
@@ -90,7 +65,7 @@ describe("invoice content", () => {
   })
 
   it("an invoice's input, applied over, gives its content back", () => {
-    const stored = invoice({ note: "thanks" })
+    const stored = anInvoice({ note: "thanks" })
     const content = Result.getOrThrow(invoiceContentOf(stored, invoiceInputOf(stored)))
     assert.deepStrictEqual(content, {
       customerId: stored.customerId,
@@ -107,12 +82,12 @@ describe("invoice content", () => {
 
 describe("invoice status changes", () => {
   it("a conflict names the status the client sees", () => {
-    const overdue = invoice({ status: "unpaid", dueDate: "2026-06-05" })
+    const overdue = anInvoice({ status: "unpaid", dueDate: "2026-06-05" })
     assert.deepInclude(invoiceStatusConflict(overdue, NOW, "no"), { id: overdue.id, status: "overdue", message: "no" })
   })
 
   it("a move sends once, pays at the time given (default now) and cancels now", () => {
-    const sent = movedInvoice(invoice({}), "unpaid", NOW, undefined)
+    const sent = movedInvoice(anInvoice({}), "unpaid", NOW, undefined)
     assert.deepInclude(sent, { status: "unpaid", sentAt: NOW })
     assert.strictEqual(movedInvoice({ ...sent, sentAt: AT }, "unpaid", NOW, undefined).sentAt, AT)
     assert.deepInclude(movedInvoice(sent, "paid", NOW, undefined), { status: "paid", paidAt: NOW })
@@ -121,8 +96,8 @@ describe("invoice status changes", () => {
   })
 
   it("a patch is refused for paidAt without paid, and for new content (the number included) once final", () => {
-    const draft = invoice({})
-    const paid = invoice({ status: "paid", paidAt: AT })
+    const draft = anInvoice({})
+    const paid = anInvoice({ status: "paid", paidAt: AT })
     const refusal = (current: Invoice, patch: Parameters<typeof invoicePatchRefusal>[1]) =>
       Option.map(invoicePatchRefusal(current, patch, NOW), (e) => e._tag)
     assert.deepStrictEqual(refusal(draft, { paidAt: AT }), Option.some("InvalidInvoice"))
@@ -130,22 +105,22 @@ describe("invoice status changes", () => {
     assert.deepStrictEqual(refusal(paid, { note: "late" }), Option.some("InvoiceStatusConflict"))
     assert.deepStrictEqual(refusal(paid, { invoiceNumber: "X-1" }), Option.some("InvoiceStatusConflict"))
     assert.deepStrictEqual(
-      refusal(invoice({ status: "canceled" }), { dueDate: "2026-07-01" }),
+      refusal(anInvoice({ status: "canceled" }), { dueDate: "2026-07-01" }),
       Option.some("InvoiceStatusConflict")
     )
     assert.isTrue(Option.isNone(invoicePatchRefusal(paid, { status: "paid" }, NOW)))
     assert.isTrue(Option.isNone(invoicePatchRefusal(draft, { note: "x", status: "canceled" }, NOW)))
     assert.isTrue(
-      Option.isNone(invoicePatchRefusal(invoice({ status: "unpaid" }), { status: "paid", paidAt: AT }, NOW))
+      Option.isNone(invoicePatchRefusal(anInvoice({ status: "unpaid" }), { status: "paid", paidAt: AT }, NOW))
     )
   })
 
   it("a patch's status moves the patched invoice when the current one may make the move", () => {
-    const current = invoice({})
+    const current = anInvoice({})
     const next = { ...current, note: "edited" }
     assert.deepStrictEqual(patchedStatusOf(current, next, {}, NOW), Result.succeed(next))
     assert.deepStrictEqual(
-      patchedStatusOf(invoice({ status: "paid" }), next, { status: "paid" }, NOW),
+      patchedStatusOf(anInvoice({ status: "paid" }), next, { status: "paid" }, NOW),
       Result.succeed(next)
     )
     assert.deepInclude(Result.getOrThrow(patchedStatusOf(current, next, { status: "unpaid" }, NOW)), {
@@ -159,7 +134,7 @@ describe("invoice status changes", () => {
       status: "draft",
       message: "a draft invoice cannot become paid"
     })
-    const overdue = invoice({ status: "unpaid", dueDate: "2026-06-05" })
+    const overdue = anInvoice({ status: "unpaid", dueDate: "2026-06-05" })
     assert.deepInclude(Result.getOrThrow(patchedStatusOf(overdue, overdue, { status: "paid", paidAt: AT }, NOW)), {
       status: "paid",
       paidAt: AT
@@ -167,7 +142,7 @@ describe("invoice status changes", () => {
   })
 
   it("sending sends a draft now, schedules it for a later time, and refuses once sent", () => {
-    const draft = invoice({})
+    const draft = anInvoice({})
     assert.deepInclude(Result.getOrThrow(sentInvoice(draft, null, NOW)), {
       status: "unpaid",
       sentAt: NOW,
@@ -178,7 +153,7 @@ describe("invoice status changes", () => {
     const scheduled = Result.getOrThrow(sentInvoice(draft, later, NOW))
     assert.deepInclude(scheduled, { status: "scheduled", scheduledAt: later, sentAt: null, updatedAt: NOW })
     assert.deepInclude(Result.getOrThrow(sentInvoice(scheduled, null, NOW)), { status: "unpaid", sentAt: NOW })
-    const refused = failure(sentInvoice(invoice({ status: "unpaid" }), null, NOW))
+    const refused = failure(sentInvoice(anInvoice({ status: "unpaid" }), null, NOW))
     assert.deepInclude(refused, {
       _tag: "InvoiceStatusConflict",
       status: "unpaid",

@@ -1,43 +1,18 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
-  type Invoice,
-  InvoiceId,
   InvoicePaymentView,
   invoicePaidView,
   invoicePaymentMismatchOf,
   invoicePaymentTransaction,
-  TeamId,
   Transaction,
   TransactionId
 } from "@svc/domain"
 import { Option, Schema } from "effect"
+import { anInvoice } from "./InvoiceFixtures.ts"
 
-const AT = "2026-06-01T08:00:00.000Z"
 const NOW = "2026-06-10T23:30:00.000Z"
 
-const invoice: Invoice = {
-  id: InvoiceId.make(crypto.randomUUID()),
-  teamId: TeamId.make(crypto.randomUUID()),
-  invoiceNumber: "INV-0042",
-  status: "unpaid",
-  customerId: "c1",
-  customerName: "Acme",
-  currency: "USD",
-  issueDate: "2026-06-01",
-  dueDate: "2026-06-30",
-  lineItems: [{ name: "Design", quantity: 2.5, unitPriceMinor: 12_050, taxRate: 10, vatRate: null }],
-  discountMinor: 500,
-  note: null,
-  token: "t",
-  scheduledAt: null,
-  sentAt: AT,
-  paidAt: null,
-  canceledAt: null,
-  paymentIntentId: null,
-  paidTransactionId: null,
-  createdAt: AT,
-  updatedAt: AT
-}
+const invoice = anInvoice({ invoiceNumber: "INV-0042", status: "unpaid", sentAt: "2026-06-01T08:00:00.000Z" })
 
 // 30125 net, 3013 tax, 500 discount.
 const TOTAL = 32_638

@@ -5,42 +5,16 @@ import {
   TeamId,
   type Transaction,
   type TransactionDetails,
-  TransactionId,
   transactionPageOf,
   transactionSortOf,
   transactionStartOf
 } from "@svc/domain"
 import { Option, Result } from "effect"
+import { transaction } from "../reports/ReportsFixtures.ts"
 
 const team = TeamId.make(crypto.randomUUID())
-const AT = "2026-03-01T10:00:00.000Z"
 
-const transaction = (date: string, amountMinor: number): Transaction => ({
-  id: TransactionId.make(crypto.randomUUID()),
-  teamId: team,
-  date,
-  name: "x",
-  description: null,
-  amountMinor,
-  currency: "EUR",
-  baseAmountMinor: null,
-  baseCurrency: null,
-  status: "posted",
-  internal: false,
-  recurring: false,
-  frequency: null,
-  manual: true,
-  note: null,
-  categoryId: null,
-  bankAccountId: null,
-  taxRate: null,
-  taxType: null,
-  counterpartyName: null,
-  provider: null,
-  providerTransactionId: null,
-  createdAt: AT,
-  updatedAt: AT
-})
+const row = (date: string, amountMinor: number) => transaction(team, date, amountMinor)
 
 const details = (t: Transaction): TransactionDetails => ({
   transaction: t,
@@ -61,7 +35,7 @@ describe("transaction paging", () => {
   })
 
   it("a position reads back in the order it was written for, and in no other", () => {
-    const t = transaction("2026-02-28", -12_500)
+    const t = row("2026-02-28", -12_500)
     const dateCursor = encodeTransactionPosition(byDate, t)
     assert.strictEqual(dateCursor, `date~desc~2026-02-28~${t.id}`)
     assert.deepStrictEqual(decodeTransactionPosition(dateCursor, byDate), Option.some({ key: "2026-02-28", id: t.id }))
@@ -89,7 +63,7 @@ describe("transaction paging", () => {
   })
 
   it("a list starts at the top without a cursor, after the cursor's position, and refuses another list's cursor", () => {
-    const t = transaction("2026-02-28", 5)
+    const t = row("2026-02-28", 5)
     assert.deepStrictEqual(transactionStartOf(undefined, byDate), Result.succeed(Option.none()))
     assert.deepStrictEqual(transactionStartOf("", byDate), Result.succeed(Option.none()))
     assert.deepStrictEqual(
@@ -102,7 +76,7 @@ describe("transaction paging", () => {
   })
 
   it("a page keeps `limit` rows and names the last one as the cursor only when more follow", () => {
-    const rows = [transaction("2026-03-03", 1), transaction("2026-03-02", 2), transaction("2026-03-01", 3)].map(details)
+    const rows = [row("2026-03-03", 1), row("2026-03-02", 2), row("2026-03-01", 3)].map(details)
     const first = transactionPageOf(rows, 2, byDate, Option.none())
     assert.deepStrictEqual(first.data, rows.slice(0, 2))
     assert.strictEqual(first.cursor, encodeTransactionPosition(byDate, rows[1]!.transaction))

@@ -7,7 +7,6 @@ import {
   manualValuesOf,
   plainChangesOf,
   TeamId,
-  type Transaction,
   TransactionId,
   transactionAmountOf,
   transactionAmountRangeOf,
@@ -15,6 +14,7 @@ import {
   valueChangesOf
 } from "@svc/domain"
 import { Option, Result } from "effect"
+import { transaction } from "../reports/ReportsFixtures.ts"
 
 const team = TeamId.make(crypto.randomUUID())
 const AT = "2026-03-01T10:00:00.000Z"
@@ -31,32 +31,12 @@ const refusal = <A>(result: Result.Result<A, { readonly _tag: string; readonly f
   return result.failure.field
 }
 
-const current: Transaction = {
-  id: TransactionId.make(crypto.randomUUID()),
-  teamId: team,
-  date: "2026-02-28",
+const current = transaction(team, "2026-02-28", -12_500, {
   name: "Design tool",
-  description: null,
-  amountMinor: -12_500,
   currency: "EUR",
   baseAmountMinor: -13_556,
-  baseCurrency: "USD",
-  status: "posted",
-  internal: false,
-  recurring: false,
-  frequency: null,
-  manual: true,
-  note: null,
-  categoryId: null,
-  bankAccountId: null,
-  taxRate: null,
-  taxType: null,
-  counterpartyName: null,
-  provider: null,
-  providerTransactionId: null,
-  createdAt: AT,
-  updatedAt: AT
-}
+  baseCurrency: "USD"
+})
 
 describe("transaction rules", () => {
   it("an id a request names is looked up only when it is a UUID", () => {
