@@ -1,9 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { TeamNotFound, TeamsRepo } from "../../identity/index.ts"
-import { EventOutbox } from "../../platform/index.ts"
 import {
   newId,
-  newIdText,
   nowIso,
   type PageRequest,
   type PersistenceUnavailable,
@@ -13,100 +11,23 @@ import {
   toBase64Url
 } from "../../shared/index.ts"
 import { CustomerNotFound, CustomersRepo } from "../customers/index.ts"
-import { type InvalidAmount, parseMajor, renderMinor } from "../money/model.ts"
-import { TransactionsRepo } from "../transactions/index.ts"
-import { TransactionId } from "../transactions/model.ts"
-import {
-  canMove,
-  dayOf,
-  effectiveStatus,
-  type Invoice,
-  InvoiceId,
-  type InvoiceLineItem,
-  type InvoicePaymentView,
-  type InvoiceTarget,
-  invoiceNumberOf,
-  invoiceTotals,
-  isDeletable,
-  isEditable,
-  isPayable,
-  paidAtTime,
-  totalsInRange
-} from "./Invoice.ts"
+import type { InvalidAmount } from "../money/model.ts"
+import { effectiveStatus, type Invoice, InvoiceId, invoiceNumberOf, isDeletable, isPayable } from "./Invoice.ts"
+import { invoicePatchRefusal, invoiceStatusConflict, patchedStatusOf, sentInvoice } from "./InvoiceChanges.ts"
 import {
   DuplicateInvoiceNumber,
-  InvalidInvoice,
+  type InvalidInvoice,
   InvoiceNotFound,
-  InvoicePaymentMismatch,
-  InvoiceStatusConflict,
+  type InvoiceStatusConflict,
   ReceiptUnavailable
 } from "./InvoiceErrors.ts"
+import { type InvoiceInput, type InvoicePatch, invoiceContentOf, invoiceInputOf } from "./InvoiceInput.ts"
 import { type InvoiceDocumentKind, InvoiceRenderer, type PaymentIntent, PaymentsProvider } from "./InvoicePorts.ts"
 import { type InvoicePaymentStatus, type InvoiceSummary, paymentStatusOf, summarizeInvoices } from "./InvoiceSummary.ts"
 import { type InvoiceFilter, InvoicesRepo } from "./InvoicesRepo.ts"
 
-/** A line item as a client gives it: the unit price in major units of the invoice's currency. */
-export interface InvoiceLineInput {
-  readonly name: string
-  readonly quantity: number
-  readonly unitPrice: number
-  readonly taxRate?: number | null | undefined
-  readonly vatRate?: number | null | undefined
-}
-
-/** What a client gives to create an invoice; without `invoiceNumber` the team's next number is used. */
-export interface InvoiceInput {
-  readonly customerId: string
-  readonly invoiceNumber?: string | undefined
-  readonly currency: string
-  readonly issueDate: string
-  readonly dueDate: string
-  readonly lineItems: ReadonlyArray<InvoiceLineInput>
-  readonly discount?: number | undefined
-  readonly note?: string | null | undefined
-}
-
-/**
- * A change to an invoice: content fields replace the stored ones (while it is not paid or canceled), `status` moves it
- * (`paidAt` only with `paid`, default now).
- */
-export type InvoicePatch = Partial<InvoiceInput> & {
-  readonly status?: InvoiceTarget | undefined
-  readonly paidAt?: string | undefined
-}
-
-/** A payment the payments provider reports for an invoice, in minor units. */
-export interface ProviderPayment {
-  readonly provider: string
-  readonly paymentIntentId: string
-  readonly invoiceId: string
-  readonly amountMinor: number
-  readonly currency: string
-}
-
-type InvoiceContent = Pick<
-  Invoice,
-  "customerId" | "customerName" | "currency" | "issueDate" | "dueDate" | "lineItems" | "discountMinor" | "note"
->
-
-const conflict = (invoice: Invoice, nowIso: string, message: string) =>
-  new InvoiceStatusConflict({ id: invoice.id, status: effectiveStatus(invoice, nowIso), message })
-
 /** A new public token: 32 random bytes, base64url. */
 const newToken = Effect.map(randomBytes(32), toBase64Url)
-
-/** The input an invoice was made from, amounts back in major units (to apply a partial change over). */
-const inputOf = (invoice: Invoice): Omit<InvoiceInput, "customerId"> => ({
-  currency: invoice.currency,
-  issueDate: invoice.issueDate,
-  dueDate: invoice.dueDate,
-  lineItems: invoice.lineItems.map((item) => ({
-    ...item,
-    unitPrice: renderMinor(item.unitPriceMinor, invoice.currency)
-  })),
-  discount: renderMinor(invoice.discountMinor, invoice.currency),
-  note: invoice.note
-})
 
 /** A team's invoices: numbering, content rules, status moves, documents and payment. */
 export class Invoices extends Context.Service<
@@ -193,48 +114,8 @@ export class Invoices extends Context.Service<
       return { customerId: customer.value.id, customerName: customer.value.name }
     })
 
-    /** The content of an invoice from its input, for the customer given (already checked to be the team's). */
-    const content = Effect.fn("Invoices.content")(function* (
-      customer: Pick<Invoice, "customerId" | "customerName">,
-      input: Omit<InvoiceInput, "customerId">
-    ) {
-      const lineItems: Array<InvoiceLineItem> = []
-      for (const [i, item] of input.lineItems.entries()) {
-        lineItems.push({
-          name: item.name,
-          quantity: item.quantity,
-          unitPriceMinor: yield* Effect.fromResult(
-            parseMajor(item.unitPrice, input.currency, `lineItems.${i}.unitPrice`)
-          ),
-          taxRate: item.taxRate ?? null,
-          vatRate: item.vatRate ?? null
-        })
-      }
-      const discountMinor = yield* Effect.fromResult(parseMajor(input.discount ?? 0, input.currency, "discount"))
-      if (input.dueDate < input.issueDate) {
-        return yield* new InvalidInvoice({ field: "dueDate", message: "must not be before issueDate" })
-      }
-      const totals = invoiceTotals({ lineItems, discountMinor })
-      if (discountMinor > totals.subtotalMinor) {
-        return yield* new InvalidInvoice({ field: "discount", message: "must not exceed the subtotal" })
-      }
-      if (!totalsInRange(totals)) {
-        return yield* new InvalidInvoice({ field: "lineItems", message: "the total is too large" })
-      }
-      return {
-        customerId: customer.customerId,
-        customerName: customer.customerName,
-        currency: input.currency,
-        issueDate: input.issueDate,
-        dueDate: input.dueDate,
-        lineItems,
-        discountMinor,
-        note: input.note ?? null
-      } satisfies InvoiceContent
-    })
-
     const create = Effect.fn("Invoices.create")(function* (teamId: TeamId, input: InvoiceInput) {
-      const body = yield* content(yield* customerOf(teamId, input.customerId), input)
+      const body = yield* Effect.fromResult(invoiceContentOf(yield* customerOf(teamId, input.customerId), input))
       const now = yield* nowIso
       const draft: Invoice = {
         id: yield* newId(InvoiceId),
@@ -272,7 +153,9 @@ export class Invoices extends Context.Service<
     const store = Effect.fn("Invoices.store")(function* (next: Invoice, current: Invoice, now: string) {
       const outcome = yield* repo.replace(next, current.status)
       if (outcome === "number_taken") return yield* new DuplicateInvoiceNumber({ invoiceNumber: next.invoiceNumber })
-      if (outcome === "stale") return yield* conflict(current, now, "the invoice changed meanwhile; read it again")
+      if (outcome === "stale") {
+        return yield* invoiceStatusConflict(current, now, "the invoice changed meanwhile; read it again")
+      }
       return next
     })
 
@@ -280,54 +163,27 @@ export class Invoices extends Context.Service<
     const storeKeepingNumber = (next: Invoice, current: Invoice, now: string) =>
       store(next, current, now).pipe(Effect.catchTag("DuplicateInvoiceNumber", Effect.die))
 
-    const move = (invoice: Invoice, target: InvoiceTarget, now: string, paidAt: string | undefined): Invoice => {
-      switch (target) {
-        case "unpaid":
-          return { ...invoice, status: "unpaid", sentAt: invoice.sentAt ?? now }
-        case "paid":
-          return paidAtTime(invoice, paidAt ?? now)
-        case "canceled":
-          return { ...invoice, status: "canceled", canceledAt: now }
-      }
-    }
-
     const update = Effect.fn("Invoices.update")(function* (teamId: TeamId, id: string, patch: InvoicePatch) {
       const current = yield* get(teamId, id)
       const now = yield* nowIso
-      const status = effectiveStatus(current, now)
-      if (patch.paidAt !== undefined && patch.status !== "paid") {
-        return yield* new InvalidInvoice({ field: "paidAt", message: "only with status paid" })
-      }
-      const { status: target, paidAt, invoiceNumber, ...contentPatch } = patch
-      const changesContent = invoiceNumber !== undefined || Object.keys(contentPatch).length > 0
-      if (changesContent && !isEditable(status)) {
-        return yield* conflict(current, now, `a ${status} invoice cannot be edited`)
-      }
+      const refusal = invoicePatchRefusal(current, patch, now)
+      if (Option.isSome(refusal)) return yield* refusal.value
+      const { status, paidAt, invoiceNumber, ...contentPatch } = patch
       let next: Invoice = { ...current, invoiceNumber: invoiceNumber ?? current.invoiceNumber, updatedAt: now }
       if (Object.keys(contentPatch).length > 0) {
         const customer =
           contentPatch.customerId === undefined ? current : yield* customerOf(teamId, contentPatch.customerId)
-        next = { ...next, ...(yield* content(customer, { ...inputOf(current), ...contentPatch })) }
+        const content = invoiceContentOf(customer, { ...invoiceInputOf(current), ...contentPatch })
+        next = { ...next, ...(yield* Effect.fromResult(content)) }
       }
-      if (target !== undefined && target !== status) {
-        if (!canMove(status, target))
-          return yield* conflict(current, now, `a ${status} invoice cannot become ${target}`)
-        next = move(next, target, now, paidAt)
-      }
+      next = yield* Effect.fromResult(patchedStatusOf(current, next, { status, paidAt }, now))
       return yield* store(next, current, now)
     })
 
     const send = Effect.fn("Invoices.send")(function* (teamId: TeamId, id: string, scheduledAt: string | null) {
       const current = yield* get(teamId, id)
       const now = yield* nowIso
-      const status = effectiveStatus(current, now)
-      if (status !== "draft" && status !== "scheduled") {
-        return yield* conflict(current, now, `a ${status} invoice cannot be sent`)
-      }
-      const next: Invoice =
-        scheduledAt !== null && scheduledAt > now
-          ? { ...current, status: "scheduled", scheduledAt, updatedAt: now }
-          : { ...move(current, "unpaid", now, undefined), updatedAt: now }
+      const next = yield* Effect.fromResult(sentInvoice(current, scheduledAt, now))
       return yield* storeKeepingNumber(next, current, now)
     })
 
@@ -335,9 +191,11 @@ export class Invoices extends Context.Service<
       const current = yield* get(teamId, id)
       const now = yield* nowIso
       const status = effectiveStatus(current, now)
-      if (!isDeletable(status)) return yield* conflict(current, now, `a ${status} invoice cannot be deleted`)
+      if (!isDeletable(status)) {
+        return yield* invoiceStatusConflict(current, now, `a ${status} invoice cannot be deleted`)
+      }
       if (!(yield* repo.delete(teamId, id, current.status))) {
-        return yield* conflict(current, now, "the invoice changed meanwhile; read it again")
+        return yield* invoiceStatusConflict(current, now, "the invoice changed meanwhile; read it again")
       }
       return current
     })
@@ -362,7 +220,7 @@ export class Invoices extends Context.Service<
       const current = yield* byToken(token)
       const now = yield* nowIso
       const status = effectiveStatus(current, now)
-      if (!isPayable(status)) return yield* conflict(current, now, `a ${status} invoice cannot be paid`)
+      if (!isPayable(status)) return yield* invoiceStatusConflict(current, now, `a ${status} invoice cannot be paid`)
       const intent = yield* payments.createPaymentIntent(current)
       const invoice = yield* storeKeepingNumber(
         { ...current, paymentIntentId: intent.id, updatedAt: now },
@@ -402,103 +260,3 @@ export class Invoices extends Context.Service<
   })
   static readonly layer = Layer.effect(Invoices, Invoices.make)
 }
-
-/**
- * Applies a provider's payment of an invoice in one transaction, exactly once: the invoice becomes paid, the payment is
- * recorded as a business-finance transaction (linked from the invoice) and `invoice.paid` is published. A payment of an
- * invoice already paid changes nothing (`already_paid`); concurrent deliveries serialise on the invoice's row.
- */
-export const invoicePaymentRecorder = Effect.gen(function* () {
-  const repo = yield* InvoicesRepo
-  const transactions = yield* TransactionsRepo
-  const outbox = yield* EventOutbox
-  const transactor = yield* Transactor
-
-  const apply = (payment: ProviderPayment) =>
-    Effect.gen(function* () {
-      const now = yield* nowIso
-      const invoice = yield* repo.findById(payment.invoiceId).pipe(
-        Effect.flatMap(
-          Option.match({
-            onNone: () => Effect.fail(new InvoiceNotFound({ id: payment.invoiceId })),
-            onSome: Effect.succeed
-          })
-        )
-      )
-      if (invoice.status === "paid") return "already_paid" as const
-      const status = effectiveStatus(invoice, now)
-      if (!isPayable(status)) return yield* conflict(invoice, now, `a ${status} invoice cannot be paid`)
-      const { totalMinor } = invoiceTotals(invoice)
-      if (payment.currency !== invoice.currency || payment.amountMinor !== totalMinor) {
-        return yield* new InvoicePaymentMismatch({
-          id: invoice.id,
-          message: `paid ${payment.amountMinor} ${payment.currency}, due ${totalMinor} ${invoice.currency}`
-        })
-      }
-      const transactionId = yield* newId(TransactionId)
-      const paid: Invoice = {
-        ...paidAtTime(invoice, now),
-        paymentIntentId: payment.paymentIntentId,
-        paidTransactionId: transactionId,
-        updatedAt: now
-      }
-      const outcome = yield* repo.replace(paid, invoice.status)
-      if (outcome !== "updated") {
-        // Another delivery paid it first (it held the row until it committed): read what it left.
-        const again = yield* repo.findById(invoice.id)
-        if (Option.isSome(again) && again.value.status === "paid") return "already_paid" as const
-        return yield* conflict(invoice, now, "the invoice changed meanwhile")
-      }
-      const recorded = yield* transactions.insertImported({
-        id: transactionId,
-        teamId: invoice.teamId,
-        date: dayOf(now),
-        name: `Payment of invoice ${invoice.invoiceNumber}`,
-        description: null,
-        amountMinor: payment.amountMinor,
-        currency: invoice.currency,
-        baseAmountMinor: null,
-        baseCurrency: null,
-        status: "posted",
-        internal: false,
-        recurring: false,
-        frequency: null,
-        manual: false,
-        note: null,
-        categoryId: null,
-        bankAccountId: null,
-        taxRate: null,
-        taxType: null,
-        counterpartyName: invoice.customerName,
-        provider: payment.provider,
-        providerTransactionId: payment.paymentIntentId,
-        createdAt: now,
-        updatedAt: now
-      })
-      if (recorded.outcome === "existing") {
-        return yield* new InvoicePaymentMismatch({
-          id: invoice.id,
-          message: `payment ${payment.paymentIntentId} is already recorded for another invoice`
-        })
-      }
-      yield* outbox.publish({
-        id: yield* newIdText,
-        teamId: invoice.teamId,
-        mode: "live",
-        type: "invoice.paid",
-        data: {
-          id: invoice.id,
-          invoiceNumber: invoice.invoiceNumber,
-          customerName: invoice.customerName,
-          amount: renderMinor(payment.amountMinor, invoice.currency),
-          currency: invoice.currency,
-          paidAt: now,
-          transactionId
-        } satisfies InvoicePaymentView,
-        createdAt: now
-      })
-      return "paid" as const
-    })
-
-  return Effect.fn("Invoices.recordPayment")((payment: ProviderPayment) => transactor.withTransaction(apply(payment)))
-})

@@ -1,3 +1,6 @@
+export * from "./InvoiceChanges.ts"
+export * from "./InvoiceInput.ts"
+export * from "./InvoicePayments.ts"
 export * from "./InvoicePorts.ts"
 export * from "./Invoices.ts"
 export * from "./InvoicesRepo.ts"

@@ -1,79 +1,34 @@
-import { Context, Effect, Layer, Option, Result } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { newId, nowIso, type PersistenceUnavailable, type TeamId, Transactor } from "../../shared/index.ts"
 import { BankAccountsRepo } from "../banking/index.ts"
-import type { BankAccountId } from "../banking/model.ts"
-import { parseMajor, renderMinor } from "../money/model.ts"
 import { TagsRepo } from "../tags/index.ts"
-import type { TagId } from "../tags/model.ts"
 import { CategoriesRepo } from "./CategoriesRepo.ts"
-import type { Category, CategoryId } from "./Category.ts"
 import {
-  AttachmentId,
-  type Transaction,
-  type TransactionAttachment,
-  type TransactionDetails,
-  TransactionId
-} from "./Transaction.ts"
+  changesOf,
+  filterOf,
+  newManualTransaction,
+  referencesOf,
+  type TransactionReferences
+} from "./internal/TransactionReferences.ts"
+import { AttachmentId, type TransactionAttachment, type TransactionDetails, type TransactionId } from "./Transaction.ts"
 import {
   TransactionAttachmentNotFound,
   TransactionInvalid,
   TransactionNotFound,
-  TransactionReferenceNotFound
+  type TransactionReferenceNotFound
 } from "./TransactionErrors.ts"
-import {
-  type BulkUpdateItem,
-  type CreateTransaction,
-  type CreateTransactionAttachment,
-  type TransactionQuery,
-  transactionDayOf,
-  type UpdateTransaction
+import type {
+  BulkUpdateItem,
+  CreateTransaction,
+  CreateTransactionAttachment,
+  TransactionQuery,
+  UpdateTransaction
 } from "./TransactionInput.ts"
-import {
-  type NewTransaction,
-  type TransactionChanges,
-  type TransactionFilter,
-  type TransactionPosition,
-  type TransactionSort,
-  TransactionsRepo
-} from "./TransactionsRepo.ts"
+import { type TransactionPage, transactionPageOf, transactionSortOf, transactionStartOf } from "./TransactionPaging.ts"
+import { attachmentPathRefusal, isUuidText } from "./TransactionRules.ts"
+import { TransactionsRepo } from "./TransactionsRepo.ts"
 
-/** A page of a transaction list; `cursor` is the position the next page starts after (null on the last page). */
-export interface TransactionPage {
-  readonly data: ReadonlyArray<TransactionDetails>
-  readonly cursor: string | null
-  readonly hasNextPage: boolean
-  readonly hasPreviousPage: boolean
-}
-
-type Refusal = TransactionInvalid | TransactionReferenceNotFound
-type Failure = Refusal | PersistenceUnavailable
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu
-
-const invalid = (field: string, message: string) => new TransactionInvalid({ field, message })
-
-const amountOf = (value: number | string, currency: string, field: string) =>
-  Result.match(parseMajor(value, currency, field), {
-    onFailure: (e) => Effect.fail(invalid(e.field, e.message)),
-    onSuccess: (minor) => Effect.succeed(minor)
-  })
-
-/** `by~direction~key~id`: where a page of one order ended. */
-const encodePosition = (sort: TransactionSort, t: Transaction): string =>
-  `${sort.by}~${sort.direction}~${sort.by === "date" ? t.date : t.amountMinor}~${t.id}`
-
-const decodePosition = (cursor: string, sort: TransactionSort): Option.Option<TransactionPosition> => {
-  const [by, direction, key, id, ...rest] = cursor.split("~")
-  if (rest.length > 0 || by !== sort.by || direction !== sort.direction || key === undefined || id === undefined) {
-    return Option.none()
-  }
-  if (!UUID.test(id)) return Option.none()
-  if (by === "date") {
-    const day = transactionDayOf(key)
-    return day === key ? Option.some({ key: day, id: TransactionId.make(id) }) : Option.none()
-  }
-  return /^-?\d{1,15}$/u.test(key) ? Option.some({ key: Number(key), id: TransactionId.make(id) }) : Option.none()
-}
+type Failure = TransactionInvalid | TransactionReferenceNotFound | PersistenceUnavailable
 
 /** Business-finance transactions of a team: manual ones kept by users, imported ones fed by bank connections. */
 export class Transactions extends Context.Service<
@@ -128,283 +83,25 @@ export class Transactions extends Context.Service<
 >()("@svc/domain/Transactions") {
   static readonly make = Effect.gen(function* () {
     const repo = yield* TransactionsRepo
-    const categoriesRepo = yield* CategoriesRepo
-    const tagsRepo = yield* TagsRepo
-    const accountsRepo = yield* BankAccountsRepo
+    const ports = { categories: yield* CategoriesRepo, tags: yield* TagsRepo, accounts: yield* BankAccountsRepo }
     const transactor = yield* Transactor
-
-    /** The team's references, read once per request. */
-    const referencesOf = (teamId: TeamId) => {
-      let categories: ReadonlyArray<Category> | undefined
-      const accounts = new Map<string, boolean>()
-      const allCategories = Effect.suspend(() =>
-        categories !== undefined
-          ? Effect.succeed(categories)
-          : categoriesRepo.list(teamId).pipe(Effect.tap((all) => Effect.sync(() => (categories = all))))
-      )
-      const category = (value: string, bySlug: boolean, field: string) =>
-        Effect.flatMap(allCategories, (all) => {
-          const found = all.find((c) => (bySlug ? c.slug === value : c.id === value))
-          return found === undefined
-            ? Effect.fail(new TransactionReferenceNotFound({ kind: "category", id: value, field }))
-            : Effect.succeed(found)
-        })
-      const tags = (ids: ReadonlyArray<string>, field: string) =>
-        Effect.gen(function* () {
-          if (ids.length === 0) return [] as ReadonlyArray<TagId>
-          const unique = [...new Set(ids)]
-          const known = new Set<string>(
-            yield* tagsRepo.existing(
-              teamId,
-              unique.map((id) => id as TagId)
-            )
-          )
-          const missing = ids.findIndex((id) => !known.has(id))
-          if (missing >= 0) {
-            return yield* new TransactionReferenceNotFound({
-              kind: "tag",
-              id: ids[missing]!,
-              field: `${field}.${missing}`
-            })
-          }
-          return unique.map((id) => id as TagId)
-        })
-      const account = (id: string, field: string) =>
-        Effect.gen(function* () {
-          let known = accounts.get(id)
-          if (known === undefined) {
-            known = Option.isSome(yield* accountsRepo.find(teamId, id as BankAccountId))
-            accounts.set(id, known)
-          }
-          if (!known) return yield* new TransactionReferenceNotFound({ kind: "bank account", id, field })
-          return id as BankAccountId
-        })
-      return { allCategories, category, tags, account }
-    }
-    type References = ReturnType<typeof referencesOf>
-
-    const categoryOf = (
-      refs: References,
-      input: { readonly categoryId?: string | null | undefined; readonly categorySlug?: string | undefined },
-      p: string
-    ): Effect.Effect<CategoryId | null | undefined, Failure> => {
-      if (input.categoryId !== undefined && input.categorySlug !== undefined) {
-        return Effect.fail(invalid(`${p}categorySlug`, "give categoryId or categorySlug, not both"))
-      }
-      if (input.categorySlug !== undefined) {
-        return Effect.map(refs.category(input.categorySlug, true, `${p}categorySlug`), (c) => c.id)
-      }
-      if (input.categoryId === undefined || input.categoryId === null) return Effect.succeed(input.categoryId)
-      return Effect.map(refs.category(input.categoryId, false, `${p}categoryId`), (c) => c.id)
-    }
-
-    const baseOf = (
-      baseAmount: number | null | undefined,
-      baseCurrency: string | null | undefined,
-      p: string
-    ): Effect.Effect<{ baseAmountMinor: number | null; baseCurrency: string | null }, TransactionInvalid> => {
-      if (baseAmount === undefined || baseAmount === null) {
-        if (baseCurrency !== undefined && baseCurrency !== null) {
-          return Effect.fail(invalid(`${p}baseAmount`, "required with baseCurrency"))
-        }
-        return Effect.succeed({ baseAmountMinor: null, baseCurrency: null })
-      }
-      if (baseCurrency === undefined || baseCurrency === null) {
-        return Effect.fail(invalid(`${p}baseCurrency`, "required with baseAmount"))
-      }
-      return Effect.map(amountOf(baseAmount, baseCurrency, `${p}baseAmount`), (minor) => ({
-        baseAmountMinor: minor,
-        baseCurrency
-      }))
-    }
-
-    const newTransaction = (teamId: TeamId, input: CreateTransaction, p: string, refs: References, at: string) =>
-      Effect.gen(function* () {
-        const date = transactionDayOf(input.date)
-        if (date === undefined) return yield* invalid(`${p}date`, "expected a date")
-        const amountMinor = yield* amountOf(input.amount, input.currency, `${p}amount`)
-        const base = yield* baseOf(input.baseAmount, input.baseCurrency, p)
-        const categoryId = (yield* categoryOf(refs, input, p)) ?? null
-        const bankAccountId =
-          input.bankAccountId === undefined || input.bankAccountId === null
-            ? null
-            : yield* refs.account(input.bankAccountId, `${p}bankAccountId`)
-        const tagIds = yield* refs.tags(input.tagIds ?? [], `${p}tagIds`)
-        const frequency = input.frequency ?? null
-        const transaction: Transaction = {
-          id: yield* newId(TransactionId),
-          teamId,
-          date,
-          name: input.name,
-          description: input.description ?? null,
-          amountMinor,
-          currency: input.currency,
-          baseAmountMinor: base.baseAmountMinor,
-          baseCurrency: base.baseCurrency as Transaction["baseCurrency"],
-          status: input.status ?? "posted",
-          internal: input.internal ?? false,
-          recurring: input.recurring ?? frequency !== null,
-          frequency,
-          manual: true,
-          note: input.note ?? null,
-          categoryId,
-          bankAccountId,
-          taxRate: input.taxRate ?? null,
-          taxType: input.taxType ?? null,
-          counterpartyName: input.counterpartyName ?? null,
-          provider: null,
-          providerTransactionId: null,
-          createdAt: at,
-          updatedAt: at
-        }
-        return { transaction, tagIds } satisfies NewTransaction
-      })
-
-    const changesOf = (current: Transaction, input: UpdateTransaction, p: string, refs: References, at: string) =>
-      Effect.gen(function* () {
-        const changes: { -readonly [K in keyof TransactionChanges]: TransactionChanges[K] } = { updatedAt: at }
-        if (input.date !== undefined) {
-          const date = transactionDayOf(input.date)
-          if (date === undefined) return yield* invalid(`${p}date`, "expected a date")
-          changes.date = date
-        }
-        const currency = input.currency ?? current.currency
-        if (input.amount !== undefined) {
-          changes.amountMinor = yield* amountOf(input.amount, currency, `${p}amount`)
-        } else if (currency !== current.currency) {
-          changes.amountMinor = yield* amountOf(
-            renderMinor(current.amountMinor, current.currency),
-            currency,
-            `${p}currency`
-          )
-        }
-        if (input.currency !== undefined) changes.currency = input.currency
-        if (input.baseAmount !== undefined || input.baseCurrency !== undefined) {
-          const baseCurrency = input.baseCurrency !== undefined ? input.baseCurrency : current.baseCurrency
-          const baseAmount =
-            input.baseAmount !== undefined
-              ? input.baseAmount
-              : current.baseAmountMinor === null || current.baseCurrency === null || baseCurrency === null
-                ? null
-                : renderMinor(current.baseAmountMinor, current.baseCurrency)
-          const base =
-            input.baseCurrency === null && input.baseAmount === undefined
-              ? { baseAmountMinor: null, baseCurrency: null }
-              : yield* baseOf(baseAmount, baseCurrency, p)
-          changes.baseAmountMinor = base.baseAmountMinor
-          changes.baseCurrency = base.baseCurrency
-        }
-        const category = yield* categoryOf(refs, input, p)
-        if (category !== undefined) changes.categoryId = category
-        if (input.bankAccountId !== undefined) {
-          changes.bankAccountId =
-            input.bankAccountId === null ? null : yield* refs.account(input.bankAccountId, `${p}bankAccountId`)
-        }
-        if (input.tagIds !== undefined) changes.tagIds = yield* refs.tags(input.tagIds, `${p}tagIds`)
-        if (input.name !== undefined) changes.name = input.name
-        if (input.description !== undefined) changes.description = input.description
-        if (input.status !== undefined) changes.status = input.status
-        if (input.internal !== undefined) changes.internal = input.internal
-        if (input.frequency !== undefined) changes.frequency = input.frequency
-        if (input.recurring !== undefined) changes.recurring = input.recurring
-        else if (input.frequency !== undefined && input.frequency !== null) changes.recurring = true
-        if (input.note !== undefined) changes.note = input.note
-        if (input.taxRate !== undefined) changes.taxRate = input.taxRate
-        if (input.taxType !== undefined) changes.taxType = input.taxType
-        if (input.counterpartyName !== undefined) changes.counterpartyName = input.counterpartyName
-        return changes as TransactionChanges
-      })
 
     const found = (teamId: TeamId, id: string, field: string | null) =>
       Effect.flatMap(
-        UUID.test(id) ? repo.find(teamId, id as TransactionId) : Effect.succeed(Option.none()),
+        isUuidText(id) ? repo.find(teamId, id as TransactionId) : Effect.succeed(Option.none()),
         Option.match({
           onNone: () => Effect.fail(new TransactionNotFound({ transactionId: id, field })),
           onSome: Effect.succeed
         })
       )
 
-    const filterOf = (teamId: TeamId, query: TransactionQuery) =>
-      Effect.gen(function* () {
-        const refs = referencesOf(teamId)
-        const filter: { -readonly [K in keyof TransactionFilter]: TransactionFilter[K] } = {}
-        for (const field of ["from", "to"] as const) {
-          const text = query[field]
-          if (text === undefined) continue
-          const day = transactionDayOf(text)
-          if (day === undefined) return yield* invalid(field, "expected a date YYYY-MM-DD or an ISO 8601 date-time")
-          filter[field] = day
-        }
-        if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
-          return yield* invalid("from", "must not be after to")
-        }
-        if (query.q !== undefined && query.q.trim() !== "") filter.q = query.q
-        if (query.categories !== undefined && query.categories.length > 0) {
-          const ids: Array<CategoryId> = []
-          for (const [i, value] of query.categories.entries()) {
-            if (value === "uncategorized") filter.uncategorized = true
-            else ids.push((yield* refs.category(value, !UUID.test(value), `categories.${i}`)).id)
-          }
-          filter.categoryIds = ids
-        }
-        if (query.tags !== undefined && query.tags.length > 0) {
-          const bad = query.tags.findIndex((id) => !UUID.test(id))
-          if (bad >= 0) return yield* invalid(`tags.${bad}`, "expected a UUID")
-          filter.tagIds = yield* refs.tags(query.tags, "tags")
-        }
-        if (query.bankAccounts !== undefined && query.bankAccounts.length > 0) {
-          filter.bankAccountIds = yield* Effect.forEach(
-            query.bankAccounts,
-            (id, i): Effect.Effect<BankAccountId, Failure> =>
-              UUID.test(id)
-                ? refs.account(id, `bankAccounts.${i}`)
-                : Effect.fail(invalid(`bankAccounts.${i}`, "expected a UUID"))
-          )
-        }
-        if (query.type !== undefined) filter.type = query.type
-        if (query.statuses !== undefined && query.statuses.length > 0) filter.statuses = query.statuses
-        if (query.currency !== undefined) filter.currency = query.currency
-        if (query.amountMin !== undefined || query.amountMax !== undefined) {
-          if (query.currency === undefined) return yield* invalid("currency", "required with amountMin or amountMax")
-          if (query.amountMin !== undefined) {
-            filter.amountMinMinor = Math.abs(yield* amountOf(query.amountMin, query.currency, "amountMin"))
-          }
-          if (query.amountMax !== undefined) {
-            filter.amountMaxMinor = Math.abs(yield* amountOf(query.amountMax, query.currency, "amountMax"))
-          }
-          if (
-            filter.amountMinMinor !== undefined &&
-            filter.amountMaxMinor !== undefined &&
-            filter.amountMinMinor > filter.amountMaxMinor
-          ) {
-            return yield* invalid("amountMin", "must not be above amountMax")
-          }
-        }
-        if (query.attachments !== undefined) filter.hasAttachments = query.attachments
-        if (query.recurring !== undefined) filter.recurring = query.recurring
-        if (query.frequencies !== undefined && query.frequencies.length > 0) filter.frequencies = query.frequencies
-        return filter as TransactionFilter
-      })
-
     const list = Effect.fn("Transactions.list")(function* (teamId: TeamId, query: TransactionQuery) {
-      const filter = yield* filterOf(teamId, query)
-      const sort: TransactionSort = { by: query.sortBy ?? "date", direction: query.direction ?? "desc" }
-      const after =
-        query.cursor === undefined || query.cursor === "" ? Option.none() : decodePosition(query.cursor, sort)
-      if (query.cursor !== undefined && query.cursor !== "" && Option.isNone(after)) {
-        return yield* invalid("cursor", "not a cursor of this list and order")
-      }
+      const filter = yield* filterOf(referencesOf(ports, teamId), query)
+      const sort = transactionSortOf(query)
+      const after = yield* Effect.fromResult(transactionStartOf(query.cursor, sort))
       const limit = query.limit ?? 20
       const rows = yield* repo.list({ teamId, filter, sort, after, limit })
-      const data = rows.slice(0, limit)
-      const last = data.at(-1)
-      const hasNextPage = rows.length > limit
-      return {
-        data,
-        cursor: hasNextPage && last !== undefined ? encodePosition(sort, last.transaction) : null,
-        hasNextPage,
-        hasPreviousPage: Option.isSome(after)
-      } satisfies TransactionPage
+      return transactionPageOf(rows, limit, sort, after)
     })
 
     const get = Effect.fn("Transactions.get")(function* (teamId: TeamId, id: TransactionId) {
@@ -416,10 +113,10 @@ export class Transactions extends Context.Service<
       inputs: ReadonlyArray<CreateTransaction>,
       prefixed = true
     ) {
-      const refs = referencesOf(teamId)
+      const refs = referencesOf(ports, teamId)
       const at = yield* nowIso
       const created = yield* Effect.forEach(inputs, (input, i) =>
-        newTransaction(teamId, input, prefixed ? `${i}.` : "", refs, at)
+        newManualTransaction(teamId, input, prefixed ? `${i}.` : "", refs, at)
       )
       yield* repo.insert(created)
       return yield* Effect.forEach(created, (c) => found(teamId, c.transaction.id, null)).pipe(
@@ -432,7 +129,7 @@ export class Transactions extends Context.Service<
       return created!
     })
 
-    const updateOne = (teamId: TeamId, id: string, input: UpdateTransaction, p: string, refs: References) =>
+    const updateOne = (teamId: TeamId, id: string, input: UpdateTransaction, p: string, refs: TransactionReferences) =>
       Effect.gen(function* () {
         const current = yield* found(teamId, id, p === "" ? null : `${p}id`)
         const changes = yield* changesOf(current.transaction, input, p, refs, yield* nowIso)
@@ -445,7 +142,7 @@ export class Transactions extends Context.Service<
       id: TransactionId,
       changes: UpdateTransaction
     ) {
-      yield* transactor.withTransaction(updateOne(teamId, id, changes, "", referencesOf(teamId)))
+      yield* transactor.withTransaction(updateOne(teamId, id, changes, "", referencesOf(ports, teamId)))
       return yield* found(teamId, id, null)
     })
 
@@ -453,9 +150,11 @@ export class Transactions extends Context.Service<
       teamId: TeamId,
       items: ReadonlyArray<BulkUpdateItem>
     ) {
-      const refs = referencesOf(teamId)
+      const refs = referencesOf(ports, teamId)
       const duplicate = items.findIndex((item, i) => items.findIndex((other) => other.id === item.id) !== i)
-      if (duplicate >= 0) return yield* invalid(`${duplicate}.id`, "the same transaction twice")
+      if (duplicate >= 0) {
+        return yield* new TransactionInvalid({ field: `${duplicate}.id`, message: "the same transaction twice" })
+      }
       const ids = yield* transactor.withTransaction(
         Effect.forEach(items, ({ id, ...changes }, i) => updateOne(teamId, id, changes, `${i}.`, refs))
       )
@@ -470,7 +169,7 @@ export class Transactions extends Context.Service<
     })
 
     const removeMany = Effect.fn("Transactions.removeMany")(function* (teamId: TeamId, ids: ReadonlyArray<string>) {
-      const malformed = ids.findIndex((id) => !UUID.test(id))
+      const malformed = ids.findIndex((id) => !isUuidText(id))
       if (malformed >= 0) {
         return yield* new TransactionNotFound({ transactionId: ids[malformed]!, field: `${malformed}` })
       }
@@ -496,11 +195,8 @@ export class Transactions extends Context.Service<
       id: TransactionId,
       input: CreateTransactionAttachment
     ) {
-      if (input.path[0] !== teamId)
-        return yield* invalid("path.0", "a file of the team: its path starts with the team id")
-      if (input.path.some((segment) => segment === "." || segment === ".." || segment.includes("/"))) {
-        return yield* invalid("path", "path segments must not be '.', '..' or contain '/'")
-      }
+      const refusal = attachmentPathRefusal(teamId, input.path)
+      if (Option.isSome(refusal)) return yield* refusal.value
       yield* found(teamId, id, null)
       const attachment: TransactionAttachment = {
         id: yield* newId(AttachmentId),
@@ -521,7 +217,7 @@ export class Transactions extends Context.Service<
       id: TransactionId,
       attachmentId: string
     ) {
-      const current = UUID.test(id) ? yield* repo.find(teamId, id) : Option.none()
+      const current = isUuidText(id) ? yield* repo.find(teamId, id) : Option.none()
       const attachment = Option.flatMapNullishOr(current, (d) => d.attachments.find((a) => a.id === attachmentId))
       if (Option.isNone(attachment) || !(yield* repo.removeAttachment(teamId, id, attachment.value.id))) {
         return yield* new TransactionAttachmentNotFound({ transactionId: id, attachmentId })
