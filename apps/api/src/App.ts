@@ -7,6 +7,7 @@ import {
   PublicBaseUrl,
   type Readiness,
   RequestMetrics,
+  ResolvedAgents,
   SecurityHeaders,
   SessionTokens
 } from "@svc/adapters-http"
@@ -66,6 +67,8 @@ export const appLayer = <E, R, R2>(
     // Global middlewares nest in the order they are added: the request metrics go inside the routes' JSON error
     // handling (so they see the matched route) and outside the rate limit (so they count its 429s).
     Layer.provide(RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide(IdempotencyLive))))),
+    // One cache of resolved agents for the server: the rate limit fills it, the agents' authentication reads it.
+    Layer.provide(ResolvedAgents.layer),
     Layer.provide(WebhookServicesLive),
     Layer.provide(domainServices(config, ports)),
     Layer.provide([

@@ -14,6 +14,7 @@ export {
   RateLimitSignIn,
   RateLimitV1,
   RequestMetrics,
+  ResolvedAgents,
   rateLimitHeaders,
   SecurityHeaders,
   SessionTokens,

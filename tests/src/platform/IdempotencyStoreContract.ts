@@ -1,5 +1,13 @@
 import { assert, layer } from "@effect/vitest"
-import { type IdempotencyScope, IdempotencyStore, type StoredResponse, type TeamId } from "@svc/domain"
+import {
+  type IdempotencyScope,
+  IdempotencyStore,
+  isStoredOutcome,
+  type StoredAnswer,
+  type StoredOutcome,
+  type StoredResponse,
+  type TeamId
+} from "@svc/domain"
 import { Deferred, Effect, Fiber, type Layer, Option } from "effect"
 
 const scope = (overrides: Partial<IdempotencyScope> = {}): IdempotencyScope => ({
@@ -23,6 +31,13 @@ const response = (
   createdAt
 })
 
+/** A found answer that must be a rendered response. */
+const rendered = (answer: Option.Option<StoredAnswer>): StoredResponse => {
+  const found = Option.getOrThrow(answer)
+  if (isStoredOutcome(found)) throw new Error("expected a rendered response, found an outcome")
+  return found
+}
+
 class Boom {
   readonly _tag = "Boom"
 }
@@ -41,7 +56,7 @@ export const idempotencyStoreContract = <E>(
         assert.isTrue(Option.isNone(yield* store.find(s)))
         const stored = response("2030-01-02T03:04:05.678Z")
         yield* store.exclusive(s, store.save(s, stored))
-        const found = Option.getOrThrow(yield* store.find(s))
+        const found = rendered(yield* store.find(s))
         assert.deepStrictEqual(Array.from(found.body), Array.from(stored.body))
         assert.deepStrictEqual({ ...found, body: null }, { ...stored, body: null })
         const empty = scope()
@@ -49,10 +64,38 @@ export const idempotencyStoreContract = <E>(
           empty,
           store.save(empty, { ...response("2030-01-02T03:04:05.678Z", new Uint8Array(0)), headers: {}, status: 204 })
         )
-        const foundEmpty = Option.getOrThrow(yield* store.find(empty))
+        const foundEmpty = rendered(yield* store.find(empty))
         assert.strictEqual(foundEmpty.body.length, 0)
         assert.deepStrictEqual(foundEmpty.headers, {})
         assert.strictEqual(foundEmpty.status, 204)
+      })
+    )
+
+    it.effect("stores a domain's outcome and finds it as stored, its keys untouched, beside rendered responses", () =>
+      Effect.gen(function* () {
+        const store = yield* IdempotencyStore
+        const s = scope()
+        const outcome: StoredOutcome = {
+          fingerprint: "cd".repeat(32),
+          outcome: {
+            _tag: "Created",
+            request: { metadata: { order_id: "A-1", "Some Key": "x" }, amount: 5, url: null }
+          },
+          createdAt: "2030-01-02T03:04:05.678Z"
+        }
+        yield* store.exclusive(s, store.save(s, outcome))
+        assert.deepStrictEqual(Option.getOrThrow(yield* store.find(s)), outcome)
+        const other = scope()
+        const first = response("2030-01-02T03:04:05.678Z")
+        const [saved, refused] = yield* store.exclusiveEach([other, s], () =>
+          store.saveEach([
+            { scope: other, response: first },
+            { scope: s, response: { ...outcome, outcome: "later" } }
+          ])
+        )
+        assert.deepStrictEqual([saved, refused], [true, false])
+        assert.strictEqual(rendered(yield* store.find(other)).status, 201)
+        assert.deepStrictEqual(Option.getOrThrow(yield* store.find(s)), outcome)
       })
     )
 
@@ -64,7 +107,7 @@ export const idempotencyStoreContract = <E>(
         assert.isTrue(yield* store.exclusive(s, store.save(s, first)).pipe(Effect.map(Option.getOrThrow)))
         const second = { ...response("2030-01-01T00:00:01.000Z", new Uint8Array([2])), status: 200 }
         assert.isFalse(yield* store.exclusive(s, store.save(s, second)).pipe(Effect.map(Option.getOrThrow)))
-        const found = Option.getOrThrow(yield* store.find(s))
+        const found = rendered(yield* store.find(s))
         assert.strictEqual(found.status, 201)
         assert.deepStrictEqual(Array.from(found.body), [1])
       })

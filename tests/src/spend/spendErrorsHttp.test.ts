@@ -75,6 +75,21 @@ describe("errors a spend route can meet", () => {
     assert.deepStrictEqual(listed.body.data, [])
   })
 
+  it("a stored refusal replays with its status and body, and a retry with the same key still spends nothing", async () => {
+    const headers = { "idempotency-key": crypto.randomUUID() }
+    const first = await app.call("POST", "/v1/spend-requests", { token: euroKey, body: spendBody(50, "EUR"), headers })
+    const again = await app.call("POST", "/v1/spend-requests", { token: euroKey, body: spendBody(50, "EUR"), headers })
+    assert.deepStrictEqual([first.status, again.status], [409, 409])
+    assert.deepStrictEqual(again.body, first.body)
+    assert.deepStrictEqual(
+      [first.headers.get("idempotent-replayed"), again.headers.get("idempotent-replayed")],
+      [null, "true"]
+    )
+    assert.strictEqual(again.headers.get("content-type"), first.headers.get("content-type"))
+    const listed = await app.call("GET", "/v1/spend-requests", { token: euroKey })
+    assert.deepStrictEqual(listed.body.data, [])
+  })
+
   it("an approval the team does not hold answers 404 naming it", async () => {
     const id = crypto.randomUUID()
     const answer = await app.call("POST", `/treasury/approvals/${id}/approve`, { token: owner, body: {} })

@@ -1,5 +1,4 @@
-import type { StoredResponse } from "@svc/domain"
-import { type IdempotencyScope, IdempotencyStore, scopeText } from "@svc/domain"
+import { type IdempotencyScope, IdempotencyStore, isStoredOutcome, type StoredAnswer, scopeText } from "@svc/domain"
 import { type Array as Arr, Effect, HashMap, HashSet, Layer, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
@@ -12,7 +11,7 @@ export const IdempotencyStoreMemory = Layer.effect(
   IdempotencyStore,
   Effect.gen(function* () {
     const store = yield* MemoryStore
-    const responses = yield* store.table<HashMap.HashMap<string, StoredResponse>>(HashMap.empty())
+    const responses = yield* store.table<HashMap.HashMap<string, StoredAnswer>>(HashMap.empty())
     const inFlight = yield* Ref.make(HashSet.empty<string>())
 
     /** Takes every free lock among `keys`; true where this call took it. */
@@ -42,7 +41,7 @@ export const IdempotencyStoreMemory = Layer.effect(
     }
 
     const saveEach = (
-      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredResponse }>
+      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredAnswer }>
     ) =>
       store.atomically(
         Ref.modify(responses, (map) => {
@@ -52,7 +51,11 @@ export const IdempotencyStoreMemory = Layer.effect(
             const key = scopeText(scope)
             saved.push(!HashMap.has(next, key))
             if (!HashMap.has(next, key))
-              next = HashMap.set(next, key, { ...response, body: Uint8Array.from(response.body) })
+              next = HashMap.set(
+                next,
+                key,
+                isStoredOutcome(response) ? response : { ...response, body: Uint8Array.from(response.body) }
+              )
           }
           return [saved, next] as const
         })

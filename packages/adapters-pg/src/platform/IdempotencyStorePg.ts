@@ -1,9 +1,36 @@
-import { type IdempotencyScope, IdempotencyStore, StoredResponse, scopeText } from "@svc/domain"
+import {
+  type IdempotencyScope,
+  IdempotencyStore,
+  isStoredOutcome,
+  type StoredAnswer,
+  StoredOutcome,
+  StoredResponse,
+  scopeText
+} from "@svc/domain"
 import { type Array as Arr, Effect, Fiber, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, deletedCount, inTransaction, orUnavailable } from "../shared/index.ts"
 
-const StoredResponseRow = Schema.Struct({ ...StoredResponse.fields, body: Schema.Uint8ArrayFromBase64 })
+/**
+ * A row as the answer it holds: a rendered response (its outcome null) or a domain's outcome (its response columns
+ * null), the other form's columns dropped. The outcome is read as text: its keys are data, which the client's result
+ * name transform would rename.
+ */
+const StoredAnswerRow = Schema.Union([
+  Schema.Struct({ ...StoredResponse.fields, body: Schema.Uint8ArrayFromBase64 }),
+  Schema.Struct({ ...StoredOutcome.fields, outcome: Schema.fromJsonString(Schema.Json) })
+])
+
+/** The columns of an answer: the other form's are null. */
+const answerColumns = (answer: StoredAnswer) =>
+  isStoredOutcome(answer)
+    ? { status: null, headers: null, body: null, outcome: answer.outcome }
+    : {
+        status: answer.status,
+        headers: answer.headers,
+        body: Buffer.from(answer.body).toString("base64"),
+        outcome: null
+      }
 
 /**
  * IdempotencyStore on Postgres. A lock is `pg_try_advisory_xact_lock` on a hash of the scope, so it is shared by
@@ -28,7 +55,7 @@ export const IdempotencyStorePg = Layer.effect(
       })
 
     const saveEach = (
-      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredResponse }>
+      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredAnswer }>
     ) =>
       sql<{ readonly n: number }>`
         WITH answer AS (
@@ -42,18 +69,17 @@ export const IdempotencyStorePg = Layer.effect(
               path: scope.path,
               key: scope.key,
               fingerprint: response.fingerprint,
-              status: response.status,
-              headers: response.headers,
-              body: Buffer.from(response.body).toString("base64"),
+              ...answerColumns(response),
               created_at: response.createdAt
             }))
           )}::jsonb) AS a(n int, team_id uuid, mode text, credential_id text, method text, path text, key text,
-                          fingerprint text, status int, headers jsonb, body text, created_at timestamptz)
+                          fingerprint text, status int, headers jsonb, body text, outcome jsonb,
+                          created_at timestamptz)
         )
         INSERT INTO idempotency_responses AS r
-          (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, created_at)
+          (team_id, mode, credential_id, method, path, key, fingerprint, status, headers, body, outcome, created_at)
         SELECT team_id, mode, credential_id, method, path, key, fingerprint, status, headers, decode(body, 'base64'),
-               created_at
+               outcome, created_at
         FROM answer ORDER BY n
         ON CONFLICT DO NOTHING
         RETURNING (SELECT a.n FROM answer a
@@ -80,12 +106,12 @@ export const IdempotencyStorePg = Layer.effect(
         ),
       find: (scope) =>
         sql`
-          SELECT fingerprint, status, headers, encode(body, 'base64') AS body, created_at
+          SELECT fingerprint, status, headers, encode(body, 'base64') AS body, outcome::text AS outcome, created_at
           FROM idempotency_responses
           WHERE team_id = ${scope.teamId} AND mode = ${scope.mode} AND credential_id = ${scope.credentialId}
             AND method = ${scope.method} AND path = ${scope.path} AND key = ${scope.key}`.pipe(
           orUnavailable("idempotency.find"),
-          Effect.flatMap(decodeFirst(StoredResponseRow, "idempotency.find"))
+          Effect.flatMap(decodeFirst(StoredAnswerRow, "idempotency.find"))
         ),
       save: (scope, response) => Effect.map(saveEach([{ scope, response }]), ([saved]) => saved === true),
       saveEach,

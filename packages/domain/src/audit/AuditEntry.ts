@@ -54,11 +54,7 @@ export const auditContent = (record: AuditRecord): string => canonicalJson(recor
 export const AuditEntryView = Schema.Struct({
   object: Schema.Literal("audit_entry"),
   seq: Schema.Int,
-  id: Schema.String,
-  type: Schema.String,
-  mode: Schema.NullOr(Mode),
-  at: Schema.String,
-  data: Schema.Record(Schema.String, Schema.Unknown),
+  ...AuditRecord.fields,
   prevHash: Schema.String,
   hash: Schema.String
 })

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { TeamId, UserId } from "../shared/model.ts"
 import { Role } from "./Team.ts"
 
@@ -16,10 +16,7 @@ export type TeamMember = typeof TeamMember.Type
 export const TeamMemberView = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("team_member"),
-  email: Schema.String,
-  fullName: Schema.NullOr(Schema.String),
-  role: Role,
-  joinedAt: Schema.String
+  ...Struct.omit(TeamMember.fields, ["userId"])
 })
 export type TeamMemberView = typeof TeamMemberView.Type
 

@@ -1,4 +1,4 @@
-import { type Array as Arr, Context, Data, type Duration, Effect, type Exit, type Option, Schema } from "effect"
+import { type Array as Arr, Context, Data, type Duration, Effect, type Option, Schema } from "effect"
 import { cutoffBefore, periodicJob, sha256, toHex } from "../shared/index.ts"
 import type { Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 
@@ -17,7 +17,7 @@ export const scopeText = (scope: IdempotencyScope): string =>
   JSON.stringify([scope.teamId, scope.mode, scope.credentialId, scope.method, scope.path, scope.key])
 
 /**
- * The first response to an idempotent request, replayed byte for byte to retries with the same body.
+ * The first response to an idempotent request as HTTP rendered it, replayed byte for byte to retries with the same body.
  * It must never hold card numbers, CVCs or secrets: only routes whose responses carry none may be idempotent.
  */
 export const StoredResponse = Schema.Struct({
@@ -31,6 +31,26 @@ export const StoredResponse = Schema.Struct({
 })
 export type StoredResponse = typeof StoredResponse.Type
 
+/**
+ * The outcome of a write done at most once per key, in the JSON form of its domain's Schema (ADR 0047): the domain
+ * stores it with its work, and the adapter that took the request renders it, on the first answer and on every retry
+ * with the same body. Like a `StoredResponse`, it never holds card numbers, CVCs or secrets.
+ */
+export const StoredOutcome = Schema.Struct({
+  /** SHA-256 hex of the request body bytes. */
+  fingerprint: Schema.String,
+  outcome: Schema.Json,
+  createdAt: Schema.String
+})
+export type StoredOutcome = typeof StoredOutcome.Type
+
+/** What an idempotency key's first request left: its rendered response, or the outcome its domain stored. */
+export const StoredAnswer = Schema.Union([StoredResponse, StoredOutcome])
+export type StoredAnswer = typeof StoredAnswer.Type
+
+/** Whether a stored answer is a domain's outcome (rendered by the adapter) rather than a rendered response. */
+export const isStoredOutcome = (answer: StoredAnswer): answer is StoredOutcome => "outcome" in answer
+
 /** The SHA-256 hex fingerprint of a request body. */
 export const fingerprintBody = (body: Uint8Array): Effect.Effect<string> => Effect.map(sha256(body), toHex)
 
@@ -38,18 +58,18 @@ export const fingerprintBody = (body: Uint8Array): Effect.Effect<string> => Effe
 export class IdempotencyKeyInUse extends Data.TaggedError("IdempotencyKeyInUse")<{}> {}
 
 /** A request with the same key finished first: this one did no work, and that request's answer stands. */
-export class AnsweredMeanwhile extends Data.TaggedError("AnsweredMeanwhile")<{ readonly response: StoredResponse }> {}
+export class AnsweredMeanwhile extends Data.TaggedError("AnsweredMeanwhile")<{ readonly answer: StoredAnswer }> {}
 
 /**
- * What a write done at most once per key needs: the key's scope, and the answer stored for each outcome of the work
- * (none for an outcome that is not stored, such as a request refused as malformed, so a corrected retry runs).
+ * What a write done at most once per key needs: the key's scope and the fingerprint of the request's body, stored with
+ * the write's outcome so a retry with another body under the same key is told apart.
  */
-export interface OnceWrite<A, E> {
+export interface OnceWrite {
   readonly scope: IdempotencyScope
-  readonly answer: (exit: Exit.Exit<A, E>) => Effect.Effect<Option.Option<StoredResponse>>
+  readonly fingerprint: string
 }
 
-/** Stored first responses of idempotent requests, and the lock that keeps two of them from running at once. */
+/** Stored first answers of idempotent requests, and the lock that keeps two of them from running at once. */
 export class IdempotencyStore extends Context.Service<
   IdempotencyStore,
   {
@@ -71,19 +91,19 @@ export class IdempotencyStore extends Context.Service<
       scopes: ReadonlyArray<IdempotencyScope>,
       self: (held: Effect.Effect<ReadonlyArray<boolean>, PersistenceUnavailable>) => Effect.Effect<A, E, R>
     ) => Effect.Effect<A, E | PersistenceUnavailable, R>
-    /** The stored response of a scope, if any. */
-    readonly find: (scope: IdempotencyScope) => Effect.Effect<Option.Option<StoredResponse>, PersistenceUnavailable>
+    /** The stored answer of a scope, if any. */
+    readonly find: (scope: IdempotencyScope) => Effect.Effect<Option.Option<StoredAnswer>, PersistenceUnavailable>
     /**
-     * Stores the response of a scope; call inside `exclusive` so it commits with the request's work. False, storing
-     * nothing, when the scope already has a response: a request with the same key finished first, so this one's work
-     * must roll back and that response stands.
+     * Stores the answer of a scope; call inside `exclusive` so it commits with the request's work. False, storing
+     * nothing, when the scope already has an answer: a request with the same key finished first, so this one's work
+     * must roll back and that answer stands.
      */
-    readonly save: (scope: IdempotencyScope, response: StoredResponse) => Effect.Effect<boolean, PersistenceUnavailable>
+    readonly save: (scope: IdempotencyScope, response: StoredAnswer) => Effect.Effect<boolean, PersistenceUnavailable>
     /** `save` of many answers in one write; `saved[i]` is what `save` would return for `answers[i]`. */
     readonly saveEach: (
-      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredResponse }>
+      answers: Arr.NonEmptyReadonlyArray<{ readonly scope: IdempotencyScope; readonly response: StoredAnswer }>
     ) => Effect.Effect<ReadonlyArray<boolean>, PersistenceUnavailable>
-    /** Deletes responses created before the cutoff (ISO timestamp); returns how many. */
+    /** Deletes answers created before the cutoff (ISO timestamp); returns how many. */
     readonly purgeCreatedBefore: (cutoff: string) => Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/IdempotencyStore") {}

@@ -1,5 +1,6 @@
 /** The shared kernel's shapes and pure rules: no services, so clients may import them. */
 export * from "./Backoff.ts"
+export * from "./HttpUrl.ts"
 export * from "./Ids.ts"
 export * from "./internal/Encoding.ts"
 export * from "./JsonInput.ts"

@@ -7,6 +7,8 @@ import { type AccountId, isoOfMillis, newId } from "../shared/index.ts"
 import { decideGoverned } from "./GovernedDecision.ts"
 import { BUDGET_INTERVALS, type BudgetInterval, normalizeMerchantName, type UsageTotals } from "./SpendPolicy.ts"
 import {
+  askedAccountId,
+  type CreateSpendRequest,
   type SpendRequest,
   type SpendRequestEventType,
   SpendRequestId,
@@ -23,20 +25,6 @@ export const spendEvents = (
   createdAt: string
 ): Effect.Effect<ReadonlyArray<DomainEvent>> =>
   domainEvents({ teamId: sr.teamId, mode: sr.mode, data: spendRequestJson(sr), createdAt }, types)
-
-/** What an agent asks for. */
-export interface CreateSpendRequest {
-  readonly amount: number
-  readonly currency: string
-  readonly merchant: {
-    readonly name: string
-    readonly category?: string | undefined
-    readonly url?: string | undefined
-  }
-  readonly purpose: string
-  readonly accountId?: AccountId | undefined
-  readonly metadata?: Readonly<Record<string, string>> | undefined
-}
 
 /**
  * What an ask of `agent` on the spend account `accountId` (null: the mode's first) in `category`, decided at `now`,
@@ -78,7 +66,7 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
       amount: input.amount,
       currency: input.currency,
       merchant: { name: input.merchant.name, category: input.merchant.category },
-      accountId: input.accountId ?? agent.accountId
+      accountId: askedAccountId(input) ?? agent.accountId
     },
     { type: "spend_request", id, whenApproved: "post" },
     inputs,

@@ -1,7 +1,17 @@
 import { Schema } from "effect"
 import { type ApprovalStatus, ApprovalView } from "../approvals/model.ts"
-import { AccountId, isoOfMillis, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
 import {
+  AccountId,
+  Currency,
+  HttpUrl,
+  isoOfMillis,
+  LedgerTransactionId,
+  Mode,
+  PositiveAmountMinor,
+  TeamId
+} from "../shared/model.ts"
+import {
+  CategorySlug,
   normalizeCategory,
   SpendDecision,
   utcDayStart,
@@ -119,6 +129,44 @@ export class SpendRequestInvalid extends Schema.TaggedError<SpendRequestInvalid>
   field: Schema.String,
   message: Schema.String
 }) {}
+
+const MetadataKey = Schema.String.check(
+  Schema.isBetweenLength(1, 40, { message: "metadata keys are 1..40 characters" })
+)
+const MetadataValue = Schema.String.check(
+  Schema.isMaxLength(500, { message: "metadata values are at most 500 characters" })
+)
+
+/**
+ * What an agent asks to spend (the command of a new spend request), with the rule of every field: the HTTP body is
+ * this Schema, so a request over HTTP reaches `SpendRequests` decoded by it; `SpendRequests` checks the amount again by
+ * the same rule, the one the ledger depends on, for callers in process.
+ */
+export const CreateSpendRequest = Schema.Struct({
+  amount: PositiveAmountMinor,
+  currency: Currency,
+  merchant: Schema.Struct({
+    name: Schema.String.check(
+      Schema.isBetweenLength(1, 200),
+      Schema.isPattern(/\S/u, { message: "must not be blank" })
+    ),
+    category: Schema.optionalKey(CategorySlug),
+    url: Schema.optionalKey(HttpUrl)
+  }),
+  purpose: Schema.String.check(
+    Schema.isBetweenLength(1, 1000, { message: "expected 1..1000 characters" }),
+    Schema.isPattern(/\S/u, { message: "must not be blank" })
+  ),
+  accountId: Schema.optionalKey(Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))),
+  metadata: Schema.optionalKey(
+    Schema.Record(MetadataKey, MetadataValue).check(Schema.isMaxProperties(20, { message: "at most 20 metadata keys" }))
+  )
+})
+export type CreateSpendRequest = typeof CreateSpendRequest.Type
+
+/** The account a request asks to pay from, or none: an id the ledger looks up, so an unknown one is refused there. */
+export const askedAccountId = (input: CreateSpendRequest): AccountId | null =>
+  input.accountId === undefined ? null : (input.accountId as AccountId)
 
 /** Filter of a spend-request list. */
 export interface SpendRequestQuery {

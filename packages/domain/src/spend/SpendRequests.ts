@@ -14,21 +14,16 @@ import {
 } from "../approvals/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import { EventOutbox, type OnceWrite } from "../platform/index.ts"
-import {
-  millisOfIso,
-  nowIso,
-  type PersistenceUnavailable,
-  PositiveAmountMinor,
-  type TeamId,
-  Transactor
-} from "../shared/index.ts"
+import { millisOfIso, nowIso, type PersistenceUnavailable, type TeamId, Transactor } from "../shared/index.ts"
 import type { Mode, PageRequest } from "../shared/model.ts"
-import { type CreateSpendRequest, decideSpend, decisionLock, spendEvents } from "./SpendDecision.ts"
+import { decideSpend, decisionLock, spendEvents } from "./SpendDecision.ts"
 import { decideByStep, SpendFreezesRepo, type SpendingFrozen } from "./SpendFreezes.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"
 import type { SpendDecision } from "./SpendPolicy.ts"
 import { normalizeMerchantName } from "./SpendPolicy.ts"
 import {
+  askedAccountId,
+  CreateSpendRequest,
   type SpendRequest,
   type SpendRequestEventType,
   SpendRequestId,
@@ -63,14 +58,14 @@ export class SpendRequests extends Context.Service<
       input: CreateSpendRequest
     ) => Effect.Effect<SpendRequest, CreateSpendError | PersistenceUnavailable>
     /**
-     * `create` at most once per idempotency key: the request's answer for its outcome is stored in the same commit
-     * as its work. Refused with `IdempotencyKeyInUse` while another request holds the key, and with
+     * `create` at most once per idempotency key: its outcome (the request, or the refusal that stands) is stored in the
+     * same commit as its work, in the form `storedSpendOutcome` reads back (ADR 0047). Refused with `IdempotencyKeyInUse` while another request holds the key, and with
      * `AnsweredMeanwhile` when one with the same key finished first (this one then does nothing).
      */
     readonly createOnce: (
       agent: AgentPrincipal,
       input: CreateSpendRequest,
-      once: OnceWrite<SpendRequest, CreateSpendError>
+      once: OnceWrite
     ) => Effect.Effect<SpendRequest, SubmitError>
     /**
      * What `create` would decide for this request now (a dry run): read without locks, writing nothing (no budget use,
@@ -124,7 +119,7 @@ export class SpendRequests extends Context.Service<
 
     const submit = yield* makeSpendWriter
     const checkedAmount = (input: CreateSpendRequest) =>
-      Schema.decodeUnknownEffect(PositiveAmountMinor)(input.amount).pipe(
+      Schema.decodeUnknownEffect(CreateSpendRequest.fields.amount)(input.amount).pipe(
         Effect.mapError((e) => new SpendRequestInvalid({ field: "amount", message: e.message }))
       )
 
@@ -144,7 +139,7 @@ export class SpendRequests extends Context.Service<
       const now = yield* Clock.currentTimeMillis
       const lock = decisionLock(
         agent,
-        input.accountId ?? agent.accountId,
+        askedAccountId(input) ?? agent.accountId,
         now,
         input.merchant.category,
         normalizeMerchantName(input.merchant.name)
@@ -157,7 +152,7 @@ export class SpendRequests extends Context.Service<
     const createOnce = Effect.fn("SpendRequests.createOnce")(function* (
       agent: AgentPrincipal,
       input: CreateSpendRequest,
-      once: OnceWrite<SpendRequest, CreateSpendError>
+      once: OnceWrite
     ) {
       yield* checkedAmount(input)
       return yield* submit(agent, input, once)

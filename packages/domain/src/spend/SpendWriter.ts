@@ -1,19 +1,34 @@
-import { Array as Arr, Clock, type Context, Data, Deferred, Effect, Exit, Metric, Option, Queue, Result } from "effect"
+import {
+  Array as Arr,
+  Cause,
+  Clock,
+  type Context,
+  Data,
+  Deferred,
+  Effect,
+  Exit,
+  Metric,
+  Option,
+  Queue,
+  Result,
+  Schema
+} from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
-import type { SettlementAccountMissing } from "../ledger/index.ts"
+import { SettlementAccountMissing } from "../ledger/index.ts"
 import {
   AnsweredMeanwhile,
   IdempotencyKeyInUse,
   type IdempotencyScope,
   IdempotencyStore,
   type OnceWrite,
-  type StoredResponse
+  type StoredAnswer
 } from "../platform/index.ts"
+import { nowIso } from "../shared/index.ts"
 import type { PersistenceUnavailable } from "../shared/model.ts"
-import { type CreateSpendRequest, carryForward, decideSpend, decisionLock, knownMerchantKey } from "./SpendDecision.ts"
+import { carryForward, decideSpend, decisionLock, knownMerchantKey } from "./SpendDecision.ts"
 import { countDecision } from "./SpendMetrics.ts"
 import { normalizeMerchantName } from "./SpendPolicy.ts"
-import type { SpendRequest, SpendRequestInvalid } from "./SpendRequest.ts"
+import { askedAccountId, type CreateSpendRequest, SpendRequest, type SpendRequestInvalid } from "./SpendRequest.ts"
 import { type DecidedSpend, SpendRequestsRepo } from "./SpendRequestsRepo.ts"
 
 /** The most requests one batch decides; the rest wait for the next. */
@@ -24,6 +39,35 @@ export type CreateSpendError = SpendRequestInvalid | SettlementAccountMissing
 
 /** Why a submitted request got no decision of its own. */
 export type SubmitError = CreateSpendError | IdempotencyKeyInUse | AnsweredMeanwhile | PersistenceUnavailable
+
+/**
+ * A new request's outcome as its idempotency key keeps it (ADR 0047): the request as decided, or the refusal that
+ * stands for its key. Stored in its JSON form with the work, and rendered by the adapter that took the request.
+ */
+const SpendOutcome = Schema.toCodecJson(
+  Schema.Union([Schema.TaggedStruct("SpendRequestCreated", { request: SpendRequest }), SettlementAccountMissing])
+)
+
+/**
+ * The outcome a request's key keeps: the request, or the refusal of a team that cannot spend in its currency. None for
+ * a malformed request, so a corrected retry with the same key runs, and for a failure of the service, so a later one
+ * does.
+ */
+const outcomeToStore = (outcome: Exit.Exit<SpendRequest, SubmitError>): Option.Option<typeof SpendOutcome.Type> => {
+  if (Exit.isSuccess(outcome)) return Option.some({ _tag: "SpendRequestCreated", request: outcome.value })
+  return Option.filter(
+    Cause.findErrorOption(outcome.cause),
+    (e): e is SettlementAccountMissing => e instanceof SettlementAccountMissing
+  )
+}
+
+/** A stored outcome of `createOnce` (`StoredOutcome.outcome`) as the request's answer: the request, or its refusal. */
+export const storedSpendOutcome = (outcome: Schema.Json): Effect.Effect<SpendRequest, SettlementAccountMissing> =>
+  Schema.decodeUnknownEffect(SpendOutcome)(outcome).pipe(
+    // Written by `createOnce` through this very Schema.
+    Effect.orDie,
+    Effect.flatMap((o) => (o._tag === "SpendRequestCreated" ? Effect.succeed(o.request) : Effect.fail(o)))
+  )
 
 const batchSizes = Metric.histogram("spend_batch_size", {
   description: "Spend requests decided per committed batch (group commit)",
@@ -36,7 +80,7 @@ export const spendBatchSizes = Metric.value(batchSizes)
 interface Submission {
   readonly agent: AgentPrincipal
   readonly input: CreateSpendRequest
-  readonly once: OnceWrite<SpendRequest, CreateSpendError> | undefined
+  readonly once: OnceWrite | undefined
   /** When the request arrived (epoch millis): it is decided as of then, in its budget windows of then. */
   readonly now: number
   /** The submitter's context: its clock and id source make the request's ids, its span is the decision's parent. */
@@ -71,7 +115,13 @@ export const makeSpendWriter = Effect.gen(function* () {
     const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
     const merchants = Arr.map(batch, (s) => normalizeMerchantName(s.input.merchant.name))
     const locks = Arr.map(batch, (s, i) =>
-      decisionLock(s.agent, s.input.accountId ?? s.agent.accountId, s.now, s.input.merchant.category, merchants[i])
+      decisionLock(
+        s.agent,
+        askedAccountId(s.input) ?? s.agent.accountId,
+        s.now,
+        s.input.merchant.category,
+        merchants[i]
+      )
     )
     const windows = Arr.map(locks, (l) => l.windows)
     return idempotency.exclusiveEach(
@@ -86,7 +136,7 @@ export const makeSpendWriter = Effect.gen(function* () {
           const answers: Array<{
             readonly i: number
             readonly scope: IdempotencyScope
-            readonly response: StoredResponse
+            readonly response: StoredAnswer
           }> = []
           for (const [i, s] of batch.entries()) {
             if (inUse.has(i)) {
@@ -110,9 +160,18 @@ export const makeSpendWriter = Effect.gen(function* () {
             }
             const outcome = Exit.map(exit, (d) => d.request)
             outcomes.push(outcome)
-            if (s.once !== undefined) {
-              const answer = yield* s.once.answer(outcome).pipe(Effect.provideContext(s.context))
-              if (Option.isSome(answer)) answers.push({ i, scope: s.once.scope, response: answer.value })
+            const kept = s.once === undefined ? Option.none() : outcomeToStore(outcome)
+            if (s.once !== undefined && Option.isSome(kept)) {
+              answers.push({
+                i,
+                scope: s.once.scope,
+                response: {
+                  fingerprint: s.once.fingerprint,
+                  // Encoded by the Schema the outcome was built for.
+                  outcome: yield* Effect.orDie(Schema.encodeEffect(SpendOutcome)(kept.value)),
+                  createdAt: yield* nowIso.pipe(Effect.provideContext(s.context))
+                }
+              })
             }
           }
           const [, saved] = yield* Effect.all(
@@ -135,10 +194,10 @@ export const makeSpendWriter = Effect.gen(function* () {
       ? Effect.die(new Error("an answer was refused for a request without a key"))
       : idempotency.find(s.once.scope).pipe(
           Effect.flatMap(
-            Option.match<Effect.Effect<never, SubmitError>, StoredResponse>({
+            Option.match<Effect.Effect<never, SubmitError>, StoredAnswer>({
               // The answer was purged in the instant between: the key is free again, so the client may retry.
               onNone: () => Effect.fail(new IdempotencyKeyInUse()),
-              onSome: (response) => Effect.fail(new AnsweredMeanwhile({ response }))
+              onSome: (answer) => Effect.fail(new AnsweredMeanwhile({ answer }))
             })
           )
         )
@@ -189,11 +248,11 @@ export const makeSpendWriter = Effect.gen(function* () {
     Effect.flatMap(Queue.clear(queue), (waiting) => Effect.forEach(waiting, (s) => Deferred.interrupt(s.done)))
   )
 
-  /** Decides a new request in the next batch; with `once`, at most once per key, its answer stored with its work. */
+  /** Decides a new request in the next batch; with `once`, at most once per key, its outcome stored with its work. */
   return (
     agent: AgentPrincipal,
     input: CreateSpendRequest,
-    once: OnceWrite<SpendRequest, CreateSpendError> | undefined
+    once: OnceWrite | undefined
   ): Effect.Effect<SpendRequest, SubmitError> =>
     Effect.gen(function* () {
       const done = yield* Deferred.make<SpendRequest, SubmitError>()

@@ -1,4 +1,4 @@
-import { Option, Schema } from "effect"
+import { Option, Schema, Struct } from "effect"
 import { type ReceiveHandle, receiveHandlePattern } from "../identity/model.ts"
 import { Mode, TeamId } from "../shared/model.ts"
 
@@ -40,9 +40,7 @@ export const receiveAddressIn = (handle: ReceiveHandle, mode: Mode): ReceiveAddr
 /** A team's receive address in one mode, as clients see it. */
 export const ReceiveAddressView = Schema.Struct({
   object: Schema.Literal("receive_address"),
-  address: Schema.String,
-  teamName: Schema.String,
-  mode: Mode
+  ...Struct.omit(ReceiveAddress.fields, ["teamId"])
 })
 export type ReceiveAddressView = typeof ReceiveAddressView.Type
 

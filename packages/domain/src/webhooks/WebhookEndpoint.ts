@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { TeamId } from "../shared/model.ts"
 
 /** A team's registered receiver of outbound events. Its signing secret is derived, never stored (see `endpointSecret`). */
@@ -43,14 +43,15 @@ export type WebhookDelivery = typeof WebhookDelivery.Type
 
 /** A webhook endpoint as its team sees it: never its secret. */
 export const WebhookEndpointView = Schema.Struct({
-  id: Schema.String,
+  id: WebhookEndpoint.fields.id,
   object: Schema.Literal("webhook_endpoint"),
-  url: Schema.String,
-  eventTypes: Schema.Array(Schema.String),
-  enabled: Schema.Boolean,
-  disabledReason: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  ...Struct.omit(WebhookEndpoint.fields, [
+    "id",
+    "teamId",
+    "secretSalt",
+    "previousSecretSalt",
+    "previousSecretExpiresAt"
+  ])
 })
 export type WebhookEndpointView = typeof WebhookEndpointView.Type
 

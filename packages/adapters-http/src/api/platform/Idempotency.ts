@@ -1,4 +1,4 @@
-import type { AnsweredMeanwhile, IdempotencyKeyInUse, IdempotencyScope, StoredResponse } from "@svc/domain"
+import type { AnsweredMeanwhile, IdempotencyKeyInUse, OnceWrite } from "@svc/domain"
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
@@ -18,17 +18,32 @@ export class AnswersWithItsWork extends Context.Service<AnswersWithItsWork, bool
   "@svc/adapters-http/AnswersWithItsWork"
 ) {}
 
-/** What the `Idempotent` middleware hands an `AnswersWithItsWork` handler for a key with no stored answer yet. */
+/**
+ * What the `Idempotent` middleware hands an `AnswersWithItsWork` handler: the key's scope and the body's fingerprint,
+ * which the domain stores with its outcome, and the outcome the first request with this key and body stored, if any,
+ * for the handler to render again (ADR 0047).
+ */
 export class IdempotentCall extends Context.Service<
   IdempotentCall,
   {
-    readonly scope: IdempotencyScope
-    /** The answer to store for the handler's `response` (or its declared error); none when that is not stored. */
-    readonly answer: <E>(
+    readonly once: OnceWrite
+    /** The stored outcome to answer again (rendered through `replayed`); none: the work is to run. */
+    readonly stored: Option.Option<Schema.Json>
+    /**
+     * The answer again: `response`, or its declared error as the HttpApi encodes it, marked `Idempotent-Replayed`.
+     * `response` renders the stored outcome as the first answer did.
+     */
+    readonly replayed: <E>(
       response: Effect.Effect<HttpServerResponse.HttpServerResponse, E>
-    ) => Effect.Effect<Option.Option<StoredResponse>>
-    /** The response to a request that did no work: its key is in use, or a request with it finished first. */
-    readonly unanswered: (refusal: IdempotencyKeyInUse | AnsweredMeanwhile) => HttpServerResponse.HttpServerResponse
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E>
+    /**
+     * The response to a request that did no work: its key is in use, or a request with it finished first, whose stored
+     * outcome `render` renders.
+     */
+    readonly unanswered: <E>(
+      refusal: IdempotencyKeyInUse | AnsweredMeanwhile,
+      render: (outcome: Schema.Json) => Effect.Effect<HttpServerResponse.HttpServerResponse, E>
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E>
   }
 >()("@svc/adapters-http/IdempotentCall") {}
 

@@ -41,8 +41,5 @@ export const WithSecret = <Fields extends Schema.Struct.Fields>(view: Schema.Str
 /** A UUID path parameter. */
 export const UuidParam = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))
 
-/** An http(s) URL of at most 2048 characters. */
-export const HttpUrl = Schema.String.check(
-  Schema.isMaxLength(2048),
-  Schema.isPattern(/^https?:\/\/[^\s/$.?#][^\s]*$/u, { message: "expected an http(s) URL" })
-)
+/** An http(s) URL of at most 2048 characters (the domain's rule). */
+export { HttpUrl } from "@svc/domain/model"

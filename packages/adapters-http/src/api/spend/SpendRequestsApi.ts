@@ -1,4 +1,4 @@
-import { CategorySlug, Currency, PositiveAmountMinor, SpendDecision, SpendRequestView } from "@svc/domain/model"
+import { CreateSpendRequest, Currency, PositiveAmountMinor, SpendDecision, SpendRequestView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { AnswersWithItsWork, IdempotencyKeyHeader, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
@@ -7,7 +7,6 @@ import {
   CommonErrors,
   Conflict,
   Forbidden,
-  HttpUrl,
   ListOf,
   ListQuery,
   NotFound,
@@ -17,34 +16,8 @@ import {
   UuidParam
 } from "../shared/index.ts"
 
-const MetadataKey = Schema.String.check(
-  Schema.isBetweenLength(1, 40, { message: "metadata keys are 1..40 characters" })
-)
-const MetadataValue = Schema.String.check(
-  Schema.isMaxLength(500, { message: "metadata values are at most 500 characters" })
-)
-
-/** The body of POST /v1/spend-requests. */
-export const CreateSpendRequestBody = Schema.Struct({
-  amount: PositiveAmountMinor,
-  currency: Currency,
-  merchant: Schema.Struct({
-    name: Schema.String.check(
-      Schema.isBetweenLength(1, 200),
-      Schema.isPattern(/\S/u, { message: "must not be blank" })
-    ),
-    category: Schema.optionalKey(CategorySlug),
-    url: Schema.optionalKey(HttpUrl)
-  }),
-  purpose: Schema.String.check(
-    Schema.isBetweenLength(1, 1000, { message: "expected 1..1000 characters" }),
-    Schema.isPattern(/\S/u, { message: "must not be blank" })
-  ),
-  accountId: Schema.optionalKey(UuidParam),
-  metadata: Schema.optionalKey(
-    Schema.Record(MetadataKey, MetadataValue).check(Schema.isMaxProperties(20, { message: "at most 20 metadata keys" }))
-  )
-})
+/** The body of POST /v1/spend-requests: the domain's command, with its rules. */
+export const CreateSpendRequestBody = CreateSpendRequest
 
 /** A spend request as answered (the domain's view of it). */
 export const SpendRequestResponse = SpendRequestView

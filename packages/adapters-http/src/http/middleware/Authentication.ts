@@ -1,6 +1,5 @@
 import {
   type ActiveSession,
-  AgentCredentials,
   constantTimeEqual,
   DASHBOARD_SESSION_PREFIX,
   DashboardSignIn,
@@ -31,7 +30,7 @@ import {
   unauthorized
 } from "../../api/shared/index.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
-import { agentOf } from "./ResolvedAgent.ts"
+import { ResolvedAgents } from "./ResolvedAgent.ts"
 import { looksLikeJwt, SessionTokens } from "./SessionTokens.ts"
 
 /** The public base URL of this service (`PUBLIC_BASE_URL`), used in OAuth metadata and WWW-Authenticate. */
@@ -150,13 +149,12 @@ export const AuthenticationLive = Layer.mergeAll(
   Layer.effect(
     AgentAuth,
     Effect.gen(function* () {
-      const agents = yield* AgentCredentials
+      const resolved = yield* ResolvedAgents
       return AgentAuth.of({
         bearer: (httpEffect, { credential, endpoint }) =>
           Effect.gen(function* () {
-            const agent = yield* agentOf(Redacted.value(credential)).pipe(
-              Effect.provideService(AgentCredentials, agents)
-            )
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const agent = yield* resolved.agentOf(request, Redacted.value(credential))
             if (Option.isNone(agent)) return unauthorizedResponse(undefined)
             const scope = requiredScope(endpoint)
             if (scope !== undefined && !hasScope(agent.value.scopes, scope)) return insufficientScope(scope)

@@ -3,7 +3,9 @@ import {
   type IdempotencyScope,
   IdempotencyStore,
   isPersistenceUnavailable,
+  isStoredOutcome,
   nowIso,
+  type StoredAnswer,
   type StoredResponse,
   Transactor
 } from "@svc/domain"
@@ -78,9 +80,29 @@ const replay = (stored: StoredResponse) => {
       })
 }
 
-/** The stored answer for this key: replayed for the same body, 422 for another. */
-const answerStored = (stored: StoredResponse, fingerprint: string) =>
-  stored.fingerprint === fingerprint ? replay(stored) : keyReused()
+/** The stored response for this key: replayed for the same body, 422 for another. */
+const answerStored = (stored: StoredAnswer, fingerprint: string) =>
+  stored.fingerprint !== fingerprint
+    ? Effect.succeed(keyReused())
+    : isStoredOutcome(stored)
+      ? Effect.die(new Error("an outcome was stored under a route that does not answer with its work"))
+      : Effect.succeed(replay(stored))
+
+const markReplayed = (response: HttpServerResponse.HttpServerResponse) =>
+  HttpServerResponse.setHeader(response, "idempotent-replayed", "true")
+
+/** `response` again, or its declared error as the HttpApi encodes it, marked as replayed. */
+const replayed = <E>(response: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
+  Effect.exit(response).pipe(
+    Effect.flatMap((exit) => {
+      if (Exit.isSuccess(exit)) return Effect.succeed(markReplayed(exit.value))
+      const declared =
+        Cause.hasDies(exit.cause) || Cause.hasInterrupts(exit.cause)
+          ? undefined
+          : encodeDeclaredError(Option.getOrUndefined(Cause.findErrorOption(exit.cause)))
+      return declared === undefined ? Effect.failCause(exit.cause) : Effect.map(declared, markReplayed)
+    })
+  )
 
 const keyReused = () =>
   errorResponse(422, "idempotency_key_reused", "this Idempotency-Key was already used with a different request body")
@@ -158,17 +180,20 @@ export const IdempotencyLive = Layer.effect(
         return answer.value.response
       })
 
-    /** The `IdempotentCall` of a request whose handler stores its own answer with its work. */
-    const callOf = (scope: IdempotencyScope, fingerprint: string) =>
+    /** The `IdempotentCall` of a request whose handler stores its domain's outcome with its work. */
+    const callOf = (scope: IdempotencyScope, fingerprint: string, stored: Option.Option<Schema.Json>) =>
       IdempotentCall.of({
-        scope,
-        answer: (response) =>
-          Effect.exit(response).pipe(
-            Effect.flatMap((exit) => answerOf(exit, fingerprint)),
-            Effect.map(Option.map((a) => a.stored))
-          ),
-        unanswered: (refusal) =>
-          refusal._tag === "IdempotencyKeyInUse" ? keyInUse() : answerStored(refusal.response, fingerprint)
+        once: { scope, fingerprint },
+        stored,
+        replayed,
+        unanswered: (refusal, render) =>
+          refusal._tag === "IdempotencyKeyInUse"
+            ? Effect.succeed(keyInUse())
+            : refusal.answer.fingerprint !== fingerprint
+              ? Effect.succeed(keyReused())
+              : isStoredOutcome(refusal.answer)
+                ? replayed(render(refusal.answer.outcome))
+                : Effect.succeed(replay(refusal.answer))
       })
 
     return Idempotent.of((httpEffect, { endpoint }) =>
@@ -197,13 +222,23 @@ export const IdempotencyLive = Layer.effect(
         }
         const fingerprint = yield* fingerprintBody(body)
         const outcome = yield* store.find(scope).pipe(
-          Effect.flatMap((known) =>
-            Option.isSome(known)
-              ? Effect.succeedSome(answerStored(known.value, fingerprint))
-              : annotated(endpoint, AnswersWithItsWork)
-                ? Effect.asSome(Effect.provideService(httpEffect, IdempotentCall, callOf(scope, fingerprint)))
+          Effect.flatMap((known) => {
+            if (!annotated(endpoint, AnswersWithItsWork)) {
+              return Option.isSome(known)
+                ? Effect.asSome(answerStored(known.value, fingerprint))
                 : store.exclusive(scope, attempt(scope, fingerprint, httpEffect))
-          ),
+            }
+            // A stored outcome of the same body is rendered by the handler; a response stored before outcomes were
+            // (ADR 0047), or another body's answer, is answered here.
+            const outcome = Option.flatMap(known, (answer) =>
+              isStoredOutcome(answer) && answer.fingerprint === fingerprint
+                ? Option.some(answer.outcome)
+                : Option.none()
+            )
+            return Option.isSome(known) && Option.isNone(outcome)
+              ? Effect.asSome(answerStored(known.value, fingerprint))
+              : Effect.asSome(Effect.provideService(httpEffect, IdempotentCall, callOf(scope, fingerprint, outcome)))
+          }),
           Effect.catchIf(
             (e): e is NotStored => e instanceof NotStored,
             (e) => Effect.succeedSome(e.response)
@@ -211,9 +246,12 @@ export const IdempotencyLive = Layer.effect(
           Effect.catchIf(
             (e): e is AnswerRefused => e instanceof AnswerRefused,
             () =>
-              Effect.map(
+              Effect.flatMap(
                 store.find(scope),
-                Option.map((stored) => answerStored(stored, fingerprint))
+                Option.match({
+                  onNone: () => Effect.succeedNone,
+                  onSome: (stored) => Effect.asSome(answerStored(stored, fingerprint))
+                })
               )
           ),
           Effect.catchIf(isPersistenceUnavailable, () => Effect.succeedSome(storeUnavailableResponse()))

@@ -3,7 +3,7 @@ import { Context, Effect, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientAddressOf } from "./ClientAddress.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
-import { rememberAgent } from "./ResolvedAgent.ts"
+import { ResolvedAgents } from "./ResolvedAgent.ts"
 
 const PREFIX = "/v1/"
 
@@ -69,13 +69,14 @@ export const RateLimitV1 = (limitPerMinute: number) =>
       const store = yield* RateLimiter
       const unknown = yield* UnknownCredentialLimiter
       const agents = yield* AgentCredentials
+      const resolved = yield* ResolvedAgents
       /** The bucket's decision; the token's agent is left for authentication, which then need not look it up again. */
       const take = (request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
           const token = request.headers.authorization?.replace(/^Bearer\s+/iu, "")
           if (token === undefined) return yield* takeByAddress(request)
           const agent = yield* agents.authenticate(token)
-          yield* rememberAgent(request, token, agent)
+          yield* resolved.remember(request, token, agent)
           return Option.isSome(agent)
             ? yield* store.take(`v1:${yield* hashSecret(token)}`, limitPerMinute)
             : yield* takeByAddress(request)

@@ -9,6 +9,7 @@ import {
   SpendRequests,
   SpendRequestView,
   spendRequestJson,
+  storedSpendOutcome,
   toPage
 } from "@svc/domain"
 import { Effect, Option, Schema } from "effect"
@@ -17,14 +18,14 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { IdempotentCall } from "../../api/platform/index.ts"
 import { badRequest, CurrentAgent, conflict, notFound } from "../../api/shared/index.ts"
-import type { CreateSpendRequestBody } from "../../api/spend/index.ts"
 import { listPaging, orServiceUnavailable, settlementAccountMissing } from "../shared/index.ts"
 
 const encodeSpendRequest = Schema.encodeEffect(SpendRequestView)
 
 /**
  * The answer to a new spend request's outcome: 201 with the request, or the error its refusal maps to. Built here,
- * not by the HttpApi, because a retry with the same Idempotency-Key replays these exact bytes, stored with the work.
+ * not by the HttpApi, because a retry with the same Idempotency-Key renders the stored outcome again into these exact
+ * bytes (ADR 0047).
  */
 const respond = <E>(outcome: Effect.Effect<SpendRequest, E | CreateSpendError>) =>
   outcome.pipe(
@@ -32,6 +33,9 @@ const respond = <E>(outcome: Effect.Effect<SpendRequest, E | CreateSpendError>) 
     Effect.map((body) => HttpServerResponse.jsonUnsafe(body, { status: 201 })),
     Effect.mapError(refusal)
   )
+
+/** A stored outcome of `createOnce` as the answer it was first (ADR 0047). */
+const renderStored = (outcome: Schema.Json) => respond(storedSpendOutcome(outcome))
 
 /** The answer to a refused spend request body, for create and its dry run alike. */
 const refusal = <E>(e: E | CreateSpendError) =>
@@ -41,23 +45,13 @@ const refusal = <E>(e: E | CreateSpendError) =>
       ? settlementAccountMissing(e)
       : (e as Exclude<E, CreateSpendError>)
 
-/** What an agent's create body asks for, as the domain takes it. */
-const spendInput = (payload: typeof CreateSpendRequestBody.Type) => ({
-  amount: payload.amount,
-  currency: payload.currency,
-  merchant: payload.merchant,
-  purpose: payload.purpose,
-  accountId: payload.accountId as AccountId | undefined,
-  metadata: payload.metadata
-})
-
 export const SpendEvaluationHttp = HttpApiBuilder.group(Api, "spendEvaluation", (handlers) =>
   Effect.gen(function* () {
     const spend = yield* SpendRequests
     return handlers.handle("evaluate", ({ payload }) =>
       Effect.gen(function* () {
         const agent = yield* CurrentAgent
-        return yield* spend.evaluate(agent, spendInput(payload)).pipe(Effect.mapError(refusal))
+        return yield* spend.evaluate(agent, payload).pipe(Effect.mapError(refusal))
       }).pipe(orServiceUnavailable)
     )
   })
@@ -71,16 +65,14 @@ export const SpendRequestsHttp = HttpApiBuilder.group(Api, "spendRequests", (han
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const agent = yield* CurrentAgent
-          const input = spendInput(payload)
           const call = yield* Effect.serviceOption(IdempotentCall)
-          if (Option.isNone(call)) return yield* respond(spend.create(agent, input))
-          const { scope, answer, unanswered } = call.value
-          return yield* respond(
-            spend.createOnce(agent, input, { scope, answer: (exit) => answer(respond(exit)) })
-          ).pipe(
+          if (Option.isNone(call)) return yield* respond(spend.create(agent, payload))
+          const { once, stored, replayed, unanswered } = call.value
+          if (Option.isSome(stored)) return yield* replayed(renderStored(stored.value))
+          return yield* respond(spend.createOnce(agent, payload, once)).pipe(
             Effect.catchTags({
-              IdempotencyKeyInUse: (e) => Effect.succeed(unanswered(e)),
-              AnsweredMeanwhile: (e) => Effect.succeed(unanswered(e))
+              IdempotencyKeyInUse: (e) => unanswered(e, renderStored),
+              AnsweredMeanwhile: (e) => unanswered(e, renderStored)
             })
           )
         }).pipe(orServiceUnavailable)

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { TeamId } from "../../shared/model.ts"
 
 /** Whether a bank aggregator still reaches the team's bank. */
@@ -19,11 +19,9 @@ export type BankConnection = typeof BankConnection.Type
 
 /** A bank connection as its team sees it: the `data` of its `bank_connection.*` events. */
 export const BankConnectionView = Schema.Struct({
-  id: Schema.String,
+  id: BankConnection.fields.id,
   object: Schema.Literal("bank_connection"),
-  provider: Schema.String,
-  status: BankConnectionStatus,
-  updatedAt: Schema.String
+  ...Struct.omit(BankConnection.fields, ["id", "teamId", "externalId", "createdAt"])
 })
 export type BankConnectionView = typeof BankConnectionView.Type
 

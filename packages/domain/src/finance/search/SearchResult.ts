@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { renderMinor } from "../money/model.ts"
 
 /** What GET /search looks through; adding a type is one value here and one query fragment per adapter. */
@@ -30,14 +30,9 @@ export type SearchHit = typeof SearchHit.Type
 
 /** A search result as clients see it; `amount` in major units of `currency`, `date` a calendar day. */
 export const SearchResultView = Schema.Struct({
-  type: SearchType,
-  id: Schema.String,
-  title: Schema.String,
-  subtitle: Schema.NullOr(Schema.String),
+  ...Struct.pick(SearchHit.fields, ["type", "id", "title", "subtitle"]),
   amount: Schema.NullOr(Schema.Number),
-  currency: Schema.NullOr(Schema.String),
-  date: Schema.NullOr(Schema.String),
-  rank: Schema.Number
+  ...Struct.pick(SearchHit.fields, ["currency", "date", "rank"])
 })
 export type SearchResultView = typeof SearchResultView.Type
 

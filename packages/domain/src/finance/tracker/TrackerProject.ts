@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { TeamId } from "../../shared/model.ts"
 import { divideRounded, renderMinor } from "../money/model.ts"
 
@@ -50,15 +50,10 @@ export const trackedAmountMinor = (project: Pick<TrackerProject, "billable" | "r
 
 /** A project as clients see it (SPEC.md's TrackerProject plus `billable` and `rate`); amounts in major units. */
 export const TrackerProjectView = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  status: TrackerProjectStatus,
-  billable: Schema.Boolean,
+  ...Struct.pick(TrackerProject.fields, ["id", "name", "description", "status", "billable"]),
   rate: Schema.NullOr(Schema.Number),
-  estimate: Schema.NullOr(Schema.Int),
-  currency: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
+  estimate: TrackerProject.fields.estimate,
+  ...Struct.pick(TrackerProject.fields, ["currency", "createdAt"]),
   totalDuration: Schema.NullOr(Schema.Int),
   totalAmount: Schema.Number,
   customer: Schema.NullOr(TrackerCustomer),
