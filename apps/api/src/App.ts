@@ -1,7 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   ApiRoutes,
-  ClientAddress,
   DashboardRoutes,
   IdempotencyLive,
   PublicBaseUrl,
@@ -18,7 +17,7 @@ import { CursorKey, FileKeys } from "@svc/domain"
 import { Layer, Redacted } from "effect"
 import { DEFAULT_DASHBOARD_DIR, type ServiceConfig } from "./Config.ts"
 import { domainServices } from "./Domain.ts"
-import { McpCallers, RateLimits } from "./Http.ts"
+import { clientAddress, McpCallers, OAuthRateLimits, RateLimits } from "./Http.ts"
 import { MetricsLive } from "./Observability.ts"
 import { AlwaysReady, type Ports, SqlReadiness } from "./Persistence.ts"
 import { backgroundJobs, PurgeJobs } from "./Workers.ts"
@@ -31,9 +30,10 @@ import { backgroundJobs, PurgeJobs } from "./Workers.ts"
 
 export { type ServiceConfig, serviceConfig } from "./Config.ts"
 export { domainServices } from "./Domain.ts"
+export { clientAddress } from "./Http.ts"
 export { signInSettings } from "./Mail.ts"
 export { TracingLive } from "./Observability.ts"
-export { payoutRail } from "./Payments.ts"
+export { cryptoFees, evmRail, payoutRail } from "./Payments.ts"
 export type { Ports } from "./Persistence.ts"
 export { Sha256Node } from "./Sha256Node.ts"
 
@@ -65,7 +65,9 @@ export const appLayer = <E, R, R2>(
   ).pipe(
     // Global middlewares nest in the order they are added: the request metrics go inside the routes' JSON error
     // handling (so they see the matched route) and outside the rate limit (so they count its 429s).
-    Layer.provide(RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide(IdempotencyLive))))),
+    Layer.provide(
+      RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide([IdempotencyLive, OAuthRateLimits]))))
+    ),
     Layer.provide(WebhookServicesLive),
     Layer.provide(domainServices(config, ports)),
     Layer.provide([
@@ -75,7 +77,7 @@ export const appLayer = <E, R, R2>(
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
       readiness
     ]),
-    Layer.provide(ClientAddress)
+    Layer.provide(clientAddress)
   )
 
 /** The application on Postgres (needs a SqlClient). */

@@ -1,11 +1,5 @@
 import { DashboardUrl } from "@svc/adapters-http"
-import {
-  ChatMessagingHttp,
-  ChatPlatformHttp,
-  MailProviderHttp,
-  MailStateJwe,
-  mailAppSettings
-} from "@svc/adapters-integrations"
+import { ChatMessagingHttp, ChatPlatformHttp, MailProviderHttp, MailStateJwe } from "@svc/adapters-integrations"
 import { WebhookDestinationsLive } from "@svc/adapters-webhooks"
 import {
   ChatApp,
@@ -22,6 +16,7 @@ import {
   DEFAULT_CHAT_API_URL,
   dashboardUrl,
   integrationSecretsKey,
+  mailAppConfig,
   type ServiceConfig
 } from "./Config.ts"
 import { backgroundJobs } from "./Workers.ts"
@@ -68,7 +63,7 @@ const mailIntegration = (config: ServiceConfig) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const { secretsKey, dashboardUrl } = yield* IntegrationSettings
-      const settings = yield* mailAppSettings(`${config.publicBaseUrl}/apps/mail/oauth-callback`)
+      const settings = yield* mailAppConfig(`${config.publicBaseUrl}/apps/mail/oauth-callback`)
       return Layer.merge(MailConnection.layer, Layer.succeed(DashboardUrl, dashboardUrl)).pipe(
         Layer.provide([
           MailProviderHttp.layer(settings).pipe(Layer.provide(FetchHttpClient.layer)),
