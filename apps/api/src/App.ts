@@ -20,12 +20,13 @@ import { domainServices } from "./Domain.ts"
 import { clientAddress, McpCallers, OAuthRateLimits, RateLimits } from "./Http.ts"
 import { MetricsLive } from "./Observability.ts"
 import { AlwaysReady, type Ports, SqlReadiness } from "./Persistence.ts"
+import { webhooksSettings } from "./Webhooks.ts"
 import { backgroundJobs, PurgeJobs } from "./Workers.ts"
 
 /**
  * The composition root: the HTTP application over the domain services, each concern assembled in the module beside
  * this one (`Config.ts` reads the environment, `Domain.ts` the services, `Persistence.ts`, `Mail.ts`, `Payments.ts`,
- * `Integrations.ts`, `Http.ts` and `Workers.ts` the adapters and jobs each chooses).
+ * `Integrations.ts`, `Http.ts`, `Webhooks.ts` and `Workers.ts` the adapters and jobs each chooses).
  */
 
 export { type ServiceConfig, serviceConfig } from "./Config.ts"
@@ -36,6 +37,7 @@ export { TracingLive } from "./Observability.ts"
 export { cryptoFees, evmRail, payoutRail } from "./Payments.ts"
 export type { Ports } from "./Persistence.ts"
 export { Sha256Node } from "./Sha256Node.ts"
+export { webhooksSettings } from "./Webhooks.ts"
 
 /** The session keys: the current secret and, while set, the one before the last rotation. */
 const sessionTokens = (config: ServiceConfig) =>
@@ -75,6 +77,7 @@ export const appLayer = <E, R, R2>(
       FileKeys.layer(Redacted.value(config.fileKeySecret)),
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
+      webhooksSettings,
       readiness
     ]),
     Layer.provide(clientAddress)

@@ -2,7 +2,9 @@ import { fileURLToPath } from "node:url"
 import { EvmRail } from "@svc/adapters-evm"
 import { parseTrustedProxies } from "@svc/adapters-http"
 import { type MailAppSettings, type SmtpSettings, smtpSettings } from "@svc/adapters-integrations"
+import type { WebhooksSettings } from "@svc/adapters-webhooks"
 import {
+  ChatInteractionsWebhook,
   type CryptoAsset,
   type CryptoFeeSchedule,
   CryptoNetwork,
@@ -10,10 +12,23 @@ import {
   DEFAULT_CRYPTO_FEES,
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
   DEFAULT_MAX_FILE_BYTES,
+  DeliveryConfig,
   EVM_NETWORKS,
-  type EvmNetwork
+  type EvmNetwork,
+  InboundRetryConfig,
+  InboundWebhooks
 } from "@svc/domain"
-import { Config, ConfigProvider, Effect, Option, Redacted, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import {
+  Config,
+  ConfigProvider,
+  type Context,
+  Effect,
+  Option,
+  Redacted,
+  Schema,
+  SchemaIssue,
+  SchemaTransformation
+} from "effect"
 import { IpNetwork } from "effect/net"
 
 /**
@@ -127,6 +142,9 @@ const port = Config.Port("PORT").pipe(Config.withDefault(3000))
 
 /** `SESSION_JWT_SECRET`, when set. */
 export const configuredSessionSecret = Config.option(Config.Redacted("SESSION_JWT_SECRET"))
+
+/** `FILE_KEY_SECRET`, when set. */
+const configuredFileKeySecret = Config.option(Config.Redacted("FILE_KEY_SECRET"))
 
 /** `DATABASE_URL`, when set (the embedded database otherwise). */
 export const databaseUrl = Config.option(Config.String("DATABASE_URL"))
@@ -290,7 +308,77 @@ export const mailAppConfig = (redirectUri: string) =>
     })
   })
 
-/** `INTEGRATION_SECRETS_KEY`, when set. */
+/** A whole number above zero from the environment, when set (else the policy's default). */
+const positiveInt = (name: string) =>
+  Config.option(Config.Int(name)).pipe(Config.map(Option.filter((n: number) => n > 0)))
+
+/** `WEBHOOK_DELIVERY_SCHEDULE_MS`: comma-separated waits in milliseconds, when set and well-formed. */
+const deliveryScheduleMs = Config.option(Config.String("WEBHOOK_DELIVERY_SCHEDULE_MS")).pipe(
+  Config.map(
+    Option.flatMap((raw) => {
+      const parts = raw.split(",").map((p) => p.trim())
+      return parts.every((p) => /^\d+$/u.test(p)) ? Option.some(parts.map(Number)) : Option.none()
+    })
+  )
+)
+
+/**
+ * The webhooks adapter's settings: `INBOUND_MAX_ATTEMPTS`, `INBOUND_RETRY_BASE_MS`, `INBOUND_RETRY_MAX_MS`,
+ * `WEBHOOK_POLL_INTERVAL_MS`, `WEBHOOK_DELIVERY_SCHEDULE_MS` (comma-separated waits), `WEBHOOK_DELIVERY_TIMEOUT_MS`,
+ * `WEBHOOK_DELIVERY_LEASE_MS` (unset values keep the defaults), `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS` (default false),
+ * the endpoint-secret key `WEBHOOK_SIGNING_KEY` (else FILE_KEY_SECRET, else SESSION_JWT_SECRET, else a random one),
+ * each inbound endpoint's secret variable (`WEBHOOK_SECRET_<NAME>` and friends), and `WEBHOOK_WORKERS` (on unless `off`).
+ */
+export const webhooksConfig = Effect.gen(function* () {
+  const inbound = InboundRetryConfig.defaultValue()
+  const delivery = DeliveryConfig.defaultValue()
+  const maxAttempts = yield* positiveInt("INBOUND_MAX_ATTEMPTS")
+  const baseDelay = yield* positiveInt("INBOUND_RETRY_BASE_MS")
+  const maxDelay = yield* positiveInt("INBOUND_RETRY_MAX_MS")
+  const poll = yield* positiveInt("WEBHOOK_POLL_INTERVAL_MS")
+  const timeout = yield* positiveInt("WEBHOOK_DELIVERY_TIMEOUT_MS")
+  const lease = yield* positiveInt("WEBHOOK_DELIVERY_LEASE_MS")
+  const scheduleMs = yield* deliveryScheduleMs
+  const allowPrivateDestinations = yield* Config.Boolean("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS").pipe(
+    Config.withDefault(false)
+  )
+  const signingKey = yield* Config.option(Config.Redacted("WEBHOOK_SIGNING_KEY"))
+  const fileKeySecret = yield* configuredFileKeySecret
+  const sessionSecret = yield* configuredSessionSecret
+  const key = signingKey.pipe(
+    Option.orElse(() => fileKeySecret),
+    Option.orElse(() => sessionSecret)
+  )
+  if (Option.isNone(key)) {
+    yield* Effect.logWarning("WEBHOOK_SIGNING_KEY is unset: webhook endpoint secrets change when the process restarts")
+  }
+  const inboundSecrets: Record<string, string | undefined> = {}
+  for (const { secretEnv } of [...InboundWebhooks, ChatInteractionsWebhook]) {
+    inboundSecrets[secretEnv] = Option.getOrUndefined(yield* Config.option(Config.String(secretEnv)))
+  }
+  const workers = yield* Config.String("WEBHOOK_WORKERS").pipe(Config.withDefault("on"))
+  return {
+    inbound: {
+      ...inbound,
+      maxAttempts: Option.getOrElse(maxAttempts, () => inbound.maxAttempts),
+      baseDelayMs: Option.getOrElse(baseDelay, () => inbound.baseDelayMs),
+      maxDelayMs: Option.getOrElse(maxDelay, () => inbound.maxDelayMs),
+      pollIntervalMs: Option.getOrElse(poll, () => inbound.pollIntervalMs)
+    },
+    delivery: {
+      ...delivery,
+      scheduleMs: Option.getOrElse(scheduleMs, () => delivery.scheduleMs),
+      timeoutMs: Option.getOrElse(timeout, () => delivery.timeoutMs),
+      leaseMs: Option.getOrElse(lease, () => delivery.leaseMs),
+      pollIntervalMs: Option.getOrElse(poll, () => delivery.pollIntervalMs)
+    },
+    allowPrivateDestinations,
+    secretKey: Option.match(key, { onNone: () => crypto.randomUUID() + crypto.randomUUID(), onSome: Redacted.value }),
+    inboundSecrets,
+    workers: workers.toLowerCase() !== "off"
+  } satisfies Context.Service.Shape<typeof WebhooksSettings>
+})
+
 export const integrationSecretsKey = Config.option(Config.Redacted("INTEGRATION_SECRETS_KEY"))
 
 /** Where integrations send the browser back (`DASHBOARD_URL`, the dashboard under `publicBaseUrl` unless given). */
@@ -355,7 +443,7 @@ export const serviceConfig = Effect.gen(function* () {
   const sessionJwtSecret = Option.getOrElse(configured, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
   const sessionJwtPreviousSecret = yield* Config.option(Config.Redacted("SESSION_JWT_PREVIOUS_SECRET"))
   const sessionMaxLifetimeSeconds = yield* Config.Int("SESSION_MAX_LIFETIME_SECONDS").pipe(Config.withDefault(86_400))
-  const fileKeySecret = yield* Config.Redacted("FILE_KEY_SECRET").pipe(Config.withDefault(sessionJwtSecret))
+  const fileKeySecret = Option.getOrElse(yield* configuredFileKeySecret, () => sessionJwtSecret)
   const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
   const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(
     Config.withDefault(`http://localhost:${listenPort}`)

@@ -19,6 +19,7 @@ import {
   mailAppConfig,
   type ServiceConfig
 } from "./Config.ts"
+import { webhooksSettings } from "./Webhooks.ts"
 import { backgroundJobs } from "./Workers.ts"
 
 /** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
@@ -112,7 +113,7 @@ const chatApprovals = (config: ServiceConfig) =>
     Layer.provideMerge(ChatApprovals.layer),
     Layer.provideMerge(
       ChatMessagingHttp.layer({ apiUrl: config.chatApiUrl ?? DEFAULT_CHAT_API_URL }).pipe(
-        Layer.provide([FetchHttpClient.layer, WebhookDestinationsLive])
+        Layer.provide([FetchHttpClient.layer, WebhookDestinationsLive.pipe(Layer.provide(webhooksSettings))])
       )
     )
   )
