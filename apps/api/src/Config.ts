@@ -308,6 +308,14 @@ export const mailAppConfig = (redirectUri: string) =>
     })
   })
 
+/**
+ * Where outbound POSTs may go (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`, development only: http and loopback, private or
+ * other non-public addresses allowed; default false): webhook endpoints and deliveries, and chat response URLs.
+ */
+export const allowPrivateDestinationsConfig = Config.Boolean("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS").pipe(
+  Config.withDefault(false)
+)
+
 /** A whole number above zero from the environment, when set (else the policy's default). */
 const positiveInt = (name: string) =>
   Config.option(Config.Int(name)).pipe(Config.map(Option.filter((n: number) => n > 0)))
@@ -339,9 +347,7 @@ export const webhooksConfig = Effect.gen(function* () {
   const timeout = yield* positiveInt("WEBHOOK_DELIVERY_TIMEOUT_MS")
   const lease = yield* positiveInt("WEBHOOK_DELIVERY_LEASE_MS")
   const scheduleMs = yield* deliveryScheduleMs
-  const allowPrivateDestinations = yield* Config.Boolean("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS").pipe(
-    Config.withDefault(false)
-  )
+  const allowPrivateDestinations = yield* allowPrivateDestinationsConfig
   const signingKey = yield* Config.option(Config.Redacted("WEBHOOK_SIGNING_KEY"))
   const fileKeySecret = yield* configuredFileKeySecret
   const sessionSecret = yield* configuredSessionSecret

@@ -1,6 +1,5 @@
 import { DashboardUrl } from "@svc/adapters-http"
 import { ChatMessagingHttp, ChatPlatformHttp, MailProviderHttp, MailStateJwe } from "@svc/adapters-integrations"
-import { WebhookDestinationsLive } from "@svc/adapters-webhooks"
 import {
   ChatApp,
   ChatApprovalButtons,
@@ -19,7 +18,7 @@ import {
   mailAppConfig,
   type ServiceConfig
 } from "./Config.ts"
-import { webhooksSettings } from "./Webhooks.ts"
+import { webhookDestinations } from "./Webhooks.ts"
 import { backgroundJobs } from "./Workers.ts"
 
 /** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
@@ -113,7 +112,7 @@ const chatApprovals = (config: ServiceConfig) =>
     Layer.provideMerge(ChatApprovals.layer),
     Layer.provideMerge(
       ChatMessagingHttp.layer({ apiUrl: config.chatApiUrl ?? DEFAULT_CHAT_API_URL }).pipe(
-        Layer.provide([FetchHttpClient.layer, WebhookDestinationsLive.pipe(Layer.provide(webhooksSettings))])
+        Layer.provide([FetchHttpClient.layer, webhookDestinations])
       )
     )
   )

@@ -51,7 +51,7 @@ export const payoutWebhooksSuite = <E>(name: string, ports: Layer.Layer<WebhookP
           const outbound = yield* Layer.build(
             OutboundWebhooksLive.pipe(
               Layer.provide(Layer.succeedContext(context)),
-              Layer.provide(webhooksSettings),
+              Layer.provide(Layer.fresh(webhooksSettings)),
               Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
             )
           )

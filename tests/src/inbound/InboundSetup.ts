@@ -38,7 +38,7 @@ export const inboundOver = <E>(
       Layer.provideMerge(Ledger.layer.pipe(Layer.provideMerge(ports))),
       Layer.provide(
         WebhooksConfigLive.pipe(
-          Layer.provide(webhooksSettings),
+          Layer.provide(Layer.fresh(webhooksSettings)),
           Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(appEnv())))
         )
       )

@@ -38,7 +38,7 @@ const setup = (production: boolean) => {
       ),
       Layer.provide(
         WebhooksConfigLive.pipe(
-          Layer.provide(webhooksSettings),
+          Layer.provide(Layer.fresh(webhooksSettings)),
           Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
         )
       )

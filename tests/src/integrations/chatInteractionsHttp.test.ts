@@ -17,7 +17,7 @@ const Setup = InboundRunnerLive.pipe(
   Layer.provideMerge(chatDomainOver(PortsMemory)),
   Layer.provide(
     WebhooksConfigLive.pipe(
-      Layer.provide(webhooksSettings),
+      Layer.provide(Layer.fresh(webhooksSettings)),
       Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
     )
   )

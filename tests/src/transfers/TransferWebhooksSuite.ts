@@ -69,7 +69,7 @@ export const transferWebhooksSuite = <E>(name: string, ports: Layer.Layer<Webhoo
         const outbound = yield* Layer.build(
           OutboundWebhooksLive.pipe(
             Layer.provide(Layer.succeedContext(context)),
-            Layer.provide(webhooksSettings),
+            Layer.provide(Layer.fresh(webhooksSettings)),
             Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
           )
         )

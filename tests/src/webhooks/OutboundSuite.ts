@@ -31,7 +31,7 @@ const start = (env: Record<string, string>) =>
     const outbound = yield* Layer.build(
       OutboundWebhooksLive.pipe(
         Layer.provide(Layer.succeedContext(ports)),
-        Layer.provide(webhooksSettings),
+        Layer.provide(Layer.fresh(webhooksSettings)),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
       )
     )

@@ -20,18 +20,6 @@ export class WebhooksSettings extends Context.Service<
   }
 >()("@svc/adapters-webhooks/WebhooksSettings") {}
 
-/**
- * Where outbound POSTs may go (`allowPrivateDestinations` of `WebhooksSettings`): webhook endpoints and deliveries,
- * and chat response URLs.
- */
-export const WebhookDestinationsLive = Layer.effect(
-  WebhookDestinations,
-  Effect.gen(function* () {
-    const { allowPrivateDestinations } = yield* WebhooksSettings
-    return { allowPrivateDestinations }
-  })
-)
-
 /** The domain's webhook settings (retry and delivery policies, destinations, the endpoint-secret key) from `WebhooksSettings`. */
 export const WebhooksConfigLive = Layer.unwrap(
   Effect.gen(function* () {
