@@ -32,9 +32,9 @@ import {
 import { IpNetwork } from "effect/net"
 
 /**
- * The one place the service reads its environment: every variable apps/api knows is named here once, as an effect
- * `Config` (a bad value names its variable). `serviceConfig` is read at start; the per-concern settings below are read
- * when the layer that needs them is built.
+ * The one place the service reads its environment: every variable apps/api and the packages it wires know is named
+ * here once, as an effect `Config` (a bad value names its variable); the packages are handed the values (ADR 0048).
+ * `serviceConfig` is read at start; the per-concern settings below are read when the layer that needs them is built.
  */
 
 /** What the service reads from its environment. */
