@@ -11,6 +11,7 @@ import {
   ROOT,
   repositoryFiles,
   runtimeGraphOf,
+  settingsReadsIn,
   sqlErrorReads,
   variablesNamed,
   violationsIn
@@ -88,6 +89,15 @@ describe("architecture", () => {
       named.filter((name, index) => named.indexOf(name) !== index),
       []
     )
+  })
+
+  it("no package reads the environment: each takes its settings, which the apps read (testing/ support aside)", () => {
+    const packages = repositoryFiles().filter((f) => f.startsWith("packages/"))
+    assert.isAbove(packages.length, 100, "the scan finds the package sources")
+    const found = packages.flatMap((f) =>
+      settingsReadsIn(f, readFileSync(join(ROOT, f), "utf8")).map((line) => `${f}: ${line.trim()}`)
+    )
+    assert.deepStrictEqual(found, [])
   })
 
   it("no import cycle among the sources of packages and apps, type imports and re-exports included", () => {

@@ -4,9 +4,11 @@ import {
   contextOf,
   cyclesOf,
   definesService,
+  environmentReads,
   importGraphOf,
   importsOf,
   runtimeGraphOf,
+  settingsReadsIn,
   sqlErrorReads,
   violationsIn
 } from "./support/ArchitectureRules.ts"
@@ -52,6 +54,36 @@ describe("architecture", () => {
       const line = "Effect.catchIf((e) => SqlError.isSqlError(e), recover)"
       assert.deepStrictEqual(sqlErrorReads(`const a = 1\n${line}`), [line])
       assert.deepStrictEqual(sqlErrorReads('orUnavailable("ledger.insert")\nconst sqlErrors = 0'), [])
+    })
+
+    it("finds every line that reads the environment, and no comment that shows one", () => {
+      for (const line of [
+        "const url = process.env.DATABASE_URL",
+        'const size = yield* Config.Int("DB_POOL_SIZE").pipe(Config.withDefault(10))',
+        'Config.schema(TrustedProxies, "TRUST_PROXY")',
+        "Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv()))"
+      ]) {
+        assert.deepStrictEqual(environmentReads(line), [line])
+      }
+      const quiet = [
+        " * const event = await verifyWebhook(process.env.WEBHOOK_SECRET, headers, body)",
+        '// Config.String("X") was read here',
+        "export const layer = (settings: Settings) => Layer.succeed(Settings, settings)",
+        "Config.withDefault(fallback)"
+      ].join("\n")
+      assert.deepStrictEqual(environmentReads(quiet), [])
+    })
+
+    it("refuses a package module that reads the environment, and lets the apps, tests and testing/ support read it", () => {
+      const read = 'const url = yield* Config.option(Config.Redacted("DATABASE_URL"))'
+      assert.deepStrictEqual(settingsReadsIn("packages/adapters-pg/src/shared/Database.ts", read), [read])
+      assert.deepStrictEqual(settingsReadsIn("packages/domain/src/crypto/Bad.ts", "process.env.CRYPTO_FEE_BPS"), [
+        "process.env.CRYPTO_FEE_BPS"
+      ])
+      assert.deepStrictEqual(settingsReadsIn("packages/adapters-pg/src/testing/TestDatabase.ts", read), [])
+      assert.deepStrictEqual(settingsReadsIn("packages/adapters-pg/src/shared/Database.test.ts", read), [])
+      assert.deepStrictEqual(settingsReadsIn("apps/api/src/Config.ts", read), [])
+      assert.deepStrictEqual(settingsReadsIn("apps/cli/src/Credentials.ts", read), [])
     })
 
     it("reads static, re-export, side-effect, type-only, multi-line and dynamic imports", () => {

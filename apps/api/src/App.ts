@@ -1,7 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   ApiRoutes,
-  ClientAddress,
   DashboardRoutes,
   IdempotencyLive,
   PublicBaseUrl,
@@ -19,24 +18,27 @@ import { CursorKey, FileKeys } from "@svc/domain"
 import { Layer, Redacted } from "effect"
 import { DEFAULT_DASHBOARD_DIR, type ServiceConfig } from "./Config.ts"
 import { domainServices } from "./Domain.ts"
-import { McpCallers, RateLimits } from "./Http.ts"
+import { clientAddress, McpCallers, OAuthRateLimits, RateLimits } from "./Http.ts"
 import { MetricsLive } from "./Observability.ts"
 import { AlwaysReady, type Ports, SqlReadiness } from "./Persistence.ts"
+import { webhooksSettings } from "./Webhooks.ts"
 import { backgroundJobs, PurgeJobs } from "./Workers.ts"
 
 /**
  * The composition root: the HTTP application over the domain services, each concern assembled in the module beside
  * this one (`Config.ts` reads the environment, `Domain.ts` the services, `Persistence.ts`, `Mail.ts`, `Payments.ts`,
- * `Integrations.ts`, `Http.ts` and `Workers.ts` the adapters and jobs each chooses).
+ * `Integrations.ts`, `Http.ts`, `Webhooks.ts` and `Workers.ts` the adapters and jobs each chooses).
  */
 
 export { type ServiceConfig, serviceConfig } from "./Config.ts"
 export { domainServices } from "./Domain.ts"
+export { clientAddress } from "./Http.ts"
 export { signInSettings } from "./Mail.ts"
 export { TracingLive } from "./Observability.ts"
-export { payoutRail } from "./Payments.ts"
+export { cryptoFees, evmRail, payoutRail } from "./Payments.ts"
 export type { Ports } from "./Persistence.ts"
 export { Sha256Node } from "./Sha256Node.ts"
+export { webhooksSettings } from "./Webhooks.ts"
 
 /** The session keys: the current secret and, while set, the one before the last rotation. */
 const sessionTokens = (config: ServiceConfig) =>
@@ -66,7 +68,9 @@ export const appLayer = <E, R, R2>(
   ).pipe(
     // Global middlewares nest in the order they are added: the request metrics go inside the routes' JSON error
     // handling (so they see the matched route) and outside the rate limit (so they count its 429s).
-    Layer.provide(RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide(IdempotencyLive))))),
+    Layer.provide(
+      RequestMetrics.pipe(Layer.provide(ApiRoutes.pipe(Layer.provide([IdempotencyLive, OAuthRateLimits]))))
+    ),
     // One cache of resolved agents for the server: the rate limit fills it, the agents' authentication reads it.
     Layer.provide(ResolvedAgents.layer),
     Layer.provide(WebhookServicesLive),
@@ -76,9 +80,10 @@ export const appLayer = <E, R, R2>(
       FileKeys.layer(Redacted.value(config.fileKeySecret)),
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
+      webhooksSettings,
       readiness
     ]),
-    Layer.provide(ClientAddress)
+    Layer.provide(clientAddress)
   )
 
 /** The application on Postgres (needs a SqlClient). */

@@ -1,16 +1,40 @@
 import { fileURLToPath } from "node:url"
-import { type SmtpSettings, smtpSettings } from "@svc/adapters-integrations"
+import { EvmRail } from "@svc/adapters-evm"
+import { parseTrustedProxies } from "@svc/adapters-http"
+import { type MailAppSettings, type SmtpSettings, smtpSettings } from "@svc/adapters-integrations"
+import type { WebhooksSettings } from "@svc/adapters-webhooks"
 import {
+  ChatInteractionsWebhook,
+  type CryptoAsset,
+  type CryptoFeeSchedule,
+  CryptoNetwork,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
+  DEFAULT_CRYPTO_FEES,
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
-  DEFAULT_MAX_FILE_BYTES
+  DEFAULT_MAX_FILE_BYTES,
+  DeliveryConfig,
+  EVM_NETWORKS,
+  type EvmNetwork,
+  InboundRetryConfig,
+  InboundWebhooks
 } from "@svc/domain"
-import { Config, Effect, Option, Redacted, Schema } from "effect"
+import {
+  Config,
+  ConfigProvider,
+  type Context,
+  Effect,
+  Option,
+  Redacted,
+  Schema,
+  SchemaIssue,
+  SchemaTransformation
+} from "effect"
+import { IpNetwork } from "effect/net"
 
 /**
- * The one place the service reads its environment: every variable apps/api knows is named here once, as an effect
- * `Config` (a bad value names its variable). `serviceConfig` is read at start; the per-concern settings below are read
- * when the layer that needs them is built.
+ * The one place the service reads its environment: every variable apps/api and the packages it wires know is named
+ * here once, as an effect `Config` (a bad value names its variable); the packages are handed the values (ADR 0048).
+ * `serviceConfig` is read at start; the per-concern settings below are read when the layer that needs them is built.
  */
 
 /** What the service reads from its environment. */
@@ -82,6 +106,9 @@ const wholeNumber = (name: string, fallback: number, minimum: number, maximum = 
     name
   ).pipe(Config.withDefault(fallback))
 
+/** A configuration error naming what is wrong with a value (the message names the variable). */
+const invalid = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
+
 /** A number above zero from the environment, or `fallback`. */
 const positive = (name: string, fallback: number) =>
   Config.schema(Schema.FiniteFromString.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
@@ -89,14 +116,52 @@ const positive = (name: string, fallback: number) =>
 /** A URL without its trailing slashes. */
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/u, "")
 
+/** A comma-separated list of IP addresses and CIDRs; the first entry that is neither is named in the error. */
+const TrustedProxies = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Array(Schema.declare(IpNetwork.isIpNetwork)),
+    SchemaTransformation.transformEffect({
+      decode: (text) =>
+        Effect.fromResult(parseTrustedProxies(text)).pipe(
+          Effect.mapError(
+            (entry) => new SchemaIssue.InvalidValue({ message: `"${entry}" is neither an IP address nor a CIDR` })
+          )
+        ),
+      encode: (networks) => Effect.succeed(networks.map(IpNetwork.format).join(","))
+    })
+  )
+)
+
+/** The proxies whose `X-Forwarded-For` is believed (`TRUST_PROXY`, none unless given). */
+export const trustedProxies = Config.schema(TrustedProxies, "TRUST_PROXY").pipe(
+  Config.withDefault<ReadonlyArray<IpNetwork.IpNetwork>>([])
+)
+
 /** The port the server listens on (`PORT`, default 3000). */
 const port = Config.Port("PORT").pipe(Config.withDefault(3000))
 
 /** `SESSION_JWT_SECRET`, when set. */
 export const configuredSessionSecret = Config.option(Config.Redacted("SESSION_JWT_SECRET"))
 
+/** `FILE_KEY_SECRET`, when set. */
+const configuredFileKeySecret = Config.option(Config.Redacted("FILE_KEY_SECRET"))
+
 /** `DATABASE_URL`, when set (the embedded database otherwise). */
 export const databaseUrl = Config.option(Config.String("DATABASE_URL"))
+
+/**
+ * The database: `DATABASE_URL` when set (pool size `DB_POOL_SIZE`, default 10), else an embedded Postgres whose data
+ * lives under `PGLITE_DATA_DIR` (default `.data/pglite`); the migrations wait for it at most
+ * `DATABASE_STARTUP_TIMEOUT_SECONDS` when set.
+ */
+export const databaseConfig = Config.all({
+  url: databaseUrl.pipe(Config.map(Option.map((url) => Redacted.make(url)))),
+  poolSize: Config.Int("DB_POOL_SIZE").pipe(Config.withDefault(10)),
+  dataDir: Config.String("PGLITE_DATA_DIR").pipe(Config.withDefault(".data/pglite")),
+  startupTimeoutSeconds: Config.option(
+    Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "DATABASE_STARTUP_TIMEOUT_SECONDS")
+  )
+})
 
 /** How many HTTP worker processes serve the port: `WEB_CONCURRENCY`, default 1 (this process serves alone). */
 export const webConcurrency = Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "WEB_CONCURRENCY").pipe(
@@ -126,6 +191,9 @@ export const v1ProtectionConfig = Config.all({
   idempotencyPurgeSeconds: positive("IDEMPOTENCY_PURGE_INTERVAL_SECONDS", 3600)
 })
 
+/** The OAuth endpoints' limit per client address and minute (`RATE_LIMIT_OAUTH_PER_MINUTE`, default 60). */
+export const oauthRateLimitPerMinute = Config.Int("RATE_LIMIT_OAUTH_PER_MINUTE").pipe(Config.withDefault(60))
+
 /** Data retention: the grace after OAuth grants and sign-ins end, webhook delivery retention, the purge interval. */
 export const retentionConfig = Config.all({
   graceHours: positive("OAUTH_PURGE_GRACE_HOURS", 24),
@@ -136,7 +204,187 @@ export const retentionConfig = Config.all({
 /** Where payouts leave (`CRYPTO_RAIL`): the simulated rail unless `evm`. */
 export const cryptoRail = Config.Literals(["simulated", "evm"], "CRYPTO_RAIL").pipe(Config.withDefault("simulated"))
 
-/** `INTEGRATION_SECRETS_KEY`, when set. */
+type ContractAddress = NonNullable<EvmRail.EvmNetworkSettings["contracts"][CryptoAsset]>
+
+/** A contract address from the environment (`name`), in its EIP-55 form; none when unset or blank. */
+const contractAddress = (name: string) =>
+  Config.option(Config.String(name)).pipe(
+    Config.mapEffect((value) =>
+      Option.match(
+        Option.filter(value, (text) => text.trim() !== ""),
+        {
+          onNone: () => Effect.succeed(Option.none<ContractAddress>()),
+          onSome: (text) => {
+            const address = EvmRail.evmAddress(text.trim())
+            return address === undefined
+              ? Effect.fail(invalid(`${name} must be an EVM address (0x and 40 hex digits)`))
+              : Effect.succeed(Option.some(address))
+          }
+        }
+      )
+    )
+  )
+
+/** One EVM network's `CRYPTO_<NETWORK>_*` settings, or none when its RPC URL is unset. */
+const evmNetworkConfig = (network: EvmNetwork, defaultGasLimit: number) =>
+  Effect.gen(function* () {
+    const variable = (key: string) => EvmRail.evmVariable(network, key)
+    const rpcUrl = yield* Config.option(Config.Redacted(variable("RPC_URL")))
+    if (Option.isNone(rpcUrl) || Redacted.value(rpcUrl.value).trim() === "")
+      return Option.none<EvmRail.EvmNetworkSettings>()
+    const contracts: Partial<Record<CryptoAsset, ContractAddress>> = {}
+    for (const asset of ["USDC", "USDT"] as const) {
+      const contract = yield* contractAddress(variable(`${asset}_CONTRACT`))
+      if (Option.isSome(contract)) contracts[asset] = contract.value
+    }
+    const confirmations = yield* wholeNumber(variable("CONFIRMATIONS"), EvmRail.DEFAULT_CONFIRMATIONS, 1, 1_000)
+    const gasLimit = yield* wholeNumber(variable("GAS_LIMIT"), defaultGasLimit, 21_000, 30_000_000)
+    return Option.some<EvmRail.EvmNetworkSettings>({
+      rpcUrl: rpcUrl.value,
+      contracts,
+      confirmations,
+      gasLimit: BigInt(gasLimit)
+    })
+  })
+
+/**
+ * The EVM rail's settings (`CRYPTO_RAIL=evm`): the hot wallet's key `CRYPTO_EVM_PRIVATE_KEY` (checked without ever
+ * being echoed), `CRYPTO_EVM_GAS_LIMIT`, `CRYPTO_EVM_RPC_TIMEOUT_MS`, and each network whose `CRYPTO_<NETWORK>_RPC_URL`
+ * is set.
+ */
+export const evmRailConfig = Effect.gen(function* () {
+  const privateKey = yield* Config.Redacted("CRYPTO_EVM_PRIVATE_KEY").pipe(
+    Config.mapEffect((key) =>
+      EvmRail.isEvmPrivateKey(Redacted.value(key))
+        ? Effect.succeed(key)
+        : Effect.fail(invalid("CRYPTO_EVM_PRIVATE_KEY must be 0x and 64 hex digits"))
+    )
+  )
+  const defaultGasLimit = yield* wholeNumber("CRYPTO_EVM_GAS_LIMIT", EvmRail.DEFAULT_GAS_LIMIT, 21_000, 30_000_000)
+  const rpcTimeoutMs = yield* wholeNumber("CRYPTO_EVM_RPC_TIMEOUT_MS", EvmRail.DEFAULT_RPC_TIMEOUT_MS, 100, 600_000)
+  const networks: Partial<Record<EvmNetwork, EvmRail.EvmNetworkSettings>> = {}
+  for (const network of EVM_NETWORKS) {
+    const settings = yield* evmNetworkConfig(network, defaultGasLimit)
+    if (Option.isSome(settings)) networks[network] = settings.value
+  }
+  return { privateKey, rpcTimeoutMs, networks } satisfies EvmRail.EvmRailSettings
+})
+
+/**
+ * The fee schedule crypto quotes charge: `CRYPTO_FEE_BPS` (default 50), `CRYPTO_FEE_MINIMUM` (cents, default 100) and
+ * `CRYPTO_NETWORK_FEE_<NETWORK>` (cents: ETHEREUM 300, ARBITRUM 10, BASE 5, POLYGON 5, SOLANA 1).
+ */
+export const cryptoFeesConfig = Effect.gen(function* () {
+  const serviceFeeBps = yield* wholeNumber("CRYPTO_FEE_BPS", DEFAULT_CRYPTO_FEES.serviceFeeBps, 0, 10_000)
+  const serviceFeeMinimum = yield* wholeNumber("CRYPTO_FEE_MINIMUM", DEFAULT_CRYPTO_FEES.serviceFeeMinimum, 0)
+  const networkFees = { ...DEFAULT_CRYPTO_FEES.networkFees }
+  for (const network of CryptoNetwork.literals) {
+    networkFees[network] = yield* wholeNumber(
+      `CRYPTO_NETWORK_FEE_${network.toUpperCase()}`,
+      DEFAULT_CRYPTO_FEES.networkFees[network],
+      0
+    )
+  }
+  return { serviceFeeBps, serviceFeeMinimum, networkFees } satisfies CryptoFeeSchedule
+})
+
+/** The `MAIL_*` settings when both the client id and secret are set (then every endpoint URL is required). */
+export const mailAppConfig = (redirectUri: string) =>
+  Effect.gen(function* () {
+    const clientId = yield* Config.option(Config.NonEmptyString("MAIL_CLIENT_ID"))
+    const clientSecret = yield* Config.option(Config.Redacted("MAIL_CLIENT_SECRET"))
+    if (Option.isNone(clientId) || Option.isNone(clientSecret) || Redacted.value(clientSecret.value) === "") {
+      return Option.none<MailAppSettings>()
+    }
+    return Option.some<MailAppSettings>({
+      clientId: clientId.value,
+      clientSecret: clientSecret.value,
+      authorizeUrl: yield* Config.URL("MAIL_OAUTH_AUTHORIZE_URL").pipe(Effect.map(String)),
+      tokenUrl: yield* Config.URL("MAIL_OAUTH_TOKEN_URL").pipe(Effect.map(String)),
+      userinfoUrl: yield* Config.URL("MAIL_USERINFO_URL").pipe(Effect.map(String)),
+      revokeUrl: yield* Config.URL("MAIL_OAUTH_REVOKE_URL").pipe(Effect.map(String)),
+      scopes: yield* Config.String("MAIL_SCOPES").pipe(Config.withDefault("openid email mail.read")),
+      redirectUri
+    })
+  })
+
+/**
+ * Where outbound POSTs may go (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`, development only: http and loopback, private or
+ * other non-public addresses allowed; default false): webhook endpoints and deliveries, and chat response URLs.
+ */
+export const allowPrivateDestinationsConfig = Config.Boolean("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS").pipe(
+  Config.withDefault(false)
+)
+
+/** A whole number above zero from the environment, when set (else the policy's default). */
+const positiveInt = (name: string) =>
+  Config.option(Config.Int(name)).pipe(Config.map(Option.filter((n: number) => n > 0)))
+
+/** `WEBHOOK_DELIVERY_SCHEDULE_MS`: comma-separated waits in milliseconds, when set and well-formed. */
+const deliveryScheduleMs = Config.option(Config.String("WEBHOOK_DELIVERY_SCHEDULE_MS")).pipe(
+  Config.map(
+    Option.flatMap((raw) => {
+      const parts = raw.split(",").map((p) => p.trim())
+      return parts.every((p) => /^\d+$/u.test(p)) ? Option.some(parts.map(Number)) : Option.none()
+    })
+  )
+)
+
+/**
+ * The webhooks adapter's settings: `INBOUND_MAX_ATTEMPTS`, `INBOUND_RETRY_BASE_MS`, `INBOUND_RETRY_MAX_MS`,
+ * `WEBHOOK_POLL_INTERVAL_MS`, `WEBHOOK_DELIVERY_SCHEDULE_MS` (comma-separated waits), `WEBHOOK_DELIVERY_TIMEOUT_MS`,
+ * `WEBHOOK_DELIVERY_LEASE_MS` (unset values keep the defaults), `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS` (default false),
+ * the endpoint-secret key `WEBHOOK_SIGNING_KEY` (else FILE_KEY_SECRET, else SESSION_JWT_SECRET, else a random one),
+ * each inbound endpoint's secret variable (`WEBHOOK_SECRET_<NAME>` and friends), and `WEBHOOK_WORKERS` (on unless `off`).
+ */
+export const webhooksConfig = Effect.gen(function* () {
+  const inbound = InboundRetryConfig.defaultValue()
+  const delivery = DeliveryConfig.defaultValue()
+  const maxAttempts = yield* positiveInt("INBOUND_MAX_ATTEMPTS")
+  const baseDelay = yield* positiveInt("INBOUND_RETRY_BASE_MS")
+  const maxDelay = yield* positiveInt("INBOUND_RETRY_MAX_MS")
+  const poll = yield* positiveInt("WEBHOOK_POLL_INTERVAL_MS")
+  const timeout = yield* positiveInt("WEBHOOK_DELIVERY_TIMEOUT_MS")
+  const lease = yield* positiveInt("WEBHOOK_DELIVERY_LEASE_MS")
+  const scheduleMs = yield* deliveryScheduleMs
+  const allowPrivateDestinations = yield* allowPrivateDestinationsConfig
+  const signingKey = yield* Config.option(Config.Redacted("WEBHOOK_SIGNING_KEY"))
+  const fileKeySecret = yield* configuredFileKeySecret
+  const sessionSecret = yield* configuredSessionSecret
+  const key = signingKey.pipe(
+    Option.orElse(() => fileKeySecret),
+    Option.orElse(() => sessionSecret)
+  )
+  if (Option.isNone(key)) {
+    yield* Effect.logWarning("WEBHOOK_SIGNING_KEY is unset: webhook endpoint secrets change when the process restarts")
+  }
+  const inboundSecrets: Record<string, string | undefined> = {}
+  for (const { secretEnv } of [...InboundWebhooks, ChatInteractionsWebhook]) {
+    inboundSecrets[secretEnv] = Option.getOrUndefined(yield* Config.option(Config.String(secretEnv)))
+  }
+  const workers = yield* Config.String("WEBHOOK_WORKERS").pipe(Config.withDefault("on"))
+  return {
+    inbound: {
+      ...inbound,
+      maxAttempts: Option.getOrElse(maxAttempts, () => inbound.maxAttempts),
+      baseDelayMs: Option.getOrElse(baseDelay, () => inbound.baseDelayMs),
+      maxDelayMs: Option.getOrElse(maxDelay, () => inbound.maxDelayMs),
+      pollIntervalMs: Option.getOrElse(poll, () => inbound.pollIntervalMs)
+    },
+    delivery: {
+      ...delivery,
+      scheduleMs: Option.getOrElse(scheduleMs, () => delivery.scheduleMs),
+      timeoutMs: Option.getOrElse(timeout, () => delivery.timeoutMs),
+      leaseMs: Option.getOrElse(lease, () => delivery.leaseMs),
+      pollIntervalMs: Option.getOrElse(poll, () => delivery.pollIntervalMs)
+    },
+    allowPrivateDestinations,
+    secretKey: Option.match(key, { onNone: () => crypto.randomUUID() + crypto.randomUUID(), onSome: Redacted.value }),
+    inboundSecrets,
+    workers: workers.toLowerCase() !== "off"
+  } satisfies Context.Service.Shape<typeof WebhooksSettings>
+})
+
 export const integrationSecretsKey = Config.option(Config.Redacted("INTEGRATION_SECRETS_KEY"))
 
 /** Where integrations send the browser back (`DASHBOARD_URL`, the dashboard under `publicBaseUrl` unless given). */
@@ -201,7 +449,7 @@ export const serviceConfig = Effect.gen(function* () {
   const sessionJwtSecret = Option.getOrElse(configured, () => Redacted.make(crypto.randomUUID() + crypto.randomUUID()))
   const sessionJwtPreviousSecret = yield* Config.option(Config.Redacted("SESSION_JWT_PREVIOUS_SECRET"))
   const sessionMaxLifetimeSeconds = yield* Config.Int("SESSION_MAX_LIFETIME_SECONDS").pipe(Config.withDefault(86_400))
-  const fileKeySecret = yield* Config.Redacted("FILE_KEY_SECRET").pipe(Config.withDefault(sessionJwtSecret))
+  const fileKeySecret = Option.getOrElse(yield* configuredFileKeySecret, () => sessionJwtSecret)
   const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
   const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(
     Config.withDefault(`http://localhost:${listenPort}`)

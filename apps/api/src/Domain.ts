@@ -15,7 +15,6 @@ import {
   CryptoPayouts,
   CryptoQuotes,
   Customers,
-  cryptoFeesFromConfig,
   Documents,
   ExchangeRateTable,
   FileAccess,
@@ -47,7 +46,7 @@ import { Layer } from "effect"
 import type { ServiceConfig } from "./Config.ts"
 import { integrations, integrationsFoundation } from "./Integrations.ts"
 import { dashboardSignIn, outboundMail } from "./Mail.ts"
-import { checkoutSettings, payoutRail } from "./Payments.ts"
+import { checkoutSettings, cryptoFees, payoutRail } from "./Payments.ts"
 import { fileStorage, type Ports } from "./Persistence.ts"
 import { backgroundJobs } from "./Workers.ts"
 
@@ -81,7 +80,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     // Where payouts leave: the simulated rail (deterministic confirmations), or the EVM rail with CRYPTO_RAIL=evm.
     Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(payoutRail(SimulatedPayoutRail)))),
     Layer.provideMerge(Transfers.layer),
-    Layer.provideMerge(CryptoQuotes.layer.pipe(Layer.provide(cryptoFeesFromConfig))),
+    Layer.provideMerge(CryptoQuotes.layer.pipe(Layer.provide(cryptoFees))),
     Layer.provideMerge(CryptoDestinations.layer),
     Layer.provideMerge(Layer.mergeAll(ReceiveAddresses.layer, PaymentCodes.layer)),
     Layer.provideMerge(Layer.mergeAll(OAuth.layer, OAuthApplications.layer, ApiKeys.layer)),

@@ -1,9 +1,15 @@
-import { RateLimitSignIn, RateLimitV1, UnknownCredentialLimiter } from "@svc/adapters-http"
+import {
+  ClientAddress,
+  OAuthRateLimit,
+  RateLimitSignIn,
+  RateLimitV1,
+  UnknownCredentialLimiter
+} from "@svc/adapters-http"
 import { CallerCredentials } from "@svc/adapters-mcp"
 import { RateLimiterMemory } from "@svc/adapters-memory"
 import { AgentCredentials, RateLimiter, RateLimitPruneJob } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
-import { v1ProtectionConfig } from "./Config.ts"
+import { oauthRateLimitPerMinute, trustedProxies, v1ProtectionConfig } from "./Config.ts"
 import { rateLimitPruneInterval } from "./Workers.ts"
 
 /**
@@ -25,6 +31,12 @@ export const RateLimits = Layer.unwrap(
   })
 )
 
+/** The /oauth limit per client address: `RATE_LIMIT_OAUTH_PER_MINUTE` (default 60). */
+export const OAuthRateLimits = Layer.effect(
+  OAuthRateLimit,
+  Effect.map(oauthRateLimitPerMinute, (perMinute) => ({ perMinute }))
+)
+
 /** /mcp admits the credentials /v1 accepts (spending keys, team API keys, OAuth access tokens). */
 export const McpCallers = Layer.effect(
   CallerCredentials,
@@ -33,3 +45,6 @@ export const McpCallers = Layer.effect(
     return CallerCredentials.of({ known: (token) => Effect.map(agents.authenticate(token), Option.isSome) })
   })
 )
+
+/** The client address of every request, behind the proxies `TRUST_PROXY` names (none unless given). */
+export const clientAddress = Layer.unwrap(Effect.map(trustedProxies, ClientAddress))

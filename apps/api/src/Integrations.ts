@@ -1,12 +1,5 @@
 import { DashboardUrl } from "@svc/adapters-http"
-import {
-  ChatMessagingHttp,
-  ChatPlatformHttp,
-  MailProviderHttp,
-  MailStateJwe,
-  mailAppSettings
-} from "@svc/adapters-integrations"
-import { WebhookDestinationsLive } from "@svc/adapters-webhooks"
+import { ChatMessagingHttp, ChatPlatformHttp, MailProviderHttp, MailStateJwe } from "@svc/adapters-integrations"
 import {
   ChatApp,
   ChatApprovalButtons,
@@ -22,8 +15,10 @@ import {
   DEFAULT_CHAT_API_URL,
   dashboardUrl,
   integrationSecretsKey,
+  mailAppConfig,
   type ServiceConfig
 } from "./Config.ts"
+import { webhookDestinations } from "./Webhooks.ts"
 import { backgroundJobs } from "./Workers.ts"
 
 /** What the integrations share: the key their secrets are sealed and their states signed under, and the dashboard. */
@@ -68,7 +63,7 @@ const mailIntegration = (config: ServiceConfig) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const { secretsKey, dashboardUrl } = yield* IntegrationSettings
-      const settings = yield* mailAppSettings(`${config.publicBaseUrl}/apps/mail/oauth-callback`)
+      const settings = yield* mailAppConfig(`${config.publicBaseUrl}/apps/mail/oauth-callback`)
       return Layer.merge(MailConnection.layer, Layer.succeed(DashboardUrl, dashboardUrl)).pipe(
         Layer.provide([
           MailProviderHttp.layer(settings).pipe(Layer.provide(FetchHttpClient.layer)),
@@ -117,7 +112,7 @@ const chatApprovals = (config: ServiceConfig) =>
     Layer.provideMerge(ChatApprovals.layer),
     Layer.provideMerge(
       ChatMessagingHttp.layer({ apiUrl: config.chatApiUrl ?? DEFAULT_CHAT_API_URL }).pipe(
-        Layer.provide([FetchHttpClient.layer, WebhookDestinationsLive])
+        Layer.provide([FetchHttpClient.layer, webhookDestinations])
       )
     )
   )

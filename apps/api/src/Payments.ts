@@ -1,7 +1,7 @@
 import { EvmRail } from "@svc/adapters-evm"
-import { AuthorizationDeadline, AuthorizationTolerance, CardNumberKey, type PayoutRail } from "@svc/domain"
+import { AuthorizationDeadline, AuthorizationTolerance, CardNumberKey, CryptoFees, type PayoutRail } from "@svc/domain"
 import { type Config, Effect, Layer, Redacted } from "effect"
-import { cryptoRail, type ServiceConfig } from "./Config.ts"
+import { cryptoFeesConfig, cryptoRail, evmRailConfig, type ServiceConfig } from "./Config.ts"
 
 /** The checkout settings a card's issuing and authorizations read. */
 export const checkoutSettings = (config: ServiceConfig) =>
@@ -11,6 +11,12 @@ export const checkoutSettings = (config: ServiceConfig) =>
     Layer.succeed(CardNumberKey, Redacted.value(config.cardNumberKey))
   )
 
+/** The fees crypto quotes charge, from the `CRYPTO_FEE_*` and `CRYPTO_NETWORK_FEE_*` variables. */
+export const cryptoFees = Layer.effect(CryptoFees, cryptoFeesConfig)
+
+/** The EVM rail over the `CRYPTO_*` settings of the environment (ADR 0033). */
+export const evmRail = Layer.unwrap(Effect.map(evmRailConfig, EvmRail.layer))
+
 /**
  * The payout rail `CRYPTO_RAIL` names: `simulated` (the default), or `evm`, which signs ERC-20 transfers from the hot
  * wallet on the EVM networks configured by the `CRYPTO_*` variables (`EvmRail`, ADR 0033).
@@ -18,7 +24,7 @@ export const checkoutSettings = (config: ServiceConfig) =>
 export const payoutRail = <E, R>(simulated: Layer.Layer<PayoutRail, E, R>) => {
   const rails: Record<"simulated" | "evm", Layer.Layer<PayoutRail, E | Config.ConfigError, R>> = {
     simulated,
-    evm: EvmRail.layer
+    evm: evmRail
   }
   return Layer.unwrap(Effect.map(cryptoRail, (rail) => rails[rail]))
 }

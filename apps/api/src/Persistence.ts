@@ -1,14 +1,17 @@
 import { FileStorageFs } from "@svc/adapters-fs"
 import { Readiness } from "@svc/adapters-http"
 import { FileStorageMemory } from "@svc/adapters-memory"
-import type { PortsPg } from "@svc/adapters-pg"
+import { DatabaseLive, type PortsPg } from "@svc/adapters-pg"
 import { DEFAULT_MAX_FILE_BYTES, MaxFileBytes } from "@svc/domain"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { ServiceConfig } from "./Config.ts"
+import { databaseConfig, type ServiceConfig } from "./Config.ts"
 
 /** Every port the application needs: what each adapter package's `Ports` layer provides. */
 export type Ports = Layer.Success<typeof PortsPg>
+
+/** The database `DATABASE_URL` names, else the embedded one, migrated from the moment it is built. */
+export const Database = Layer.unwrap(Effect.map(databaseConfig, DatabaseLive))
 
 /** Readiness over SQL: the database answers `SELECT 1` within two seconds. */
 export const SqlReadiness = Layer.effect(

@@ -1,13 +1,13 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { answerClientErrorsAsJson, Readiness } from "@svc/adapters-http"
-import { DatabaseInfo, DatabaseLive, DatabaseStartup, PortsPg } from "@svc/adapters-pg"
+import { DatabaseInfo, DatabaseStartup, PortsPg } from "@svc/adapters-pg"
 import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { appLayer } from "./App.ts"
 import { httpServerConfig, serviceConfig } from "./Config.ts"
 import { TracingLive } from "./Observability.ts"
-import { SqlReadiness } from "./Persistence.ts"
+import { Database, SqlReadiness } from "./Persistence.ts"
 import { Sha256Node } from "./Sha256Node.ts"
 import { BackgroundJobsGate } from "./Workers.ts"
 
@@ -79,7 +79,7 @@ const ServerLive = Layer.unwrap(
       Layer.provide(HttpRouter.serve(app, { disableListenLog: true, disableLogger: true })),
       Layer.provide(JobsAfterMigrations),
       Layer.provide(NodeHttpServer.layer(nodeServer(timeouts), { port, host, gracefulShutdownTimeout: "10 seconds" })),
-      Layer.provideMerge(DatabaseLive),
+      Layer.provideMerge(Database),
       Layer.provide(Sha256Node),
       Layer.provide(TracingLive)
     )

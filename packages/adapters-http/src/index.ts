@@ -20,5 +20,6 @@ export {
   SessionTokens,
   UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
+export { OAuthRateLimit } from "./http/oauth/index.ts"
 export { MetricsRoute, Readiness } from "./http/platform/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

@@ -1,5 +1,5 @@
 import { InboundCommands, InboundReview, WebhookDispatcher, WebhookEndpoints } from "@svc/domain"
-import { Config, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import {
   AuthorizationStream,
   InboundIntake,
@@ -9,7 +9,7 @@ import {
   InboundWorker,
   InboundWebhookRoutes as Routes
 } from "./inbound/index.ts"
-import { WebhooksConfigLive } from "./shared/index.ts"
+import { WebhooksConfigLive, WebhooksSettings } from "./shared/index.ts"
 import { DeliveryWorker, StandardWebhooksSender } from "./webhooks/index.ts"
 
 export * from "./inbound/index.ts"
@@ -22,29 +22,29 @@ export const InboundRunnerLive = InboundRunner.layer.pipe(
   Layer.provideMerge(Layer.merge(InboundCommands.layer, InboundReview.layer))
 )
 
-/** Outbound webhook services over the ports: endpoints and the dispatcher sending with Standard Webhooks; configured from the environment. */
+/** Outbound webhook services over the ports: endpoints and the dispatcher sending with Standard Webhooks configured by `WebhooksSettings`. */
 export const OutboundWebhooksLive = WebhookDispatcher.layer.pipe(
   Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(StandardWebhooksSender),
   Layer.provideMerge(WebhooksConfigLive)
 )
 
-/** Webhook services over the ports and the Ledger: the outbound services and inbound processing; configured from the environment. */
+/** Webhook services over the ports and the Ledger: the outbound services and inbound processing configured by `WebhooksSettings`. */
 export const WebhookServicesLive = Layer.mergeAll(
   OutboundWebhooksLive,
   InboundRunnerLive.pipe(Layer.provideMerge(WebhooksConfigLive))
 )
 
-/** The raw inbound webhook routes, with their secrets read from the environment; the auth-stream needs `CardAuthorizations`. */
+/** The raw inbound webhook routes, with their secrets from `WebhooksSettings`; the auth-stream needs `CardAuthorizations`. */
 export const InboundWebhookRoutes = Routes.pipe(
   Layer.provide([InboundIntake.layer, AuthorizationStream.layer]),
   Layer.provide(InboundSecrets.layer)
 )
 
-/** The inbound and outbound workers as scoped fibers; `WEBHOOK_WORKERS=off` leaves them out (e.g. an API-only process). */
+/** The inbound and outbound workers as scoped fibers, unless `WebhooksSettings.workers` leaves them out (an API-only process). */
 export const WebhookWorkersLive = Layer.unwrap(
   Effect.gen(function* () {
-    const setting = yield* Config.String("WEBHOOK_WORKERS").pipe(Config.withDefault("on"))
-    return setting.toLowerCase() === "off" ? Layer.empty : Layer.mergeAll(InboundWorker, DeliveryWorker)
+    const { workers } = yield* WebhooksSettings
+    return workers ? Layer.mergeAll(InboundWorker, DeliveryWorker) : Layer.empty
   })
 )

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import type { Ports } from "@svc/api"
+import { cryptoFees, type Ports } from "@svc/api"
 import {
   type AgentPrincipal,
   CryptoDestinations,
@@ -7,7 +7,6 @@ import {
   CryptoFees,
   CryptoQuotes,
   CryptoQuotesRepo,
-  cryptoFeesFromConfig,
   DEFAULT_CRYPTO_FEES,
   Transactor,
   type UserId
@@ -299,7 +298,7 @@ export const cryptoContract = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         assert.deepStrictEqual([quote.serviceFee, quote.networkFee, quote.amountDelivered], [11, 7, 783])
         const fromEnv = (env: Record<string, string>) =>
           Effect.map(CryptoFees, (schedule) => schedule).pipe(
-            Effect.provide(cryptoFeesFromConfig),
+            Effect.provide(cryptoFees),
             Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
           )
         assert.deepStrictEqual(yield* fromEnv({}), DEFAULT_CRYPTO_FEES)

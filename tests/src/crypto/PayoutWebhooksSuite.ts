@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { makeSimulatedRail } from "@svc/adapters-memory"
 import { deliverOnce, OutboundWebhooksLive } from "@svc/adapters-webhooks"
+import { webhooksSettings } from "@svc/api"
 import { CryptoPayouts, Ledger, PayoutRail, WebhookDispatcher } from "@svc/domain"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -50,6 +51,7 @@ export const payoutWebhooksSuite = <E>(name: string, ports: Layer.Layer<WebhookP
           const outbound = yield* Layer.build(
             OutboundWebhooksLive.pipe(
               Layer.provide(Layer.succeedContext(context)),
+              Layer.provide(Layer.fresh(webhooksSettings)),
               Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
             )
           )

@@ -2,8 +2,7 @@ import { readFileSync } from "node:fs"
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http"
 import { type AddressInfo, createServer } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
-import { EvmRail } from "@svc/adapters-evm"
-import { payoutRail } from "@svc/api"
+import { evmRail, payoutRail } from "@svc/api"
 import { PayoutRail, type RailTransfer } from "@svc/domain"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import {
@@ -125,9 +124,9 @@ const withRailOf = <A, E, E2>(
   effect: Effect.Effect<A, E, PayoutRail>
 ) => effect.pipe(Effect.provide(rail.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))))
 
-/** Runs `effect` with an EVM rail built from `env` alone. */
+/** Runs `effect` with an EVM rail built, as the API builds it, from `env` alone. */
 const withRail = <A, E>(env: Record<string, string>, effect: Effect.Effect<A, E, PayoutRail>) =>
-  withRailOf(EvmRail.layer, env, effect)
+  withRailOf(evmRail, env, effect)
 
 /** A stand-in for the simulated rail, to see which rail `CRYPTO_RAIL` picks. */
 const StandIn = Layer.succeed(

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { FileStorageMemory, SimulatedCardIssuer } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
+import { webhooksSettings } from "@svc/api"
 import {
   CardAuthorizations,
   type FileStorage,
@@ -35,7 +36,12 @@ export const inboundOver = <E>(
       Layer.provideMerge(CardAuthorizations.layer.pipe(Layer.provide(SimulatedCardIssuer))),
       Layer.provideMerge(Inbox.layer.pipe(Layer.provideMerge(files))),
       Layer.provideMerge(Ledger.layer.pipe(Layer.provideMerge(ports))),
-      Layer.provide(WebhooksConfigLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(appEnv())))))
+      Layer.provide(
+        WebhooksConfigLive.pipe(
+          Layer.provide(Layer.fresh(webhooksSettings)),
+          Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(appEnv())))
+        )
+      )
     ),
     { timeout: "120 seconds", excludeTestServices: true }
   )

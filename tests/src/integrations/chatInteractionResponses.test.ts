@@ -7,6 +7,7 @@ import {
   WebhookHostResolver,
   WebhooksConfigLive
 } from "@svc/adapters-webhooks"
+import { webhooksSettings } from "@svc/api"
 import { ApprovalId, SpendRequests } from "@svc/domain"
 import { ConfigProvider, Effect, Layer, Logger } from "effect"
 import { fundedAgent, spend } from "../spend/SpendSetup.ts"
@@ -35,7 +36,12 @@ const setup = (production: boolean) => {
       Layer.provideMerge(
         chatDomainOver(PortsMemory, { production }).pipe(Layer.provide(Layer.succeed(WebhookHostResolver, resolver)))
       ),
-      Layer.provide(WebhooksConfigLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))))
+      Layer.provide(
+        WebhooksConfigLive.pipe(
+          Layer.provide(Layer.fresh(webhooksSettings)),
+          Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+        )
+      )
     )
   }
 }

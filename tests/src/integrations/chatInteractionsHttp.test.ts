@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { PortsMemory } from "@svc/adapters-memory"
 import { InboundRunner, InboundRunnerLive, WebhooksConfigLive } from "@svc/adapters-webhooks"
+import { webhooksSettings } from "@svc/api"
 import { ApprovalId, type InboundEventStatus, InboundEventStore, SpendRequests } from "@svc/domain"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { fundedAgent, spend } from "../spend/SpendSetup.ts"
@@ -14,7 +15,12 @@ const env = baseEnv({ WEBHOOK_WORKERS: "off", BACKGROUND_JOBS: "false" })
 /** The test's own inbound runner over the app's ports, with the chat buttons: the tests run the worker's step. */
 const Setup = InboundRunnerLive.pipe(
   Layer.provideMerge(chatDomainOver(PortsMemory)),
-  Layer.provide(WebhooksConfigLive.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))))
+  Layer.provide(
+    WebhooksConfigLive.pipe(
+      Layer.provide(Layer.fresh(webhooksSettings)),
+      Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
+    )
+  )
 )
 
 const INTERACTIONS = "/apps/chat/interactions"

@@ -1,19 +1,17 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { ClientAddress, parseTrustedProxies } from "@svc/adapters-http"
+import { clientAddress as apiClientAddress } from "@svc/api"
 import { ConfigProvider, Effect, Layer, Option, Result } from "effect"
 import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 
-/** A router answering the client address it sees, behind `ClientAddress` configured with `trustProxy`. */
+/** A router answering the client address it sees, behind `ClientAddress` trusting the proxies `trustProxy` lists. */
 const echo = (trustProxy: string | undefined) =>
   HttpRouter.toWebHandler(
     HttpRouter.add("GET", "/ip", (request) =>
       Effect.succeed(HttpServerResponse.text(Option.getOrElse(request.remoteAddress, () => "none")))
     ).pipe(
-      Layer.provide(ClientAddress),
-      Layer.provide(HttpServer.layerServices),
-      Layer.provide(
-        ConfigProvider.layer(ConfigProvider.fromUnknown(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy }))
-      )
+      Layer.provide(ClientAddress(Result.getOrThrow(parseTrustedProxies(trustProxy ?? "")))),
+      Layer.provide(HttpServer.layerServices)
     ),
     {
       disableLogger: true,
@@ -63,9 +61,17 @@ describe("TRUST_PROXY parsing", () => {
     assert.deepStrictEqual(parseTrustedProxies(text), Result.fail(entry))
   })
 
-  it("refuses to start with a malformed TRUST_PROXY", async () => {
+  it("the API refuses to start with a malformed TRUST_PROXY, and trusts none without it", async () => {
+    const unset = await Effect.runPromiseExit(
+      Layer.build(apiClientAddress).pipe(
+        Effect.provide(HttpRouter.layer),
+        Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({}))),
+        Effect.scoped
+      )
+    )
+    assert.isTrue(unset._tag === "Success")
     const built = await Effect.runPromiseExit(
-      Layer.build(ClientAddress).pipe(
+      Layer.build(apiClientAddress).pipe(
         Effect.provide(HttpRouter.layer),
         Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ TRUST_PROXY: "10.0.0.0/8,not-an-ip" }))),
         Effect.scoped

@@ -243,9 +243,32 @@ export const ambientReads = (source: string): Array<string> => source.split("\n"
 export const sqlErrorReads = (source: string): Array<string> =>
   source.split("\n").filter((line) => /\bSqlError\b/u.test(line))
 
-/** The lines of a source that read the environment: `process.env`, or an effect `Config` naming a variable. */
+/** A line that is only a comment (`//`, or a line of a block comment or JSDoc). */
+const isCommentLine = (line: string) => /^\s*(?:\/\/|\/\*|\*)/u.test(line)
+
+/**
+ * The lines of a source that read the environment: `process.env`, an effect `Config` naming a variable, or the
+ * environment's `ConfigProvider`. Comment lines (a JSDoc example) are not reads.
+ */
 export const environmentReads = (source: string): Array<string> =>
-  source.split("\n").filter((line) => /\bprocess\.env\b|\bConfig\.(?:[A-Z]\w*|schema)\(/u.test(line))
+  source
+    .split("\n")
+    .filter(
+      (line) =>
+        !isCommentLine(line) &&
+        /\bprocess\.env\b|\bConfig\.(?:[A-Z]\w*|schema)\(|\bConfigProvider\.fromEnv\b/u.test(line)
+    )
+
+/**
+ * The lines of a module that read the environment where only an app may: a package's sources take their settings as
+ * values (ADR 0048); its `testing/` support and its tests may read what a test run is given (`DATABASE_URL`).
+ */
+export const settingsReadsIn = (file: string, source: string): Array<string> =>
+  /^packages\/[^/]+\/src\//u.test(file) &&
+  !/^packages\/[^/]+\/src\/testing\//u.test(file) &&
+  !/\.test\.tsx?$/u.test(file)
+    ? environmentReads(source)
+    : []
 
 /** The environment variables a source names (a quoted `UPPER_SNAKE` string), once per mention. */
 export const variablesNamed = (source: string): Array<string> =>

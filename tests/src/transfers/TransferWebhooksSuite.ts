@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { deliverOnce, OutboundWebhooksLive } from "@svc/adapters-webhooks"
+import { webhooksSettings } from "@svc/api"
 import { WebhookDispatcher } from "@svc/domain"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -68,6 +69,7 @@ export const transferWebhooksSuite = <E>(name: string, ports: Layer.Layer<Webhoo
         const outbound = yield* Layer.build(
           OutboundWebhooksLive.pipe(
             Layer.provide(Layer.succeedContext(context)),
+            Layer.provide(Layer.fresh(webhooksSettings)),
             Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
           )
         )

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { deliverOnce, OutboundWebhooksLive } from "@svc/adapters-webhooks"
+import { webhooksSettings } from "@svc/api"
 import { EventOutbox, Ledger, type TeamId, Transactor, WebhookDispatcher } from "@svc/domain"
 import { ConfigProvider, Context, Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -30,6 +31,7 @@ const start = (env: Record<string, string>) =>
     const outbound = yield* Layer.build(
       OutboundWebhooksLive.pipe(
         Layer.provide(Layer.succeedContext(ports)),
+        Layer.provide(Layer.fresh(webhooksSettings)),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))
       )
     )

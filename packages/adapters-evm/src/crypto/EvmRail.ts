@@ -11,7 +11,7 @@ import {
   type RailTransfer,
   RailUnavailable
 } from "@svc/domain"
-import { Config, ConfigProvider, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import {
   type Address,
   BaseError,
@@ -40,7 +40,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts"
 
 /** One EVM network the rail pays out on. */
-interface NetworkSettings {
+export interface EvmNetworkSettings {
   /** May hold an API key in its path or user info: never logged, never in an error. */
   readonly rpcUrl: Redacted.Redacted<string>
   readonly contracts: Partial<Record<CryptoAsset, Address>>
@@ -49,81 +49,37 @@ interface NetworkSettings {
   readonly gasLimit: bigint
 }
 
-const DEFAULT_GAS_LIMIT = 100_000
-const DEFAULT_CONFIRMATIONS = 1
-const DEFAULT_RPC_TIMEOUT_MS = 10_000
+/** What the rail is built from: the hot wallet's key, the RPC timeout and the networks it pays out on. */
+export interface EvmRailSettings {
+  readonly privateKey: Redacted.Redacted<string>
+  readonly rpcTimeoutMs: number
+  readonly networks: Partial<Record<EvmNetwork, EvmNetworkSettings>>
+}
+
+/** The gas limit of a transfer unless its network or the rail says otherwise. */
+export const DEFAULT_GAS_LIMIT = 100_000
+/** The confirmations a transfer waits for unless its network says otherwise. */
+export const DEFAULT_CONFIRMATIONS = 1
+/** How long an RPC call may take unless the rail says otherwise. */
+export const DEFAULT_RPC_TIMEOUT_MS = 10_000
 /** Room for the base fee to rise (12.5% a full block at most) between signing and inclusion. */
 const BASE_FEE_MULTIPLIER = 2
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/u
-const ASSETS: ReadonlyArray<CryptoAsset> = ["USDC", "USDT"]
 
-const variable = (network: EvmNetwork, key: string) => `CRYPTO_${network.toUpperCase()}_${key}`
+/** The variable that configures `key` of `network` (`CRYPTO_<NETWORK>_<KEY>`), named where a missing setting refuses a payout. */
+export const evmVariable = (network: EvmNetwork, key: string) => `CRYPTO_${network.toUpperCase()}_${key}`
 
-const invalid = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
+/** Whether `key` has the form of a hot wallet's private key (0x and 64 hex digits). */
+export const isEvmPrivateKey = (key: string): boolean => PRIVATE_KEY.test(key)
 
-/** A whole number from the environment within `minimum..maximum`; a bad value names the variable. */
-const wholeNumber = (name: string, minimum: number, maximum: number) =>
-  Config.schema(
-    Schema.FiniteFromString.check(
-      Schema.isInt(),
-      Schema.isBetween(
-        { minimum, maximum },
-        { message: `${name} must be a whole number from ${minimum} to ${maximum}` }
-      )
-    ),
-    name
-  )
-
-/** A contract address from the environment, in its EIP-55 form. */
-const contractAddress = (name: string) =>
-  Config.option(Config.String(name)).pipe(
-    Config.mapEffect((value) =>
-      Option.match(
-        Option.filter(value, (text) => text.trim() !== ""),
-        {
-          onNone: () => Effect.succeed(Option.none<Address>()),
-          onSome: (text) =>
-            isAddress(text.trim())
-              ? Effect.succeed(Option.some(getAddress(text.trim())))
-              : Effect.fail(invalid(`${name} must be an EVM address (0x and 40 hex digits)`))
-        }
-      )
-    )
-  )
-
-/** The hot wallet's key: checked without ever being echoed. */
-const privateKey = Config.Redacted("CRYPTO_EVM_PRIVATE_KEY").pipe(
-  Config.mapEffect((key) =>
-    PRIVATE_KEY.test(Redacted.value(key))
-      ? Effect.succeed(key)
-      : Effect.fail(invalid("CRYPTO_EVM_PRIVATE_KEY must be 0x and 64 hex digits"))
-  )
-)
-
-/** A network's settings, or none when its RPC URL is unset. */
-const networkSettings = (network: EvmNetwork, defaultGasLimit: number) =>
-  Effect.gen(function* () {
-    const rpcUrl = yield* Config.option(Config.Redacted(variable(network, "RPC_URL")))
-    if (Option.isNone(rpcUrl) || Redacted.value(rpcUrl.value).trim() === "") return Option.none<NetworkSettings>()
-    const contracts: Partial<Record<CryptoAsset, Address>> = {}
-    for (const asset of ASSETS) {
-      const contract = yield* contractAddress(variable(network, `${asset}_CONTRACT`))
-      if (Option.isSome(contract)) contracts[asset] = contract.value
-    }
-    const confirmations = yield* wholeNumber(variable(network, "CONFIRMATIONS"), 1, 1_000).pipe(
-      Config.withDefault(DEFAULT_CONFIRMATIONS)
-    )
-    const gasLimit = yield* wholeNumber(variable(network, "GAS_LIMIT"), 21_000, 30_000_000).pipe(
-      Config.withDefault(defaultGasLimit)
-    )
-    return Option.some<NetworkSettings>({ rpcUrl: rpcUrl.value, contracts, confirmations, gasLimit: BigInt(gasLimit) })
-  })
+/** `text` as a contract address in its EIP-55 form, or undefined when it is not an EVM address. */
+export const evmAddress = (text: string): Address | undefined => (isAddress(text) ? getAddress(text) : undefined)
 
 /** One configured network: its client, settings and, once read, its chain id. */
 interface Connection {
   readonly network: EvmNetwork
   readonly client: PublicClient
-  readonly settings: NetworkSettings
+  readonly settings: EvmNetworkSettings
   chain: Chain | undefined
 }
 
@@ -170,213 +126,209 @@ const NEVER_VALID =
   /invalid sender|invalid signature|invalid chain ?id|chain ?id mismatch|wrong chain|intrinsic gas too low|exceeds block gas limit|rlp|could not decode|failed to decode|malformed/iu
 
 /**
- * The EVM payout rail: ERC-20 `transfer`s of USDC or USDT from one hot wallet (`CRYPTO_EVM_PRIVATE_KEY`), on each
- * EVM network whose `CRYPTO_<NETWORK>_RPC_URL` is set.
+ * The EVM payout rail: ERC-20 `transfer`s of USDC or USDT from one hot wallet (`privateKey`), on each EVM network
+ * its settings name.
  *
  * `prepare` signs an EIP-1559 transaction without sending it, so its hash is known and stored before the first
  * broadcast; `broadcast` sends exactly that payload, again as often as needed (a node that already has it, or whose
  * wallet nonce is past it, answers success: `status` then says whether it was mined or dropped). The gas limit is
- * fixed (`CRYPTO_EVM_GAS_LIMIT`, per network `CRYPTO_<NETWORK>_GAS_LIMIT`), so a transfer that will revert is still
+ * fixed per network (`gasLimit`), so a transfer that will revert is still
  * mined and reported `failed` ("reverted") rather than refused before it is sent.
  *
  * Nonces: `prepare` takes the wallet's pending nonce. The caller must therefore prepare one transfer at a time per
  * wallet (one worker process) and broadcast every stored transfer the network has not seen before preparing a new
  * one; otherwise two transfers share a nonce and one of them ends `failed` ("dropped").
  */
-const make = Effect.gen(function* () {
-  const key = yield* privateKey
-  const defaultGasLimit = yield* wholeNumber("CRYPTO_EVM_GAS_LIMIT", 21_000, 30_000_000).pipe(
-    Config.withDefault(DEFAULT_GAS_LIMIT)
-  )
-  const timeout = yield* wholeNumber("CRYPTO_EVM_RPC_TIMEOUT_MS", 100, 600_000).pipe(
-    Config.withDefault(DEFAULT_RPC_TIMEOUT_MS)
-  )
-  const account = privateKeyToAccount(Redacted.value(key) as Hex)
-  const scrub = scrubber(key)
-  const connections = new Map<CryptoNetwork, Connection>()
-  for (const network of EVM_NETWORKS) {
-    const settings = yield* networkSettings(network, defaultGasLimit)
-    if (Option.isSome(settings)) {
-      const transport = http(Redacted.value(settings.value.rpcUrl), { retryCount: 0, timeout })
-      // No cache: a stale block number would hold a confirmed transfer pending.
-      const client: PublicClient = createPublicClient({ transport, cacheTime: 0 })
-      connections.set(network, { network, client, settings: settings.value, chain: undefined })
+const make = (settings: EvmRailSettings) =>
+  Effect.gen(function* () {
+    const key = settings.privateKey
+    const account = privateKeyToAccount(Redacted.value(key) as Hex)
+    const scrub = scrubber(key)
+    const connections = new Map<CryptoNetwork, Connection>()
+    for (const network of EVM_NETWORKS) {
+      const configured = settings.networks[network]
+      if (configured !== undefined) {
+        const transport = http(Redacted.value(configured.rpcUrl), { retryCount: 0, timeout: settings.rpcTimeoutMs })
+        // No cache: a stale block number would hold a confirmed transfer pending.
+        const client: PublicClient = createPublicClient({ transport, cacheTime: 0 })
+        connections.set(network, { network, client, settings: configured, chain: undefined })
+      }
     }
-  }
 
-  const unavailable = (network: CryptoNetwork, what: string, cause: unknown) =>
-    new RailUnavailable({ network, message: scrub(`${what} failed on ${network}: ${reasonOf(cause)}`) })
+    const unavailable = (network: CryptoNetwork, what: string, cause: unknown) =>
+      new RailUnavailable({ network, message: scrub(`${what} failed on ${network}: ${reasonOf(cause)}`) })
 
-  /** One RPC call; any failure is the network being unavailable. */
-  const rpc = <A>(connection: Connection, what: string, call: (client: PublicClient) => Promise<A>) =>
-    Effect.tryPromise({
-      try: () => call(connection.client),
-      catch: (cause) => unavailable(connection.network, what, cause)
-    })
-
-  const receiptOf = (connection: Connection, hash: Hex) =>
-    rpc(connection, "reading the receipt", (client) =>
-      client.getTransactionReceipt({ hash }).catch((error: unknown): TransactionReceipt | null => {
-        if (error instanceof TransactionReceiptNotFoundError) return null
-        throw error
+    /** One RPC call; any failure is the network being unavailable. */
+    const rpc = <A>(connection: Connection, what: string, call: (client: PublicClient) => Promise<A>) =>
+      Effect.tryPromise({
+        try: () => call(connection.client),
+        catch: (cause) => unavailable(connection.network, what, cause)
       })
-    )
 
-  const transactionKnown = (connection: Connection, hash: Hex) =>
-    rpc(connection, "reading the transaction", (client) =>
-      client.getTransaction({ hash }).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof TransactionNotFoundError) return false
+    const receiptOf = (connection: Connection, hash: Hex) =>
+      rpc(connection, "reading the receipt", (client) =>
+        client.getTransactionReceipt({ hash }).catch((error: unknown): TransactionReceipt | null => {
+          if (error instanceof TransactionReceiptNotFoundError) return null
           throw error
-        }
-      )
-    )
-
-  /** The chain, with its id read from the RPC once. */
-  const chainOf = (connection: Connection) =>
-    connection.chain !== undefined
-      ? Effect.succeed(connection.chain)
-      : rpc(connection, "reading the chain id", (client) => client.getChainId()).pipe(
-          Effect.map((id) => {
-            const chain = defineChain({
-              id,
-              name: connection.network,
-              nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-              rpcUrls: { default: { http: [] } },
-              fees: { baseFeeMultiplier: BASE_FEE_MULTIPLIER }
-            })
-            connection.chain = chain
-            return chain
-          })
-        )
-
-  const connectionFor = (network: CryptoNetwork) =>
-    Effect.fromNullishOr(connections.get(network)).pipe(
-      Effect.mapError(() => new RailUnavailable({ network, message: `no RPC is configured for ${network}` }))
-    )
-
-  /** The signed payload of `prepared`, if it is one and hashes to its hash; a stored payload that is not is a bug. */
-  const signedPayload = (prepared: PreparedTransfer): Hex | null =>
-    isHex(prepared.payload) && keccak256(prepared.payload) === prepared.txHash.toLowerCase() ? prepared.payload : null
-
-  /** Where a mined transaction stands, counting confirmations (a revert too is final only once confirmed). */
-  const settled = (connection: Connection, receipt: TransactionReceipt) =>
-    rpc(connection, "reading the block number", (client) => client.getBlockNumber()).pipe(
-      Effect.map((head): RailStatus => {
-        if (head - receipt.blockNumber + 1n < BigInt(connection.settings.confirmations)) return { _tag: "pending" }
-        return receipt.status === "success" ? { _tag: "confirmed" } : { _tag: "failed", reason: "reverted" }
-      })
-    )
-
-  const prepare = Effect.fn("EvmRail.prepare")(function* (transfer: RailTransfer) {
-    const { network, asset } = transfer
-    yield* Effect.annotateCurrentSpan({
-      "crypto.network": network,
-      "crypto.asset": asset,
-      "crypto.payout_id": transfer.payoutId
-    })
-    const reject = (message: string) => Effect.fail(new RailRejected({ network, message }))
-    if (!isEvmNetwork(network)) return yield* reject(`the EVM rail pays out on ${EVM_NETWORKS.join(", ")} only`)
-    const connection = connections.get(network)
-    if (connection === undefined) {
-      return yield* reject(`no RPC is configured for ${network} (${variable(network, "RPC_URL")})`)
-    }
-    const token = connection.settings.contracts[asset]
-    if (token === undefined) {
-      return yield* reject(
-        `no ${asset} contract is configured for ${network} (${variable(network, `${asset}_CONTRACT`)})`
-      )
-    }
-    if (!isAddress(transfer.address)) return yield* reject("the destination is not an EVM address (EIP-55)")
-    if (transfer.baseUnits <= 0n || transfer.baseUnits > maxUint256) {
-      return yield* reject("the amount must be a positive number of base units")
-    }
-    const chain = yield* chainOf(connection)
-    const nonce = yield* rpc(connection, "reading the wallet's nonce", (client) =>
-      client.getTransactionCount({ address: account.address, blockTag: "pending" })
-    )
-    const fees = yield* rpc(connection, "reading the fees", (client) => client.estimateFeesPerGas({ chain }))
-    const payload = yield* Effect.promise(() =>
-      account.signTransaction({
-        type: "eip1559",
-        chainId: chain.id,
-        nonce,
-        to: token,
-        value: 0n,
-        data: encodeFunctionData({
-          abi: erc20Abi,
-          functionName: "transfer",
-          args: [getAddress(transfer.address), transfer.baseUnits]
-        }),
-        gas: connection.settings.gasLimit,
-        maxFeePerGas: fees.maxFeePerGas,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas
-      })
-    )
-    const txHash = keccak256(payload)
-    yield* Effect.annotateCurrentSpan({ "crypto.tx_hash": txHash, "crypto.nonce": nonce })
-    return { txHash, payload } satisfies PreparedTransfer
-  })
-
-  const broadcast = Effect.fn("EvmRail.broadcast")(function* (network: CryptoNetwork, prepared: PreparedTransfer) {
-    yield* Effect.annotateCurrentSpan({ "crypto.network": network, "crypto.tx_hash": prepared.txHash })
-    if (!isEvmNetwork(network)) {
-      return yield* new RailRejected({ network, message: "the EVM rail broadcasts on EVM networks only" })
-    }
-    const connection = yield* connectionFor(network)
-    const payload = signedPayload(prepared)
-    if (payload === null) {
-      return yield* new RailRejected({ network, message: "the payload is not the signed transaction of this hash" })
-    }
-    const hash = prepared.txHash as Hex
-    yield* Effect.tryPromise({
-      try: () => connection.client.sendRawTransaction({ serializedTransaction: payload }),
-      catch: (cause) => cause
-    }).pipe(
-      Effect.catch((cause) =>
-        Effect.gen(function* () {
-          if (noAnswer(cause)) return yield* unavailable(network, "broadcasting", cause)
-          if (yield* transactionKnown(connection, hash).pipe(Effect.orElseSucceed(() => false))) return
-          const words = wordsOf(cause)
-          if (ALREADY_SENT.test(words)) return
-          if (NEVER_VALID.test(words)) {
-            const message = scrub(`the node refused the transaction: ${reasonOf(cause)}`)
-            return yield* new RailRejected({ network, message })
-          }
-          return yield* unavailable(network, "broadcasting", cause)
         })
       )
-    )
+
+    const transactionKnown = (connection: Connection, hash: Hex) =>
+      rpc(connection, "reading the transaction", (client) =>
+        client.getTransaction({ hash }).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof TransactionNotFoundError) return false
+            throw error
+          }
+        )
+      )
+
+    /** The chain, with its id read from the RPC once. */
+    const chainOf = (connection: Connection) =>
+      connection.chain !== undefined
+        ? Effect.succeed(connection.chain)
+        : rpc(connection, "reading the chain id", (client) => client.getChainId()).pipe(
+            Effect.map((id) => {
+              const chain = defineChain({
+                id,
+                name: connection.network,
+                nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+                rpcUrls: { default: { http: [] } },
+                fees: { baseFeeMultiplier: BASE_FEE_MULTIPLIER }
+              })
+              connection.chain = chain
+              return chain
+            })
+          )
+
+    const connectionFor = (network: CryptoNetwork) =>
+      Effect.fromNullishOr(connections.get(network)).pipe(
+        Effect.mapError(() => new RailUnavailable({ network, message: `no RPC is configured for ${network}` }))
+      )
+
+    /** The signed payload of `prepared`, if it is one and hashes to its hash; a stored payload that is not is a bug. */
+    const signedPayload = (prepared: PreparedTransfer): Hex | null =>
+      isHex(prepared.payload) && keccak256(prepared.payload) === prepared.txHash.toLowerCase() ? prepared.payload : null
+
+    /** Where a mined transaction stands, counting confirmations (a revert too is final only once confirmed). */
+    const settled = (connection: Connection, receipt: TransactionReceipt) =>
+      rpc(connection, "reading the block number", (client) => client.getBlockNumber()).pipe(
+        Effect.map((head): RailStatus => {
+          if (head - receipt.blockNumber + 1n < BigInt(connection.settings.confirmations)) return { _tag: "pending" }
+          return receipt.status === "success" ? { _tag: "confirmed" } : { _tag: "failed", reason: "reverted" }
+        })
+      )
+
+    const prepare = Effect.fn("EvmRail.prepare")(function* (transfer: RailTransfer) {
+      const { network, asset } = transfer
+      yield* Effect.annotateCurrentSpan({
+        "crypto.network": network,
+        "crypto.asset": asset,
+        "crypto.payout_id": transfer.payoutId
+      })
+      const reject = (message: string) => Effect.fail(new RailRejected({ network, message }))
+      if (!isEvmNetwork(network)) return yield* reject(`the EVM rail pays out on ${EVM_NETWORKS.join(", ")} only`)
+      const connection = connections.get(network)
+      if (connection === undefined) {
+        return yield* reject(`no RPC is configured for ${network} (${evmVariable(network, "RPC_URL")})`)
+      }
+      const token = connection.settings.contracts[asset]
+      if (token === undefined) {
+        return yield* reject(
+          `no ${asset} contract is configured for ${network} (${evmVariable(network, `${asset}_CONTRACT`)})`
+        )
+      }
+      if (!isAddress(transfer.address)) return yield* reject("the destination is not an EVM address (EIP-55)")
+      if (transfer.baseUnits <= 0n || transfer.baseUnits > maxUint256) {
+        return yield* reject("the amount must be a positive number of base units")
+      }
+      const chain = yield* chainOf(connection)
+      const nonce = yield* rpc(connection, "reading the wallet's nonce", (client) =>
+        client.getTransactionCount({ address: account.address, blockTag: "pending" })
+      )
+      const fees = yield* rpc(connection, "reading the fees", (client) => client.estimateFeesPerGas({ chain }))
+      const payload = yield* Effect.promise(() =>
+        account.signTransaction({
+          type: "eip1559",
+          chainId: chain.id,
+          nonce,
+          to: token,
+          value: 0n,
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: "transfer",
+            args: [getAddress(transfer.address), transfer.baseUnits]
+          }),
+          gas: connection.settings.gasLimit,
+          maxFeePerGas: fees.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas
+        })
+      )
+      const txHash = keccak256(payload)
+      yield* Effect.annotateCurrentSpan({ "crypto.tx_hash": txHash, "crypto.nonce": nonce })
+      return { txHash, payload } satisfies PreparedTransfer
+    })
+
+    const broadcast = Effect.fn("EvmRail.broadcast")(function* (network: CryptoNetwork, prepared: PreparedTransfer) {
+      yield* Effect.annotateCurrentSpan({ "crypto.network": network, "crypto.tx_hash": prepared.txHash })
+      if (!isEvmNetwork(network)) {
+        return yield* new RailRejected({ network, message: "the EVM rail broadcasts on EVM networks only" })
+      }
+      const connection = yield* connectionFor(network)
+      const payload = signedPayload(prepared)
+      if (payload === null) {
+        return yield* new RailRejected({ network, message: "the payload is not the signed transaction of this hash" })
+      }
+      const hash = prepared.txHash as Hex
+      yield* Effect.tryPromise({
+        try: () => connection.client.sendRawTransaction({ serializedTransaction: payload }),
+        catch: (cause) => cause
+      }).pipe(
+        Effect.catch((cause) =>
+          Effect.gen(function* () {
+            if (noAnswer(cause)) return yield* unavailable(network, "broadcasting", cause)
+            if (yield* transactionKnown(connection, hash).pipe(Effect.orElseSucceed(() => false))) return
+            const words = wordsOf(cause)
+            if (ALREADY_SENT.test(words)) return
+            if (NEVER_VALID.test(words)) {
+              const message = scrub(`the node refused the transaction: ${reasonOf(cause)}`)
+              return yield* new RailRejected({ network, message })
+            }
+            return yield* unavailable(network, "broadcasting", cause)
+          })
+        )
+      )
+    })
+
+    const status = Effect.fn("EvmRail.status")(function* (network: CryptoNetwork, prepared: PreparedTransfer) {
+      yield* Effect.annotateCurrentSpan({ "crypto.network": network, "crypto.tx_hash": prepared.txHash })
+      const connection = yield* connectionFor(network)
+      const payload = signedPayload(prepared)
+      if (payload === null)
+        return yield* Effect.die(new Error("a stored payload does not hash to its transaction hash"))
+      const hash = prepared.txHash as Hex
+      const receipt = yield* receiptOf(connection, hash)
+      if (receipt !== null) return yield* settled(connection, receipt)
+      if (yield* transactionKnown(connection, hash)) return { _tag: "pending" } satisfies RailStatus
+      const { nonce } = parseTransaction(payload)
+      const from = yield* Effect.promise(() =>
+        recoverTransactionAddress({ serializedTransaction: payload as TransactionSerialized })
+      )
+      // Dropped is final only once the transaction that took the nonce has the configured confirmations.
+      const head = yield* rpc(connection, "reading the block number", (client) => client.getBlockNumber())
+      const deep = head - BigInt(connection.settings.confirmations - 1)
+      const used = yield* rpc(connection, "reading the wallet's nonce", (client) =>
+        client.getTransactionCount({ address: from, blockNumber: deep < 0n ? 0n : deep })
+      )
+      if (nonce === undefined || used <= nonce) return { _tag: "unknown" } satisfies RailStatus
+      const late = yield* receiptOf(connection, hash)
+      if (late !== null) return yield* settled(connection, late)
+      return { _tag: "failed", reason: "dropped" } satisfies RailStatus
+    })
+
+    return PayoutRail.of({ prepare, broadcast, status })
   })
 
-  const status = Effect.fn("EvmRail.status")(function* (network: CryptoNetwork, prepared: PreparedTransfer) {
-    yield* Effect.annotateCurrentSpan({ "crypto.network": network, "crypto.tx_hash": prepared.txHash })
-    const connection = yield* connectionFor(network)
-    const payload = signedPayload(prepared)
-    if (payload === null) return yield* Effect.die(new Error("a stored payload does not hash to its transaction hash"))
-    const hash = prepared.txHash as Hex
-    const receipt = yield* receiptOf(connection, hash)
-    if (receipt !== null) return yield* settled(connection, receipt)
-    if (yield* transactionKnown(connection, hash)) return { _tag: "pending" } satisfies RailStatus
-    const { nonce } = parseTransaction(payload)
-    const from = yield* Effect.promise(() =>
-      recoverTransactionAddress({ serializedTransaction: payload as TransactionSerialized })
-    )
-    // Dropped is final only once the transaction that took the nonce has the configured confirmations.
-    const head = yield* rpc(connection, "reading the block number", (client) => client.getBlockNumber())
-    const deep = head - BigInt(connection.settings.confirmations - 1)
-    const used = yield* rpc(connection, "reading the wallet's nonce", (client) =>
-      client.getTransactionCount({ address: from, blockNumber: deep < 0n ? 0n : deep })
-    )
-    if (nonce === undefined || used <= nonce) return { _tag: "unknown" } satisfies RailStatus
-    const late = yield* receiptOf(connection, hash)
-    if (late !== null) return yield* settled(connection, late)
-    return { _tag: "failed", reason: "dropped" } satisfies RailStatus
-  })
-
-  return PayoutRail.of({ prepare, broadcast, status })
-})
-
-/** `PayoutRail` on EVM networks from the environment (see `make` above for the variables and the nonce discipline). */
-export const layer = Layer.effect(PayoutRail, make)
+/** `PayoutRail` on EVM networks from its settings (see `make` above for the variables and the nonce discipline). */
+export const layer = (settings: EvmRailSettings) => Layer.effect(PayoutRail, make(settings))

@@ -1,8 +1,8 @@
 import { MailAppNotConfigured, type MailGrant, MailProvider, MailProviderFailed } from "@svc/domain"
-import { Config, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 
-/** The service's app at the mail provider, from the `MAIL_*` configuration. */
+/** The service's app at the mail provider (the API reads it from its `MAIL_*` variables). */
 export interface MailAppSettings {
   readonly clientId: string
   readonly clientSecret: Redacted.Redacted<string>
@@ -35,26 +35,6 @@ const UserInfo = Schema.Struct({
 })
 
 const TIMEOUT = "10 seconds"
-
-/** The `MAIL_*` settings when both the client id and secret are set (then every endpoint URL is required). */
-export const mailAppSettings = (redirectUri: string) =>
-  Effect.gen(function* () {
-    const clientId = yield* Config.option(Config.NonEmptyString("MAIL_CLIENT_ID"))
-    const clientSecret = yield* Config.option(Config.Redacted("MAIL_CLIENT_SECRET"))
-    if (Option.isNone(clientId) || Option.isNone(clientSecret) || Redacted.value(clientSecret.value) === "") {
-      return Option.none<MailAppSettings>()
-    }
-    return Option.some<MailAppSettings>({
-      clientId: clientId.value,
-      clientSecret: clientSecret.value,
-      authorizeUrl: yield* Config.URL("MAIL_OAUTH_AUTHORIZE_URL").pipe(Effect.map(String)),
-      tokenUrl: yield* Config.URL("MAIL_OAUTH_TOKEN_URL").pipe(Effect.map(String)),
-      userinfoUrl: yield* Config.URL("MAIL_USERINFO_URL").pipe(Effect.map(String)),
-      revokeUrl: yield* Config.URL("MAIL_OAUTH_REVOKE_URL").pipe(Effect.map(String)),
-      scopes: yield* Config.String("MAIL_SCOPES").pipe(Config.withDefault("openid email mail.read")),
-      redirectUri
-    })
-  })
 
 const failed = (reason: string) => new MailProviderFailed({ reason })
 

@@ -2,20 +2,7 @@ import { mkdir } from "node:fs/promises"
 import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import {
-  Config,
-  Context,
-  Data,
-  Deferred,
-  Duration,
-  Effect,
-  Layer,
-  Option,
-  Redacted,
-  Ref,
-  Schedule,
-  Schema
-} from "effect"
+import { Context, Data, Deferred, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import type { SqlClient } from "effect/sql"
 import { runMigrations } from "../migrations/index.ts"
 
@@ -169,44 +156,46 @@ const migrateWhenReachable = (timeoutSeconds: Option.Option<number>) =>
   })
 
 /** Migrates in the background from the moment the layer is built, so the service can answer while it waits. */
-const MigrationsOnStart = Layer.effect(
-  DatabaseStartup,
-  Effect.gen(function* () {
-    const timeoutSeconds = yield* Config.option(
-      Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "DATABASE_STARTUP_TIMEOUT_SECONDS")
-    )
-    const done = yield* Deferred.make<void, DatabaseStartupFailed>()
-    const migrated = yield* Ref.make(false)
-    yield* migrateWhenReachable(timeoutSeconds).pipe(
-      Effect.tap(Ref.set(migrated, true)),
-      Deferred.into(done),
-      Effect.forkScoped
-    )
-    return DatabaseStartup.of({ migrated: Ref.get(migrated), await: Deferred.await(done) })
-  })
-)
+const MigrationsOnStart = (timeoutSeconds: Option.Option<number>) =>
+  Layer.effect(
+    DatabaseStartup,
+    Effect.gen(function* () {
+      const done = yield* Deferred.make<void, DatabaseStartupFailed>()
+      const migrated = yield* Ref.make(false)
+      yield* migrateWhenReachable(timeoutSeconds).pipe(
+        Effect.tap(Ref.set(migrated, true)),
+        Deferred.into(done),
+        Effect.forkScoped
+      )
+      return DatabaseStartup.of({ migrated: Ref.get(migrated), await: Deferred.await(done) })
+    })
+  )
+
+/** Where the database is and how it starts (the API reads them from `DATABASE_URL` and friends). */
+export interface DatabaseSettings {
+  /** A Postgres server; without it an embedded Postgres keeps its data under `dataDir`. */
+  readonly url: Option.Option<Redacted.Redacted<string>>
+  readonly poolSize: number
+  readonly dataDir: string
+  /** How long the migrations may wait for the database; for as long as it takes when none. */
+  readonly startupTimeoutSeconds: Option.Option<number>
+}
 
 /**
- * The database from configuration: `DATABASE_URL` when set (pool size `DB_POOL_SIZE`, default 10), else an embedded
- * Postgres whose data lives under `PGLITE_DATA_DIR` (default `.data/pglite`). The migrations run in the background
+ * The database of its settings: the Postgres server at `url` when set (a pool of `poolSize`), else an embedded
+ * Postgres whose data lives under `dataDir`. The migrations run in the background
  * until they succeed (`DatabaseStartup`), so a database that is down at start-up delays readiness, not the process.
  */
-export const DatabaseLive: Layer.Layer<
-  PgClient.PgClient | SqlClient.SqlClient | DatabaseInfo | DatabaseStartup,
-  unknown
-> = Layer.unwrap(
-  Effect.gen(function* () {
-    const url = yield* Config.option(Config.Redacted("DATABASE_URL"))
-    const poolSize = yield* Config.Int("DB_POOL_SIZE").pipe(Config.withDefault(10))
-    const dataDir = yield* Config.String("PGLITE_DATA_DIR").pipe(Config.withDefault(".data/pglite"))
-    const base = Option.match(url, {
-      onNone: () => embedded(dataDir),
-      onSome: (u) =>
-        Layer.merge(
-          clientForUrl(u, poolSize),
-          Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false })
-        )
-    })
-    return MigrationsOnStart.pipe(Layer.provideMerge(base))
+export const DatabaseLive = (
+  settings: DatabaseSettings
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | DatabaseInfo | DatabaseStartup, unknown> => {
+  const base = Option.match(settings.url, {
+    onNone: () => embedded(settings.dataDir),
+    onSome: (u) =>
+      Layer.merge(
+        clientForUrl(u, settings.poolSize),
+        Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false })
+      )
   })
-)
+  return MigrationsOnStart(settings.startupTimeoutSeconds).pipe(Layer.provideMerge(base))
+}

@@ -1,7 +1,8 @@
-import { Config, Context, Effect, Layer, Option } from "effect"
-import { ChatInteractions, type InboundEndpoint, InboundEndpoints } from "./verify/Endpoints.ts"
+import { Context, Effect, Layer } from "effect"
+import { WebhooksSettings } from "../shared/index.ts"
+import { ChatInteractions, type InboundEndpoint, InboundEndpoints, secretsFromEnv } from "./verify/Endpoints.ts"
 
-/** Every inbound endpoint's configured secrets (read once from `WEBHOOK_SECRET_<NAME>` and friends; comma = rotation). */
+/** Every inbound endpoint's configured secrets (`WebhooksSettings.inboundSecrets`, by variable; comma = rotation). */
 export class InboundSecrets extends Context.Service<
   InboundSecrets,
   { readonly of: (endpoint: InboundEndpoint) => ReadonlyArray<string> }
@@ -9,10 +10,10 @@ export class InboundSecrets extends Context.Service<
   static readonly layer = Layer.effect(
     InboundSecrets,
     Effect.gen(function* () {
+      const { inboundSecrets } = yield* WebhooksSettings
       const table = new Map<string, ReadonlyArray<string>>()
       for (const endpoint of [...InboundEndpoints, ChatInteractions]) {
-        const raw = yield* Config.option(Config.String(endpoint.secretEnv))
-        table.set(endpoint.name, endpoint.parseSecrets(Option.getOrUndefined(raw)))
+        table.set(endpoint.name, secretsFromEnv(endpoint, inboundSecrets))
       }
       return InboundSecrets.of({ of: (endpoint) => table.get(endpoint.name) ?? [] })
     })

@@ -1,50 +1,17 @@
-import { Clock, Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
 import { isoOfMillis, newId, type PersistenceUnavailable, PositiveAmountMinor } from "../shared/index.ts"
 import { CryptoDestinations } from "./CryptoDestinations.ts"
 import { CryptoQuotesRepo } from "./CryptoRepos.ts"
 import type { CryptoDestinationNotFound } from "./Destination.ts"
 import { type CryptoFeeSchedule, DEFAULT_CRYPTO_FEES, quoteFees, tokenBaseUnits } from "./Fees.ts"
-import { ASSET_DECIMALS, type CryptoAsset, CryptoNetwork, NETWORK_ASSETS, networkCarries } from "./Network.ts"
+import { ASSET_DECIMALS, type CryptoAsset, type CryptoNetwork, NETWORK_ASSETS, networkCarries } from "./Network.ts"
 import { type CryptoQuote, CryptoQuoteId, CryptoQuoteInvalid, CryptoQuoteNotFound, QUOTE_TTL_SECONDS } from "./Quote.ts"
 
-/** The fees quotes charge, read when `CryptoQuotes` is built: `DEFAULT_CRYPTO_FEES` unless a layer (`cryptoFeesFromConfig`, a test) sets them. */
+/** The fees quotes charge, read when `CryptoQuotes` is built: `DEFAULT_CRYPTO_FEES` unless a layer (the app's configuration, a test) sets them. */
 export const CryptoFees = Context.Reference<CryptoFeeSchedule>("@svc/domain/CryptoFees", {
   defaultValue: () => DEFAULT_CRYPTO_FEES
 })
-
-const cents = (name: string, fallback: number) =>
-  Config.schema(Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)), name).pipe(
-    Config.withDefault(fallback)
-  )
-
-/**
- * The fee schedule from the environment: `CRYPTO_FEE_BPS` (default 50), `CRYPTO_FEE_MINIMUM` (cents, default 100) and
- * `CRYPTO_NETWORK_FEE_<NETWORK>` (cents: ETHEREUM 300, ARBITRUM 10, BASE 5, POLYGON 5, SOLANA 1).
- */
-export const cryptoFeesFromConfig = Layer.effect(
-  CryptoFees,
-  Effect.gen(function* () {
-    const bps = yield* Config.schema(
-      Schema.FiniteFromString.check(
-        Schema.isInt(),
-        Schema.isGreaterThanOrEqualTo(0),
-        Schema.isLessThanOrEqualTo(10_000)
-      ),
-      "CRYPTO_FEE_BPS"
-    ).pipe(Config.withDefault(DEFAULT_CRYPTO_FEES.serviceFeeBps))
-    const minimum = yield* cents("CRYPTO_FEE_MINIMUM", DEFAULT_CRYPTO_FEES.serviceFeeMinimum)
-    const networkFees = { ...DEFAULT_CRYPTO_FEES.networkFees }
-    for (const network of CryptoNetwork.literals) {
-      networkFees[network] = yield* cents(
-        `CRYPTO_NETWORK_FEE_${network.toUpperCase()}`,
-        DEFAULT_CRYPTO_FEES.networkFees[network]
-      )
-    }
-    const schedule: CryptoFeeSchedule = { serviceFeeBps: bps, serviceFeeMinimum: minimum, networkFees }
-    return schedule
-  })
-)
 
 /** What an agent asks a quote for: `amount` US cents, fees included, paid out as `asset` on `network` to a destination. */
 export interface CreateCryptoQuote {

@@ -1,4 +1,4 @@
-import { Config, Effect, Layer, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Layer, Option, Result } from "effect"
 import { HttpMiddleware, HttpRouter, type HttpServerRequest } from "effect/http"
 import { IpNetwork, NetAddress } from "effect/net"
 
@@ -18,36 +18,17 @@ export const parseTrustedProxies = (text: string): Result.Result<ReadonlyArray<I
       .map((entry) => Result.mapError(networkOf(entry), () => entry))
   )
 
-const TrustedProxies = Schema.String.pipe(
-  Schema.decodeTo(
-    Schema.Array(Schema.declare(IpNetwork.isIpNetwork)),
-    SchemaTransformation.transformEffect({
-      decode: (text) =>
-        Effect.fromResult(parseTrustedProxies(text)).pipe(
-          Effect.mapError(
-            (entry) => new SchemaIssue.InvalidValue({ message: `"${entry}" is neither an IP address nor a CIDR` })
-          )
-        ),
-      encode: (networks) => Effect.succeed(networks.map(IpNetwork.format).join(","))
-    })
-  )
-)
-
 /**
  * The client address of every request, for every route and middleware that reads `request.remoteAddress` (rate
  * limits, the OAuth guard, inbound IP allow lists): the connected peer, unless that peer is one of the proxies in
- * `TRUST_PROXY`; then the right-most `X-Forwarded-For` address that is not itself a trusted proxy (a malformed entry
- * stops the walk at the proxy). `peerAddress` keeps the connected peer. Without `TRUST_PROXY` the header is ignored.
+ * `trustedProxies` (the API's `TRUST_PROXY`); then the right-most `X-Forwarded-For` address that is not itself a trusted proxy (a malformed entry
+ * stops the walk at the proxy). `peerAddress` keeps the connected peer. Without trusted proxies the header is ignored.
  * The app installs it before the other global middlewares, so it runs first.
  */
-export const ClientAddress = Layer.unwrap(
-  Effect.gen(function* () {
-    const trustedProxies = yield* Config.schema(TrustedProxies, "TRUST_PROXY").pipe(Config.withDefault([]))
-    return trustedProxies.length === 0
-      ? Layer.empty
-      : HttpRouter.middleware(HttpMiddleware.xForwardedHeaders({ trustedProxies }), { global: true })
-  })
-)
+export const ClientAddress = (trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>) =>
+  trustedProxies.length === 0
+    ? Layer.empty
+    : HttpRouter.middleware(HttpMiddleware.xForwardedHeaders({ trustedProxies }), { global: true })
 
 /** The request's client address as resolved above, or `unknown` when the server was told none. */
 export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest): string =>

@@ -1,5 +1,5 @@
 import { RateLimiter } from "@svc/domain"
-import { Config, Effect, Layer, SchemaIssue } from "effect"
+import { Context, Effect, Layer, SchemaIssue } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { OAuthGuard } from "../../api/oauth/index.ts"
@@ -25,8 +25,13 @@ const stateOf = (request: HttpServerRequest.HttpServerRequest): Record<string, s
   return state !== null && state.length > 0 && state.length <= 1024 ? { state } : {}
 }
 
+/** How many OAuth requests a minute one client address may make (the API's `RATE_LIMIT_OAUTH_PER_MINUTE`). */
+export class OAuthRateLimit extends Context.Service<OAuthRateLimit, { readonly perMinute: number }>()(
+  "@svc/adapters-http/OAuthRateLimit"
+) {}
+
 /**
- * The OAuthGuard middleware: a token bucket per client IP (`RATE_LIMIT_OAUTH_PER_MINUTE`, default 60) on the shared
+ * The OAuthGuard middleware: a token bucket per client IP (`OAuthRateLimit`) on the shared
  * RateLimiter port, RFC 6749 bodies for requests that fail validation (`invalid_client_metadata` at registration),
  * and `Cache-Control: no-store` on every answer.
  */
@@ -34,7 +39,7 @@ export const OAuthGuardLive = Layer.effect(
   OAuthGuard,
   Effect.gen(function* () {
     const limiter = yield* RateLimiter
-    const limit = yield* Config.Int("RATE_LIMIT_OAUTH_PER_MINUTE").pipe(Config.withDefault(60))
+    const limit = (yield* OAuthRateLimit).perMinute
     return (httpEffect, { endpoint }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest

@@ -57,7 +57,7 @@ export const ChatInteractions: InboundEndpoint = endpointOf(ChatInteractionsWebh
 export const findEndpointByPath = (path: string): InboundEndpoint | undefined =>
   path === ChatInteractions.path ? ChatInteractions : InboundEndpoints.find((endpoint) => endpoint.path === path)
 
-/** Reads an endpoint's configured secrets from an environment record. */
+/** An endpoint's configured secrets, from a record of the variables that name them (`WebhooksSettings.inboundSecrets`). */
 export const secretsFromEnv = (
   endpoint: InboundEndpoint,
   env: Readonly<Record<string, string | undefined>>
