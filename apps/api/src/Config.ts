@@ -150,13 +150,15 @@ const configuredFileKeySecret = Config.option(Config.Redacted("FILE_KEY_SECRET")
 export const databaseUrl = Config.option(Config.String("DATABASE_URL"))
 
 /**
- * The database: `DATABASE_URL` when set (pool size `DB_POOL_SIZE`, default 10), else an embedded Postgres whose data
+ * The database: `DATABASE_URL` when set (pool size `DB_POOL_SIZE`, default 10; `DATABASE_POOLER=transaction` when a
+ * pooler in transaction mode sits in front, default `none`), else an embedded Postgres whose data
  * lives under `PGLITE_DATA_DIR` (default `.data/pglite`); the migrations wait for it at most
  * `DATABASE_STARTUP_TIMEOUT_SECONDS` when set.
  */
 export const databaseConfig = Config.all({
   url: databaseUrl.pipe(Config.map(Option.map((url) => Redacted.make(url)))),
   poolSize: Config.Int("DB_POOL_SIZE").pipe(Config.withDefault(10)),
+  pooler: Config.Literals(["none", "transaction"], "DATABASE_POOLER").pipe(Config.withDefault("none" as const)),
   dataDir: Config.String("PGLITE_DATA_DIR").pipe(Config.withDefault(".data/pglite")),
   startupTimeoutSeconds: Config.option(
     Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "DATABASE_STARTUP_TIMEOUT_SECONDS")

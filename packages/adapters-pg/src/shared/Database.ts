@@ -25,17 +25,26 @@ const camel = (s: string): string => {
 }
 
 /**
- * A PgClient on a server URL, with snake_case columns read as camelCase fields. Statements outside transactions from
- * concurrent fibers are pipelined on each connection (`multiplex`): one socket write carries several, which roughly
- * halves the client's cost per statement; transactions still hold a connection of their own. The price: a slow
- * statement delays those pipelined behind it on the same connection.
+ * What sits between the service and Postgres: nothing (`none`), or a pooler in transaction pooling mode
+ * (`transaction`, e.g. PgBouncer), which gives each transaction whichever server connection is free (ADR 0049).
  */
-export const clientForUrl = (url: Redacted.Redacted, maxConnections: number) =>
+export type DatabasePooler = "none" | "transaction"
+
+/**
+ * A PgClient on a server URL, with snake_case columns read as camelCase fields. Reached directly, it keeps its
+ * statements prepared on each connection (`prepare`), and pipelines statements outside transactions from concurrent
+ * fibers on each connection (`multiplex`): one socket write carries several, which roughly halves the client's cost
+ * per statement; transactions still hold a connection of their own (the price: a slow statement delays those
+ * pipelined behind it). Behind a transaction pooler it does neither: a named statement would reach a server that never
+ * prepared it, and a pipeline spans transactions the pooler may hand to different servers.
+ */
+export const clientForUrl = (url: Redacted.Redacted, maxConnections: number, pooler: DatabasePooler = "none") =>
   PgClient.layer({
     url,
     maxConnections,
     minConnections: 1,
-    multiplex: true,
+    multiplex: pooler === "none",
+    prepare: pooler === "none",
     idleTimeout: "30 seconds",
     connectTimeout: "5 seconds",
     transformResultNames: camel
@@ -176,6 +185,8 @@ export interface DatabaseSettings {
   /** A Postgres server; without it an embedded Postgres keeps its data under `dataDir`. */
   readonly url: Option.Option<Redacted.Redacted<string>>
   readonly poolSize: number
+  /** What sits between the service and the server at `url`. */
+  readonly pooler: DatabasePooler
   readonly dataDir: string
   /** How long the migrations may wait for the database; for as long as it takes when none. */
   readonly startupTimeoutSeconds: Option.Option<number>
@@ -193,7 +204,7 @@ export const DatabaseLive = (
     onNone: () => embedded(settings.dataDir),
     onSome: (u) =>
       Layer.merge(
-        clientForUrl(u, settings.poolSize),
+        clientForUrl(u, settings.poolSize, settings.pooler),
         Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false })
       )
   })

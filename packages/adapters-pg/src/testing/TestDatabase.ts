@@ -1,7 +1,7 @@
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import { type Migrator, SqlClient } from "effect/sql"
 import { migrations, migrationsBefore, runMigrations } from "../migrations/index.ts"
-import { clientForUrl, embeddedServer } from "../shared/index.ts"
+import { clientForUrl, type DatabasePooler, embeddedServer } from "../shared/index.ts"
 
 /** The URL of the database a test layer created, for tests that start other processes against it. */
 export class TestDatabaseUrl extends Context.Service<
@@ -15,13 +15,13 @@ const withDatabase = (url: string, database: string): string => {
   return parsed.toString()
 }
 
-const freshDatabaseOn = (serverUrl: string) =>
+const freshDatabaseOn = (serverUrl: string, pooler: DatabasePooler) =>
   Effect.acquireRelease(
     Effect.gen(function* () {
       const name = `svc_test_${crypto.randomUUID().replaceAll("-", "")}`
       yield* Effect.scoped(
         Effect.gen(function* () {
-          const admin = yield* Layer.build(clientForUrl(Redacted.make(serverUrl), 1))
+          const admin = yield* Layer.build(clientForUrl(Redacted.make(serverUrl), 1, pooler))
           const sql = Context.get(admin, SqlClient.SqlClient)
           yield* sql.unsafe(`CREATE DATABASE ${name}`)
         })
@@ -31,7 +31,7 @@ const freshDatabaseOn = (serverUrl: string) =>
     ({ name }) =>
       Effect.scoped(
         Effect.gen(function* () {
-          const admin = yield* Layer.build(clientForUrl(Redacted.make(serverUrl), 1))
+          const admin = yield* Layer.build(clientForUrl(Redacted.make(serverUrl), 1, pooler))
           const sql = Context.get(admin, SqlClient.SqlClient)
           yield* sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
         })
@@ -40,16 +40,20 @@ const freshDatabaseOn = (serverUrl: string) =>
 
 /**
  * An empty database of its own for one test file, not migrated: a fresh database on the `DATABASE_URL` server
- * (dropped afterwards), or an in-memory embedded Postgres when `DATABASE_URL` is unset. For tests of the migrations.
+ * (dropped afterwards; through a transaction pooler with `DATABASE_POOLER=transaction`, as `npm run test:pooler`
+ * runs it), or an in-memory embedded Postgres when `DATABASE_URL` is unset. For tests of the migrations.
  */
 export const EmptyTestDatabase = Layer.unwrap(
   Effect.gen(function* () {
     const serverUrl = yield* Config.option(Config.String("DATABASE_URL"))
+    const pooler = yield* Config.Literals(["none", "transaction"], "DATABASE_POOLER").pipe(
+      Config.withDefault("none" as const)
+    )
     const target = yield* Option.match(serverUrl, {
       onNone: () => Effect.map(embeddedServer(undefined), ({ url }) => ({ url, embedded: true, pool: 1 })),
-      onSome: (server) => Effect.map(freshDatabaseOn(server), ({ url }) => ({ url, embedded: false, pool: 8 }))
+      onSome: (server) => Effect.map(freshDatabaseOn(server, pooler), ({ url }) => ({ url, embedded: false, pool: 8 }))
     })
-    return clientForUrl(Redacted.make(target.url), target.pool).pipe(
+    return clientForUrl(Redacted.make(target.url), target.pool, pooler).pipe(
       Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
     )
   })
