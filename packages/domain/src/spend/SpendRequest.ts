@@ -1,14 +1,8 @@
 import { Schema } from "effect"
 import { type ApprovalStatus, ApprovalView } from "../approvals/model.ts"
 import { AccountId, isoOfMillis, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
-import {
-  normalizeCategory,
-  SpendDecision,
-  utcDayStart,
-  utcMonthStart,
-  utcWeekStart,
-  utcYearStart
-} from "./SpendPolicy.ts"
+import { utcDayStart, utcMonthStart, utcWeekStart, utcYearStart } from "./BudgetPeriods.ts"
+import { normalizeCategory, SpendDecision } from "./SpendPolicy.ts"
 
 /** A spend request's id. */
 export const SpendRequestId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendRequestId"))

@@ -12,6 +12,7 @@ import {
   isApprovalDue,
   meanwhileReporter
 } from "../approvals/index.ts"
+import { decideByStep } from "../governance/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import { EventOutbox, type OnceWrite } from "../platform/index.ts"
 import {
@@ -24,7 +25,8 @@ import {
 } from "../shared/index.ts"
 import type { Mode, PageRequest } from "../shared/model.ts"
 import { type CreateSpendRequest, decideSpend, decisionLock, spendEvents } from "./SpendDecision.ts"
-import { decideByStep, SpendFreezesRepo, type SpendingFrozen } from "./SpendFreezes.ts"
+import { SpendFreezesRepo } from "./SpendFreezes.ts"
+import type { SpendingFrozen } from "./SpendFreeze.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"
 import type { SpendDecision } from "./SpendPolicy.ts"
 import { normalizeMerchantName } from "./SpendPolicy.ts"

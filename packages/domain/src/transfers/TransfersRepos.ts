@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ApprovalStatus } from "../approvals/model.ts"
+import type { GovernedRepo } from "../governance/model.ts"
 import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
 import type { Transfer, TransferDirection, TransferId, TransferStatus, TransferTransition } from "./Transfer.ts"
@@ -60,29 +61,11 @@ export interface TransferQuery {
   readonly createdBefore?: string | undefined
 }
 
-/** Storage of book transfers; a final status never changes. */
+/**
+ * Storage of book transfers, governed subjects (`GovernedRepo`), listed on either side (or the `direction` asked).
+ * Transfers due to expire at `now`: those pending acceptance whose acceptance expired.
+ */
 export class TransfersRepo extends Context.Service<
   TransfersRepo,
-  {
-    /** Stores a new transfer (its approval, if any, already stored). */
-    readonly insert: (transfer: Transfer) => Effect.Effect<void, PersistenceUnavailable>
-    readonly find: (id: TransferId) => Effect.Effect<Option.Option<Transfer>, PersistenceUnavailable>
-    /** The team's transfers on either side (or the `direction` asked), newest first, by cursor. */
-    readonly list: (
-      teamId: TeamId,
-      query: TransferQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
-    /** Applies a transition only if the transfer's status is still one of `from`; none when another one won. */
-    readonly transition: (
-      id: TransferId,
-      from: ReadonlyArray<TransferStatus>,
-      transition: TransferTransition
-    ) => Effect.Effect<Option.Option<Transfer>, PersistenceUnavailable>
-    /** Transfers pending acceptance whose acceptance expired at or before `now`, soonest first, then by id. */
-    readonly dueForExpiry: (
-      now: string,
-      limit: number
-    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
-  }
+  GovernedRepo<Transfer, TransferTransition, TransferQuery>
 >()("@svc/domain/TransfersRepo") {}
