@@ -1,28 +1,19 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
-import {
-  type ApprovalNotFound,
-  type ApprovalStepRefused,
-  ApprovalsRepo,
-  type ApproverNotAllowed
-} from "../approvals/index.ts"
-import { LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
+import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
+import type { SettlementAccountMissing } from "../ledger/index.ts"
 import { EventOutbox } from "../platform/index.ts"
 import {
   hmacHex,
   isoOfMillis,
-  type Mode,
   millisOfIso,
   newId,
   nowIso,
-  type PageRequest,
   type PersistenceUnavailable,
   periodicJob,
-  type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { governedLifecycle } from "../governance/index.ts"
-import { SpendFreezesRepo, type SpendingFrozen, SpendRequestsRepo } from "../spend/index.ts"
+import { SpendFreezesRepo, SpendRequestsRepo } from "../spend/index.ts"
 import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
 import { CardIssuer, CardNumberKey } from "./CardIssuer.ts"
 import {
@@ -128,22 +119,11 @@ type IntentError = CheckoutIntentNotFound | CheckoutIntentNotUsable | Persistenc
  */
 export class Checkout extends Context.Service<
   Checkout,
-  {
+  GovernedOperations<CheckoutIntent, CheckoutIntentQuery, CheckoutIntentNotFound, CheckoutIntentNotUsable> & {
     readonly create: (
       agent: AgentPrincipal,
       input: CreateCheckoutIntent
     ) => Effect.Effect<CheckoutIntent, CheckoutIntentInvalid | SettlementAccountMissing | PersistenceUnavailable>
-    /** An intent of the team in `mode`, as of now (an unused one past its deadline is expired first). */
-    readonly get: (
-      teamId: TeamId,
-      mode: Mode,
-      id: string
-    ) => Effect.Effect<CheckoutIntent, CheckoutIntentNotFound | PersistenceUnavailable>
-    readonly list: (
-      teamId: TeamId,
-      query: CheckoutIntentQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<CheckoutIntent>, PersistenceUnavailable>
     /** Ends an intent that was not used (`pending_approval` or `approved`), closing its card if one was issued. */
     readonly cancel: (agent: AgentPrincipal, id: string) => Effect.Effect<CheckoutIntent, IntentError>
     /**
@@ -154,35 +134,6 @@ export class Checkout extends Context.Service<
       agent: AgentPrincipal,
       id: string
     ) => Effect.Effect<CardCredentials, IntentError | CardIssuerUnavailable>
-    /** An approver of the team lets an intent over the threshold go on, or denies it. */
-    readonly approve: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<
-      CheckoutIntent,
-      | ApprovalNotFound
-      | ApproverNotAllowed
-      | ApprovalStepRefused
-      | SpendingFrozen
-      | CheckoutIntentNotUsable
-      | PersistenceUnavailable
-    >
-    readonly deny: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<
-      CheckoutIntent,
-      | ApprovalNotFound
-      | ApproverNotAllowed
-      | ApprovalStepRefused
-      | SpendingFrozen
-      | CheckoutIntentNotUsable
-      | PersistenceUnavailable
-    >
-    /** Expires every unused intent past its deadline; returns how many it expired. */
-    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/Checkout") {
   static readonly make = Effect.gen(function* () {
@@ -205,15 +156,8 @@ export class Checkout extends Context.Service<
           )
         )
 
-    const kernel = governedLifecycle(
-      {
-        approvals: yield* ApprovalsRepo,
-        outbox,
-        freezes: yield* SpendFreezesRepo,
-        transactor,
-        budgets: yield* SpendRequestsRepo,
-        ledgerRepo: yield* LedgerRepo
-      },
+    const kernel = yield* governedLifecycle(
+      { budgets: yield* SpendRequestsRepo, freezes: yield* SpendFreezesRepo },
       {
         name: "Checkout",
         type: "checkout_intent",
@@ -355,16 +299,7 @@ export class Checkout extends Context.Service<
       return kept.first ? { ...answer, number: issued.number, cvc: issued.cvc } : answer
     })
 
-    return Checkout.of({
-      create,
-      get: kernel.get,
-      list: kernel.list,
-      cancel,
-      credentials,
-      approve: kernel.approve,
-      deny: kernel.deny,
-      expireDue: kernel.expireDue
-    })
+    return Checkout.of({ ...kernel.operations, create, cancel, credentials })
   })
   static readonly layer = Layer.effect(Checkout, Checkout.make)
 

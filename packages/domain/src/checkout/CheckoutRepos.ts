@@ -3,7 +3,7 @@ import type { ApprovalStatus } from "../approvals/model.ts"
 import type { GovernedRepo } from "../governance/model.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { LedgerTransactionId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { LedgerTransactionId, Mode, PersistenceUnavailable } from "../shared/model.ts"
 import type { Card, CardStatus } from "./Card.ts"
 import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
 import type {

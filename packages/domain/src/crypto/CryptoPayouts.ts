@@ -1,27 +1,18 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
-import {
-  type ApprovalNotFound,
-  type ApprovalStepRefused,
-  ApprovalsRepo,
-  type ApproverNotAllowed,
-  DecidedMeanwhile
-} from "../approvals/index.ts"
-import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
+import { DecidedMeanwhile } from "../approvals/index.ts"
+import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
+import { Ledger, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,
-  type Mode,
   millisOfIso,
   nowIso,
-  type PageRequest,
   type PersistenceUnavailable,
   periodicJob,
-  type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { governedLifecycle } from "../governance/index.ts"
-import { normalizeMerchantName, SpendFreezesRepo, type SpendingFrozen, SpendRequestsRepo } from "../spend/index.ts"
+import { normalizeMerchantName, SpendFreezesRepo, SpendRequestsRepo } from "../spend/index.ts"
 import { CryptoDestinationsRepo, CryptoQuotesRepo } from "./CryptoRepos.ts"
 import { CryptoDestinationNotFound } from "./Destination.ts"
 import {
@@ -68,14 +59,6 @@ type CreateError =
   | SettlementAccountMissing
   | PersistenceUnavailable
 
-type ApprovalDecisionError =
-  | ApprovalNotFound
-  | ApproverNotAllowed
-  | ApprovalStepRefused
-  | SpendingFrozen
-  | CryptoPayoutNotPending
-  | PersistenceUnavailable
-
 /** Whether a payout awaiting approval is past its quote's or its approval's deadline at `nowMillis`. */
 const isPayoutDue = (p: CryptoPayout, nowMillis: number) =>
   p.status === "pending_approval" &&
@@ -93,37 +76,13 @@ const ROUND_SIZE = 100
  */
 export class CryptoPayouts extends Context.Service<
   CryptoPayouts,
-  {
+  GovernedOperations<CryptoPayout, CryptoPayoutQuery, CryptoPayoutNotFound, CryptoPayoutNotPending> & {
     readonly create: (agent: AgentPrincipal, input: CreateCryptoPayout) => Effect.Effect<CryptoPayout, CreateError>
-    /** A payout of the team in `mode`, as of now (one awaiting approval past its deadline is expired first). */
-    readonly get: (
-      teamId: TeamId,
-      mode: Mode,
-      id: string
-    ) => Effect.Effect<CryptoPayout, CryptoPayoutNotFound | PersistenceUnavailable>
-    readonly list: (
-      teamId: TeamId,
-      query: CryptoPayoutQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<CryptoPayout>, PersistenceUnavailable>
     /** The agent withdraws a payout the rail does not have yet; its hold is released. */
     readonly cancel: (
       agent: AgentPrincipal,
       id: string
     ) => Effect.Effect<CryptoPayout, CryptoPayoutNotFound | CryptoPayoutNotPending | PersistenceUnavailable>
-    /** An approver of the team lets a payout over the threshold go to the worker's queue, or denies it. */
-    readonly approve: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<CryptoPayout, ApprovalDecisionError>
-    readonly deny: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<CryptoPayout, ApprovalDecisionError>
-    /** Expires every payout awaiting approval past its quote's or its approval's deadline; returns how many. */
-    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
     /**
      * One round of the worker: reconciles every submitted payout with the rail first (confirmed: the hold posted;
      * failed: released; unknown to the network: the stored transfer broadcast again), then submits the queued ones one
@@ -147,15 +106,8 @@ export class CryptoPayouts extends Context.Service<
         domainEvents({ teamId: p.teamId, mode: p.mode, data: cryptoPayoutView(p), createdAt }, types)
       ).pipe(Effect.flatMap((events) => outbox.publish(...events)))
 
-    const kernel = governedLifecycle(
-      {
-        approvals: yield* ApprovalsRepo,
-        outbox,
-        freezes: yield* SpendFreezesRepo,
-        transactor,
-        budgets: spendRepo,
-        ledgerRepo: yield* LedgerRepo
-      },
+    const kernel = yield* governedLifecycle(
+      { budgets: spendRepo, freezes: yield* SpendFreezesRepo },
       {
         name: "CryptoPayouts",
         type: "crypto_payout",
@@ -311,7 +263,10 @@ export class CryptoPayouts extends Context.Service<
           case "confirmed":
             return yield* Effect.as(confirm(p), "confirmed" as const)
           case "failed":
-            return yield* Effect.as(kernel.release(p, ["submitted"], "failed", Effect.void, status.reason), "failed" as const)
+            return yield* Effect.as(
+              kernel.release(p, ["submitted"], "failed", Effect.void, status.reason),
+              "failed" as const
+            )
           case "unknown":
             return yield* Effect.as(rail.broadcast(p.network, prepared), "rebroadcast" as const)
           case "pending":
@@ -378,16 +333,7 @@ export class CryptoPayouts extends Context.Service<
       return round satisfies PayoutRound
     }).pipe(Effect.withSpan("CryptoPayouts.processDue"))
 
-    return CryptoPayouts.of({
-      create,
-      get: kernel.get,
-      list: kernel.list,
-      cancel,
-      approve: kernel.approve,
-      deny: kernel.deny,
-      expireDue: kernel.expireDue,
-      processDue
-    })
+    return CryptoPayouts.of({ ...kernel.operations, create, cancel, processDue })
   })
   static readonly layer = Layer.effect(CryptoPayouts, CryptoPayouts.make)
 

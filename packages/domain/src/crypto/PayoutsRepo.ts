@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ApprovalStatus } from "../approvals/model.ts"
 import type { GovernedRepo } from "../governance/model.ts"
-import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { Mode, PersistenceUnavailable } from "../shared/model.ts"
 import type { CryptoPayout, CryptoPayoutId, CryptoPayoutStatus, CryptoPayoutTransition } from "./Payout.ts"
 import type { PreparedTransfer } from "./PayoutRail.ts"
 

@@ -1,10 +1,10 @@
 import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
 import { approvalView } from "../approvals/index.ts"
+import { type DecisionInputs, decideGoverned } from "../governance/index.ts"
 import { applyEntry, type LockedAccount } from "../ledger/index.ts"
 import { type DomainEvent, domainEvents } from "../platform/index.ts"
 import { type AccountId, isoOfMillis, newId } from "../shared/index.ts"
-import { type DecisionInputs, decideGoverned } from "../governance/index.ts"
 import { BUDGET_INTERVALS, type BudgetInterval, normalizeMerchantName, type UsageTotals } from "./SpendPolicy.ts"
 import {
   type SpendRequest,

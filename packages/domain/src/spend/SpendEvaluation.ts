@@ -1,4 +1,4 @@
-import { type ApprovalTier, approvalTierOf, RequiredApprovers } from "../approvals/model.ts"
+import { type ApprovalTier, approvalTierOf, type RequiredApprovers } from "../approvals/model.ts"
 import { isoOfMillis } from "../shared/model.ts"
 import { checkAllowedHours } from "./AllowedHours.ts"
 import { nextPeriodStart, nextUtcDayStart } from "./BudgetPeriods.ts"

@@ -2,7 +2,7 @@
 
 export * from "./AllowedHours.ts"
 export * from "./BudgetPeriods.ts"
-export * from "./SpendFreeze.ts"
 export * from "./SpendEvaluation.ts"
+export * from "./SpendFreeze.ts"
 export * from "./SpendPolicy.ts"
 export * from "./SpendRequest.ts"

@@ -1,12 +1,7 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
-import {
-  type ApprovalNotFound,
-  type ApprovalStepRefused,
-  ApprovalsRepo,
-  type ApproverNotAllowed,
-  DecidedMeanwhile
-} from "../approvals/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
+import { DecidedMeanwhile } from "../approvals/index.ts"
+import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
 import type { ReceiveHandleMissing } from "../identity/model.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
@@ -15,15 +10,13 @@ import {
   type Mode,
   millisOfIso,
   nowIso,
-  type PageRequest,
   type PersistenceUnavailable,
   PositiveAmountMinor,
   periodicJob,
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import { governedLifecycle } from "../governance/index.ts"
-import { normalizeMerchantName, SpendFreezesRepo, type SpendingFrozen, SpendRequestsRepo } from "../spend/index.ts"
+import { normalizeMerchantName, SpendFreezesRepo, SpendRequestsRepo } from "../spend/index.ts"
 import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
 import { PaymentCodes } from "./PaymentCodes.ts"
 import type { ReceiveAddressNotFound } from "./ReceiveAddress.ts"
@@ -67,14 +60,6 @@ type CreateError =
   | SettlementAccountMissing
   | PersistenceUnavailable
 
-type ApprovalDecisionError =
-  | ApprovalNotFound
-  | ApproverNotAllowed
-  | ApprovalStepRefused
-  | SpendingFrozen
-  | TransferNotPending
-  | PersistenceUnavailable
-
 type PartyError = TransferNotFound | TransferWrongParty | TransferNotPending | PersistenceUnavailable
 
 /** The category a transfer is governed under: the policy's category rules and category budgets see it as this. */
@@ -114,19 +99,8 @@ const isTransferDue = (t: Transfer, nowMillis: number) =>
  */
 export class Transfers extends Context.Service<
   Transfers,
-  {
+  GovernedOperations<Transfer, TransferQuery, TransferNotFound, TransferNotPending> & {
     readonly create: (agent: AgentPrincipal, input: CreateTransfer) => Effect.Effect<Transfer, CreateError>
-    /** A transfer of the team on either side, in `mode`, as of now (an open one past its deadline is expired first). */
-    readonly get: (
-      teamId: TeamId,
-      mode: Mode,
-      id: string
-    ) => Effect.Effect<Transfer, TransferNotFound | PersistenceUnavailable>
-    readonly list: (
-      teamId: TeamId,
-      query: TransferQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
     /**
      * The recipient takes the money, all or nothing: the hold is posted, the recipient's account credited and the
      * transfer's code used; refused (changing nothing) when the code is used or held by another transfer, which only a
@@ -135,19 +109,6 @@ export class Transfers extends Context.Service<
     readonly accept: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError | PaymentCodeUnusable>
     readonly decline: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
     readonly cancel: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
-    /** An approver of the sender's team lets a transfer over the threshold go on to the recipient, or denies it. */
-    readonly approve: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<Transfer, ApprovalDecisionError>
-    readonly deny: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<Transfer, ApprovalDecisionError>
-    /** Expires every open transfer past its deadline, releasing its hold; returns how many it expired. */
-    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/Transfers") {
   static readonly make = Effect.gen(function* () {
@@ -178,15 +139,8 @@ export class Transfers extends Context.Service<
 
     const invalid = (field: string, message: string) => new TransferInvalid({ field, message })
 
-    const kernel = governedLifecycle(
-      {
-        approvals: yield* ApprovalsRepo,
-        outbox,
-        freezes: yield* SpendFreezesRepo,
-        transactor,
-        budgets: spendRepo,
-        ledgerRepo
-      },
+    const kernel = yield* governedLifecycle(
+      { budgets: spendRepo, freezes: yield* SpendFreezesRepo },
       {
         name: "Transfers",
         type: "transfer",
@@ -396,17 +350,7 @@ export class Transfers extends Context.Service<
       return yield* kernel.cancel(t)
     })
 
-    return Transfers.of({
-      create,
-      get: kernel.get,
-      list: kernel.list,
-      accept,
-      decline,
-      cancel,
-      approve: kernel.approve,
-      deny: kernel.deny,
-      expireDue: kernel.expireDue
-    })
+    return Transfers.of({ ...kernel.operations, create, accept, decline, cancel })
   })
   static readonly layer = Layer.effect(Transfers, Transfers.make)
 

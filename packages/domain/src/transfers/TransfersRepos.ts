@@ -1,9 +1,9 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ApprovalStatus } from "../approvals/model.ts"
 import type { GovernedRepo } from "../governance/model.ts"
-import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { Mode, PersistenceUnavailable } from "../shared/model.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
-import type { Transfer, TransferDirection, TransferId, TransferStatus, TransferTransition } from "./Transfer.ts"
+import type { Transfer, TransferDirection, TransferStatus, TransferTransition } from "./Transfer.ts"
 
 /** How a payment code was used: by which transfer, when. */
 export interface PaymentCodeUse {
