@@ -1,9 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/model.ts"
-import type { GovernedRepo } from "../governance/model.ts"
+import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { LedgerTransactionId, Mode, PersistenceUnavailable } from "../shared/model.ts"
+import type { LedgerTransactionId, PersistenceUnavailable } from "../shared/model.ts"
 import type { Card, CardStatus } from "./Card.ts"
 import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
 import type {
@@ -14,20 +13,7 @@ import type {
 } from "./CheckoutIntent.ts"
 
 /** Which intents a team lists. */
-export interface CheckoutIntentQuery {
-  /** Both modes when absent (the treasury's approvals). */
-  readonly mode?: Mode | undefined
-  readonly status?: CheckoutIntentStatus | undefined
-  readonly approvalStatus?: ApprovalStatus | undefined
-  /** Only intents the agent's policy routed to a human. */
-  readonly withApproval?: boolean | undefined
-  /** Only those made with this credential. */
-  readonly spendingKeyId?: string | undefined
-  /** Only those created at or after this moment (ISO 8601). */
-  readonly createdFrom?: string | undefined
-  /** Only those created strictly before this moment (ISO 8601). */
-  readonly createdBefore?: string | undefined
-}
+export type CheckoutIntentQuery = GovernedQuery<CheckoutIntentStatus>
 
 /**
  * Storage of checkout intents, governed subjects (`GovernedRepo`). Intents due to expire at `now`: `approved` ones past

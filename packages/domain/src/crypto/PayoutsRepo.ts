@@ -1,19 +1,14 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/model.ts"
-import type { GovernedRepo } from "../governance/model.ts"
-import type { Mode, PersistenceUnavailable } from "../shared/model.ts"
+import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import type { CryptoPayout, CryptoPayoutId, CryptoPayoutStatus, CryptoPayoutTransition } from "./Payout.ts"
 import type { PreparedTransfer } from "./PayoutRail.ts"
 
 /** Which payouts a team lists. */
-export interface CryptoPayoutQuery {
-  /** Both modes when absent (the treasury's approvals). */
-  readonly mode?: Mode | undefined
-  readonly status?: CryptoPayoutStatus | undefined
-  readonly approvalStatus?: ApprovalStatus | undefined
-  /** Only payouts the policy routed to a human. */
-  readonly withApproval?: boolean | undefined
-}
+export type CryptoPayoutQuery = Pick<
+  GovernedQuery<CryptoPayoutStatus>,
+  "mode" | "status" | "approvalStatus" | "withApproval"
+>
 
 /** A submitted payout with the signed transfer the rail broadcasts (again, after a crash). */
 export interface SubmittedPayout {

@@ -1,5 +1,5 @@
 import type { Effect, Option } from "effect"
-import type { ApprovalView } from "../approvals/model.ts"
+import type { ApprovalStatus, ApprovalView } from "../approvals/model.ts"
 import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 
 /**
@@ -39,4 +39,20 @@ export interface GovernedRepo<S extends GovernedRow, Transition, Query> {
   ) => Effect.Effect<Option.Option<S>, PersistenceUnavailable>
   /** The subjects due to expire at `now` (the subject's port says which), soonest first, then by id. */
   readonly dueForExpiry: (now: string, limit: number) => Effect.Effect<ReadonlyArray<S>, PersistenceUnavailable>
+}
+
+/** Which governed subjects of `Status` a team lists. */
+export interface GovernedQuery<Status extends string> {
+  /** Both modes when absent (the treasury's approvals). */
+  readonly mode?: Mode | undefined
+  readonly status?: Status | undefined
+  readonly approvalStatus?: ApprovalStatus | undefined
+  /** Only subjects the policy routed to a human. */
+  readonly withApproval?: boolean | undefined
+  /** Only those made with this credential. */
+  readonly spendingKeyId?: string | undefined
+  /** Only those created at or after this moment (ISO 8601). */
+  readonly createdFrom?: string | undefined
+  /** Only those created strictly before this moment (ISO 8601). */
+  readonly createdBefore?: string | undefined
 }

@@ -1,7 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/model.ts"
-import type { GovernedRepo } from "../governance/model.ts"
-import type { Mode, PersistenceUnavailable } from "../shared/model.ts"
+import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
 import type { Transfer, TransferDirection, TransferStatus, TransferTransition } from "./Transfer.ts"
 
@@ -44,21 +43,9 @@ export class PaymentCodesRepo extends Context.Service<
   }
 >()("@svc/domain/PaymentCodesRepo") {}
 
-/** Which transfers a team lists. */
-export interface TransferQuery {
-  /** Both modes when absent (the treasury's approvals). */
-  readonly mode?: Mode | undefined
-  readonly status?: TransferStatus | undefined
+/** Which transfers a team lists: on either side, or the `direction` asked. */
+export interface TransferQuery extends GovernedQuery<TransferStatus> {
   readonly direction?: TransferDirection | undefined
-  readonly approvalStatus?: ApprovalStatus | undefined
-  /** Only transfers the sender's policy routed to a human. */
-  readonly withApproval?: boolean | undefined
-  /** Only those made with this credential. */
-  readonly spendingKeyId?: string | undefined
-  /** Only those created at or after this moment (ISO 8601). */
-  readonly createdFrom?: string | undefined
-  /** Only those created strictly before this moment (ISO 8601). */
-  readonly createdBefore?: string | undefined
 }
 
 /**
