@@ -50,20 +50,26 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
     uses: ["shared"]
   },
   {
+    name: "governance",
+    owns: "the governance kernel (ADR 0045): an agent's ask decided under its policy and budgets (`decideGoverned`), the approval of a governed subject decided by members' steps and refused while spending is frozen (`governedApprovals`, `decideByStep`), one repository shape (`GovernedRepo`) and one lifecycle (`governedLifecycle`: create under the decision's locks, read as of now, cancel, approve, deny, expire, sweep) for checkout intents, book transfers and crypto payouts",
+    uses: ["approvals", "ledger", "platform", "shared"],
+    models: ["access", "spend"]
+  },
+  {
     name: "spend",
-    owns: "spend policy, spend requests, budgets",
-    uses: ["access", "approvals", "ledger", "platform", "shared"]
+    owns: "spend policy (its schema, its evaluation, budget periods), spend requests, budgets, freezes",
+    uses: ["access", "approvals", "governance", "ledger", "platform", "shared"]
   },
   {
     name: "transfers",
     owns: "book transfers between workspaces: receive addresses (a team's handle per mode), payment codes, transfers (ADR 0014)",
-    uses: ["approvals", "identity", "ledger", "platform", "shared", "spend"],
+    uses: ["approvals", "governance", "identity", "ledger", "platform", "shared", "spend"],
     models: ["access"]
   },
   {
     name: "checkout",
     owns: "checkout intents, single-use cards and the card-issuer port, card authorizations and their holds (ADR 0015)",
-    uses: ["approvals", "ledger", "platform", "shared", "spend"],
+    uses: ["approvals", "governance", "ledger", "platform", "shared", "spend"],
     models: ["access"]
   },
   {
@@ -75,7 +81,7 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
   {
     name: "crypto",
     owns: "stablecoin payouts: networks and assets, address rules (EIP-55 over a hand-written Keccak-256, base58), the allow-list of destinations (audited, never edited), quotes and their fees (ADR 0031), payouts, their worker and the `PayoutRail` port (ADR 0032)",
-    uses: ["approvals", "audit", "ledger", "platform", "shared", "spend"],
+    uses: ["approvals", "audit", "governance", "ledger", "platform", "shared", "spend"],
     models: ["access", "identity"]
   },
   {

@@ -1,43 +1,19 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
-import {
-  type ApprovalNotFound,
-  type ApprovalStepRefused,
-  ApprovalsRepo,
-  type ApproverNotAllowed,
-  approvalView,
-  DecidedMeanwhile,
-  decidePendingApproval,
-  expireDueSubjects,
-  type SubjectApprovalDecision
-} from "../approvals/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
+import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
 import type { SettlementAccountMissing } from "../ledger/index.ts"
 import { EventOutbox } from "../platform/index.ts"
 import {
   hmacHex,
   isoOfMillis,
-  type Mode,
   millisOfIso,
   newId,
   nowIso,
-  type PageRequest,
   type PersistenceUnavailable,
   periodicJob,
-  type TeamId,
   Transactor
 } from "../shared/index.ts"
-import {
-  currentSubject,
-  decideGoverned,
-  decisionLock,
-  governedApprovals,
-  normalizeMerchantName,
-  SpendFreezesRepo,
-  type SpendingFrozen,
-  SpendRequestsRepo,
-  storedSubject,
-  usageWindows
-} from "../spend/index.ts"
+import { SpendFreezesRepo, SpendRequestsRepo } from "../spend/index.ts"
 import { type Card, type CardCredentials, CardId, type CardIssuerUnavailable, cardReference } from "./Card.ts"
 import { CardIssuer, CardNumberKey } from "./CardIssuer.ts"
 import {
@@ -46,7 +22,6 @@ import {
   CheckoutIntentInvalid,
   CheckoutIntentNotFound,
   CheckoutIntentNotUsable,
-  type CheckoutIntentStatus,
   CountryCode,
   DEFAULT_INTENT_TTL_SECONDS,
   INTENT_TEXT_MAX_LENGTH,
@@ -124,6 +99,17 @@ const validated = (input: CreateCheckoutIntent) =>
     return { merchant, ttlSeconds }
   })
 
+/**
+ * Whether an unused intent is past its deadline at `nowMillis`: its own, or for one pending approval the earlier of its
+ * own and its approval's (an approver cannot let an intent go past its deadline).
+ */
+const isIntentDue = (intent: CheckoutIntent, nowMillis: number) =>
+  (intent.status === "approved" && millisOfIso(intent.expiresAt) <= nowMillis) ||
+  (intent.status === "pending_approval" &&
+    intent.approval !== null &&
+    intent.approval.status === "pending" &&
+    Math.min(millisOfIso(intent.expiresAt), millisOfIso(intent.approval.expiresAt)) <= nowMillis)
+
 type IntentError = CheckoutIntentNotFound | CheckoutIntentNotUsable | PersistenceUnavailable
 
 /**
@@ -133,22 +119,11 @@ type IntentError = CheckoutIntentNotFound | CheckoutIntentNotUsable | Persistenc
  */
 export class Checkout extends Context.Service<
   Checkout,
-  {
+  GovernedOperations<CheckoutIntent, CheckoutIntentQuery, CheckoutIntentNotFound, CheckoutIntentNotUsable> & {
     readonly create: (
       agent: AgentPrincipal,
       input: CreateCheckoutIntent
     ) => Effect.Effect<CheckoutIntent, CheckoutIntentInvalid | SettlementAccountMissing | PersistenceUnavailable>
-    /** An intent of the team in `mode`, as of now (an unused one past its deadline is expired first). */
-    readonly get: (
-      teamId: TeamId,
-      mode: Mode,
-      id: string
-    ) => Effect.Effect<CheckoutIntent, CheckoutIntentNotFound | PersistenceUnavailable>
-    readonly list: (
-      teamId: TeamId,
-      query: CheckoutIntentQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<CheckoutIntent>, PersistenceUnavailable>
     /** Ends an intent that was not used (`pending_approval` or `approved`), closing its card if one was issued. */
     readonly cancel: (agent: AgentPrincipal, id: string) => Effect.Effect<CheckoutIntent, IntentError>
     /**
@@ -159,159 +134,17 @@ export class Checkout extends Context.Service<
       agent: AgentPrincipal,
       id: string
     ) => Effect.Effect<CardCredentials, IntentError | CardIssuerUnavailable>
-    /** An approver of the team lets an intent over the threshold go on, or denies it. */
-    readonly approve: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<
-      CheckoutIntent,
-      | ApprovalNotFound
-      | ApproverNotAllowed
-      | ApprovalStepRefused
-      | SpendingFrozen
-      | CheckoutIntentNotUsable
-      | PersistenceUnavailable
-    >
-    readonly deny: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<
-      CheckoutIntent,
-      | ApprovalNotFound
-      | ApproverNotAllowed
-      | ApprovalStepRefused
-      | SpendingFrozen
-      | CheckoutIntentNotUsable
-      | PersistenceUnavailable
-    >
-    /** Expires every unused intent past its deadline; returns how many it expired. */
-    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/Checkout") {
   static readonly make = Effect.gen(function* () {
     const repo = yield* CheckoutIntentsRepo
     const cards = yield* CardsRepo
     const issuer = yield* CardIssuer
-    const spendRepo = yield* SpendRequestsRepo
-    const approvals = yield* ApprovalsRepo
-    const outbox = yield* EventOutbox
     const transactor = yield* Transactor
-    const freezes = yield* SpendFreezesRepo
+    const outbox = yield* EventOutbox
 
     const publish = (intent: CheckoutIntent, types: ReadonlyArray<IntentEventType>) =>
       Effect.flatMap(intentEvents(intent, types), (events) => outbox.publish(...events))
-
-    const create = Effect.fn("Checkout.create")(function* (agent: AgentPrincipal, input: CreateCheckoutIntent) {
-      const { merchant, ttlSeconds } = yield* validated(input)
-      const now = yield* Clock.currentTimeMillis
-      return yield* transactor.withTransaction(
-        Effect.gen(function* () {
-          const lock = decisionLock(agent, agent.accountId, now, null, normalizeMerchantName(merchant.name))
-          const [inputs] = yield* spendRepo.lockForDecisions([lock])
-          const id = yield* newId(CheckoutIntentId)
-          const { decision, account, approval, usage } = yield* decideGoverned(
-            agent,
-            {
-              amount: input.amount,
-              currency: input.currency,
-              merchant: { name: merchant.name },
-              accountId: agent.accountId
-            },
-            { type: "checkout_intent", id, whenApproved: "none" },
-            // The lock of one request answers one state.
-            inputs ?? (yield* Effect.die(new Error("no locked state for the checkout intent"))),
-            now,
-            lock.windows
-          ).pipe(Effect.catchTag("SpendRequestInvalid", (e) => Effect.fail(invalid(e.field, e.message))))
-          const status: CheckoutIntentStatus =
-            decision.outcome === "approved"
-              ? "approved"
-              : decision.outcome === "pending_approval"
-                ? "pending_approval"
-                : "denied"
-          const createdAt = isoOfMillis(now)
-          const intent: CheckoutIntent = {
-            id,
-            teamId: agent.teamId,
-            mode: agent.mode,
-            status,
-            amount: input.amount,
-            currency: input.currency,
-            merchant,
-            purpose: input.purpose,
-            accountId: account.id,
-            spendingKeyId: agent.keyId,
-            decision,
-            approval: approval === null ? null : approvalView(approval),
-            card: null,
-            authorizedAmount: 0,
-            capturedAmount: null,
-            expiresAt: isoOfMillis(now + ttlSeconds * 1000),
-            createdAt,
-            updatedAt: createdAt
-          }
-          if (approval !== null) yield* approvals.insert(approval)
-          yield* repo.insert(intent)
-          yield* spendRepo.recordUsage(agent.keyId, usage)
-          yield* publish(
-            intent,
-            status === "approved" ? ["created"] : ["created", status === "denied" ? "denied" : "approval_required"]
-          )
-          return intent
-        })
-      )
-    })
-
-    /** The intent `id` of the team in `mode`. */
-    const found = (teamId: TeamId, mode: Mode, id: string) =>
-      Effect.gen(function* () {
-        const intent = Schema.is(CheckoutIntentId)(id) ? yield* repo.find(id) : Option.none()
-        if (Option.isNone(intent) || intent.value.teamId !== teamId || intent.value.mode !== mode) {
-          return yield* new CheckoutIntentNotFound({ id })
-        }
-        return intent.value
-      })
-
-    const stored = storedSubject(repo.find, (id) => new CheckoutIntentNotFound({ id }))
-
-    /** Decides the intent's pending approval first. */
-    const decideApproval = (intent: CheckoutIntent, d: SubjectApprovalDecision) =>
-      decidePendingApproval(approvals, intent.teamId, intent.approval, d)
-
-    /**
-     * Ends an unused intent (canceled, expired, denied): the status if it is still one of `from`, its card closed,
-     * its budget usage given back, the event; all or nothing. The issuer hears of the closed card after the commit.
-     */
-    const release = (
-      intent: CheckoutIntent,
-      from: ReadonlyArray<CheckoutIntentStatus>,
-      outcome: "canceled" | "expired" | "denied",
-      before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable> = Effect.void
-    ) =>
-      transactor
-        .withTransaction(
-          Effect.gen(function* () {
-            yield* before
-            const now = yield* nowIso
-            const updated = yield* repo.transition(intent.id, from, { status: outcome, updatedAt: now })
-            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-            const card = yield* cards.findByIntent(intent.id)
-            if (Option.isSome(card)) yield* cards.setStatus(card.value.token, "closed", now)
-            yield* spendRepo.moveUsage(
-              intent.spendingKeyId,
-              usageWindows(millisOfIso(intent.createdAt), null),
-              -intent.amount
-            )
-            yield* publish(updated.value, [outcome])
-            return { intent: updated.value, card }
-          })
-        )
-        .pipe(
-          Effect.tap(({ card }) => (Option.isSome(card) ? closeAtIssuer(card.value) : Effect.void)),
-          Effect.map(({ intent }) => intent)
-        )
 
     /** Tells the issuer a card is closed; the card is closed here already, so a failure is only logged. */
     const closeAtIssuer = (card: Card) =>
@@ -323,59 +156,83 @@ export class Checkout extends Context.Service<
           )
         )
 
-    /**
-     * Whether an unused intent is past its deadline at `nowMillis`: its own, or for one pending approval the earlier of
-     * its own and its approval's (an approver cannot let an intent go past its deadline).
-     */
-    const isDue = (intent: CheckoutIntent, nowMillis: number) =>
-      (intent.status === "approved" && millisOfIso(intent.expiresAt) <= nowMillis) ||
-      (intent.status === "pending_approval" &&
-        intent.approval !== null &&
-        intent.approval.status === "pending" &&
-        Math.min(millisOfIso(intent.expiresAt), millisOfIso(intent.approval.expiresAt)) <= nowMillis)
-
-    const expire = (intent: CheckoutIntent) =>
-      release(
-        intent,
-        [intent.status],
-        "expired",
-        intent.status === "pending_approval" && intent.approval !== null
-          ? decideApproval(intent, { status: "expired", decidedBy: null, note: null })
-          : Effect.void
-      )
-
-    /** The intent as of now: an unused one past its deadline is expired first. */
-    const current = currentSubject(isDue, expire, stored)
-
-    const own = (agent: AgentPrincipal, id: string) => Effect.flatMap(found(agent.teamId, agent.mode, id), current)
-
-    const governed = governedApprovals(
-      { approvals, outbox, freezes, transactor },
+    const kernel = yield* governedLifecycle(
+      { budgets: yield* SpendRequestsRepo, freezes: yield* SpendFreezesRepo },
       {
+        name: "Checkout",
         type: "checkout_intent",
-        find: (teamId, mode, id) =>
-          found(teamId, mode, id).pipe(
-            Effect.flatMap((intent) => Effect.map(current(intent), Option.some)),
-            Effect.catchTag("CheckoutIntentNotFound", () => Effect.succeedNone)
-          ),
-        stored,
+        repo,
+        id: { make: CheckoutIntentId.make, is: Schema.is(CheckoutIntentId) },
+        category: null,
+        whenApproved: "none",
+        approvedStatus: "approved",
+        approvingTeam: (intent) => intent.teamId,
+        party: (intent, teamId) => intent.teamId === teamId,
+        notFound: (id) => new CheckoutIntentNotFound({ id }),
         notPending: (intent, status) => new CheckoutIntentNotUsable({ id: intent.id, status }),
-        decideApproval,
-        release,
-        approve: (intent) =>
-          Effect.flatMap(nowIso, (updatedAt) =>
-            repo.transition(intent.id, ["pending_approval"], { status: "approved", updatedAt })
-          ),
+        invalid,
+        isDue: isIntentDue,
+        ended: (status: "canceled" | "expired" | "denied", updatedAt) => ({ status, updatedAt }),
+        approvedAt: (now) => Effect.succeed({ status: "approved", updatedAt: isoOfMillis(now) }),
+        // An unused intent's card is closed with it; the issuer hears of it after the commit.
+        released: (intent) =>
+          Effect.gen(function* () {
+            const card = yield* cards.findByIntent(intent.id)
+            if (Option.isNone(card)) return Effect.void
+            yield* cards.setStatus(card.value.token, "closed", yield* nowIso)
+            return closeAtIssuer(card.value)
+          }),
+        publish: (intent, types) => publish(intent, types),
         approved: (intent) => publish(intent, ["approved"])
       }
     )
+
+    const create = Effect.fn("Checkout.create")(function* (agent: AgentPrincipal, input: CreateCheckoutIntent) {
+      const { merchant, ttlSeconds } = yield* validated(input)
+      const now = yield* Clock.currentTimeMillis
+      return yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const start = yield* kernel.decide(agent, now, {
+            amount: input.amount,
+            currency: input.currency,
+            merchant: merchant.name
+          })
+          return yield* kernel.record(
+            {
+              id: start.id,
+              teamId: agent.teamId,
+              mode: agent.mode,
+              status: start.status,
+              amount: input.amount,
+              currency: input.currency,
+              merchant,
+              purpose: input.purpose,
+              accountId: start.account.id,
+              spendingKeyId: agent.keyId,
+              decision: start.decision,
+              approval: start.approvalView,
+              card: null,
+              authorizedAmount: 0,
+              capturedAmount: null,
+              expiresAt: isoOfMillis(now + ttlSeconds * 1000),
+              createdAt: start.createdAt,
+              updatedAt: start.createdAt
+            },
+            start
+          )
+        })
+      )
+    })
+
+    const own = (agent: AgentPrincipal, id: string) =>
+      Effect.flatMap(kernel.found(agent.teamId, agent.mode, id), kernel.current)
 
     const cancel = Effect.fn("Checkout.cancel")(function* (agent: AgentPrincipal, id: string) {
       const intent = yield* own(agent, id)
       if (intent.status !== "pending_approval" && intent.status !== "approved") {
         return yield* new CheckoutIntentNotUsable({ id, status: intent.status })
       }
-      return yield* governed.cancel(intent)
+      return yield* kernel.cancel(intent)
     })
 
     const credentials = Effect.fn("Checkout.credentials")(function* (agent: AgentPrincipal, id: string) {
@@ -442,36 +299,7 @@ export class Checkout extends Context.Service<
       return kept.first ? { ...answer, number: issued.number, cvc: issued.cvc } : answer
     })
 
-    const decideAs = (outcome: "approved" | "denied") =>
-      Effect.fn(`Checkout.${outcome === "approved" ? "approve" : "deny"}`)(function* (
-        approver: TeamPrincipal,
-        approvalId: string,
-        note: string | null
-      ) {
-        return yield* governed.decide(outcome, approver, approvalId, note)
-      })
-
-    const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Checkout.expireDue"))
-
-    return Checkout.of({
-      create,
-      get: Effect.fn("Checkout.get")(function* (teamId: TeamId, mode: Mode, id: string) {
-        return yield* current(yield* found(teamId, mode, id))
-      }),
-      list: Effect.fn("Checkout.list")(function* (teamId: TeamId, query: CheckoutIntentQuery, page: PageRequest) {
-        const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
-        return rows.filter(
-          (intent) =>
-            (query.status === undefined || intent.status === query.status) &&
-            (query.approvalStatus === undefined || intent.approval?.status === query.approvalStatus)
-        )
-      }),
-      cancel,
-      credentials,
-      approve: decideAs("approved"),
-      deny: decideAs("denied"),
-      expireDue
-    })
+    return Checkout.of({ ...kernel.operations, create, cancel, credentials })
   })
   static readonly layer = Layer.effect(Checkout, Checkout.make)
 

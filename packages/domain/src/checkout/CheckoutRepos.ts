@@ -1,8 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/model.ts"
+import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { LedgerTransactionId, Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { LedgerTransactionId, PersistenceUnavailable } from "../shared/model.ts"
 import type { Card, CardStatus } from "./Card.ts"
 import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
 import type {
@@ -13,53 +13,20 @@ import type {
 } from "./CheckoutIntent.ts"
 
 /** Which intents a team lists. */
-export interface CheckoutIntentQuery {
-  /** Both modes when absent (the treasury's approvals). */
-  readonly mode?: Mode | undefined
-  readonly status?: CheckoutIntentStatus | undefined
-  readonly approvalStatus?: ApprovalStatus | undefined
-  /** Only intents the agent's policy routed to a human. */
-  readonly withApproval?: boolean | undefined
-  /** Only those made with this credential. */
-  readonly spendingKeyId?: string | undefined
-  /** Only those created at or after this moment (ISO 8601). */
-  readonly createdFrom?: string | undefined
-  /** Only those created strictly before this moment (ISO 8601). */
-  readonly createdBefore?: string | undefined
-}
+export type CheckoutIntentQuery = GovernedQuery<CheckoutIntentStatus>
 
-/** Storage of checkout intents; a final status never changes. */
+/**
+ * Storage of checkout intents, governed subjects (`GovernedRepo`). Intents due to expire at `now`: `approved` ones past
+ * `expiresAt`, and `pending_approval` ones past the earlier of `expiresAt` and their pending approval's expiry.
+ */
 export class CheckoutIntentsRepo extends Context.Service<
   CheckoutIntentsRepo,
-  {
-    /** Stores a new intent (its approval, if any, already stored). */
-    readonly insert: (intent: CheckoutIntent) => Effect.Effect<void, PersistenceUnavailable>
-    readonly find: (id: CheckoutIntentId) => Effect.Effect<Option.Option<CheckoutIntent>, PersistenceUnavailable>
-    /** The team's intents, newest first, by cursor. */
-    readonly list: (
-      teamId: TeamId,
-      query: CheckoutIntentQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<CheckoutIntent>, PersistenceUnavailable>
+  GovernedRepo<CheckoutIntent, CheckoutIntentTransition, CheckoutIntentQuery> & {
     /**
      * Reads the intent and locks it until the surrounding transaction ends; every change of an intent takes this lock
      * first (before its card, the accounts and the budget totals), so concurrent changes queue on it.
      */
     readonly lock: (id: CheckoutIntentId) => Effect.Effect<Option.Option<CheckoutIntent>, PersistenceUnavailable>
-    /** Applies a transition only if the intent's status is still one of `from`; none when another one won. */
-    readonly transition: (
-      id: CheckoutIntentId,
-      from: ReadonlyArray<CheckoutIntentStatus>,
-      transition: CheckoutIntentTransition
-    ) => Effect.Effect<Option.Option<CheckoutIntent>, PersistenceUnavailable>
-    /**
-     * Intents due to expire at `now`: `approved` ones past `expiresAt`, and `pending_approval` ones past the earlier of
-     * `expiresAt` and their pending approval's expiry; soonest first, then by id.
-     */
-    readonly dueForExpiry: (
-      now: string,
-      limit: number
-    ) => Effect.Effect<ReadonlyArray<CheckoutIntent>, PersistenceUnavailable>
   }
 >()("@svc/domain/CheckoutIntentsRepo") {}
 

@@ -1,42 +1,18 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
-import {
-  type ApprovalNotFound,
-  type ApprovalStepRefused,
-  ApprovalsRepo,
-  type ApproverNotAllowed,
-  approvalView,
-  DecidedMeanwhile,
-  decidePendingApproval,
-  expireDueSubjects,
-  type SubjectApprovalDecision
-} from "../approvals/index.ts"
-import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
+import { DecidedMeanwhile } from "../approvals/index.ts"
+import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
+import { Ledger, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,
-  type Mode,
   millisOfIso,
-  newId,
   nowIso,
-  type PageRequest,
   type PersistenceUnavailable,
   periodicJob,
-  type TeamId,
   Transactor
 } from "../shared/index.ts"
-import {
-  currentSubject,
-  decideGoverned,
-  decisionLock,
-  governedApprovals,
-  normalizeMerchantName,
-  SpendFreezesRepo,
-  type SpendingFrozen,
-  SpendRequestsRepo,
-  storedSubject,
-  usageWindows
-} from "../spend/index.ts"
+import { normalizeMerchantName, SpendFreezesRepo, SpendRequestsRepo } from "../spend/index.ts"
 import { CryptoDestinationsRepo, CryptoQuotesRepo } from "./CryptoRepos.ts"
 import { CryptoDestinationNotFound } from "./Destination.ts"
 import {
@@ -46,7 +22,6 @@ import {
   CryptoPayoutInvalid,
   CryptoPayoutNotFound,
   CryptoPayoutNotPending,
-  type CryptoPayoutStatus,
   cryptoPayoutView
 } from "./Payout.ts"
 import { PayoutRail } from "./PayoutRail.ts"
@@ -84,13 +59,11 @@ type CreateError =
   | SettlementAccountMissing
   | PersistenceUnavailable
 
-type ApprovalDecisionError =
-  | ApprovalNotFound
-  | ApproverNotAllowed
-  | ApprovalStepRefused
-  | SpendingFrozen
-  | CryptoPayoutNotPending
-  | PersistenceUnavailable
+/** Whether a payout awaiting approval is past its quote's or its approval's deadline at `nowMillis`. */
+const isPayoutDue = (p: CryptoPayout, nowMillis: number) =>
+  p.status === "pending_approval" &&
+  (millisOfIso(p.quoteExpiresAt) <= nowMillis ||
+    (p.approval !== null && p.approval.status === "pending" && millisOfIso(p.approval.expiresAt) <= nowMillis))
 
 /** How many payouts one worker round takes from each queue. */
 const ROUND_SIZE = 100
@@ -103,37 +76,13 @@ const ROUND_SIZE = 100
  */
 export class CryptoPayouts extends Context.Service<
   CryptoPayouts,
-  {
+  GovernedOperations<CryptoPayout, CryptoPayoutQuery, CryptoPayoutNotFound, CryptoPayoutNotPending> & {
     readonly create: (agent: AgentPrincipal, input: CreateCryptoPayout) => Effect.Effect<CryptoPayout, CreateError>
-    /** A payout of the team in `mode`, as of now (one awaiting approval past its deadline is expired first). */
-    readonly get: (
-      teamId: TeamId,
-      mode: Mode,
-      id: string
-    ) => Effect.Effect<CryptoPayout, CryptoPayoutNotFound | PersistenceUnavailable>
-    readonly list: (
-      teamId: TeamId,
-      query: CryptoPayoutQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<CryptoPayout>, PersistenceUnavailable>
     /** The agent withdraws a payout the rail does not have yet; its hold is released. */
     readonly cancel: (
       agent: AgentPrincipal,
       id: string
     ) => Effect.Effect<CryptoPayout, CryptoPayoutNotFound | CryptoPayoutNotPending | PersistenceUnavailable>
-    /** An approver of the team lets a payout over the threshold go to the worker's queue, or denies it. */
-    readonly approve: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<CryptoPayout, ApprovalDecisionError>
-    readonly deny: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<CryptoPayout, ApprovalDecisionError>
-    /** Expires every payout awaiting approval past its quote's or its approval's deadline; returns how many. */
-    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
     /**
      * One round of the worker: reconciles every submitted payout with the rail first (confirmed: the hold posted;
      * failed: released; unknown to the network: the stored transfer broadcast again), then submits the queued ones one
@@ -148,17 +97,60 @@ export class CryptoPayouts extends Context.Service<
     const destinations = yield* CryptoDestinationsRepo
     const spendRepo = yield* SpendRequestsRepo
     const ledger = yield* Ledger
-    const ledgerRepo = yield* LedgerRepo
-    const approvals = yield* ApprovalsRepo
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
-    const freezes = yield* SpendFreezesRepo
     const rail = yield* PayoutRail
 
     const publish = (p: CryptoPayout, types: ReadonlyArray<CryptoPayoutEventType>) =>
       Effect.flatMap(nowIso, (createdAt) =>
         domainEvents({ teamId: p.teamId, mode: p.mode, data: cryptoPayoutView(p), createdAt }, types)
       ).pipe(Effect.flatMap((events) => outbox.publish(...events)))
+
+    const kernel = yield* governedLifecycle(
+      { budgets: spendRepo, freezes: yield* SpendFreezesRepo },
+      {
+        name: "CryptoPayouts",
+        type: "crypto_payout",
+        repo,
+        id: { make: CryptoPayoutId.make, is: Schema.is(CryptoPayoutId) },
+        category: CRYPTO_PAYOUT_CATEGORY,
+        whenApproved: "hold",
+        approvedStatus: "pending",
+        approvingTeam: (p) => p.teamId,
+        party: (p, teamId) => p.teamId === teamId,
+        notFound: (id) => new CryptoPayoutNotFound({ id }),
+        notPending: (p, status) => new CryptoPayoutNotPending({ id: p.id, status }),
+        invalid: (field, message) => new CryptoPayoutInvalid({ field, message }),
+        isDue: isPayoutDue,
+        ended: (status: "canceled" | "expired" | "denied" | "failed", now, failureReason) => ({
+          status,
+          failureReason,
+          completedAt: status === "failed" ? now : null,
+          updatedAt: now
+        }),
+        approvedAt: (now) =>
+          Effect.succeed({
+            status: "pending" as const,
+            failureReason: null,
+            completedAt: null,
+            updatedAt: isoOfMillis(now)
+          }),
+        released: (p) =>
+          (p.holdTransactionId === null ? Effect.void : ledger.voidHold(p.teamId, p.holdTransactionId)).pipe(
+            Effect.as(Effect.void),
+            Effect.catchTags({
+              HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+              // The hold is written with the payout, and ledger rows are never deleted.
+              HoldNotFound: Effect.die
+            })
+          ),
+        publish: (p, types) =>
+          publish(
+            p,
+            types.map((type) => `crypto_payout.${type}` as const)
+          )
+      }
+    )
 
     const create = Effect.fn("CryptoPayouts.create")(function* (agent: AgentPrincipal, input: CreateCryptoPayout) {
       const notFound = new CryptoQuoteNotFound({ id: input.quoteId })
@@ -190,202 +182,47 @@ export class CryptoPayouts extends Context.Service<
           ) {
             return yield* new CryptoDestinationNotFound({ id: quote.destinationId })
           }
-          const merchant = cryptoPayoutMerchant(quote)
-          const lock = decisionLock(
-            agent,
-            agent.accountId,
-            now,
-            CRYPTO_PAYOUT_CATEGORY,
-            normalizeMerchantName(merchant)
-          )
-          const [inputs] = yield* spendRepo.lockForDecisions([lock])
-          const id = yield* newId(CryptoPayoutId)
-          const governed = yield* decideGoverned(
-            agent,
-            {
-              amount: quote.amount,
-              currency: quote.currency,
-              merchant: { name: merchant, category: CRYPTO_PAYOUT_CATEGORY },
-              accountId: agent.accountId
-            },
-            { type: "crypto_payout", id, whenApproved: "hold" },
-            // The lock of one request answers one state.
-            inputs ?? (yield* Effect.die(new Error("no locked state for the payout"))),
-            now,
-            lock.windows
-          ).pipe(
-            Effect.catchTag("SpendRequestInvalid", (e) =>
-              Effect.fail(new CryptoPayoutInvalid({ field: e.field, message: e.message }))
-            )
-          )
-          const { decision, ledgerTransaction, approval, usage } = governed
-          const status: CryptoPayoutStatus =
-            decision.outcome === "approved"
-              ? "pending"
-              : decision.outcome === "pending_approval"
-                ? "pending_approval"
-                : "denied"
-          const createdAt = isoOfMillis(now)
+          const start = yield* kernel.decide(agent, now, {
+            amount: quote.amount,
+            currency: quote.currency,
+            merchant: cryptoPayoutMerchant(quote)
+          })
           const payout: CryptoPayout = {
-            id,
+            id: start.id,
             teamId: agent.teamId,
             mode: agent.mode,
-            status,
+            status: start.status,
             quoteId: quote.id,
             ...quotedTermsOf(quote),
-            accountId: governed.account.id,
+            accountId: start.account.id,
             spendingKeyId: agent.keyId,
-            decision,
-            approval: approval === null ? null : approvalView(approval),
-            holdTransactionId: ledgerTransaction?.id ?? null,
+            decision: start.decision,
+            approval: start.approvalView,
+            holdTransactionId: start.ledgerTransaction?.id ?? null,
             txHash: null,
             failureReason: null,
             quoteExpiresAt: quote.expiresAt,
             submittedAt: null,
             completedAt: null,
-            createdAt,
-            updatedAt: createdAt
+            createdAt: start.createdAt,
+            updatedAt: start.createdAt
           }
-          if (Option.isNone(yield* quotes.markUsed(quote.id, id, createdAt))) {
+          if (Option.isNone(yield* quotes.markUsed(quote.id, payout.id, start.createdAt))) {
             // Locked above and unused then: only a writer ignoring the lock could have used it meanwhile.
             return yield* new CryptoQuoteNotUsable({ id: quote.id, reason: "used" })
           }
-          if (approval !== null) yield* approvals.insert(approval)
-          if (ledgerTransaction !== null) {
-            yield* ledgerRepo
-              .insertTransaction(ledgerTransaction)
-              // A fresh id as reference, on accounts locked above: neither a duplicate nor a resolved hold.
-              .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
-          }
-          yield* repo.insert(payout)
-          yield* spendRepo.recordUsage(agent.keyId, usage)
-          yield* publish(
-            payout,
-            status === "pending"
-              ? ["crypto_payout.created"]
-              : [
-                  "crypto_payout.created",
-                  status === "denied" ? "crypto_payout.denied" : "crypto_payout.approval_required"
-                ]
-          )
-          return payout
+          return yield* kernel.record(payout, start)
         })
       )
     })
 
-    const found = (teamId: TeamId, mode: Mode, id: string) =>
-      Effect.gen(function* () {
-        const p = Schema.is(CryptoPayoutId)(id) ? yield* repo.find(id) : Option.none()
-        if (Option.isNone(p) || p.value.teamId !== teamId || p.value.mode !== mode) {
-          return yield* new CryptoPayoutNotFound({ id })
-        }
-        return p.value
-      })
-
-    const stored = storedSubject(repo.find, (id) => new CryptoPayoutNotFound({ id }))
-
-    /**
-     * Ends a payout without paying it (canceled, expired, denied, failed): the status if it is still one of `from`,
-     * the hold released, the budget usage given back, the event; all or nothing.
-     */
-    const release = (
-      p: CryptoPayout,
-      from: ReadonlyArray<CryptoPayoutStatus>,
-      outcome: "canceled" | "expired" | "denied" | "failed",
-      before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable> = Effect.void,
-      failureReason: string | null = null
-    ): Effect.Effect<CryptoPayout, DecidedMeanwhile | PersistenceUnavailable> =>
-      transactor
-        .withTransaction(
-          Effect.gen(function* () {
-            yield* before
-            const now = yield* nowIso
-            const updated = yield* repo.transition(p.id, from, {
-              status: outcome,
-              failureReason,
-              completedAt: outcome === "failed" ? now : null,
-              updatedAt: now
-            })
-            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-            if (p.holdTransactionId !== null) yield* ledger.voidHold(p.teamId, p.holdTransactionId)
-            yield* spendRepo.moveUsage(
-              p.spendingKeyId,
-              usageWindows(millisOfIso(p.createdAt), CRYPTO_PAYOUT_CATEGORY),
-              -p.amount
-            )
-            yield* publish(updated.value, [`crypto_payout.${outcome}`])
-            return updated.value
-          })
-        )
-        .pipe(
-          Effect.catchTags({
-            HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
-            // The hold is written with the payout, and ledger rows are never deleted.
-            HoldNotFound: Effect.die
-          })
-        )
-
-    /** Whether a payout awaiting approval is past its quote's or its approval's deadline at `nowMillis`. */
-    const isDue = (p: CryptoPayout, nowMillis: number) =>
-      p.status === "pending_approval" &&
-      (millisOfIso(p.quoteExpiresAt) <= nowMillis ||
-        (p.approval !== null && p.approval.status === "pending" && millisOfIso(p.approval.expiresAt) <= nowMillis))
-
-    const decideApproval = (p: CryptoPayout, d: SubjectApprovalDecision) =>
-      decidePendingApproval(approvals, p.teamId, p.approval, d)
-
-    const expire = (p: CryptoPayout) =>
-      release(
-        p,
-        ["pending_approval"],
-        "expired",
-        p.approval !== null ? decideApproval(p, { status: "expired", decidedBy: null, note: null }) : Effect.void
-      )
-
-    /** The payout as of now: one awaiting approval past its deadline is expired first. */
-    const current = currentSubject(isDue, expire, stored)
-
-    const governed = governedApprovals(
-      { approvals, outbox, freezes, transactor },
-      {
-        type: "crypto_payout",
-        find: (teamId, mode, id) =>
-          found(teamId, mode, id).pipe(
-            Effect.flatMap((p) => Effect.map(current(p), Option.some)),
-            Effect.catchTag("CryptoPayoutNotFound", () => Effect.succeedNone)
-          ),
-        stored,
-        notPending: (p, status) => new CryptoPayoutNotPending({ id: p.id, status }),
-        decideApproval,
-        release,
-        approve: (p) =>
-          Effect.flatMap(nowIso, (updatedAt) =>
-            repo.transition(p.id, ["pending_approval"], {
-              status: "pending",
-              failureReason: null,
-              completedAt: null,
-              updatedAt
-            })
-          )
-      }
-    )
-
     const cancel = Effect.fn("CryptoPayouts.cancel")(function* (agent: AgentPrincipal, id: string) {
-      const p = yield* current(yield* found(agent.teamId, agent.mode, id))
+      const p = yield* kernel.current(yield* kernel.found(agent.teamId, agent.mode, id))
       if (p.status !== "pending_approval" && p.status !== "pending") {
         return yield* new CryptoPayoutNotPending({ id: p.id, status: p.status })
       }
-      return yield* governed.cancel(p)
+      return yield* kernel.cancel(p)
     })
-
-    const decideAs = (outcome: "approved" | "denied") =>
-      Effect.fn(`CryptoPayouts.${outcome === "approved" ? "approve" : "deny"}`)(function* (
-        approver: TeamPrincipal,
-        approvalId: string,
-        note: string | null
-      ) {
-        return yield* governed.decide(outcome, approver, approvalId, note)
-      })
 
     /** A submitted payout the rail confirmed: the hold posted, the destination known to the team, once. */
     const confirm = (p: CryptoPayout) =>
@@ -426,7 +263,10 @@ export class CryptoPayouts extends Context.Service<
           case "confirmed":
             return yield* Effect.as(confirm(p), "confirmed" as const)
           case "failed":
-            return yield* Effect.as(release(p, ["submitted"], "failed", Effect.void, status.reason), "failed" as const)
+            return yield* Effect.as(
+              kernel.release(p, ["submitted"], "failed", Effect.void, status.reason),
+              "failed" as const
+            )
           case "unknown":
             return yield* Effect.as(rail.broadcast(p.network, prepared), "rebroadcast" as const)
           case "pending":
@@ -472,7 +312,7 @@ export class CryptoPayouts extends Context.Service<
       }).pipe(
         Effect.catchTags({
           RailRejected: (e) =>
-            release(p, ["pending"], "failed", Effect.void, e.message).pipe(
+            kernel.release(p, ["pending"], "failed", Effect.void, e.message).pipe(
               Effect.as("failed" as const),
               Effect.catchTag("DecidedMeanwhile", () => Effect.void)
             ),
@@ -493,25 +333,7 @@ export class CryptoPayouts extends Context.Service<
       return round satisfies PayoutRound
     }).pipe(Effect.withSpan("CryptoPayouts.processDue"))
 
-    return CryptoPayouts.of({
-      create,
-      get: Effect.fn("CryptoPayouts.get")(function* (teamId: TeamId, mode: Mode, id: string) {
-        return yield* current(yield* found(teamId, mode, id))
-      }),
-      list: Effect.fn("CryptoPayouts.list")(function* (teamId: TeamId, query: CryptoPayoutQuery, page: PageRequest) {
-        const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
-        return rows.filter(
-          (p) =>
-            (query.status === undefined || p.status === query.status) &&
-            (query.approvalStatus === undefined || p.approval?.status === query.approvalStatus)
-        )
-      }),
-      cancel,
-      approve: decideAs("approved"),
-      deny: decideAs("denied"),
-      expireDue: expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("CryptoPayouts.expireDue")),
-      processDue
-    })
+    return CryptoPayouts.of({ ...kernel.operations, create, cancel, processDue })
   })
   static readonly layer = Layer.effect(CryptoPayouts, CryptoPayouts.make)
 

@@ -1,18 +1,14 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/model.ts"
-import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import type { CryptoPayout, CryptoPayoutId, CryptoPayoutStatus, CryptoPayoutTransition } from "./Payout.ts"
 import type { PreparedTransfer } from "./PayoutRail.ts"
 
 /** Which payouts a team lists. */
-export interface CryptoPayoutQuery {
-  /** Both modes when absent (the treasury's approvals). */
-  readonly mode?: Mode | undefined
-  readonly status?: CryptoPayoutStatus | undefined
-  readonly approvalStatus?: ApprovalStatus | undefined
-  /** Only payouts the policy routed to a human. */
-  readonly withApproval?: boolean | undefined
-}
+export type CryptoPayoutQuery = Pick<
+  GovernedQuery<CryptoPayoutStatus>,
+  "mode" | "status" | "approvalStatus" | "withApproval"
+>
 
 /** A submitted payout with the signed transfer the rail broadcasts (again, after a crash). */
 export interface SubmittedPayout {
@@ -21,29 +17,15 @@ export interface SubmittedPayout {
 }
 
 /**
- * Storage of crypto payouts; a final status never changes. The rail's signed payload is stored with the payout when it
- * is submitted and only the worker reads it back (`submitted`): it is never part of a `CryptoPayout`.
+ * Storage of crypto payouts, governed subjects (`GovernedRepo`); payouts due to expire at `now` are those awaiting
+ * approval whose quote or pending approval expired. The rail's signed payload is stored with the payout when it is
+ * submitted and only the worker reads it back (`submitted`): it is never part of a `CryptoPayout`.
  */
 export class CryptoPayoutsRepo extends Context.Service<
   CryptoPayoutsRepo,
-  {
-    /** Stores a new payout (its approval, if any, already stored). */
-    readonly insert: (payout: CryptoPayout) => Effect.Effect<void, PersistenceUnavailable>
-    readonly find: (id: CryptoPayoutId) => Effect.Effect<Option.Option<CryptoPayout>, PersistenceUnavailable>
-    /** The team's payouts, newest first, by cursor. */
-    readonly list: (
-      teamId: TeamId,
-      query: CryptoPayoutQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<CryptoPayout>, PersistenceUnavailable>
+  GovernedRepo<CryptoPayout, CryptoPayoutTransition, CryptoPayoutQuery> & {
     /** Reads the payout and locks it until the surrounding transaction ends. */
     readonly lock: (id: CryptoPayoutId) => Effect.Effect<Option.Option<CryptoPayout>, PersistenceUnavailable>
-    /** Applies a transition only if the payout's status is still one of `from`; none when another one won. */
-    readonly transition: (
-      id: CryptoPayoutId,
-      from: ReadonlyArray<CryptoPayoutStatus>,
-      transition: CryptoPayoutTransition
-    ) => Effect.Effect<Option.Option<CryptoPayout>, PersistenceUnavailable>
     /**
      * Marks a `pending` payout `submitted` at `at` with the rail's signed transfer (its hash shown, its payload kept for
      * the worker); none when it is no longer pending.
@@ -53,13 +35,6 @@ export class CryptoPayoutsRepo extends Context.Service<
       prepared: PreparedTransfer,
       at: string
     ) => Effect.Effect<Option.Option<CryptoPayout>, PersistenceUnavailable>
-    /**
-     * Payouts awaiting approval whose quote or pending approval expired at or before `now`, soonest first, then by id.
-     */
-    readonly dueForExpiry: (
-      now: string,
-      limit: number
-    ) => Effect.Effect<ReadonlyArray<CryptoPayout>, PersistenceUnavailable>
     /** `pending` payouts, the worker's queue, oldest first. */
     readonly queued: (limit: number) => Effect.Effect<ReadonlyArray<CryptoPayout>, PersistenceUnavailable>
     /** `submitted` payouts with their signed transfers, to reconcile with the rail, oldest submission first. */

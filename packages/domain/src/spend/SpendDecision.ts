@@ -1,10 +1,10 @@
 import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
 import { approvalView } from "../approvals/index.ts"
+import { type DecisionInputs, decideGoverned } from "../governance/index.ts"
 import { applyEntry, type LockedAccount } from "../ledger/index.ts"
 import { type DomainEvent, domainEvents } from "../platform/index.ts"
-import { type AccountId, isoOfMillis, newId } from "../shared/index.ts"
-import { decideGoverned } from "./GovernedDecision.ts"
+import { isoOfMillis, newId } from "../shared/index.ts"
 import { BUDGET_INTERVALS, type BudgetInterval, normalizeMerchantName, type UsageTotals } from "./SpendPolicy.ts"
 import {
   askedAccountId,
@@ -13,10 +13,9 @@ import {
   type SpendRequestEventType,
   SpendRequestId,
   spendRequestJson,
-  type UsageWindows,
-  usageWindows
+  type UsageWindows
 } from "./SpendRequest.ts"
-import type { DecidedSpend, DecisionInputs, DecisionLock } from "./SpendRequestsRepo.ts"
+import type { DecidedSpend } from "./SpendRequestsRepo.ts"
 
 /** The outbox events of a spend request's change, one per type, each carrying the request as of the change. */
 export const spendEvents = (
@@ -25,28 +24,6 @@ export const spendEvents = (
   createdAt: string
 ): Effect.Effect<ReadonlyArray<DomainEvent>> =>
   domainEvents({ teamId: sr.teamId, mode: sr.mode, data: spendRequestJson(sr), createdAt }, types)
-
-/**
- * What an ask of `agent` on the spend account `accountId` (null: the mode's first) in `category`, decided at `now`,
- * locks: its account and its credential's totals in the windows of that moment, and, given its merchant's normalised
- * name, whether its team has paid that merchant before.
- */
-export const decisionLock = (
-  agent: AgentPrincipal,
-  accountId: AccountId | null,
-  now: number,
-  category: string | null | undefined,
-  merchant?: string | undefined
-): DecisionLock => ({
-  teamId: agent.teamId,
-  mode: agent.mode,
-  accountId,
-  spendingKeyId: agent.keyId,
-  windows: usageWindows(now, category),
-  at: now,
-  requestLimits: agent.policy ?? {},
-  merchant
-})
 
 /**
  * What a new request decides from the state `SpendRequestsRepo.lockForDecisions` read under its locks at `now` for

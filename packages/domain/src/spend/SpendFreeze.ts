@@ -71,3 +71,8 @@ export const frozenBy = (
         frozenAt: freeze.frozenAt
       }
 }
+
+/** Spending of the request's team or key is frozen: its approval cannot be approved until the freeze is lifted. */
+export class SpendingFrozen extends Schema.TaggedError<SpendingFrozen>()("SpendingFrozen", {
+  message: Schema.String
+}) {}

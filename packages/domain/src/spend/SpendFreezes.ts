@@ -1,13 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { AgentKeysRepo, type TeamPrincipal } from "../access/index.ts"
-import {
-  type Approval,
-  type ApprovalStepRefused,
-  type ApprovalsRepo,
-  type DecidedMeanwhile,
-  mayDecideApprovals,
-  recordApprovalStep
-} from "../approvals/index.ts"
+import { mayDecideApprovals } from "../approvals/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
 import { type Mode, newId, nowIso, type PersistenceUnavailable, type TeamId, Transactor } from "../shared/index.ts"
 import { type SpendFreeze, SpendFreezeId, spendFreezeView } from "./SpendFreeze.ts"
@@ -28,11 +21,6 @@ export class NotFrozen extends Schema.TaggedError<NotFrozen>()("NotFrozen", { me
 /** The freeze names a key that is not a live key of the team. */
 export class FreezeKeyNotFound extends Schema.TaggedError<FreezeKeyNotFound>()("FreezeKeyNotFound", {
   keyId: Schema.String
-}) {}
-
-/** Spending of the request's team or key is frozen: its approval cannot be approved until the freeze is lifted. */
-export class SpendingFrozen extends Schema.TaggedError<SpendingFrozen>()("SpendingFrozen", {
-  message: Schema.String
 }) {}
 
 /** Storage of spend freezes: at most one active freeze per team and per key. */
@@ -149,47 +137,3 @@ export class SpendFreezes extends Context.Service<
   })
   static readonly layer = Layer.effect(SpendFreezes, SpendFreezes.make)
 }
-
-/** Fails with `SpendingFrozen` while the team's or the key's spending is frozen (approvals wait for the lift). */
-export const assertSpendingOpen = (
-  repo: SpendFreezesRepo["Service"],
-  teamId: TeamId,
-  spendingKeyId: string | null
-): Effect.Effect<void, SpendingFrozen | PersistenceUnavailable> =>
-  Effect.flatMap(repo.active(teamId), (active) => {
-    const freeze = active.find((f) => f.spendingKeyId === null) ?? active.find((f) => f.spendingKeyId === spendingKeyId)
-    return freeze === undefined
-      ? Effect.void
-      : Effect.fail(
-          new SpendingFrozen({
-            message: `${freeze.spendingKeyId === null ? "the team's" : "the key's"} spending is frozen (${freeze.reason}); lift the freeze to approve`
-          })
-        )
-  })
-
-/**
- * A member's decision on a governed request's approval, in one transaction: an approval is refused while the team's or
- * the key's spending is frozen; the step is recorded (`recordApprovalStep`); `decide` ends the request when the step
- * denied it or reached the quorum, and otherwise the request stays pending and `pending` reads it as it now is.
- */
-export const decideByStep = <S, E, R>(
-  ports: {
-    readonly approvals: ApprovalsRepo["Service"]
-    readonly outbox: EventOutbox["Service"]
-    readonly freezes: SpendFreezesRepo["Service"]
-    readonly transactor: Transactor["Service"]
-  },
-  approval: Approval,
-  approver: TeamPrincipal,
-  outcome: "approved" | "denied",
-  note: string | null,
-  pending: Effect.Effect<S, PersistenceUnavailable>,
-  decide: Effect.Effect<S, E, R>
-): Effect.Effect<S, E | DecidedMeanwhile | ApprovalStepRefused | SpendingFrozen | PersistenceUnavailable, R> =>
-  ports.transactor.withTransaction(
-    Effect.gen(function* () {
-      if (outcome === "approved") yield* assertSpendingOpen(ports.freezes, approval.teamId, approval.spendingKeyId)
-      const step = yield* recordApprovalStep(ports.approvals, ports.outbox, approval, approver, outcome, note)
-      return step.outcome === "recorded" ? yield* pending : yield* decide
-    })
-  )

@@ -10,15 +10,8 @@ import {
   PositiveAmountMinor,
   TeamId
 } from "../shared/model.ts"
-import {
-  CategorySlug,
-  normalizeCategory,
-  SpendDecision,
-  utcDayStart,
-  utcMonthStart,
-  utcWeekStart,
-  utcYearStart
-} from "./SpendPolicy.ts"
+import { utcDayStart, utcMonthStart, utcWeekStart, utcYearStart } from "./BudgetPeriods.ts"
+import { CategorySlug, normalizeCategory, SpendDecision } from "./SpendPolicy.ts"
 
 /** A spend request's id. */
 export const SpendRequestId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("SpendRequestId"))

@@ -12,12 +12,14 @@ import {
   isApprovalDue,
   meanwhileReporter
 } from "../approvals/index.ts"
+import { decideByStep, decisionLock } from "../governance/index.ts"
 import { Ledger } from "../ledger/index.ts"
 import { EventOutbox, type OnceWrite } from "../platform/index.ts"
 import { millisOfIso, nowIso, type PersistenceUnavailable, type TeamId, Transactor } from "../shared/index.ts"
 import type { Mode, PageRequest } from "../shared/model.ts"
-import { decideSpend, decisionLock, spendEvents } from "./SpendDecision.ts"
-import { decideByStep, SpendFreezesRepo, type SpendingFrozen } from "./SpendFreezes.ts"
+import { decideSpend, spendEvents } from "./SpendDecision.ts"
+import type { SpendingFrozen } from "./SpendFreeze.ts"
+import { SpendFreezesRepo } from "./SpendFreezes.ts"
 import { countApprovalOutcome } from "./SpendMetrics.ts"
 import type { SpendDecision } from "./SpendPolicy.ts"
 import { normalizeMerchantName } from "./SpendPolicy.ts"

@@ -14,6 +14,7 @@ import {
   Schema
 } from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
+import { decisionLock } from "../governance/index.ts"
 import { SettlementAccountMissing } from "../ledger/index.ts"
 import {
   AnsweredMeanwhile,
@@ -25,7 +26,7 @@ import {
 } from "../platform/index.ts"
 import { nowIso } from "../shared/index.ts"
 import type { PersistenceUnavailable } from "../shared/model.ts"
-import { carryForward, decideSpend, decisionLock, knownMerchantKey } from "./SpendDecision.ts"
+import { carryForward, decideSpend, knownMerchantKey } from "./SpendDecision.ts"
 import { countDecision } from "./SpendMetrics.ts"
 import { normalizeMerchantName } from "./SpendPolicy.ts"
 import { askedAccountId, type CreateSpendRequest, SpendRequest, type SpendRequestInvalid } from "./SpendRequest.ts"

@@ -1,5 +1,3 @@
-export * from "./GovernedApprovals.ts"
-export * from "./GovernedDecision.ts"
 export * from "./model.ts"
 export * from "./SpendDecision.ts"
 export * from "./SpendFreezes.ts"

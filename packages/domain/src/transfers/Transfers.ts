@@ -1,17 +1,7 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
-import {
-  type ApprovalNotFound,
-  type ApprovalStepRefused,
-  ApprovalsRepo,
-  type ApproverNotAllowed,
-  approvalView,
-  DecidedMeanwhile,
-  decidePendingApproval,
-  expireDueSubjects,
-  meanwhileReporter,
-  type SubjectApprovalDecision
-} from "../approvals/index.ts"
+import type { AgentPrincipal } from "../access/model.ts"
+import { DecidedMeanwhile } from "../approvals/index.ts"
+import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
 import type { ReceiveHandleMissing } from "../identity/model.ts"
 import { Ledger, LedgerRepo, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
@@ -19,27 +9,14 @@ import {
   isoOfMillis,
   type Mode,
   millisOfIso,
-  newId,
   nowIso,
-  type PageRequest,
   type PersistenceUnavailable,
   PositiveAmountMinor,
   periodicJob,
   type TeamId,
   Transactor
 } from "../shared/index.ts"
-import {
-  currentSubject,
-  decideGoverned,
-  decisionLock,
-  governedApprovals,
-  normalizeMerchantName,
-  SpendFreezesRepo,
-  type SpendingFrozen,
-  SpendRequestsRepo,
-  storedSubject,
-  usageWindows
-} from "../spend/index.ts"
+import { normalizeMerchantName, SpendFreezesRepo, SpendRequestsRepo } from "../spend/index.ts"
 import { type PaymentCodeNotFound, PaymentCodeUnusable, paymentCodeStatus } from "./PaymentCode.ts"
 import { PaymentCodes } from "./PaymentCodes.ts"
 import type { ReceiveAddressNotFound } from "./ReceiveAddress.ts"
@@ -53,7 +30,6 @@ import {
   TransferInvalid,
   TransferNotFound,
   TransferNotPending,
-  type TransferStatus,
   TransferWrongParty,
   transferView
 } from "./Transfer.ts"
@@ -84,14 +60,6 @@ type CreateError =
   | SettlementAccountMissing
   | PersistenceUnavailable
 
-type ApprovalDecisionError =
-  | ApprovalNotFound
-  | ApproverNotAllowed
-  | ApprovalStepRefused
-  | SpendingFrozen
-  | TransferNotPending
-  | PersistenceUnavailable
-
 type PartyError = TransferNotFound | TransferWrongParty | TransferNotPending | PersistenceUnavailable
 
 /** The category a transfer is governed under: the policy's category rules and category budgets see it as this. */
@@ -114,6 +82,14 @@ const transferEvents = (t: Transfer, types: ReadonlyArray<TransferEventType>, au
     ([toSender, toRecipient]) => [...toSender, ...toRecipient]
   )
 
+/** Whether an open transfer is past its deadline at `nowMillis` (acceptance, or its approval's expiry). */
+const isTransferDue = (t: Transfer, nowMillis: number) =>
+  (t.status === "pending_acceptance" && t.expiresAt !== null && millisOfIso(t.expiresAt) <= nowMillis) ||
+  (t.status === "pending_approval" &&
+    t.approval !== null &&
+    t.approval.status === "pending" &&
+    millisOfIso(t.approval.expiresAt) <= nowMillis)
+
 /**
  * Book transfers between teams of one mode (ADR 0014): the sender's policy decides as for a spend request, the amount
  * is held on the sender's account until the recipient accepts (posted, and credited to the recipient) or the transfer
@@ -123,19 +99,8 @@ const transferEvents = (t: Transfer, types: ReadonlyArray<TransferEventType>, au
  */
 export class Transfers extends Context.Service<
   Transfers,
-  {
+  GovernedOperations<Transfer, TransferQuery, TransferNotFound, TransferNotPending> & {
     readonly create: (agent: AgentPrincipal, input: CreateTransfer) => Effect.Effect<Transfer, CreateError>
-    /** A transfer of the team on either side, in `mode`, as of now (an open one past its deadline is expired first). */
-    readonly get: (
-      teamId: TeamId,
-      mode: Mode,
-      id: string
-    ) => Effect.Effect<Transfer, TransferNotFound | PersistenceUnavailable>
-    readonly list: (
-      teamId: TeamId,
-      query: TransferQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
     /**
      * The recipient takes the money, all or nothing: the hold is posted, the recipient's account credited and the
      * transfer's code used; refused (changing nothing) when the code is used or held by another transfer, which only a
@@ -144,19 +109,6 @@ export class Transfers extends Context.Service<
     readonly accept: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError | PaymentCodeUnusable>
     readonly decline: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
     readonly cancel: (agent: AgentPrincipal, id: string) => Effect.Effect<Transfer, PartyError>
-    /** An approver of the sender's team lets a transfer over the threshold go on to the recipient, or denies it. */
-    readonly approve: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<Transfer, ApprovalDecisionError>
-    readonly deny: (
-      approver: TeamPrincipal,
-      approvalId: string,
-      note: string | null
-    ) => Effect.Effect<Transfer, ApprovalDecisionError>
-    /** Expires every open transfer past its deadline, releasing its hold; returns how many it expired. */
-    readonly expireDue: Effect.Effect<number, PersistenceUnavailable>
   }
 >()("@svc/domain/Transfers") {
   static readonly make = Effect.gen(function* () {
@@ -164,10 +116,8 @@ export class Transfers extends Context.Service<
     const spendRepo = yield* SpendRequestsRepo
     const ledger = yield* Ledger
     const ledgerRepo = yield* LedgerRepo
-    const approvals = yield* ApprovalsRepo
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
-    const freezes = yield* SpendFreezesRepo
     const addresses = yield* ReceiveAddresses
     const codes = yield* PaymentCodes
 
@@ -188,6 +138,57 @@ export class Transfers extends Context.Service<
       })
 
     const invalid = (field: string, message: string) => new TransferInvalid({ field, message })
+
+    const kernel = yield* governedLifecycle(
+      { budgets: spendRepo, freezes: yield* SpendFreezesRepo },
+      {
+        name: "Transfers",
+        type: "transfer",
+        repo,
+        id: { make: TransferId.make, is: Schema.is(TransferId) },
+        category: TRANSFER_CATEGORY,
+        whenApproved: "hold",
+        approvedStatus: "pending_acceptance",
+        approvingTeam: (t) => t.senderTeamId,
+        party: (t, teamId) => directionOf(t, teamId) !== undefined,
+        notFound: (id) => new TransferNotFound({ id }),
+        notPending: (t, status) => new TransferNotPending({ id: t.id, status }),
+        invalid: (field, message) => invalid(field === "accountId" ? "to" : field, message),
+        isDue: isTransferDue,
+        ended: (status: "declined" | "canceled" | "expired" | "denied", updatedAt) => ({
+          status,
+          expiresAt: null,
+          updatedAt
+        }),
+        approvedAt: (now) =>
+          Effect.map(TransferAcceptanceTtl, (ttl) => ({
+            status: "pending_acceptance" as const,
+            expiresAt: isoOfMillis(now + ttl * 1000),
+            updatedAt: isoOfMillis(now)
+          })),
+        released: (t) =>
+          Effect.gen(function* () {
+            if (t.holdTransactionId !== null) yield* ledger.voidHold(t.senderTeamId, t.holdTransactionId)
+            if (t.paymentCode !== null) yield* codes.release(t.paymentCode, t.id)
+            return Effect.void
+          }).pipe(
+            Effect.catchTags({
+              HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+              // The hold is written with the transfer, and ledger rows are never deleted.
+              HoldNotFound: Effect.die
+            })
+          ),
+        // The recipient knew of the transfer once it awaited acceptance.
+        publish: (t, types, was) =>
+          publish(
+            t,
+            types.map((type) => `transfer.${type}` as const),
+            was.status === "pending_acceptance" ? "both" : "sender"
+          ),
+        // The recipient hears of the transfer once it awaits acceptance.
+        approved: (t) => publish(t, ["transfer.created"], "recipient")
+      }
+    )
 
     const create = Effect.fn("Transfers.create")(function* (agent: AgentPrincipal, input: CreateTransfer) {
       yield* Schema.decodeUnknownEffect(PositiveAmountMinor)(input.amount).pipe(
@@ -221,179 +222,49 @@ export class Transfers extends Context.Service<
       }
       const sender = yield* addresses.own(agent.teamId, agent.mode)
       const memo = input.memo ?? Option.getOrNull(Option.flatMap(target.code, (c) => Option.fromNullishOr(c.memo)))
-      const transfer = yield* transactor.withTransaction(
+      return yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const lock = decisionLock(
-            agent,
-            agent.accountId,
-            now,
-            TRANSFER_CATEGORY,
-            normalizeMerchantName(recipient.address)
-          )
-          const [inputs] = yield* spendRepo.lockForDecisions([lock])
-          const id = yield* newId(TransferId)
-          const governed = yield* decideGoverned(
-            agent,
-            {
-              amount: input.amount,
-              currency: input.currency,
-              merchant: { name: recipient.address, category: TRANSFER_CATEGORY },
-              accountId: agent.accountId
-            },
-            { type: "transfer", id, whenApproved: "hold" },
-            // The lock of one request answers one state.
-            inputs ?? (yield* Effect.die(new Error("no locked state for the transfer"))),
-            now,
-            lock.windows
-          ).pipe(
-            Effect.catchTag("SpendRequestInvalid", (e) =>
-              Effect.fail(invalid(e.field === "accountId" ? "to" : e.field, e.message))
-            )
-          )
-          const { decision, ledgerTransaction, approval, usage } = governed
-          const status: TransferStatus =
-            decision.outcome === "approved"
-              ? "pending_acceptance"
-              : decision.outcome === "pending_approval"
-                ? "pending_approval"
-                : "denied"
-          const createdAt = isoOfMillis(now)
+          const start = yield* kernel.decide(agent, now, {
+            amount: input.amount,
+            currency: input.currency,
+            merchant: recipient.address
+          })
           const acceptanceTtl = yield* TransferAcceptanceTtl
           const t: Transfer = {
-            id,
+            id: start.id,
             mode: agent.mode,
-            status,
+            status: start.status,
             amount: input.amount,
             currency: "USD",
             memo,
             senderTeamId: agent.teamId,
             senderAddress: sender.address,
-            senderAccountId: governed.account.id,
+            senderAccountId: start.account.id,
             spendingKeyId: agent.keyId,
             recipientTeamId: recipient.teamId,
             recipientAddress: recipient.address,
             paymentCode: Option.getOrNull(Option.map(target.code, (c) => c.code)),
-            decision,
-            approval: approval === null ? null : approvalView(approval),
-            holdTransactionId: ledgerTransaction?.id ?? null,
-            expiresAt: status === "pending_acceptance" ? isoOfMillis(now + acceptanceTtl * 1000) : null,
-            createdAt,
-            updatedAt: createdAt
+            decision: start.decision,
+            approval: start.approvalView,
+            holdTransactionId: start.ledgerTransaction?.id ?? null,
+            expiresAt: start.status === "pending_acceptance" ? isoOfMillis(now + acceptanceTtl * 1000) : null,
+            createdAt: start.createdAt,
+            updatedAt: start.createdAt
           }
-          if (approval !== null) yield* approvals.insert(approval)
-          if (ledgerTransaction !== null) {
-            yield* ledgerRepo
-              .insertTransaction(ledgerTransaction)
-              // A fresh id as reference, on accounts locked above: neither a duplicate nor a resolved hold.
-              .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
-          }
-          yield* repo.insert(t)
           // An open transfer holds its code until it ends; the code's row is locked last, as an acceptance locks it.
-          if (status !== "denied" && Option.isSome(target.code)) yield* codes.reserve(target.code.value, id)
-          yield* spendRepo.recordUsage(agent.keyId, usage)
-          yield* status === "pending_acceptance"
-            ? publish(t, ["transfer.created"], "both")
-            : publish(
-                t,
-                ["transfer.created", `transfer.${status === "denied" ? "denied" : "approval_required"}`],
-                "sender"
-              )
-          return t
+          return yield* kernel.record(
+            t,
+            start,
+            t.status !== "denied" && Option.isSome(target.code) ? codes.reserve(target.code.value, t.id) : Effect.void
+          )
         })
       )
-      return transfer
     })
-
-    /** The transfer of `id` on either side of the team, in `mode`. */
-    const found = (teamId: TeamId, mode: Mode, id: string) =>
-      Effect.gen(function* () {
-        const t = Schema.is(TransferId)(id) ? yield* repo.find(id) : Option.none()
-        if (Option.isNone(t) || t.value.mode !== mode || directionOf(t.value, teamId) === undefined) {
-          return yield* new TransferNotFound({ id })
-        }
-        return t.value
-      })
-
-    const stored = storedSubject(repo.find, (id) => new TransferNotFound({ id }))
-
-    const notPending = (t: Transfer, status: TransferStatus) => new TransferNotPending({ id: t.id, status })
-
-    /** Fails with the status another transition left, when one won. */
-    const reportMeanwhile = meanwhileReporter(stored, notPending)
-
-    /**
-     * Ends an open transfer without paying it (declined, canceled, expired, denied): the status if it is still one of
-     * `from`, the hold released, the budget usage given back, the events; all or nothing.
-     */
-    const release = (
-      t: Transfer,
-      from: ReadonlyArray<TransferStatus>,
-      outcome: "declined" | "canceled" | "expired" | "denied",
-      before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable> = Effect.void
-    ): Effect.Effect<Transfer, DecidedMeanwhile | PersistenceUnavailable> =>
-      transactor
-        .withTransaction(
-          Effect.gen(function* () {
-            yield* before
-            const updated = yield* repo.transition(t.id, from, {
-              status: outcome,
-              expiresAt: null,
-              updatedAt: yield* nowIso
-            })
-            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-            if (t.holdTransactionId !== null) yield* ledger.voidHold(t.senderTeamId, t.holdTransactionId)
-            if (t.paymentCode !== null) yield* codes.release(t.paymentCode, t.id)
-            yield* spendRepo.moveUsage(
-              t.spendingKeyId,
-              usageWindows(millisOfIso(t.createdAt), TRANSFER_CATEGORY),
-              -t.amount
-            )
-            // The recipient knew of the transfer once it awaited acceptance.
-            yield* publish(
-              updated.value,
-              [`transfer.${outcome}`],
-              t.status === "pending_acceptance" ? "both" : "sender"
-            )
-            return updated.value
-          })
-        )
-        .pipe(
-          Effect.catchTags({
-            HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
-            // The hold is written with the transfer, and ledger rows are never deleted.
-            HoldNotFound: Effect.die
-          })
-        )
-
-    /** Whether an open transfer is past its deadline at `nowMillis` (acceptance, or its approval's expiry). */
-    const isDue = (t: Transfer, nowMillis: number) =>
-      (t.status === "pending_acceptance" && t.expiresAt !== null && millisOfIso(t.expiresAt) <= nowMillis) ||
-      (t.status === "pending_approval" &&
-        t.approval !== null &&
-        t.approval.status === "pending" &&
-        millisOfIso(t.approval.expiresAt) <= nowMillis)
-
-    const expire = (t: Transfer) =>
-      release(
-        t,
-        [t.status],
-        "expired",
-        t.status === "pending_approval" && t.approval !== null
-          ? decideApproval(t, { status: "expired", decidedBy: null, note: null })
-          : Effect.void
-      )
-
-    /** Decides the transfer's pending approval, on the sender's side, first. */
-    const decideApproval = (t: Transfer, d: SubjectApprovalDecision) =>
-      decidePendingApproval(approvals, t.senderTeamId, t.approval, d)
-
-    /** The transfer as of now: an open one past its deadline is expired first. */
-    const current = currentSubject(isDue, expire, stored)
 
     /** The open transfer `id` of the agent's team, on the side the operation needs. */
     const partyTo = (agent: AgentPrincipal, id: string, side: "outgoing" | "incoming", operation: string) =>
       Effect.gen(function* () {
-        const t = yield* current(yield* found(agent.teamId, agent.mode, id))
+        const t = yield* kernel.current(yield* kernel.found(agent.teamId, agent.mode, id))
         if (directionOf(t, agent.teamId) !== side) {
           return yield* new TransferWrongParty({
             id,
@@ -409,7 +280,7 @@ export class Transfers extends Context.Service<
       const receiving = yield* receivingAccounts(t.recipientTeamId, t.mode)
       // Checked when the transfer was made; accounts are never deleted.
       if (Option.isNone(receiving)) return yield* Effect.die(new Error(`${t.recipientAddress} cannot receive USD`))
-      return yield* reportMeanwhile(
+      return yield* kernel.reportMeanwhile(
         t,
         transactor
           .withTransaction(
@@ -468,76 +339,18 @@ export class Transfers extends Context.Service<
     const decline = Effect.fn("Transfers.decline")(function* (agent: AgentPrincipal, id: string) {
       const t = yield* partyTo(agent, id, "incoming", "decline")
       if (t.status !== "pending_acceptance") return yield* new TransferNotPending({ id, status: t.status })
-      return yield* reportMeanwhile(t, release(t, ["pending_acceptance"], "declined"))
+      return yield* kernel.reportMeanwhile(t, kernel.release(t, ["pending_acceptance"], "declined"))
     })
-
-    const governed = governedApprovals(
-      { approvals, outbox, freezes, transactor },
-      {
-        type: "transfer",
-        find: (teamId, mode, id) =>
-          found(teamId, mode, id).pipe(
-            Effect.flatMap((t) => Effect.map(current(t), Option.some)),
-            Effect.catchTag("TransferNotFound", () => Effect.succeedNone)
-          ),
-        stored,
-        notPending,
-        decideApproval,
-        release,
-        approve: (t) =>
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            return yield* repo.transition(t.id, ["pending_approval"], {
-              status: "pending_acceptance",
-              expiresAt: isoOfMillis(now + (yield* TransferAcceptanceTtl) * 1000),
-              updatedAt: isoOfMillis(now)
-            })
-          }),
-        // The recipient hears of the transfer once it awaits acceptance.
-        approved: (t) => publish(t, ["transfer.created"], "recipient")
-      }
-    )
 
     const cancel = Effect.fn("Transfers.cancel")(function* (agent: AgentPrincipal, id: string) {
       const t = yield* partyTo(agent, id, "outgoing", "cancel")
       if (t.status !== "pending_approval" && t.status !== "pending_acceptance") {
         return yield* new TransferNotPending({ id, status: t.status })
       }
-      return yield* governed.cancel(t)
+      return yield* kernel.cancel(t)
     })
 
-    const decideAs = (outcome: "approved" | "denied") =>
-      Effect.fn(`Transfers.${outcome === "approved" ? "approve" : "deny"}`)(function* (
-        approver: TeamPrincipal,
-        approvalId: string,
-        note: string | null
-      ) {
-        return yield* governed.decide(outcome, approver, approvalId, note)
-      })
-
-    const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("Transfers.expireDue"))
-
-    return Transfers.of({
-      create,
-      get: Effect.fn("Transfers.get")(function* (teamId: TeamId, mode: Mode, id: string) {
-        return yield* current(yield* found(teamId, mode, id))
-      }),
-      list: Effect.fn("Transfers.list")(function* (teamId: TeamId, query: TransferQuery, page: PageRequest) {
-        const rows = yield* Effect.forEach(yield* repo.list(teamId, query, page), current)
-        return rows.filter(
-          (t) =>
-            directionOf(t, teamId) !== undefined &&
-            (query.status === undefined || t.status === query.status) &&
-            (query.approvalStatus === undefined || t.approval?.status === query.approvalStatus)
-        )
-      }),
-      accept,
-      decline,
-      cancel,
-      approve: decideAs("approved"),
-      deny: decideAs("denied"),
-      expireDue
-    })
+    return Transfers.of({ ...kernel.operations, create, accept, decline, cancel })
   })
   static readonly layer = Layer.effect(Transfers, Transfers.make)
 

@@ -1,8 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApprovalStatus } from "../approvals/model.ts"
-import type { Mode, PageRequest, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
+import type { PersistenceUnavailable } from "../shared/model.ts"
 import type { PaymentCode } from "./PaymentCode.ts"
-import type { Transfer, TransferDirection, TransferId, TransferStatus, TransferTransition } from "./Transfer.ts"
+import type { Transfer, TransferDirection, TransferStatus, TransferTransition } from "./Transfer.ts"
 
 /** How a payment code was used: by which transfer, when. */
 export interface PaymentCodeUse {
@@ -43,46 +43,16 @@ export class PaymentCodesRepo extends Context.Service<
   }
 >()("@svc/domain/PaymentCodesRepo") {}
 
-/** Which transfers a team lists. */
-export interface TransferQuery {
-  /** Both modes when absent (the treasury's approvals). */
-  readonly mode?: Mode | undefined
-  readonly status?: TransferStatus | undefined
+/** Which transfers a team lists: on either side, or the `direction` asked. */
+export interface TransferQuery extends GovernedQuery<TransferStatus> {
   readonly direction?: TransferDirection | undefined
-  readonly approvalStatus?: ApprovalStatus | undefined
-  /** Only transfers the sender's policy routed to a human. */
-  readonly withApproval?: boolean | undefined
-  /** Only those made with this credential. */
-  readonly spendingKeyId?: string | undefined
-  /** Only those created at or after this moment (ISO 8601). */
-  readonly createdFrom?: string | undefined
-  /** Only those created strictly before this moment (ISO 8601). */
-  readonly createdBefore?: string | undefined
 }
 
-/** Storage of book transfers; a final status never changes. */
+/**
+ * Storage of book transfers, governed subjects (`GovernedRepo`), listed on either side (or the `direction` asked).
+ * Transfers due to expire at `now`: those pending acceptance whose acceptance expired.
+ */
 export class TransfersRepo extends Context.Service<
   TransfersRepo,
-  {
-    /** Stores a new transfer (its approval, if any, already stored). */
-    readonly insert: (transfer: Transfer) => Effect.Effect<void, PersistenceUnavailable>
-    readonly find: (id: TransferId) => Effect.Effect<Option.Option<Transfer>, PersistenceUnavailable>
-    /** The team's transfers on either side (or the `direction` asked), newest first, by cursor. */
-    readonly list: (
-      teamId: TeamId,
-      query: TransferQuery,
-      page: PageRequest
-    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
-    /** Applies a transition only if the transfer's status is still one of `from`; none when another one won. */
-    readonly transition: (
-      id: TransferId,
-      from: ReadonlyArray<TransferStatus>,
-      transition: TransferTransition
-    ) => Effect.Effect<Option.Option<Transfer>, PersistenceUnavailable>
-    /** Transfers pending acceptance whose acceptance expired at or before `now`, soonest first, then by id. */
-    readonly dueForExpiry: (
-      now: string,
-      limit: number
-    ) => Effect.Effect<ReadonlyArray<Transfer>, PersistenceUnavailable>
-  }
+  GovernedRepo<Transfer, TransferTransition, TransferQuery>
 >()("@svc/domain/TransfersRepo") {}

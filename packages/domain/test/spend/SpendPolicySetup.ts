@@ -1,4 +1,4 @@
-import { evaluateSpend, NO_USAGE, type SpendEvaluationInput, type UsageTotals } from "../../src/spend/SpendPolicy.ts"
+import { evaluateSpend, NO_USAGE, type SpendEvaluationInput, type UsageTotals } from "../../src/spend/model.ts"
 
 /** Wednesday 18 November 2026, 12:00 UTC: the moment the examples are decided at. */
 export const NOW = Date.parse("2026-11-18T12:00:00.000Z")

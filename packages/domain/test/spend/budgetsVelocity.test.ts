@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { nextPeriodStart, periodStart, SpendPolicy, utcWeekStart, utcYearStart } from "../../src/spend/SpendPolicy.ts"
+import { nextPeriodStart, periodStart, SpendPolicy, utcWeekStart, utcYearStart } from "../../src/spend/model.ts"
 import { usageWindows } from "../../src/spend/SpendRequest.ts"
 import { codes, evaluate, NOW, spentOf } from "./SpendPolicySetup.ts"
 

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
+import type { DecisionInputs } from "../../src/governance/model.ts"
 import { carryForward, knownMerchantKey } from "../../src/spend/SpendDecision.ts"
 import { NO_USAGE } from "../../src/spend/SpendPolicy.ts"
 import { usageWindows } from "../../src/spend/SpendRequest.ts"
-import type { DecidedSpend, DecisionInputs } from "../../src/spend/SpendRequestsRepo.ts"
+import type { DecidedSpend } from "../../src/spend/SpendRequestsRepo.ts"
 
 const windows = usageWindows(Date.parse("2026-11-23T12:00:00.000Z"), null)
 

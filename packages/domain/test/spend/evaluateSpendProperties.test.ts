@@ -14,7 +14,7 @@ import {
   type SpendEvaluationInput,
   SpendPolicy,
   type UsageTotals
-} from "../../src/spend/SpendPolicy.ts"
+} from "../../src/spend/model.ts"
 
 /** The contract order: the literals of `DecisionReasonCode` as declared. */
 const CONTRACT_ORDER: ReadonlyArray<DecisionReasonCode> = DecisionReasonCode.literals

@@ -9,7 +9,7 @@ import {
   NO_USAGE,
   normalizeMerchantName,
   SpendPolicy
-} from "../../src/spend/SpendPolicy.ts"
+} from "../../src/spend/model.ts"
 import { codes, evaluate } from "./SpendPolicySetup.ts"
 
 /** Wednesday 2026-11-18 12:00 UTC (13:00 in Paris), the setup's `now`. */

@@ -6,7 +6,7 @@ import {
   nextUtcMonthStart,
   utcDayStart,
   utcMonthStart
-} from "../../src/spend/SpendPolicy.ts"
+} from "../../src/spend/model.ts"
 
 const ms = (iso: string) => Date.parse(iso)
 

@@ -1,18 +1,66 @@
 import { Clock, Effect, Option } from "effect"
 import type { TeamPrincipal } from "../access/model.ts"
 import {
+  type Approval,
   ApprovalNotFound,
+  type ApprovalStepRefused,
   type ApprovalSubjectType,
   type ApprovalsRepo,
   DecidedMeanwhile,
   decidableApproval,
   meanwhileReporter,
+  recordApprovalStep,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
 import type { EventOutbox } from "../platform/index.ts"
 import type { Transactor } from "../shared/index.ts"
 import type { Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
-import { decideByStep, type SpendFreezesRepo } from "./SpendFreezes.ts"
+import { SpendingFrozen } from "../spend/model.ts"
+import type { GovernedFreezes } from "./GovernedAsk.ts"
+
+/** Fails with `SpendingFrozen` while the team's or the key's spending is frozen (approvals wait for the lift). */
+export const assertSpendingOpen = (
+  freezes: GovernedFreezes,
+  teamId: TeamId,
+  spendingKeyId: string | null
+): Effect.Effect<void, SpendingFrozen | PersistenceUnavailable> =>
+  Effect.flatMap(freezes.active(teamId), (active) => {
+    const freeze = active.find((f) => f.spendingKeyId === null) ?? active.find((f) => f.spendingKeyId === spendingKeyId)
+    return freeze === undefined
+      ? Effect.void
+      : Effect.fail(
+          new SpendingFrozen({
+            message: `${freeze.spendingKeyId === null ? "the team's" : "the key's"} spending is frozen (${freeze.reason}); lift the freeze to approve`
+          })
+        )
+  })
+
+/**
+ * A member's decision on a governed request's approval, in one transaction: an approval is refused while the team's or
+ * the key's spending is frozen; the step is recorded (`recordApprovalStep`); `decide` ends the request when the step
+ * denied it or reached the quorum, and otherwise the request stays pending and `pending` reads it as it now is.
+ */
+export const decideByStep = <S, E, R>(
+  ports: {
+    readonly approvals: ApprovalsRepo["Service"]
+    readonly outbox: EventOutbox["Service"]
+    readonly freezes: GovernedFreezes
+    readonly transactor: Transactor["Service"]
+  },
+  approval: Approval,
+  approver: TeamPrincipal,
+  outcome: "approved" | "denied",
+  note: string | null,
+  pending: Effect.Effect<S, PersistenceUnavailable>,
+  decide: Effect.Effect<S, E, R>
+): Effect.Effect<S, E | DecidedMeanwhile | ApprovalStepRefused | SpendingFrozen | PersistenceUnavailable, R> =>
+  ports.transactor.withTransaction(
+    Effect.gen(function* () {
+      if (outcome === "approved") yield* assertSpendingOpen(ports.freezes, approval.teamId, approval.spendingKeyId)
+      const step = yield* recordApprovalStep(ports.approvals, ports.outbox, approval, approver, outcome, note)
+      return step.outcome === "recorded" ? yield* pending : yield* decide
+    })
+  )
 
 /** The subject as stored now; it was read before, and governed subjects are never deleted (else `missing` dies). */
 export const storedSubject =
@@ -76,7 +124,7 @@ export const governedApprovals = <S extends { readonly id: string; readonly stat
   ports: {
     readonly approvals: ApprovalsRepo["Service"]
     readonly outbox: EventOutbox["Service"]
-    readonly freezes: SpendFreezesRepo["Service"]
+    readonly freezes: GovernedFreezes
     readonly transactor: Transactor["Service"]
   },
   subject: GovernedApprovalSubject<S, N, E, R>

@@ -1,67 +1,22 @@
 import { Effect, Option } from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
-import { type Approval, ApprovalId, type ApprovalSubjectType, approvalTierOf } from "../approvals/index.ts"
-import {
-  type Account,
-  balanceOf,
-  type LedgerTransaction,
-  movementPosting,
-  planTransaction,
-  SettlementAccountMissing
-} from "../ledger/index.ts"
-import { type AccountId, isoOfMillis, LedgerTransactionId, newId } from "../shared/index.ts"
-import { frozenBy } from "./SpendFreeze.ts"
+import { type Approval, ApprovalId, approvalTierOf } from "../approvals/index.ts"
+import { balanceOf, movementPosting, planTransaction, SettlementAccountMissing } from "../ledger/index.ts"
+import { isoOfMillis, LedgerTransactionId, newId } from "../shared/index.ts"
 import {
   approvalExpiresAt,
   effectivePolicy,
   evaluateSpend,
+  frozenBy,
   normalizeCategory,
-  type SpendDecision
-} from "./SpendPolicy.ts"
-import { type RequestUsage, SpendRequestInvalid, type UsageWindows } from "./SpendRequest.ts"
-import type { DecisionInputs } from "./SpendRequestsRepo.ts"
+  type SpendDecision,
+  SpendRequestInvalid,
+  type UsageWindows
+} from "../spend/model.ts"
+import type { DecisionInputs, GovernedAsk, GovernedDecision, GovernedSubject } from "./GovernedAsk.ts"
 
 /**
- * What an agent asks to move out of its team, as its policy and the ledger see it: a spend request, a book transfer, a
- * checkout intent.
- * Every such ask is governed alike: the same policy, the same budgets, the same holds and approvals.
- */
-export interface GovernedAsk {
-  readonly amount: number
-  readonly currency: string
-  /** What the policy's merchant and category rules match. */
-  readonly merchant: { readonly name: string; readonly category?: string | undefined }
-  /** The spend account asked for; null for the credential's own, or the mode's first. */
-  readonly accountId: AccountId | null
-}
-
-/** What the ask is: approvals name it, and its ledger transactions carry its kind as code and its id as reference. */
-export interface GovernedSubject {
-  readonly type: ApprovalSubjectType
-  readonly id: string
-  /**
-   * What an approved ask moves at once: `post` (a spend request is paid now), `hold` (a transfer waits for its
-   * recipient), or `none` (a checkout intent is funded later, by its card's authorization). An ask routed to approval
-   * is held, except with `none`, which moves nothing either way.
-   */
-  readonly whenApproved: "post" | "hold" | "none"
-}
-
-/** The decision on an ask, and what it writes. */
-export interface GovernedDecision {
-  readonly decision: SpendDecision
-  /** The spend account the ask draws on. */
-  readonly account: Account
-  /** The posting or hold; null when denied, and when the ask moves no money (`whenApproved: "none"`). */
-  readonly ledgerTransaction: LedgerTransaction | null
-  /** The approval an ask routed to a human waits on; null otherwise. */
-  readonly approval: Approval | null
-  /** What the ask adds to its credential's budget totals and request counts (nothing when denied). */
-  readonly usage: RequestUsage
-}
-
-/**
- * Decides an ask on the state `SpendRequestsRepo.lockForDecisions` read under its locks at `now` for the budget
+ * Decides an ask on the state `GovernedBudgets.lockForDecisions` read under its locks at `now` for the budget
  * `windows` of that moment and the ask's category: the policy decision (the agent's policy over the team's defaults),
  * the posting or hold, the approval, the budget usage and request count. Refused when the credential has no such spend account, the currency differs from
  * the account's, or the team has no settlement account in that currency.
