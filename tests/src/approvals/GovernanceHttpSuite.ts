@@ -130,7 +130,10 @@ export const governanceHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E
             const first = await decide(app, admin, approvalId, "approve", "looks right")
             assert.strictEqual(first.status, 200, JSON.stringify(first.body))
             assert.strictEqual(first.body.status, "pending")
-            assert.deepStrictEqual([first.body.subjectType, first.body.subject.status], ["spend_request", "pending_approval"])
+            assert.deepStrictEqual(
+              [first.body.subjectType, first.body.subject.status],
+              ["spend_request", "pending_approval"]
+            )
             assert.strictEqual(first.body.approvals.received, 1)
             assert.deepStrictEqual(
               first.body.approvals.decisions.map((d: { role: string; decision: string; note: string }) => [

@@ -377,7 +377,8 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           )
           const listed = queue.body.data[1]
           assert.deepStrictEqual(listed.subject, intent)
-          for (const old of ["spendRequest", "transfer", "checkoutIntent", "cryptoPayout"]) assert.notProperty(listed, old)
+          for (const old of ["spendRequest", "transfer", "checkoutIntent", "cryptoPayout"])
+            assert.notProperty(listed, old)
 
           const approved = await app.call("POST", `/treasury/approvals/${intent.approval.id}/approve`, {
             token: acme.owner,

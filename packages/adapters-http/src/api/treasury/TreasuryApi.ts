@@ -1,7 +1,7 @@
 import {
   ActivityItem,
   ActivityKind,
-  ApprovalSubjectType,
+  type ApprovalSubjectType,
   ApprovalView,
   CheckoutIntentView,
   CryptoPayoutView,

@@ -36,7 +36,11 @@ import { CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/s
 import { invalidField, listPaging, orServiceUnavailable } from "../shared/index.ts"
 
 /** The answer for an approval of `subjectType`: the approval's own fields and its `subject`. */
-const approvalAnswer = <const T extends ApprovalSubjectType, S>(approval: ApprovalView, subjectType: T, subject: S) => ({
+const approvalAnswer = <const T extends ApprovalSubjectType, S>(
+  approval: ApprovalView,
+  subjectType: T,
+  subject: S
+) => ({
   ...approval,
   object: "approval" as const,
   subjectType,
