@@ -56,16 +56,16 @@ export const spendRequests = (rs: ReadonlyArray<SpendRequest>): string =>
       ])
 
 const subjectOf = (a: Approval): string => {
-  if (a.spendRequest !== undefined) {
-    const s = a.spendRequest
-    return `spend ${formatMoney(s.amount, s.currency)} at ${s.merchant.name}: ${s.purpose}`
+  switch (a.subjectType) {
+    case "spend_request":
+      return `spend ${formatMoney(a.subject.amount, a.subject.currency)} at ${a.subject.merchant.name}: ${a.subject.purpose}`
+    case "transfer":
+      return `transfer ${formatMoney(a.subject.amount, "USD")} to ${a.subject.to.address}`
+    case "checkout_intent":
+      return `checkout ${formatMoney(a.subject.amount, a.subject.currency)} at ${a.subject.merchant.name}: ${a.subject.purpose}`
+    case "crypto_payout":
+      return `payout ${formatMoney(a.subject.amount, a.subject.currency)} to ${a.subject.address}`
   }
-  if (a.transfer !== undefined) return `transfer ${formatMoney(a.transfer.amount, "USD")} to ${a.transfer.to.address}`
-  if (a.checkoutIntent !== undefined) {
-    const c = a.checkoutIntent
-    return `checkout ${formatMoney(c.amount, c.currency)} at ${c.merchant.name}: ${c.purpose}`
-  }
-  return a.subjectType
 }
 
 /** One approval with what it decides. */

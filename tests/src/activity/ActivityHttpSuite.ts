@@ -250,7 +250,8 @@ export const activityHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
               ["post_pending", "spend_request", approved.body.id]
             ]
           )
-          assert.strictEqual(ok.ledgerTransactions[1].id, yes.body.spendRequest.ledgerTransactionId)
+          assert.strictEqual(yes.body.subjectType, "spend_request")
+          assert.strictEqual(ok.ledgerTransactions[1].id, yes.body.subject.ledgerTransactionId)
 
           const denied = await createSpend(app, acme.key, spendBody(7_000))
           const no = await decide(app, admin.token, denied.body.approval.id, "deny", "not in the budget")

@@ -130,7 +130,10 @@ export const governanceHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E
             const first = await decide(app, admin, approvalId, "approve", "looks right")
             assert.strictEqual(first.status, 200, JSON.stringify(first.body))
             assert.strictEqual(first.body.status, "pending")
-            assert.strictEqual(first.body.spendRequest.status, "pending_approval")
+            assert.deepStrictEqual(
+              [first.body.subjectType, first.body.subject.status],
+              ["spend_request", "pending_approval"]
+            )
             assert.strictEqual(first.body.approvals.received, 1)
             assert.deepStrictEqual(
               first.body.approvals.decisions.map((d: { role: string; decision: string; note: string }) => [
@@ -150,7 +153,7 @@ export const governanceHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E
             const second = await decide(app, acme.owner, approvalId, "approve")
             assert.strictEqual(second.status, 200)
             assert.strictEqual(second.body.status, "approved")
-            assert.strictEqual(second.body.spendRequest.status, "approved")
+            assert.deepStrictEqual([second.body.subjectType, second.body.subject.status], ["spend_request", "approved"])
             assert.strictEqual(second.body.approvals.received, 2)
             assert.deepStrictEqual(await balance(app, acme.key), { posted: 35_001, pending: 0, available: 35_001 })
             const late = await decide(app, acme.owner, approvalId, "deny")

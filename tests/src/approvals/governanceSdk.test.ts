@@ -49,6 +49,6 @@ describe("the SDK's approval chain and kill switch", () => {
     const approved = await owner.treasury.approve({ params: { id: pending.body.approval.id }, payload: { note: "ok" } })
     assert.strictEqual(approved.status, "approved")
     assert.strictEqual(approved.approvals.received, 1)
-    assert.strictEqual(approved.spendRequest?.status, "approved")
+    assert.deepStrictEqual([approved.subjectType, approved.subject.status], ["spend_request", "approved"])
   })
 })

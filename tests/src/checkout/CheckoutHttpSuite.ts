@@ -376,9 +376,9 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
             ]
           )
           const listed = queue.body.data[1]
-          assert.deepStrictEqual(listed.checkoutIntent, intent)
-          assert.notProperty(listed, "spendRequest")
-          assert.notProperty(listed, "transfer")
+          assert.deepStrictEqual(listed.subject, intent)
+          for (const old of ["spendRequest", "transfer", "checkoutIntent", "cryptoPayout"])
+            assert.notProperty(listed, old)
 
           const approved = await app.call("POST", `/treasury/approvals/${intent.approval.id}/approve`, {
             token: acme.owner,
@@ -388,7 +388,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           assert.strictEqual(approved.body.subjectType, "checkout_intent")
           assert.strictEqual(approved.body.status, "approved")
           assert.strictEqual(approved.body.note, "known shop")
-          assert.strictEqual(approved.body.checkoutIntent.status, "approved")
+          assert.strictEqual(approved.body.subject.status, "approved")
           const again = await app.call("POST", `/treasury/approvals/${intent.approval.id}/deny`, {
             token: acme.owner,
             body: {}
@@ -408,7 +408,7 @@ export const checkoutHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           })
           assert.strictEqual(denied.status, 200)
           assert.strictEqual(denied.body.status, "denied")
-          assert.strictEqual(denied.body.checkoutIntent.status, "denied")
+          assert.deepStrictEqual([denied.body.subjectType, denied.body.subject.status], ["checkout_intent", "denied"])
           assert.strictEqual((await credentials(app, acme.key, refused.id)).status, 409)
           assert.deepStrictEqual(await balance(app, acme.key), { posted: 10_000, pending: 3_700, available: 6_300 })
         })

@@ -146,7 +146,8 @@ describe("svc spend request", () => {
     for (let i = 0; i < 300 && approvalId === undefined; i++) {
       const pending = await app.call("GET", "/treasury/approvals?status=pending", { token: team.owner })
       approvalId = pending.body.data.find(
-        (a: { spendRequest?: { amount: number } }) => a.spendRequest?.amount === 7_500
+        (a: { subjectType: string; subject: { amount: number } }) =>
+          a.subjectType === "spend_request" && a.subject.amount === 7_500
       )?.id
       if (approvalId === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
     }

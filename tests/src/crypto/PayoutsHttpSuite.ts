@@ -267,9 +267,9 @@ export const payoutsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
           })
           const queue = await app.call("GET", "/treasury/approvals?status=pending", { token: team.owner })
           assert.strictEqual(queue.status, 200)
-          const subjects = queue.body.data.map((a: { subjectType: string; cryptoPayout?: { id: string } }) => [
+          const subjects = queue.body.data.map((a: { subjectType: string; subject: { id: string } }) => [
             a.subjectType,
-            a.cryptoPayout?.id
+            a.subject.id
           ])
           assert.deepStrictEqual(
             subjects.toSorted(),
@@ -284,14 +284,17 @@ export const payoutsHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) 
           })
           assert.strictEqual(approved.status, 200, JSON.stringify(approved.body))
           assert.deepStrictEqual(
-            [approved.body.subjectType, approved.body.cryptoPayout.status],
+            [approved.body.subjectType, approved.body.subject.status],
             ["crypto_payout", "pending"]
           )
           const denied = await app.call("POST", `/treasury/approvals/${other.approval.id}/deny`, {
             token: team.owner,
             body: { note: "no" }
           })
-          assert.deepStrictEqual([denied.status, denied.body.cryptoPayout.status], [200, "denied"])
+          assert.deepStrictEqual(
+            [denied.status, denied.body.subjectType, denied.body.subject.status],
+            [200, "crypto_payout", "denied"]
+          )
           const twice = await app.call("POST", `/treasury/approvals/${other.approval.id}/approve`, {
             token: team.owner,
             body: {}

@@ -161,7 +161,7 @@ describe("OAuth tokens on /treasury (CONTRACT.md: by scope)", () => {
       json: { note: "approved by the app" }
     })
     assert.strictEqual(approved.status, 200)
-    assert.strictEqual(approved.body.spendRequest.status, "approved")
+    assert.deepStrictEqual([approved.body.subjectType, approved.body.subject.status], ["spend_request", "approved"])
     assert.strictEqual(approved.body.decidedBy, owner.userId)
     const live = await app.call("GET", "/v1/spend-requests", { token: writer.tokens.access_token })
     assert.strictEqual(live.status, 200)

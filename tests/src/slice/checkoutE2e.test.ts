@@ -76,16 +76,13 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
             assert.strictEqual(intent.status, "pending_approval")
             const queue = ok(yield* call(app, "GET", "/treasury/approvals?status=pending", owner))
             assert.deepStrictEqual(
-              queue.data.map((a: { subjectType: string; checkoutIntent?: { id: string } }) => [
-                a.subjectType,
-                a.checkoutIntent?.id
-              ]),
+              queue.data.map((a: { subjectType: string; subject: { id: string } }) => [a.subjectType, a.subject.id]),
               [["checkout_intent", intent.id]]
             )
             const approval = ok(
               yield* call(app, "POST", `/treasury/approvals/${intent.approval?.id}/approve`, owner, {})
             )
-            assert.strictEqual(approval.checkoutIntent.status, "approved")
+            assert.deepStrictEqual([approval.subjectType, approval.subject.status], ["checkout_intent", "approved"])
 
             const card = yield* Effect.promise(() =>
               agent.checkoutCredentials.credentials({ params: { id: intent.id } })

@@ -40,7 +40,7 @@ describe("POST /v1/spend-requests", () => {
     })
     assert.strictEqual(approved.status, 200)
     assert.strictEqual(approved.body.status, "approved")
-    assert.strictEqual(approved.body.spendRequest.status, "approved")
+    assert.deepStrictEqual([approved.body.subjectType, approved.body.subject.status], ["spend_request", "approved"])
     assert.strictEqual(approved.body.note, "fine")
     const again = await app.call("POST", `/treasury/approvals/${pending.approval.id}/deny`, {
       token: acme.owner,

@@ -377,10 +377,12 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
             ]
           )
           const [listedTransfer, listedSpend] = queue.body.data
-          assert.deepStrictEqual(listedTransfer.transfer, transfer)
-          assert.notProperty(listedTransfer, "spendRequest")
-          assert.strictEqual(listedSpend.spendRequest.id, spend.body.id)
-          assert.notProperty(listedSpend, "transfer")
+          assert.deepStrictEqual(listedTransfer.subject, transfer)
+          assert.strictEqual(listedSpend.subject.id, spend.body.id)
+          for (const old of ["spendRequest", "transfer", "checkoutIntent", "cryptoPayout"]) {
+            assert.notProperty(listedTransfer, old)
+            assert.notProperty(listedSpend, old)
+          }
           const page1 = await app.call("GET", "/treasury/approvals?limit=1", { token: acme.owner })
           const page2 = await app.call("GET", `/treasury/approvals?limit=1&cursor=${page1.body.meta.cursor}`, {
             token: acme.owner
@@ -399,7 +401,7 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           assert.strictEqual(approved.body.subjectType, "transfer")
           assert.strictEqual(approved.body.status, "approved")
           assert.strictEqual(approved.body.note, "known vendor")
-          assert.strictEqual(approved.body.transfer.status, "pending_acceptance")
+          assert.strictEqual(approved.body.subject.status, "pending_acceptance")
           const again = await app.call("POST", `/treasury/approvals/${transfer.approval.id}/deny`, {
             token: acme.owner,
             body: {}
@@ -418,14 +420,14 @@ export const transfersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           })
           assert.strictEqual(denied.status, 200)
           assert.strictEqual(denied.body.status, "denied")
-          assert.strictEqual(denied.body.transfer.status, "denied")
+          assert.deepStrictEqual([denied.body.subjectType, denied.body.subject.status], ["transfer", "denied"])
           const spendApproved = await app.call("POST", `/treasury/approvals/${spend.body.approval.id}/approve`, {
             token: acme.owner,
             body: {}
           })
           assert.strictEqual(spendApproved.status, 200)
           assert.strictEqual(spendApproved.body.subjectType, "spend_request")
-          assert.strictEqual(spendApproved.body.spendRequest.status, "approved")
+          assert.strictEqual(spendApproved.body.subject.status, "approved")
           assert.deepStrictEqual(await balance(app, acme.key), { posted: 6_800, pending: 0, available: 6_800 })
         })
     )

@@ -25,50 +25,43 @@ export const kindLabel = (approval: Approval): string => KIND_LABELS[approval.su
 /** The amount, counterparty, purpose, key and policy reasons of the approval's subject. */
 export const subjectOf = (approval: Approval): Subject => {
   const kind = kindLabel(approval)
-  if (approval.spendRequest !== undefined) {
-    const sr = approval.spendRequest
-    return {
-      kind,
-      amount: sr.amount,
-      currency: sr.currency,
-      counterparty: sr.merchant.name,
-      purpose: sr.purpose,
-      keyId: sr.spendingKeyId,
-      reasons: sr.decision.reasons
+  switch (approval.subjectType) {
+    case "spend_request":
+    case "checkout_intent": {
+      const { subject } = approval
+      return {
+        kind,
+        amount: subject.amount,
+        currency: subject.currency,
+        counterparty: subject.merchant.name,
+        purpose: subject.purpose,
+        keyId: subject.spendingKeyId,
+        reasons: subject.decision.reasons
+      }
     }
-  }
-  if (approval.checkoutIntent !== undefined) {
-    const ci = approval.checkoutIntent
-    return {
-      kind,
-      amount: ci.amount,
-      currency: ci.currency,
-      counterparty: ci.merchant.name,
-      purpose: ci.purpose,
-      keyId: ci.spendingKeyId,
-      reasons: ci.decision.reasons
+    case "transfer": {
+      const t = approval.subject
+      return {
+        kind,
+        amount: t.amount,
+        currency: t.currency,
+        counterparty: t.to.paymentCode ?? t.to.address,
+        purpose: t.memo ?? "",
+        keyId: null,
+        reasons: t.decision?.reasons ?? []
+      }
     }
-  }
-  if (approval.transfer !== undefined) {
-    const t = approval.transfer
-    return {
-      kind,
-      amount: t.amount,
-      currency: t.currency,
-      counterparty: t.to.paymentCode ?? t.to.address,
-      purpose: t.memo ?? "",
-      keyId: null,
-      reasons: t.decision?.reasons ?? []
+    case "crypto_payout": {
+      const payout = approval.subject
+      return {
+        kind,
+        amount: payout.amount,
+        currency: payout.currency,
+        counterparty: `${payout.address} (${payout.asset} on ${payout.network})`,
+        purpose: "",
+        keyId: null,
+        reasons: payout.decision.reasons
+      }
     }
-  }
-  const payout = approval.cryptoPayout
-  return {
-    kind,
-    amount: payout?.amount ?? null,
-    currency: payout?.currency ?? null,
-    counterparty: payout === undefined ? "—" : `${payout.address} (${payout.asset} on ${payout.network})`,
-    purpose: "",
-    keyId: null,
-    reasons: payout?.decision.reasons ?? []
   }
 }

@@ -1,7 +1,7 @@
 import {
   ActivityItem,
   ActivityKind,
-  ApprovalSubjectType,
+  type ApprovalSubjectType,
   ApprovalView,
   CheckoutIntentView,
   CryptoPayoutView,
@@ -39,20 +39,34 @@ export const LedgerTransactionResponse = Schema.Struct({
   txHash: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 
+/** What each subject type's approval carries in `subject`. */
+const ApprovalSubjects = {
+  spend_request: SpendRequestResponse,
+  transfer: TransferView,
+  checkout_intent: CheckoutIntentView,
+  crypto_payout: CryptoPayoutView
+} as const satisfies Record<ApprovalSubjectType, Schema.Top>
+
+/** The approval of one subject type: the approval's own fields, `subjectType` and that type's `subject`. */
+const approvalOf = <const T extends ApprovalSubjectType>(subjectType: T) =>
+  Schema.Struct({
+    id: ApprovalView.fields.id,
+    object: Schema.Literal("approval"),
+    ...Struct.omit(ApprovalView.fields, ["id"]),
+    subjectType: Schema.Literal(subjectType),
+    subject: ApprovalSubjects[subjectType]
+  })
+
 /**
- * A human approval with what it decides as of now: `subjectType` says which, `spendRequest` holds a spend request,
- * `transfer` a transfer (as its sender sees it), `checkoutIntent` a checkout intent and `cryptoPayout` a crypto payout.
+ * A human approval with what it decides as of now, discriminated by `subjectType`: `subject` holds the spend request,
+ * the transfer (as its sender sees it), the checkout intent or the crypto payout.
  */
-export const ApprovalResponse = Schema.Struct({
-  id: ApprovalView.fields.id,
-  object: Schema.Literal("approval"),
-  ...Struct.omit(ApprovalView.fields, ["id"]),
-  subjectType: ApprovalSubjectType,
-  spendRequest: Schema.optionalKey(SpendRequestResponse),
-  transfer: Schema.optionalKey(TransferView),
-  checkoutIntent: Schema.optionalKey(CheckoutIntentView),
-  cryptoPayout: Schema.optionalKey(CryptoPayoutView)
-})
+export const ApprovalResponse = Schema.Union([
+  approvalOf("spend_request"),
+  approvalOf("transfer"),
+  approvalOf("checkout_intent"),
+  approvalOf("crypto_payout")
+])
 
 /** One item of the activity list: a spend request, an outgoing transfer or a checkout intent of the team. */
 export const ActivityItemResponse = ActivityItem
@@ -119,7 +133,7 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
       .annotate(OpenApi.Summary, "List ledger transactions")
       .annotate(OpenApi.Description, "The team's ledger transactions with their entries, newest first."),
     HttpApiEndpoint.get("approvals", "/treasury/approvals", {
-      query: { ...ListQuery, status: Schema.optionalKey(ApprovalResponse.fields.status) },
+      query: { ...ListQuery, status: Schema.optionalKey(ApprovalView.fields.status) },
       success: ListOf(ApprovalResponse),
       error: errors
     })

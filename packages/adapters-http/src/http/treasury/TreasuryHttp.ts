@@ -23,40 +23,38 @@ import {
   toPage,
   transferView
 } from "@svc/domain"
-import { ledgerAccountView, ledgerTransactionView } from "@svc/domain/model"
+import {
+  type ApprovalSubjectType,
+  type ApprovalView,
+  ledgerAccountView,
+  ledgerTransactionView
+} from "@svc/domain/model"
 import { Effect, Option, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, conflict, forbidden, notFound } from "../../api/shared/index.ts"
 import { invalidField, listPaging, orServiceUnavailable } from "../shared/index.ts"
 
-const approval = (sr: SpendRequest) => ({
-  ...sr.approval!,
+/** The answer for an approval of `subjectType`: the approval's own fields and its `subject`. */
+const approvalAnswer = <const T extends ApprovalSubjectType, S>(
+  approval: ApprovalView,
+  subjectType: T,
+  subject: S
+) => ({
+  ...approval,
   object: "approval" as const,
-  subjectType: "spend_request" as const,
-  spendRequest: spendRequestJson(sr)
+  subjectType,
+  subject
 })
 
-const transferApproval = (t: Transfer) => ({
-  ...t.approval!,
-  object: "approval" as const,
-  subjectType: "transfer" as const,
-  transfer: transferView(t, "outgoing")
-})
+const approval = (sr: SpendRequest) => approvalAnswer(sr.approval!, "spend_request", spendRequestJson(sr))
 
-const intentApproval = (intent: CheckoutIntent) => ({
-  ...intent.approval!,
-  object: "approval" as const,
-  subjectType: "checkout_intent" as const,
-  checkoutIntent: checkoutIntentView(intent)
-})
+const transferApproval = (t: Transfer) => approvalAnswer(t.approval!, "transfer", transferView(t, "outgoing"))
 
-const payoutApproval = (p: CryptoPayout) => ({
-  ...p.approval!,
-  object: "approval" as const,
-  subjectType: "crypto_payout" as const,
-  cryptoPayout: cryptoPayoutView(p)
-})
+const intentApproval = (intent: CheckoutIntent) =>
+  approvalAnswer(intent.approval!, "checkout_intent", checkoutIntentView(intent))
+
+const payoutApproval = (p: CryptoPayout) => approvalAnswer(p.approval!, "crypto_payout", cryptoPayoutView(p))
 
 /** An approval's subject, of any kind, in the queue's newest-first order (its subject's creation). */
 type Subject =
