@@ -3,11 +3,12 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import {
   ambientReads,
+  apiEnvironmentReadsIn,
   cyclesOf,
   definesService,
-  environmentReads,
   importGraphOf,
   importsOf,
+  isApiConfigModule,
   ROOT,
   repositoryFiles,
   runtimeGraphOf,
@@ -76,14 +77,15 @@ describe("architecture", () => {
     assert.deepStrictEqual(offending, [])
   })
 
-  it("the API reads its environment in one module, Config.ts, which names each variable once", () => {
+  it("the API reads its environment only in Config.ts and config/, which name each variable once among them", () => {
     const api = repositoryFiles().filter((f) => f.startsWith("apps/api/src/"))
-    assert.include(api, "apps/api/src/Config.ts", "the scan finds the configuration module")
-    const found = api
-      .filter((f) => f !== "apps/api/src/Config.ts")
-      .flatMap((f) => environmentReads(readFileSync(join(ROOT, f), "utf8")).map((line) => `${f}: ${line.trim()}`))
+    const configModules = api.filter(isApiConfigModule)
+    assert.include(configModules, "apps/api/src/Config.ts", "the scan finds the configuration module")
+    assert.isAbove(configModules.length, 1, "the scan finds the modules of config/")
+    const read = (file: string) => readFileSync(join(ROOT, file), "utf8")
+    const found = api.flatMap((f) => apiEnvironmentReadsIn(f, read(f)).map((line) => `${f}: ${line.trim()}`))
     assert.deepStrictEqual(found, [])
-    const named = variablesNamed(readFileSync(join(ROOT, "apps/api/src/Config.ts"), "utf8"))
+    const named = configModules.flatMap((f) => variablesNamed(read(f)))
     assert.isAbove(named.length, 40, "the scan finds the variables")
     assert.deepStrictEqual(
       named.filter((name, index) => named.indexOf(name) !== index),

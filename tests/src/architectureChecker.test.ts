@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   ambientReads,
+  apiEnvironmentReadsIn,
   contextOf,
   cyclesOf,
   definesService,
@@ -84,6 +85,14 @@ describe("architecture", () => {
       assert.deepStrictEqual(settingsReadsIn("packages/adapters-pg/src/shared/Database.test.ts", read), [])
       assert.deepStrictEqual(settingsReadsIn("apps/api/src/Config.ts", read), [])
       assert.deepStrictEqual(settingsReadsIn("apps/cli/src/Credentials.ts", read), [])
+    })
+
+    it("refuses an API module that reads the environment outside Config.ts and the modules of config/", () => {
+      const read = 'const token = Config.option(Config.Redacted("METRICS_TOKEN"))'
+      assert.deepStrictEqual(apiEnvironmentReadsIn("apps/api/src/Observability.ts", read), [read])
+      assert.deepStrictEqual(apiEnvironmentReadsIn("apps/api/src/config/nested/Deeper.ts", read), [read])
+      assert.deepStrictEqual(apiEnvironmentReadsIn("apps/api/src/Config.ts", read), [])
+      assert.deepStrictEqual(apiEnvironmentReadsIn("apps/api/src/config/PaymentsConfig.ts", read), [])
     })
 
     it("reads static, re-export, side-effect, type-only, multi-line and dynamic imports", () => {

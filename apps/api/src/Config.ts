@@ -1,40 +1,22 @@
 import { fileURLToPath } from "node:url"
-import { EvmRail } from "@svc/adapters-evm"
 import { parseTrustedProxies } from "@svc/adapters-http"
-import { type MailAppSettings, type SmtpSettings, smtpSettings } from "@svc/adapters-integrations"
-import type { WebhooksSettings } from "@svc/adapters-webhooks"
+import type { SmtpSettings } from "@svc/adapters-integrations"
 import {
-  ChatInteractionsWebhook,
-  type CryptoAsset,
-  type CryptoFeeSchedule,
-  CryptoNetwork,
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
-  DEFAULT_CRYPTO_FEES,
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
-  DEFAULT_MAX_FILE_BYTES,
-  DeliveryConfig,
-  EVM_NETWORKS,
-  type EvmNetwork,
-  InboundRetryConfig,
-  InboundWebhooks
+  DEFAULT_MAX_FILE_BYTES
 } from "@svc/domain"
-import {
-  Config,
-  ConfigProvider,
-  type Context,
-  Effect,
-  Option,
-  Redacted,
-  Schema,
-  SchemaIssue,
-  SchemaTransformation
-} from "effect"
+import { Config, Effect, Option, Redacted, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { IpNetwork } from "effect/net"
+import { chatApiUrl, smtpConfig } from "./config/IntegrationsConfig.ts"
+import { positive, wholeNumber, withoutTrailingSlash } from "./config/Values.ts"
 
 /**
- * The one place the service reads its environment: every variable apps/api and the packages it wires know is named
- * here once, as an effect `Config` (a bad value names its variable); the packages are handed the values (ADR 0048).
- * `serviceConfig` is read at start; the per-concern settings below are read when the layer that needs them is built.
+ * The service's own settings. The service reads its environment only here and in the modules of `config/` (payments,
+ * integrations, webhooks, and the parsers they share): every variable apps/api and the packages it wires know is
+ * named once across them, as an effect `Config` (a bad value names its variable); the packages are handed the values
+ * (ADR 0048). `serviceConfig` is read at start; the per-concern settings are read when the layer that needs them is
+ * built.
  */
 
 /** What the service reads from its environment. */
@@ -88,34 +70,6 @@ export const DEFAULT_SIGN_IN_LINK_INTERVAL_MS = 250
 /** Where `npm run build:dashboard` puts the dashboard. */
 export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/dist", import.meta.url))
 
-/** The chat platform's Web API unless `CHAT_API_URL` says otherwise. */
-export const DEFAULT_CHAT_API_URL = "https://slack.com/api"
-
-const DEFAULT_CHAT_SCOPES = "chat:write,commands,users:read,users:read.email,channels:history,incoming-webhook"
-
-/** A whole number from the environment within `minimum..maximum`, or `fallback`; a bad value names the variable. */
-const wholeNumber = (name: string, fallback: number, minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
-  Config.schema(
-    Schema.FiniteFromString.check(
-      Schema.isInt(),
-      Schema.isBetween(
-        { minimum, maximum },
-        { message: `${name} must be a whole number from ${minimum} to ${maximum}` }
-      )
-    ),
-    name
-  ).pipe(Config.withDefault(fallback))
-
-/** A configuration error naming what is wrong with a value (the message names the variable). */
-const invalid = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
-
-/** A number above zero from the environment, or `fallback`. */
-const positive = (name: string, fallback: number) =>
-  Config.schema(Schema.FiniteFromString.check(Schema.isGreaterThan(0)), name).pipe(Config.withDefault(fallback))
-
-/** A URL without its trailing slashes. */
-const withoutTrailingSlash = (url: string) => url.replace(/\/+$/u, "")
-
 /** A comma-separated list of IP addresses and CIDRs; the first entry that is neither is named in the error. */
 const TrustedProxies = Schema.String.pipe(
   Schema.decodeTo(
@@ -144,7 +98,7 @@ const port = Config.Port("PORT").pipe(Config.withDefault(3000))
 export const configuredSessionSecret = Config.option(Config.Redacted("SESSION_JWT_SECRET"))
 
 /** `FILE_KEY_SECRET`, when set. */
-const configuredFileKeySecret = Config.option(Config.Redacted("FILE_KEY_SECRET"))
+export const configuredFileKeySecret = Config.option(Config.Redacted("FILE_KEY_SECRET"))
 
 /** `DATABASE_URL`, when set (the embedded database otherwise). */
 export const databaseUrl = Config.option(Config.String("DATABASE_URL"))
@@ -202,242 +156,6 @@ export const retentionConfig = Config.all({
   webhookRetentionDays: positive("WEBHOOK_DELIVERY_RETENTION_DAYS", 30),
   intervalSeconds: positive("RETENTION_PURGE_INTERVAL_SECONDS", 3600)
 })
-
-/** Where payouts leave (`CRYPTO_RAIL`): the simulated rail unless `evm`. */
-export const cryptoRail = Config.Literals(["simulated", "evm"], "CRYPTO_RAIL").pipe(Config.withDefault("simulated"))
-
-type ContractAddress = NonNullable<EvmRail.EvmNetworkSettings["contracts"][CryptoAsset]>
-
-/** A contract address from the environment (`name`), in its EIP-55 form; none when unset or blank. */
-const contractAddress = (name: string) =>
-  Config.option(Config.String(name)).pipe(
-    Config.mapEffect((value) =>
-      Option.match(
-        Option.filter(value, (text) => text.trim() !== ""),
-        {
-          onNone: () => Effect.succeed(Option.none<ContractAddress>()),
-          onSome: (text) => {
-            const address = EvmRail.evmAddress(text.trim())
-            return address === undefined
-              ? Effect.fail(invalid(`${name} must be an EVM address (0x and 40 hex digits)`))
-              : Effect.succeed(Option.some(address))
-          }
-        }
-      )
-    )
-  )
-
-/** One EVM network's `CRYPTO_<NETWORK>_*` settings, or none when its RPC URL is unset. */
-const evmNetworkConfig = (network: EvmNetwork, defaultGasLimit: number) =>
-  Effect.gen(function* () {
-    const variable = (key: string) => EvmRail.evmVariable(network, key)
-    const rpcUrl = yield* Config.option(Config.Redacted(variable("RPC_URL")))
-    if (Option.isNone(rpcUrl) || Redacted.value(rpcUrl.value).trim() === "")
-      return Option.none<EvmRail.EvmNetworkSettings>()
-    const contracts: Partial<Record<CryptoAsset, ContractAddress>> = {}
-    for (const asset of ["USDC", "USDT"] as const) {
-      const contract = yield* contractAddress(variable(`${asset}_CONTRACT`))
-      if (Option.isSome(contract)) contracts[asset] = contract.value
-    }
-    const confirmations = yield* wholeNumber(variable("CONFIRMATIONS"), EvmRail.DEFAULT_CONFIRMATIONS, 1, 1_000)
-    const gasLimit = yield* wholeNumber(variable("GAS_LIMIT"), defaultGasLimit, 21_000, 30_000_000)
-    return Option.some<EvmRail.EvmNetworkSettings>({
-      rpcUrl: rpcUrl.value,
-      contracts,
-      confirmations,
-      gasLimit: BigInt(gasLimit)
-    })
-  })
-
-/**
- * The EVM rail's settings (`CRYPTO_RAIL=evm`): the hot wallet's key `CRYPTO_EVM_PRIVATE_KEY` (checked without ever
- * being echoed), `CRYPTO_EVM_GAS_LIMIT`, `CRYPTO_EVM_RPC_TIMEOUT_MS`, and each network whose `CRYPTO_<NETWORK>_RPC_URL`
- * is set.
- */
-export const evmRailConfig = Effect.gen(function* () {
-  const privateKey = yield* Config.Redacted("CRYPTO_EVM_PRIVATE_KEY").pipe(
-    Config.mapEffect((key) =>
-      EvmRail.isEvmPrivateKey(Redacted.value(key))
-        ? Effect.succeed(key)
-        : Effect.fail(invalid("CRYPTO_EVM_PRIVATE_KEY must be 0x and 64 hex digits"))
-    )
-  )
-  const defaultGasLimit = yield* wholeNumber("CRYPTO_EVM_GAS_LIMIT", EvmRail.DEFAULT_GAS_LIMIT, 21_000, 30_000_000)
-  const rpcTimeoutMs = yield* wholeNumber("CRYPTO_EVM_RPC_TIMEOUT_MS", EvmRail.DEFAULT_RPC_TIMEOUT_MS, 100, 600_000)
-  const networks: Partial<Record<EvmNetwork, EvmRail.EvmNetworkSettings>> = {}
-  for (const network of EVM_NETWORKS) {
-    const settings = yield* evmNetworkConfig(network, defaultGasLimit)
-    if (Option.isSome(settings)) networks[network] = settings.value
-  }
-  return { privateKey, rpcTimeoutMs, networks } satisfies EvmRail.EvmRailSettings
-})
-
-/**
- * The fee schedule crypto quotes charge: `CRYPTO_FEE_BPS` (default 50), `CRYPTO_FEE_MINIMUM` (cents, default 100) and
- * `CRYPTO_NETWORK_FEE_<NETWORK>` (cents: ETHEREUM 300, ARBITRUM 10, BASE 5, POLYGON 5, SOLANA 1).
- */
-export const cryptoFeesConfig = Effect.gen(function* () {
-  const serviceFeeBps = yield* wholeNumber("CRYPTO_FEE_BPS", DEFAULT_CRYPTO_FEES.serviceFeeBps, 0, 10_000)
-  const serviceFeeMinimum = yield* wholeNumber("CRYPTO_FEE_MINIMUM", DEFAULT_CRYPTO_FEES.serviceFeeMinimum, 0)
-  const networkFees = { ...DEFAULT_CRYPTO_FEES.networkFees }
-  for (const network of CryptoNetwork.literals) {
-    networkFees[network] = yield* wholeNumber(
-      `CRYPTO_NETWORK_FEE_${network.toUpperCase()}`,
-      DEFAULT_CRYPTO_FEES.networkFees[network],
-      0
-    )
-  }
-  return { serviceFeeBps, serviceFeeMinimum, networkFees } satisfies CryptoFeeSchedule
-})
-
-/** The `MAIL_*` settings when both the client id and secret are set (then every endpoint URL is required). */
-export const mailAppConfig = (redirectUri: string) =>
-  Effect.gen(function* () {
-    const clientId = yield* Config.option(Config.NonEmptyString("MAIL_CLIENT_ID"))
-    const clientSecret = yield* Config.option(Config.Redacted("MAIL_CLIENT_SECRET"))
-    if (Option.isNone(clientId) || Option.isNone(clientSecret) || Redacted.value(clientSecret.value) === "") {
-      return Option.none<MailAppSettings>()
-    }
-    return Option.some<MailAppSettings>({
-      clientId: clientId.value,
-      clientSecret: clientSecret.value,
-      authorizeUrl: yield* Config.URL("MAIL_OAUTH_AUTHORIZE_URL").pipe(Effect.map(String)),
-      tokenUrl: yield* Config.URL("MAIL_OAUTH_TOKEN_URL").pipe(Effect.map(String)),
-      userinfoUrl: yield* Config.URL("MAIL_USERINFO_URL").pipe(Effect.map(String)),
-      revokeUrl: yield* Config.URL("MAIL_OAUTH_REVOKE_URL").pipe(Effect.map(String)),
-      scopes: yield* Config.String("MAIL_SCOPES").pipe(Config.withDefault("openid email mail.read")),
-      redirectUri
-    })
-  })
-
-/**
- * Where outbound POSTs may go (`WEBHOOK_ALLOW_PRIVATE_DESTINATIONS`, development only: http and loopback, private or
- * other non-public addresses allowed; default false): webhook endpoints and deliveries, and chat response URLs.
- */
-export const allowPrivateDestinationsConfig = Config.Boolean("WEBHOOK_ALLOW_PRIVATE_DESTINATIONS").pipe(
-  Config.withDefault(false)
-)
-
-/** A whole number above zero from the environment, when set (else the policy's default). */
-const positiveInt = (name: string) =>
-  Config.option(Config.Int(name)).pipe(Config.map(Option.filter((n: number) => n > 0)))
-
-/** `WEBHOOK_DELIVERY_SCHEDULE_MS`: comma-separated waits in milliseconds, when set and well-formed. */
-const deliveryScheduleMs = Config.option(Config.String("WEBHOOK_DELIVERY_SCHEDULE_MS")).pipe(
-  Config.map(
-    Option.flatMap((raw) => {
-      const parts = raw.split(",").map((p) => p.trim())
-      return parts.every((p) => /^\d+$/u.test(p)) ? Option.some(parts.map(Number)) : Option.none()
-    })
-  )
-)
-
-/**
- * The webhooks adapter's settings: `INBOUND_MAX_ATTEMPTS`, `INBOUND_RETRY_BASE_MS`, `INBOUND_RETRY_MAX_MS`,
- * `WEBHOOK_POLL_INTERVAL_MS`, `WEBHOOK_DELIVERY_SCHEDULE_MS` (comma-separated waits), `WEBHOOK_DELIVERY_TIMEOUT_MS`,
- * `WEBHOOK_DELIVERY_LEASE_MS` (unset values keep the defaults), `WEBHOOK_ALLOW_PRIVATE_DESTINATIONS` (default false),
- * the endpoint-secret key `WEBHOOK_SIGNING_KEY` (else FILE_KEY_SECRET, else SESSION_JWT_SECRET, else a random one),
- * each inbound endpoint's secret variable (`WEBHOOK_SECRET_<NAME>` and friends), and `WEBHOOK_WORKERS` (on unless `off`).
- */
-export const webhooksConfig = Effect.gen(function* () {
-  const inbound = InboundRetryConfig.defaultValue()
-  const delivery = DeliveryConfig.defaultValue()
-  const maxAttempts = yield* positiveInt("INBOUND_MAX_ATTEMPTS")
-  const baseDelay = yield* positiveInt("INBOUND_RETRY_BASE_MS")
-  const maxDelay = yield* positiveInt("INBOUND_RETRY_MAX_MS")
-  const poll = yield* positiveInt("WEBHOOK_POLL_INTERVAL_MS")
-  const timeout = yield* positiveInt("WEBHOOK_DELIVERY_TIMEOUT_MS")
-  const lease = yield* positiveInt("WEBHOOK_DELIVERY_LEASE_MS")
-  const scheduleMs = yield* deliveryScheduleMs
-  const allowPrivateDestinations = yield* allowPrivateDestinationsConfig
-  const signingKey = yield* Config.option(Config.Redacted("WEBHOOK_SIGNING_KEY"))
-  const fileKeySecret = yield* configuredFileKeySecret
-  const sessionSecret = yield* configuredSessionSecret
-  const key = signingKey.pipe(
-    Option.orElse(() => fileKeySecret),
-    Option.orElse(() => sessionSecret)
-  )
-  if (Option.isNone(key)) {
-    yield* Effect.logWarning("WEBHOOK_SIGNING_KEY is unset: webhook endpoint secrets change when the process restarts")
-  }
-  const inboundSecrets: Record<string, string | undefined> = {}
-  for (const { secretEnv } of [...InboundWebhooks, ChatInteractionsWebhook]) {
-    inboundSecrets[secretEnv] = Option.getOrUndefined(yield* Config.option(Config.String(secretEnv)))
-  }
-  const workers = yield* Config.String("WEBHOOK_WORKERS").pipe(Config.withDefault("on"))
-  return {
-    inbound: {
-      ...inbound,
-      maxAttempts: Option.getOrElse(maxAttempts, () => inbound.maxAttempts),
-      baseDelayMs: Option.getOrElse(baseDelay, () => inbound.baseDelayMs),
-      maxDelayMs: Option.getOrElse(maxDelay, () => inbound.maxDelayMs),
-      pollIntervalMs: Option.getOrElse(poll, () => inbound.pollIntervalMs)
-    },
-    delivery: {
-      ...delivery,
-      scheduleMs: Option.getOrElse(scheduleMs, () => delivery.scheduleMs),
-      timeoutMs: Option.getOrElse(timeout, () => delivery.timeoutMs),
-      leaseMs: Option.getOrElse(lease, () => delivery.leaseMs),
-      pollIntervalMs: Option.getOrElse(poll, () => delivery.pollIntervalMs)
-    },
-    allowPrivateDestinations,
-    secretKey: Option.match(key, { onNone: () => crypto.randomUUID() + crypto.randomUUID(), onSome: Redacted.value }),
-    inboundSecrets,
-    workers: workers.toLowerCase() !== "off"
-  } satisfies Context.Service.Shape<typeof WebhooksSettings>
-})
-
-export const integrationSecretsKey = Config.option(Config.Redacted("INTEGRATION_SECRETS_KEY"))
-
-/** Where integrations send the browser back (`DASHBOARD_URL`, the dashboard under `publicBaseUrl` unless given). */
-export const dashboardUrl = (publicBaseUrl: string) =>
-  Config.String("DASHBOARD_URL").pipe(
-    Config.withDefault(`${publicBaseUrl}/dashboard`),
-    Config.map(withoutTrailingSlash)
-  )
-
-/** The chat platform's Web API base (`CHAT_API_URL`). */
-const chatApiUrl = Config.String("CHAT_API_URL").pipe(
-  Config.withDefault(DEFAULT_CHAT_API_URL),
-  Config.map(withoutTrailingSlash)
-)
-
-/** The chat platform app's credentials and endpoints (`CHAT_*`); none while either credential is unset. */
-export const chatAppConfig = Effect.gen(function* () {
-  const clientId = yield* Config.option(Config.String("CHAT_CLIENT_ID"))
-  const clientSecret = yield* Config.option(Config.Redacted("CHAT_CLIENT_SECRET"))
-  if (Option.isNone(clientId) || Option.isNone(clientSecret)) return Option.none()
-  const settings = yield* Config.all({
-    authorizeUrl: Config.String("CHAT_OAUTH_AUTHORIZE_URL").pipe(
-      Config.withDefault("https://slack.com/oauth/v2/authorize")
-    ),
-    tokenUrl: Config.String("CHAT_OAUTH_TOKEN_URL").pipe(Config.withDefault("https://slack.com/api/oauth.v2.access")),
-    apiUrl: chatApiUrl,
-    scopes: Config.String("CHAT_BOT_SCOPES").pipe(
-      Config.withDefault(DEFAULT_CHAT_SCOPES),
-      Config.map((scopes) =>
-        scopes
-          .split(",")
-          .map((scope) => scope.trim())
-          .filter((scope) => scope.length > 0)
-      )
-    )
-  })
-  return Option.some({ clientId: clientId.value, clientSecret: clientSecret.value, ...settings })
-})
-
-/**
- * The SMTP settings when `SMTP_URL` is set (`smtp://user:password@host:port` or `smtps://…`), sending from `SMTP_FROM`
- * (`no-reply@` the public host unless given); a URL that cannot be used stops the service at start.
- */
-const smtpConfig = (publicBaseUrl: string) =>
-  Effect.gen(function* () {
-    const url = yield* Config.option(Config.Redacted("SMTP_URL"))
-    if (Option.isNone(url)) return Option.none<SmtpSettings>()
-    const host = new URL(publicBaseUrl).hostname
-    const from = yield* Config.String("SMTP_FROM").pipe(Config.withDefault(`no-reply@${host}`))
-    return yield* Effect.sync(() => Option.some(smtpSettings(Redacted.value(url.value), from, host)))
-  })
 
 /** Reads the service configuration; a missing SESSION_JWT_SECRET gets a random one (sessions then die with the process). */
 export const serviceConfig = Effect.gen(function* () {

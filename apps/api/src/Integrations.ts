@@ -10,14 +10,14 @@ import {
 } from "@svc/domain"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
+import type { ServiceConfig } from "./Config.ts"
 import {
   chatAppConfig,
   DEFAULT_CHAT_API_URL,
   dashboardUrl,
   integrationSecretsKey,
-  mailAppConfig,
-  type ServiceConfig
-} from "./Config.ts"
+  mailAppConfig
+} from "./config/IntegrationsConfig.ts"
 import { webhookDestinations } from "./Webhooks.ts"
 import { backgroundJobs } from "./Workers.ts"
 

@@ -1,7 +1,8 @@
 import { EvmRail } from "@svc/adapters-evm"
 import { AuthorizationDeadline, AuthorizationTolerance, CardNumberKey, CryptoFees, type PayoutRail } from "@svc/domain"
 import { type Config, Effect, Layer, Redacted } from "effect"
-import { cryptoFeesConfig, cryptoRail, evmRailConfig, type ServiceConfig } from "./Config.ts"
+import type { ServiceConfig } from "./Config.ts"
+import { cryptoFeesConfig, cryptoRail, evmRailConfig } from "./config/PaymentsConfig.ts"
 
 /** The checkout settings a card's issuing and authorizations read. */
 export const checkoutSettings = (config: ServiceConfig) =>

@@ -1,7 +1,7 @@
 import { WebhooksSettings } from "@svc/adapters-webhooks"
 import { WebhookDestinations } from "@svc/domain"
 import { Effect, Layer } from "effect"
-import { allowPrivateDestinationsConfig, webhooksConfig } from "./Config.ts"
+import { allowPrivateDestinationsConfig, webhooksConfig } from "./config/WebhooksConfig.ts"
 
 /**
  * The webhooks adapter's settings (retries, deliveries, destinations, secrets, workers) from the `WEBHOOK_*` variables.

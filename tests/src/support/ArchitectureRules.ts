@@ -270,6 +270,14 @@ export const settingsReadsIn = (file: string, source: string): Array<string> =>
     ? environmentReads(source)
     : []
 
+/** Whether a module of apps/api may read the environment: `Config.ts` and the modules of `config/` beside it. */
+export const isApiConfigModule = (file: string): boolean =>
+  file === "apps/api/src/Config.ts" || /^apps\/api\/src\/config\/[^/]+\.ts$/u.test(file)
+
+/** The lines of an apps/api module that read the environment where it may not (outside its configuration modules). */
+export const apiEnvironmentReadsIn = (file: string, source: string): Array<string> =>
+  isApiConfigModule(file) ? [] : environmentReads(source)
+
 /** The environment variables a source names (a quoted `UPPER_SNAKE` string), once per mention. */
 export const variablesNamed = (source: string): Array<string> =>
   [...source.matchAll(/"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"/gu)].map((match) => match[1] ?? "")
