@@ -5,12 +5,22 @@
  * behind the pooler runs. Arguments narrow the suites (folders or files) or go to vitest as options (`--reporter=dot`). Exits with vitest's code.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { accessSync, chmodSync, chownSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import {
+  accessSync,
+  chmodSync,
+  chownSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import { createConnection, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-/** The Postgres-backed suites whose money must survive the pooler: spend, transfers, checkout, crypto, the outbox. */
+/** The suites whose money must survive the pooler: spend, transfers, checkout, crypto, the outbox, idempotency. */
 const SUITES = [
   "tests/src/spend",
   "tests/src/transfers",
@@ -18,7 +28,8 @@ const SUITES = [
   "tests/src/crypto",
   "tests/src/ledger",
   "tests/src/approvals",
-  "tests/src/webhooks"
+  "tests/src/webhooks",
+  "tests/src/platform/idempotency"
 ]
 
 const DEPLOY_CONFIG = new URL("../deploy/pgbouncer/pgbouncer.ini", import.meta.url).pathname
@@ -95,14 +106,17 @@ const main = async (): Promise<number> => {
       ""
     ].join("\n")
   )
-  const pooler = spawn(binary, [...runAs(dir), join(dir, "pgbouncer.ini")], { stdio: ["ignore", "ignore", "inherit"] })
+  const log = openSync(join(dir, "pgbouncer.log"), "w")
+  const pooler = spawn(binary, [...runAs(dir), join(dir, "pgbouncer.ini")], { stdio: ["ignore", "ignore", log] })
   try {
     await listening(port, pooler)
     console.log(`test:pooler: PgBouncer ${port} (transaction pooling) in front of 127.0.0.1:5432`)
     const args = process.argv.slice(2)
     const folders = args.filter((arg) => !arg.startsWith("-"))
     const options = args.filter((arg) => arg.startsWith("-"))
-    const vitest = spawn("node_modules/.bin/vitest", ["run", ...(folders.length > 0 ? folders : SUITES), ...options], {
+    // vitest on this very Node (the project's Node 24), whatever `node` the PATH holds.
+    const cli = new URL("../node_modules/vitest/vitest.mjs", import.meta.url).pathname
+    const vitest = spawn(process.execPath, [cli, "run", ...(folders.length > 0 ? folders : SUITES), ...options], {
       stdio: "inherit",
       env: {
         ...process.env,
@@ -111,6 +125,10 @@ const main = async (): Promise<number> => {
       }
     })
     return await new Promise<number>((resolve) => vitest.once("exit", (code) => resolve(code ?? 1)))
+  } catch (error) {
+    // PgBouncer logs every connection: its log is shown only when it did not start.
+    console.error(String(error), readFileSync(join(dir, "pgbouncer.log"), "utf8").split("\n").slice(-20).join("\n"))
+    return 1
   } finally {
     pooler.kill("SIGTERM")
     rmSync(dir, { recursive: true, force: true })

@@ -17,8 +17,8 @@ import {
 } from "./CheckoutDomainSetup.ts"
 
 /** Checkout as one API process runs it: its own services over its own pool on the database at `url`. */
-const apiProcessOn = (url: string) =>
-  checkoutDomainOver(PortsPg.pipe(Layer.provide(clientForUrl(Redacted.make(url), 4))))
+const apiProcessOn = ({ url, pooler }: TestDatabaseUrl["Service"]) =>
+  checkoutDomainOver(PortsPg.pipe(Layer.provide(clientForUrl(Redacted.make(url), 4, pooler))))
 
 type ProcessServices = Layer.Success<ReturnType<typeof apiProcessOn>>
 
@@ -27,8 +27,8 @@ type ProcessServices = Layer.Success<ReturnType<typeof apiProcessOn>>
  * modulo three, so that consecutive attempts land on different processes.
  */
 const threeProcesses = Effect.gen(function* () {
-  const { url } = yield* TestDatabaseUrl
-  const processes = yield* Effect.all([1, 2, 3].map(() => Layer.build(apiProcessOn(url))))
+  const database = yield* TestDatabaseUrl
+  const processes = yield* Effect.all([1, 2, 3].map(() => Layer.build(apiProcessOn(database))))
   return <A, E>(self: Effect.Effect<A, E, ProcessServices>, n: number) =>
     Effect.provideContext(self, processes[n % processes.length]!)
 })

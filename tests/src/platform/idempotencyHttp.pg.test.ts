@@ -11,8 +11,10 @@ const realPostgres = process.env.DATABASE_URL !== undefined
 const secondInstance = Effect.gen(function* () {
   const shared = yield* Effect.context<ProbeServices>()
   if (!realPostgres) return shared
-  const { url } = yield* TestDatabaseUrl
-  const own = yield* Layer.build(domainOver(PortsPg.pipe(Layer.provideMerge(clientForUrl(Redacted.make(url), 4)))))
+  const { url, pooler } = yield* TestDatabaseUrl
+  const own = yield* Layer.build(
+    domainOver(PortsPg.pipe(Layer.provideMerge(clientForUrl(Redacted.make(url), 4, pooler))))
+  )
   return Context.merge(shared, own) as Context.Context<ProbeServices>
 }).pipe(Effect.orDie)
 

@@ -19,7 +19,7 @@ let bucketRows: () => Promise<number>
 
 beforeAll(async () => {
   const database = await Effect.runPromise(Layer.build(TestDatabase).pipe(Scope.provide(scope)))
-  const { url } = Context.get(database, TestDatabaseUrl)
+  const { url, pooler } = Context.get(database, TestDatabaseUrl)
   const sql = Context.get(database, SqlClient.SqlClient)
   bucketRows = () =>
     Effect.runPromise(
@@ -27,7 +27,7 @@ beforeAll(async () => {
     )
   const onDatabase = () =>
     realPostgres
-      ? appOnPostgres(testConfig).pipe(Layer.provide(clientForUrl(Redacted.make(url), 2)))
+      ? appOnPostgres(testConfig).pipe(Layer.provide(clientForUrl(Redacted.make(url), 2, pooler)))
       : appOnPostgres(testConfig).pipe(Layer.provide(Layer.succeedContext(database)))
   const first = serve(onDatabase(), env)
   const second = serve(onDatabase(), env)

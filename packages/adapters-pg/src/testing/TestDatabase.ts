@@ -3,10 +3,13 @@ import { type Migrator, SqlClient } from "effect/sql"
 import { migrations, migrationsBefore, runMigrations } from "../migrations/index.ts"
 import { clientForUrl, type DatabasePooler, embeddedServer } from "../shared/index.ts"
 
-/** The URL of the database a test layer created, for tests that start other processes against it. */
+/**
+ * The URL of the database a test layer created, and what sits in front of it (`DATABASE_POOLER`), for tests that open
+ * their own pools on it or start other processes against it.
+ */
 export class TestDatabaseUrl extends Context.Service<
   TestDatabaseUrl,
-  { readonly url: string; readonly embedded: boolean }
+  { readonly url: string; readonly embedded: boolean; readonly pooler: DatabasePooler }
 >()("@svc/adapters-pg/testing/TestDatabaseUrl") {}
 
 const withDatabase = (url: string, database: string): string => {
@@ -54,7 +57,7 @@ export const EmptyTestDatabase = Layer.unwrap(
       onSome: (server) => Effect.map(freshDatabaseOn(server, pooler), ({ url }) => ({ url, embedded: false, pool: 8 }))
     })
     return clientForUrl(Redacted.make(target.url), target.pool, pooler).pipe(
-      Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded }))
+      Layer.merge(Layer.succeed(TestDatabaseUrl, { url: target.url, embedded: target.embedded, pooler }))
     )
   })
 ).pipe(Layer.orDie)
