@@ -87,12 +87,19 @@ export const currentSubject =
       return yield* expire(subject).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(subject)))
     })
 
-/** What deciding the approval of a governed subject (a transfer, a checkout intent, a crypto payout) needs of it. */
+/**
+ * What deciding the approval of a governed subject (a transfer, a checkout intent, a crypto payout, a spend request)
+ * needs of it.
+ */
 export interface GovernedApprovalSubject<S extends { readonly id: string; readonly status: string }, N, E, R> {
+  /** The service's name, which prefixes its spans (`Transfers.approve`). */
+  readonly name: string
   readonly type: ApprovalSubjectType
-  /** The subject `id` of the team in `mode`, as of now; none when the team has no such subject. */
+  /** The stored subject `id` of the team in `mode`; none when the team has no such subject. */
   readonly find: (teamId: TeamId, mode: Mode, id: string) => Effect.Effect<Option.Option<S>, PersistenceUnavailable>
   readonly stored: (subject: S) => Effect.Effect<S, PersistenceUnavailable>
+  /** The subject as of now (`currentSubject`): one past its deadline expired first. */
+  readonly current: (subject: S) => Effect.Effect<S, PersistenceUnavailable>
   /** The service's own error for a subject that is no longer pending approval. */
   readonly notPending: (subject: S, status: S["status"]) => N
   /** Decides the subject's pending approval: the first step of either ending. */
@@ -107,16 +114,19 @@ export interface GovernedApprovalSubject<S extends { readonly id: string; readon
     outcome: "canceled" | "denied",
     before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
   ) => Effect.Effect<S, DecidedMeanwhile | PersistenceUnavailable>
-  /** Moves an approved subject on from `pending_approval`: as it now is, or none when another transition won. */
+  /**
+   * Moves an approved subject on from `pending_approval` with what approving it moves (a spend request posts its
+   * hold): as it now is, or none when another transition won.
+   */
   readonly approve: (subject: S) => Effect.Effect<Option.Option<S>, E | PersistenceUnavailable, R>
   /** What the approved subject publishes, in the same transaction. */
   readonly approved?: (subject: S) => Effect.Effect<void, E | PersistenceUnavailable, R>
 }
 
 /**
- * The endings of a governed subject that decide its pending approval. `decide`: a member's step on it
+ * The endings of a governed subject that decide its pending approval. `approve`, `deny`: a member's step on it
  * (`decideByStep`), when the approver may decide it and the subject is pending approval as of now; the subject is
- * denied or approved when the step ends the approval. `cancel`: the subject canceled in the status it has, its pending
+ * approved or denied when the step ends the approval. `cancel`: the subject canceled in the status it has, its pending
  * approval canceled first. When another transition won, the subject's own "not pending" error reports the status it
  * left.
  */
@@ -130,29 +140,35 @@ export const governedApprovals = <S extends { readonly id: string; readonly stat
   subject: GovernedApprovalSubject<S, N, E, R>
 ) => {
   const reportMeanwhile = meanwhileReporter(subject.stored, subject.notPending)
+  const decide = (outcome: "approved" | "denied") =>
+    Effect.fn(`${subject.name}.${outcome === "approved" ? "approve" : "deny"}`)(function* (
+      approver: TeamPrincipal,
+      approvalId: string,
+      note: string | null
+    ) {
+      const approval = yield* decidableApproval(ports.approvals, approver, approvalId, subject.type)
+      const found = yield* subject.find(approval.teamId, approval.mode, approval.subjectId)
+      if (Option.isNone(found)) return yield* new ApprovalNotFound({ approvalId })
+      const s = yield* subject.current(found.value)
+      if (s.status !== "pending_approval") return yield* Effect.fail(subject.notPending(s, s.status))
+      const decision = subject.decideApproval(s, { status: outcome, decidedBy: approver.userId, note })
+      const end: Effect.Effect<S, E | DecidedMeanwhile | PersistenceUnavailable, R> =
+        outcome === "denied"
+          ? subject.release(s, [s.status], "denied", decision)
+          : ports.transactor.withTransaction(
+              Effect.gen(function* () {
+                yield* decision
+                const updated = yield* subject.approve(s)
+                if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+                if (subject.approved !== undefined) yield* subject.approved(updated.value)
+                return updated.value
+              })
+            )
+      return yield* reportMeanwhile(s, decideByStep(ports, approval, approver, outcome, note, subject.stored(s), end))
+    })
   return {
-    decide: (outcome: "approved" | "denied", approver: TeamPrincipal, approvalId: string, note: string | null) =>
-      Effect.gen(function* () {
-        const approval = yield* decidableApproval(ports.approvals, approver, approvalId, subject.type)
-        const found = yield* subject.find(approval.teamId, approval.mode, approval.subjectId)
-        if (Option.isNone(found)) return yield* new ApprovalNotFound({ approvalId })
-        const s = found.value
-        if (s.status !== "pending_approval") return yield* Effect.fail(subject.notPending(s, s.status))
-        const decision = subject.decideApproval(s, { status: outcome, decidedBy: approver.userId, note })
-        const end: Effect.Effect<S, E | DecidedMeanwhile | PersistenceUnavailable, R> =
-          outcome === "denied"
-            ? subject.release(s, [s.status], "denied", decision)
-            : ports.transactor.withTransaction(
-                Effect.gen(function* () {
-                  yield* decision
-                  const updated = yield* subject.approve(s)
-                  if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-                  if (subject.approved !== undefined) yield* subject.approved(updated.value)
-                  return updated.value
-                })
-              )
-        return yield* reportMeanwhile(s, decideByStep(ports, approval, approver, outcome, note, subject.stored(s), end))
-      }),
+    approve: decide("approved"),
+    deny: decide("denied"),
     cancel: (s: S) =>
       reportMeanwhile(
         s,

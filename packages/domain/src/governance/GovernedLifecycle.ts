@@ -260,13 +260,11 @@ export const governedLifecycle = <S extends GovernedRow, T, Q, O extends string,
     const current = currentSubject(spec.isDue, expire, stored)
 
     const governed = governedApprovals(ports, {
+      name: spec.name,
       type: spec.type,
-      find: (teamId, mode, id) =>
-        Effect.flatMap(
-          visible(teamId, mode, id),
-          Option.match({ onNone: () => Effect.succeedNone, onSome: (s) => Effect.map(current(s), Option.some) })
-        ),
+      find: visible,
       stored,
+      current,
       notPending: spec.notPending,
       decideApproval,
       release,
@@ -276,15 +274,6 @@ export const governedLifecycle = <S extends GovernedRow, T, Q, O extends string,
         ),
       ...(spec.approved === undefined ? {} : { approved: spec.approved })
     })
-
-    const decideAs = (outcome: "approved" | "denied") =>
-      Effect.fn(`${spec.name}.${outcome === "approved" ? "approve" : "deny"}`)(function* (
-        approver: TeamPrincipal,
-        approvalId: string,
-        note: string | null
-      ) {
-        return yield* governed.decide(outcome, approver, approvalId, note)
-      })
 
     return {
       decide,
@@ -316,8 +305,8 @@ export const governedLifecycle = <S extends GovernedRow, T, Q, O extends string,
               (query.approvalStatus === undefined || s.approval?.status === query.approvalStatus)
           )
         }),
-        approve: decideAs("approved"),
-        deny: decideAs("denied"),
+        approve: governed.approve,
+        deny: governed.deny,
         expireDue: expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan(`${spec.name}.expireDue`))
       }
     }

@@ -1,19 +1,18 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import type { AgentPrincipal, TeamPrincipal } from "../access/model.ts"
 import {
-  ApprovalId,
-  ApprovalNotFound,
+  type ApprovalNotFound,
   type ApprovalStepRefused,
   ApprovalsRepo,
   type ApproverNotAllowed,
   DecidedMeanwhile,
-  decidableApproval,
+  decidePendingApproval,
   expireDueSubjects,
   isApprovalDue,
-  meanwhileReporter
+  type SubjectApprovalDecision
 } from "../approvals/index.ts"
-import { decideByStep, decisionLock } from "../governance/index.ts"
-import { Ledger } from "../ledger/index.ts"
+import { currentSubject, decisionLock, governedApprovals, storedSubject } from "../governance/index.ts"
+import { type HoldAlreadyResolved, type HoldNotFound, Ledger, type LedgerTransaction } from "../ledger/index.ts"
 import { EventOutbox, type OnceWrite } from "../platform/index.ts"
 import { millisOfIso, nowIso, type PersistenceUnavailable, type TeamId, Transactor } from "../shared/index.ts"
 import type { Mode, PageRequest } from "../shared/model.ts"
@@ -160,88 +159,114 @@ export class SpendRequests extends Context.Service<
       return yield* submit(agent, input, once)
     })
 
-    /** Moves a pending request to `outcome` with its approval and hold, or fails if another transition came first. */
-    const transition = (
-      sr: SpendRequest,
-      outcome: Transition["status"],
-      decidedBy: string | null,
-      note: string | null
-    ): Effect.Effect<SpendRequest, DecidedMeanwhile | PersistenceUnavailable> =>
-      transactor
-        .withTransaction(
-          Effect.gen(function* () {
-            const now = yield* nowIso
-            if (sr.approval === null) return yield* new DecidedMeanwhile()
-            const decided = yield* approvals.decide(sr.teamId, ApprovalId.make(sr.approval.id), {
-              status: outcome,
-              decidedAt: now,
-              decidedBy,
-              note
-            })
-            if (Option.isNone(decided)) return yield* new DecidedMeanwhile()
-            const holdId = sr.holdTransactionId
-            const ledgerTx =
-              holdId === null
-                ? null
-                : outcome === "approved"
-                  ? yield* ledger.postHold(sr.teamId, holdId)
-                  : yield* ledger.voidHold(sr.teamId, holdId)
-            const updated = yield* repo.transition(sr.teamId, sr.id, {
-              status: outcome,
-              ledgerTransactionId: outcome === "approved" && ledgerTx !== null ? ledgerTx.id : null,
-              updatedAt: now
-            })
-            if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
-            if (outcome !== "approved") {
-              yield* repo.moveUsage(
-                sr.spendingKeyId,
-                usageWindows(millisOfIso(sr.createdAt), sr.merchant.category),
-                -sr.amount
-              )
-            } else if (ledgerTx !== null) {
-              yield* repo.rememberMerchants([
-                { teamId: sr.teamId, mode: sr.mode, merchant: normalizeMerchantName(sr.merchant.name), at: now }
-              ])
-            }
-            yield* publish(updated.value, `spend_request.${outcome}`)
-            yield* transactor.afterCommit(countApprovalOutcome(outcome))
-            return updated.value
-          })
-        )
-        .pipe(
-          Effect.catchTags({
-            HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
-            // The hold is written with the request and referenced by it (a foreign key), and ledger rows are never deleted.
-            HoldNotFound: Effect.die
-          })
-        )
-
-    /** The request as stored now. */
-    const stored = (sr: SpendRequest) =>
-      repo.find(sr.teamId, sr.id).pipe(
-        Effect.flatMap(
-          Option.match({
-            // Spend requests are never deleted, and this one was read before.
-            onNone: () => Effect.die(new SpendRequestNotFound({ id: sr.id })),
-            onSome: Effect.succeed
-          })
-        )
+    /** Resolves the request's hold; one resolved already was resolved by a transition that won. */
+    const resolveHold = (
+      resolve: Effect.Effect<LedgerTransaction, HoldNotFound | HoldAlreadyResolved | PersistenceUnavailable>
+    ) =>
+      resolve.pipe(
+        Effect.catchTags({
+          HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+          // The hold is written with the request and referenced by it (a foreign key), and ledger rows are never deleted.
+          HoldNotFound: Effect.die
+        })
       )
 
-    const reportMeanwhile = meanwhileReporter(stored, (sr, status) => new SpendRequestNotPending({ id: sr.id, status }))
+    /** Publishes the request's ending, in the transaction, and counts it once committed. */
+    const ended = (sr: SpendRequest, outcome: Transition["status"]) =>
+      Effect.gen(function* () {
+        yield* publish(sr, `spend_request.${outcome}`)
+        yield* transactor.afterCommit(countApprovalOutcome(outcome))
+        return sr
+      })
 
-    const finish = (sr: SpendRequest, outcome: Transition["status"], decidedBy: string | null, note: string | null) =>
-      reportMeanwhile(sr, transition(sr, outcome, decidedBy, note))
+    const decideApproval = (sr: SpendRequest, decision: SubjectApprovalDecision) =>
+      decidePendingApproval(approvals, sr.teamId, sr.approval, decision)
+
+    /**
+     * Ends a pending request unpaid: `before` (its approval decided), its hold voided, the row, its budget usage given
+     * back, the event; all or nothing. Only a pending request moves (`from` is always `pending_approval` here).
+     */
+    const release = (
+      sr: SpendRequest,
+      _from: ReadonlyArray<SpendRequest["status"]>,
+      outcome: "canceled" | "denied" | "expired",
+      before: Effect.Effect<void, DecidedMeanwhile | PersistenceUnavailable>
+    ): Effect.Effect<SpendRequest, DecidedMeanwhile | PersistenceUnavailable> =>
+      transactor.withTransaction(
+        Effect.gen(function* () {
+          yield* before
+          if (sr.holdTransactionId !== null) yield* resolveHold(ledger.voidHold(sr.teamId, sr.holdTransactionId))
+          const updated = yield* repo.transition(sr.teamId, sr.id, {
+            status: outcome,
+            ledgerTransactionId: null,
+            updatedAt: yield* nowIso
+          })
+          if (Option.isNone(updated)) return yield* new DecidedMeanwhile()
+          yield* repo.moveUsage(
+            sr.spendingKeyId,
+            usageWindows(millisOfIso(sr.createdAt), sr.merchant.category),
+            -sr.amount
+          )
+          return yield* ended(updated.value, outcome)
+        })
+      )
+
+    const expire = (sr: SpendRequest) =>
+      release(sr, [sr.status], "expired", decideApproval(sr, { status: "expired", decidedBy: null, note: null }))
+
+    const stored = (sr: SpendRequest) =>
+      storedSubject(
+        (id: SpendRequestId) => repo.find(sr.teamId, id),
+        (id) => new SpendRequestNotFound({ id })
+      )(sr)
 
     const isExpired = (sr: SpendRequest, nowMillis: number) =>
       sr.status === "pending_approval" && sr.approval !== null && isApprovalDue(sr.approval, nowMillis)
 
-    /** Expires the request if it is pending past its expiry; returns the request as of now. */
-    const current = (sr: SpendRequest) =>
-      Effect.gen(function* () {
-        if (!isExpired(sr, yield* Clock.currentTimeMillis)) return sr
-        return yield* transition(sr, "expired", null, null).pipe(Effect.catchTag("DecidedMeanwhile", () => stored(sr)))
-      })
+    /** The request as of now: a pending one past its expiry is expired first. */
+    const current = currentSubject(isExpired, expire, stored)
+
+    const governed = governedApprovals(
+      { approvals, outbox, freezes, transactor },
+      {
+        name: "SpendRequests",
+        type: "spend_request",
+        // An approval is decided on its own team's request.
+        find: (teamId, _mode, id) => repo.find(teamId, SpendRequestId.make(id)),
+        stored,
+        current,
+        notPending: (sr, status) => new SpendRequestNotPending({ id: sr.id, status }),
+        decideApproval,
+        release,
+        // An approved request posts its hold: the money moves now.
+        approve: (sr) =>
+          Effect.gen(function* () {
+            const posted =
+              sr.holdTransactionId === null
+                ? null
+                : yield* resolveHold(ledger.postHold(sr.teamId, sr.holdTransactionId))
+            return yield* repo.transition(sr.teamId, sr.id, {
+              status: "approved",
+              ledgerTransactionId: posted === null ? null : posted.id,
+              updatedAt: yield* nowIso
+            })
+          }),
+        approved: (sr) =>
+          Effect.gen(function* () {
+            if (sr.ledgerTransactionId !== null) {
+              yield* repo.rememberMerchants([
+                {
+                  teamId: sr.teamId,
+                  mode: sr.mode,
+                  merchant: normalizeMerchantName(sr.merchant.name),
+                  at: yield* nowIso
+                }
+              ])
+            }
+            yield* ended(sr, "approved")
+          })
+      }
+    )
 
     const found = (teamId: TeamId, id: SpendRequestId, mode: Mode | undefined) =>
       repo
@@ -272,41 +297,13 @@ export class SpendRequests extends Context.Service<
       )
     })
 
-    const decide = (outcome: "approved" | "denied") =>
-      Effect.fn(`SpendRequests.${outcome === "approved" ? "approve" : "deny"}`)(function* (
-        approver: TeamPrincipal,
-        approvalId: string,
-        note: string | null
-      ) {
-        const approval = yield* decidableApproval(approvals, approver, approvalId, "spend_request")
-        const sr = yield* repo.find(approval.teamId, SpendRequestId.make(approval.subjectId))
-        if (Option.isNone(sr)) return yield* new ApprovalNotFound({ approvalId })
-        const now = yield* current(sr.value)
-        if (now.status !== "pending_approval")
-          return yield* new SpendRequestNotPending({ id: now.id, status: now.status })
-        return yield* reportMeanwhile(
-          now,
-          decideByStep(
-            { approvals, outbox, freezes, transactor },
-            approval,
-            approver,
-            outcome,
-            note,
-            stored(now),
-            transition(now, outcome, approver.userId, note)
-          )
-        )
-      })
-
     const cancel = Effect.fn("SpendRequests.cancel")(function* (agent: AgentPrincipal, id: SpendRequestId) {
       const now = yield* current(yield* found(agent.teamId, id, agent.mode))
       if (now.status !== "pending_approval") return yield* new SpendRequestNotPending({ id, status: now.status })
-      return yield* finish(now, "canceled", null, null)
+      return yield* governed.cancel(now)
     })
 
-    const expireDue = expireDueSubjects(repo.dueForExpiry, (sr) => transition(sr, "expired", null, null)).pipe(
-      Effect.withSpan("SpendRequests.expireDue")
-    )
+    const expireDue = expireDueSubjects(repo.dueForExpiry, expire).pipe(Effect.withSpan("SpendRequests.expireDue"))
 
     return SpendRequests.of({
       create,
@@ -315,8 +312,8 @@ export class SpendRequests extends Context.Service<
       get,
       list,
       cancel,
-      approve: decide("approved"),
-      deny: decide("denied"),
+      approve: governed.approve,
+      deny: governed.deny,
       expireDue
     })
   })
