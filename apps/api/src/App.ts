@@ -30,7 +30,7 @@ import { backgroundJobs, PurgeJobs } from "./Workers.ts"
  * `Integrations.ts`, `Http.ts`, `Webhooks.ts` and `Workers.ts` the adapters and jobs each chooses).
  */
 
-export { type ServiceConfig, serviceConfig } from "./Config.ts"
+export { databaseConfig, type ServiceConfig, serviceConfig } from "./Config.ts"
 export { domainServices } from "./Domain.ts"
 export { clientAddress } from "./Http.ts"
 export { signInSettings } from "./Mail.ts"
