@@ -69,7 +69,8 @@ const recordResponse = (response: HttpClientResponse.HttpClientResponse) =>
   )
 
 /**
- * Retries 5xx, 429 (honouring Retry-After) and connection failures under the policy; when retries run out the last
+ * Retries 5xx, 429 and a 409 `idempotency_key_in_use` (both honouring Retry-After), and connection failures, under the
+ * policy; when retries run out the last
  * response is handed on, so the caller still sees the service's error body.
  */
 export const retryingClient =
@@ -84,11 +85,11 @@ export const retryingClient =
               : cause
           ),
           Effect.flatMap((res) =>
-            isRetryableStatus(res.status)
+            isRetryableStatus(res.status, res.headers["retry-after"])
               ? Effect.fail(
                   new RetryableFailure({
                     status: res.status,
-                    retryAfterMs: res.status === 429 ? parseRetryAfter(res.headers["retry-after"]) : null,
+                    retryAfterMs: res.status < 500 ? parseRetryAfter(res.headers["retry-after"]) : null,
                     cause: res
                   })
                 )

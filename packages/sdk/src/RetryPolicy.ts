@@ -16,15 +16,19 @@ export const DefaultRetryOptions: Required<RetryOptions> = {
   maxElapsedMs: 300_000
 }
 
-/** An attempt that may be retried: a 5xx or 429 response, or a connection failure (`status` null). */
+/** An attempt that may be retried: a retryable response (`isRetryableStatus`), or a connection failure (`status` null). */
 export class RetryableFailure extends Data.TaggedError("RetryableFailure")<{
   readonly status: number | null
   readonly retryAfterMs: number | null
   readonly cause: unknown
 }> {}
 
-/** Whether a response status is worth retrying: 5xx and 429, never any other 4xx. */
-export const isRetryableStatus = (status: number): boolean => status === 429 || (status >= 500 && status <= 599)
+/**
+ * Whether a response is worth retrying: 5xx, 429, and a 409 that carries `Retry-After` (`idempotency_key_in_use`: the
+ * key's first request still runs, on this node or another, and a later try replays its answer); never another 4xx.
+ */
+export const isRetryableStatus = (status: number, retryAfter?: string): boolean =>
+  status === 429 || (status >= 500 && status <= 599) || (status === 409 && retryAfter !== undefined)
 
 /** `Retry-After` as milliseconds when it is a number of seconds; null otherwise. */
 export const parseRetryAfter = (header: string | undefined): number | null => {
@@ -39,8 +43,8 @@ export const backoffDelay = (options: RetryOptions, retry: number): number => {
 }
 
 /**
- * The wait before retry number `retry` after `elapsedMs` of retrying, or null to give up: a 429's Retry-After wins
- * over the backoff, and no wait may carry the total past `maxElapsedMs`.
+ * The wait before retry number `retry` after `elapsedMs` of retrying, or null to give up: the Retry-After of a 429 or
+ * 409 wins over the backoff, and no wait may carry the total past `maxElapsedMs`.
  */
 export const nextDelay = (
   options: RetryOptions,

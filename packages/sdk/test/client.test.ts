@@ -51,6 +51,14 @@ describe("retrying HTTP client", () => {
     })
   )
 
+  it.effect("waits the Retry-After of a 409 idempotency_key_in_use, then gets the first request's answer", () =>
+    Effect.gen(function* () {
+      const { result, times } = yield* send([{ status: 409, retryAfter: "1" }, 201])
+      assert.strictEqual(result._tag === "Success" && result.success.status, 201)
+      assert.deepStrictEqual(times, [0, 1_000])
+    })
+  )
+
   it.effect("retries connection failures", () =>
     Effect.gen(function* () {
       const { result, times } = yield* send(["connection refused", 201])

@@ -75,11 +75,14 @@ describe("retry policy", () => {
     assert.deepStrictEqual(plannedDelays({ maxElapsedMs: 3_500 }, 1_000), [1_000, 1_000, 1_000])
   })
 
-  it("retries 5xx and 429, never another 4xx or a success", () => {
+  it("retries 5xx, 429 and a 409 with Retry-After, never another 4xx or a success", () => {
     for (const status of [429, 500, 502, 503, 504, 599]) assert.isTrue(isRetryableStatus(status), String(status))
     for (const status of [200, 201, 301, 400, 401, 403, 404, 409, 413, 415, 422, 499, 600]) {
       assert.isFalse(isRetryableStatus(status), String(status))
     }
+    // 409 idempotency_key_in_use is the only 409 that says when to come back: its first request still runs.
+    assert.isTrue(isRetryableStatus(409, "1"))
+    for (const status of [400, 404, 422]) assert.isFalse(isRetryableStatus(status, "1"), String(status))
   })
 
   it("reads Retry-After as whole seconds and ignores anything else", () => {

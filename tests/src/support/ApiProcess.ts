@@ -1,30 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll } from "@effect/vitest"
 import { TestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
 import { Effect, ManagedRuntime } from "effect"
-import { SESSION_SECRET } from "./Session.ts"
+import { type Running, startApi } from "./Processes.ts"
 
-/**
- * The real API process for tests that need one (`apps/api/src/main.ts` on Node 24): a free port, a database of its
- * own, and the output it prints.
- */
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
-
-/** A TCP port nothing listens on (yet). */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
+/** API processes for tests that need the real server on a database of their own (processes: `Processes.ts`). */
+export { answers, freePort, type Running, startApi } from "./Processes.ts"
 
 /** The database for the server process: a fresh one on DATABASE_URL's server, else an embedded one in a temp dir. */
 export const databaseEnv = async () => {
@@ -39,78 +22,6 @@ export const databaseEnv = async () => {
     })
   )
   return { env: { DATABASE_URL: url }, release: () => runtime.dispose() }
-}
-
-export interface Running {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  readonly output: () => string
-  /** Resolves once the process has printed `text` (on stdout or stderr). */
-  readonly printed: (text: string) => Promise<void>
-}
-
-/** Polls `url` until it answers `status`, or throws with the process output after `timeoutMs`. */
-export const answers = async (url: string, status: number, output: () => string, timeoutMs = 90_000) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const answered = await fetch(url).then(
-      async (response) => {
-        await response.body?.cancel()
-        return response.status
-      },
-      () => undefined
-    )
-    if (answered === status) return
-    if (Date.now() > deadline) throw new Error(`${url} did not answer ${status} (last: ${answered}):\n${output()}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
-/**
- * Starts the API and resolves once it listens and, unless `until` is "listening", once `/health/ready` answers 200
- * (the database answered and the migrations ran).
- */
-export const startApi = async (
-  env: Record<string, string>,
-  until: "listening" | "ready" = "ready"
-): Promise<Running> => {
-  const port = await freePort()
-  const { DATABASE_URL: _ignored, ...inherited } = process.env
-  const child = spawn(process.execPath, ["apps/api/src/main.ts"], {
-    cwd: ROOT,
-    env: { ...inherited, ...env, PORT: String(port), HOST: "127.0.0.1", SESSION_JWT_SECRET: SESSION_SECRET },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  const printed = (text: string) =>
-    new Promise<void>((resolve) => {
-      const check = () => {
-        if (!output.includes(text)) return
-        child.stdout?.off("data", check)
-        child.stderr?.off("data", check)
-        resolve()
-      }
-      child.stdout?.on("data", check)
-      child.stderr?.on("data", check)
-      check()
-    })
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal }))
-  )
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000)
-    void printed("listening on").then(() => {
-      clearTimeout(timer)
-      resolve()
-    })
-    void exited.then(({ code }) => reject(new Error(`server exited with ${code} before listening:\n${output}`)))
-  })
-  const baseUrl = `http://127.0.0.1:${port}`
-  if (until === "ready") await answers(`${baseUrl}/health/ready`, 200, () => output)
-  return { child, baseUrl, exited, output: () => output, printed }
 }
 
 /**

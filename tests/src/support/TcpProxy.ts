@@ -1,14 +1,17 @@
 import { connect, createServer, type Socket } from "node:net"
 
-/** Copies `from` to `to`, each chunk `delayMs` later (in order), or at once without a delay. */
-const forward = (from: Socket, to: Socket, delayMs: number) => {
-  if (delayMs === 0) from.pipe(to)
-  else from.on("data", (chunk: Buffer) => setTimeout(() => to.write(chunk), delayMs))
-}
+/** Copies `from` to `to`, each chunk `delayMs` later (in order), dropping what arrives while `cut()` holds. */
+const forward = (from: Socket, to: Socket, delayMs: number, cut: () => boolean) =>
+  from.on("data", (chunk: Buffer) => {
+    if (cut()) return
+    if (delayMs === 0) to.write(chunk)
+    else setTimeout(() => to.write(chunk), delayMs)
+  })
 
 /**
  * A TCP proxy on 127.0.0.1:`port` to `target`, for a test that brings a dependency "up" after the service started, or
- * that puts it `delayMs` away each way (a database across a network rather than on the same machine).
+ * that puts it `delayMs` away each way (a database across a network rather than on the same machine), or that cuts
+ * the network between the two (`cut`: a partition, where nothing arrives and nothing is refused) and heals it.
  */
 export const startTcpProxy = async (
   port: number,
@@ -16,15 +19,21 @@ export const startTcpProxy = async (
   delayMs = 0
 ) => {
   const sockets = new Set<Socket>()
+  let partitioned = false
+  const isCut = () => partitioned
+  const track = (socket: Socket) => {
+    sockets.add(socket)
+    socket.on("close", () => sockets.delete(socket))
+    socket.on("error", () => socket.destroy())
+  }
   const server = createServer((client) => {
+    track(client)
+    // Across a partition a connection attempt is never answered: the client waits for its own timeout.
+    if (partitioned) return
     const upstream = connect(target.port, target.host)
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on("close", () => sockets.delete(socket))
-      socket.on("error", () => socket.destroy())
-    }
-    forward(client, upstream, delayMs)
-    forward(upstream, client, delayMs)
+    track(upstream)
+    forward(client, upstream, delayMs, isCut)
+    forward(upstream, client, delayMs, isCut)
     client.on("close", () => upstream.destroy())
     upstream.on("close", () => client.destroy())
   })
@@ -33,6 +42,15 @@ export const startTcpProxy = async (
     server.listen(port, "127.0.0.1", resolve)
   })
   return {
+    /** From now on nothing crosses, either way, on open or new connections. */
+    cut: () => {
+      partitioned = true
+    },
+    /** Ends the partition: connections that lived through it are reset (their bytes were lost), new ones work. */
+    heal: () => {
+      for (const socket of sockets) socket.destroy()
+      partitioned = false
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()

@@ -1,0 +1,108 @@
+/**
+ * The failover suite (`npm run test:topology`): the production topology of deploy/ started on loopback ports (etcd,
+ * two Patroni-managed Postgres nodes with a synchronous standby, HAProxy, PgBouncer in transaction mode, API nodes),
+ * then each fault of tests/src/topology/Scenarios.ts under a load of spend requests, transfers and card
+ * authorizations from clients that retry as the contract says. After each fault it checks that every acknowledged
+ * request is in the database once, no key moved money twice, the ledger balances, no budget was exceeded and clients
+ * saw no 500, and reports the time from the fault to the first success. Prints `topology: N/M checks hold` and exits
+ * 1 unless all hold.
+ *
+ *   npm run test:topology                  every scenario, 2 API nodes
+ *   npm run test:topology -- --short       the primary killed only (what CI runs)
+ *   npm run test:topology -- --keep        keeps the run's directory (logs of every daemon) after it ends
+ *
+ * Needs root or the `postgres` user, and Debian's etcd-server, patroni, haproxy, pgbouncer and postgresql, which it
+ * installs when missing (as root).
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import { type Check, checkInvariants } from "../tests/src/topology/Invariants.ts"
+import { primaryKilled, SCENARIOS, type Scenario } from "../tests/src/topology/Scenarios.ts"
+import { startTopology, type Topology } from "../tests/src/topology/Topology.ts"
+import { API_ENV, firstSuccessAfter, prepareWorkload, startWorkload } from "../tests/src/topology/Workload.ts"
+
+/** The Debian packages the suite runs, each with a file that shows it is installed. */
+const PACKAGES: ReadonlyArray<readonly [string, string]> = [
+  ["etcd-server", "/usr/bin/etcd"],
+  ["patroni", "/usr/bin/patroni"],
+  ["haproxy", "/usr/sbin/haproxy"],
+  ["pgbouncer", "/usr/sbin/pgbouncer"]
+]
+
+/** Load before a fault and after its recovery, so both sides of it carry requests. */
+const LOAD_AROUND_MS = 3_000
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const installMissing = () => {
+  const missing = PACKAGES.filter(([, file]) => !existsSync(file)).map(([name]) => name)
+  if (missing.length === 0) return
+  if (process.getuid?.() !== 0) throw new Error(`test:topology needs ${missing.join(", ")} (apt-get install)`)
+  console.log(`test:topology: installing ${missing.join(", ")}`)
+  const install = () => execFileSync("apt-get", ["install", "-y", ...missing], { stdio: "inherit" })
+  try {
+    install()
+  } catch {
+    execFileSync("apt-get", ["update"], { stdio: "inherit" })
+    install()
+  }
+}
+
+const runScenario = async (
+  topology: Topology,
+  prepared: Awaited<ReturnType<typeof prepareWorkload>>,
+  scenario: Scenario
+): Promise<ReadonlyArray<Check>> => {
+  const target = { baseUrl: topology.baseUrl, databaseUrl: topology.directUrl }
+  const workload = startWorkload(prepared, target)
+  await sleep(LOAD_AROUND_MS)
+  const fault = await scenario.inject(topology)
+  const own = await fault.recover()
+  await sleep(LOAD_AROUND_MS)
+  const report = await workload.stop()
+  const recovery = firstSuccessAfter(report, fault.at)
+  const invariants = await checkInvariants(topology.directUrl, prepared, report)
+  return [
+    ...own,
+    {
+      name: "a client succeeded again within the goal after the fault",
+      ok: recovery !== undefined && recovery <= scenario.recoveryGoalMs,
+      detail:
+        recovery === undefined
+          ? "no success after the fault"
+          : `first success ${recovery} ms after the fault (goal ${scenario.recoveryGoalMs} ms)`
+    },
+    ...invariants
+  ]
+}
+
+const main = async (): Promise<number> => {
+  const args = process.argv.slice(2)
+  const scenarios = args.includes("--short") ? [primaryKilled] : SCENARIOS
+  installMissing()
+  const started = Date.now()
+  const topology = await startTopology({ apiNodes: 2, apiEnv: API_ENV })
+  console.log(`test:topology: up in ${Date.now() - started} ms (logs: ${topology.logs})`)
+  const results: Array<Check> = []
+  try {
+    const prepared = await prepareWorkload({ baseUrl: topology.baseUrl, databaseUrl: topology.directUrl })
+    for (const scenario of scenarios) {
+      console.log(`\n${scenario.name}`)
+      const checks = await runScenario(topology, prepared, scenario).catch((error: unknown) => [
+        { name: "the scenario ran", ok: false, detail: String(error) }
+      ])
+      for (const check of checks) console.log(`  ${check.ok ? "ok  " : "FAIL"} ${check.name}: ${check.detail}`)
+      results.push(...checks)
+    }
+  } catch (error) {
+    results.push({ name: "the workload was prepared", ok: false, detail: String(error) })
+    console.log(`  FAIL ${String(error)}`)
+  } finally {
+    await topology.stop(args.includes("--keep"))
+  }
+  const holding = results.filter((check) => check.ok).length
+  console.log(`\ntopology: ${holding}/${results.length} checks hold (${Math.round((Date.now() - started) / 1000)} s)`)
+  return holding === results.length && results.length > 0 ? 0 : 1
+}
+
+process.exitCode = await main()
