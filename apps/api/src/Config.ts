@@ -135,7 +135,7 @@ export const backgroundJobsOn = Config.Boolean("BACKGROUND_JOBS").pipe(Config.wi
  * another process leads and, while leading, checking the lock connection every `BACKGROUND_JOBS_LEADER_CHECK_MS`
  * (default 2000, also how long the check may take).
  */
-export type JobsLeaderSettings =
+type JobsLeaderSettings =
   | { readonly mode: "off" }
   | { readonly mode: "alone" }
   | { readonly mode: "contend"; readonly url: Redacted.Redacted; readonly retryMs: number; readonly checkMs: number }

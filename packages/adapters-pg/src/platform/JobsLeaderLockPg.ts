@@ -1,7 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { type Duration, Effect, Option, type Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
-import type { SqlError } from "effect/sql"
 
 /**
  * The background-jobs leader lock: the session advisory lock `(1785688691, 1)` in the two-key form (1785688691 is
@@ -20,9 +19,10 @@ export interface HeldJobsLeaderLock {
   readonly backendPid: number
   /**
    * Whether the lock is still held: one cheap query on the lock connection asking `pg_locks` about this backend.
-   * Fails when the connection is lost (terminated backend, failover, partition: give it a timeout).
+   * Fails with the driver's error when the connection is lost (terminated backend, failover; a partition only after
+   * the keepalives give up: give it a timeout).
    */
-  readonly held: Effect.Effect<boolean, SqlError.SqlError>
+  readonly held: Effect.Effect<boolean, Error>
 }
 
 /**
