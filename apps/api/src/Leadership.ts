@@ -1,5 +1,5 @@
-import { type HeldJobsLeaderLock, tryJobsLeaderLock } from "@svc/adapters-pg"
-import { Context, Duration, Effect, Layer, Option, type Redacted, Stream, SubscriptionRef } from "effect"
+import { type HeldJobsLeaderLock, JobsFencePg, tryJobsLeaderLock } from "@svc/adapters-pg"
+import { Context, Duration, Effect, Layer, Option, type Redacted, Ref, Stream, SubscriptionRef } from "effect"
 import { jobsLeaderConfig } from "./Config.ts"
 
 /** Whether this process leads the background jobs, and a way to run them only while it does. */
@@ -47,7 +47,8 @@ const untilLost = (lock: HeldJobsLeaderLock, check: Duration.Duration) =>
 /**
  * Contends for the leader lock on `url` until interrupted: tries it every `retry` while another process holds it (or
  * the database cannot be reached), and while holding it checks it every `check`, stepping down at once (the jobs are
- * interrupted) when the check fails. Each change is logged.
+ * interrupted) when the check fails. Each change is logged. Beside the leadership: the lock connection's backend pid
+ * while leading, for the jobs' fence.
  */
 export const contendForJobs = (settings: {
   readonly url: Redacted.Redacted
@@ -56,6 +57,7 @@ export const contendForJobs = (settings: {
 }) =>
   Effect.gen(function* () {
     const leading = yield* SubscriptionRef.make(false)
+    const lockBackendPid = yield* Ref.make(Option.none<number>())
     const becomes = (value: boolean) =>
       SubscriptionRef.changes(leading).pipe(
         Stream.filter((current) => current === value),
@@ -66,12 +68,13 @@ export const contendForJobs = (settings: {
       Effect.gen(function* () {
         const lock = yield* tryJobsLeaderLock(settings.url, { connectTimeout: settings.check })
         if (Option.isNone(lock)) return
+        yield* Ref.set(lockBackendPid, Option.some(lock.value.backendPid))
         yield* SubscriptionRef.set(leading, true)
         yield* Effect.logInfo(
           `became the background-jobs leader (lock connection: backend pid ${lock.value.backendPid})`
         )
         const reason = yield* untilLost(lock.value, settings.check).pipe(
-          Effect.ensuring(SubscriptionRef.set(leading, false))
+          Effect.ensuring(Effect.andThen(SubscriptionRef.set(leading, false), Ref.set(lockBackendPid, Option.none())))
         )
         yield* Effect.logWarning(`lost the background-jobs leadership: ${reason}; jobs stopped, contending again`)
       })
@@ -81,13 +84,17 @@ export const contendForJobs = (settings: {
       )
     )
     yield* Effect.forkScoped(Effect.forever(Effect.andThen(term, Effect.sleep(settings.retry))))
-    return JobsLeadership.of({
+    const leadership: JobsLeadershipShape = {
       leading: SubscriptionRef.get(leading),
       whileLeading: (jobs) => Effect.forever(Effect.andThen(becomes(true), Effect.raceFirst(jobs, becomes(false))))
-    })
+    }
+    return { ...leadership, lockBackendPid: Ref.get(lockBackendPid) }
   })
 
-/** This process's part in the election (ADR 0050): never leads with `BACKGROUND_JOBS=off`, leads alone, or contends. */
+/**
+ * This process's part in the election (ADR 0050): never leads with `BACKGROUND_JOBS=off`, leads alone, or contends,
+ * and then fences the payout worker's submissions (`JobsFence`) with its lock. Needs the pool's SqlClient.
+ */
 export const JobsLeadershipLive = Layer.unwrap(
   Effect.gen(function* () {
     const settings = yield* jobsLeaderConfig
@@ -100,13 +107,16 @@ export const JobsLeadershipLive = Layer.unwrap(
       case "alone":
         return Layer.empty
       case "contend":
-        return Layer.effect(
-          JobsLeadership,
-          contendForJobs({
-            url: settings.url,
-            retry: Duration.millis(settings.retryMs),
-            check: Duration.millis(settings.checkMs)
-          })
+        return Layer.unwrap(
+          Effect.map(
+            contendForJobs({
+              url: settings.url,
+              retry: Duration.millis(settings.retryMs),
+              check: Duration.millis(settings.checkMs)
+            }),
+            ({ lockBackendPid, ...leadership }) =>
+              Layer.merge(Layer.succeed(JobsLeadership, leadership), JobsFencePg(lockBackendPid))
+          )
         )
     }
   })

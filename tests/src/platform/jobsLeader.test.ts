@@ -1,8 +1,9 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { JOBS_LEADER_LOCK } from "@svc/adapters-pg"
+import { JOBS_LEADER_LOCK, JobsFencePg } from "@svc/adapters-pg"
 import { EmptyTestDatabase, TestDatabaseUrl } from "@svc/adapters-pg/testing"
 import { contendForJobs, JobsLeadership, JobsLeadershipLive, jobsLeaderConfig } from "@svc/api"
-import { ConfigProvider, Context, Duration, Effect, Exit, Layer, Redacted, Ref, Scope } from "effect"
+import { JobsFence } from "@svc/domain"
+import { ConfigProvider, Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Redacted, Ref, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 
 const RETRY = Duration.millis(300)
@@ -37,6 +38,7 @@ const contender = (url: string) =>
     yield* Effect.forkIn(leadership.whileLeading(job), scope)
     return {
       leading: leadership.leading,
+      lockBackendPid: leadership.lockBackendPid,
       running: Ref.get(running),
       terms: Ref.get(terms),
       stop: Scope.close(scope, Exit.void)
@@ -119,6 +121,54 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
             assert.strictEqual(yield* first.terms, 2, "a new term starts the jobs afresh")
             yield* first.stop
             assert.deepStrictEqual(yield* lockHolders, [], "a closed contender holds no lock")
+          }),
+        20_000
+      )
+
+      it.effect(
+        "the fence: a new leader starts its jobs only after the old leader's fenced transactions end, and then fences them out",
+        () =>
+          Effect.gen(function* () {
+            const { url } = yield* TestDatabaseUrl
+            const sql = yield* SqlClient.SqlClient
+            const a = yield* contender(url)
+            yield* eventually("the first contender leads", Duration.seconds(3), a.leading)
+            const fence = Context.get(yield* Layer.build(JobsFencePg(a.lockBackendPid)), JobsFence)
+            assert.isTrue(yield* sql.withTransaction(fence.stillLeading), "the leader passes its own fence")
+            const b = yield* contender(url)
+
+            // A transaction of the old leader passed the fence and is still open when its lock connection dies.
+            const passed = yield* Deferred.make<boolean>()
+            const finish = yield* Deferred.make<void>()
+            const open = yield* Effect.forkChild(
+              sql.withTransaction(
+                Effect.andThen(
+                  Effect.flatMap(fence.stillLeading, (ok) => Deferred.succeed(passed, ok)),
+                  Deferred.await(finish)
+                )
+              )
+            )
+            assert.isTrue(yield* Deferred.await(passed))
+            const [holder] = yield* lockHolders
+            yield* sql`SELECT pg_terminate_backend(${holder ?? 0})`
+            yield* eventually(
+              "the other contender takes the lock",
+              Duration.sum(RETRY, Duration.seconds(1)),
+              Effect.map(lockHolders, (pids) => pids.length === 1 && pids[0] !== holder).pipe(
+                Effect.provideService(SqlClient.SqlClient, sql),
+                Effect.orDie
+              )
+            )
+            yield* Effect.sleep(Duration.times(RETRY, 2))
+            assert.isFalse(yield* b.leading, "no jobs while the old leader's fenced transaction is open")
+            assert.isFalse(yield* b.running)
+
+            yield* Deferred.succeed(finish, undefined)
+            yield* Fiber.join(open)
+            yield* eventually("the new leader starts once it ended", Duration.seconds(1), b.running)
+            assert.isFalse(yield* sql.withTransaction(fence.stillLeading), "the old leader is fenced out")
+            yield* b.stop
+            yield* a.stop
           }),
         20_000
       )

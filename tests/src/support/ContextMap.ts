@@ -17,7 +17,7 @@ export interface BoundedContext {
 export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
   {
     name: "shared",
-    owns: "ids, money, time, randomness, secrets, pagination, the `Transactor` port, periodic jobs",
+    owns: "ids, money, time, randomness, secrets, pagination, the `Transactor` port, periodic jobs and their fence (`JobsFence`, ADR 0050)",
     uses: []
   },
   {

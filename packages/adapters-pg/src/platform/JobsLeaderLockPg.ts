@@ -1,6 +1,9 @@
 import { PgClient } from "@effect/sql-pg"
-import { type Duration, Effect, Option, type Redacted } from "effect"
+import { JobsFence } from "@svc/domain"
+import { type Duration, Effect, Layer, Option, type Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
+import { SqlClient } from "effect/sql"
+import { orUnavailable } from "../shared/index.ts"
 
 /**
  * The background-jobs leader lock: the session advisory lock `(1785688691, 1)` in the two-key form (1785688691 is
@@ -10,8 +13,23 @@ import * as Reactivity from "effect/reactivity/Reactivity"
  */
 export const JOBS_LEADER_LOCK = { classid: 1785688691, objid: 1 } as const
 
+/**
+ * The fence beside it, `(1785688691, 2)`: transactions that must not run under a superseded leader take it shared
+ * (`JobsFencePg`), and a new leader takes it exclusively once before its jobs start, so it waits for them to end.
+ */
+const JOBS_FENCE = { classid: 1785688691, objid: 2 } as const
+
 /** The `application_name` of lock connections, so `pg_stat_activity` shows which backends contend. */
 export const JOBS_LEADER_APPLICATION_NAME = "svc background-jobs leader"
+
+/** Whether backend `pid` holds the leader lock: one cheap look at `pg_locks`. */
+const leaderLockHeldBy = (sql: SqlClient.SqlClient, pid: number) =>
+  sql<{ held: boolean }>`
+    SELECT EXISTS (
+      SELECT 1 FROM pg_locks
+      WHERE locktype = 'advisory' AND pid = ${pid} AND granted
+        AND classid = ${JOBS_LEADER_LOCK.classid} AND objid = ${JOBS_LEADER_LOCK.objid} AND objsubid = 2
+    ) AS held`.pipe(Effect.map(([answer]) => answer?.held === true))
 
 /** A lock this process holds, on a connection of its own. */
 export interface HeldJobsLeaderLock {
@@ -28,7 +46,8 @@ export interface HeldJobsLeaderLock {
 /**
  * Opens a connection of its own to the Postgres server at `url` (never a transaction pooler: a session lock needs
  * the same server session for its whole life) and tries the leader lock once, without waiting. Some(lock) when this
- * session got it, None when another session holds it. The connection (and with it the lock) ends with the scope;
+ * session got it (once the fence let every transaction that found the previous leader still leading end), None when
+ * another session holds it. The connection (and with it the lock) ends with the scope;
  * TCP keepalives on both ends make a silent peer's connection fail within about `keepAlive` plus half a minute, so a
  * partitioned leader's lock is freed by the server and a partitioned leader's checks fail.
  */
@@ -45,11 +64,30 @@ export const tryJobsLeaderLock = (url: Redacted.Redacted, options: { readonly co
       SELECT pg_try_advisory_lock(${JOBS_LEADER_LOCK.classid}, ${JOBS_LEADER_LOCK.objid}) AS locked,
              pg_backend_pid() AS pid`
     if (row?.locked !== true) return Option.none<HeldJobsLeaderLock>()
-    const held = sql<{ held: boolean }>`
-      SELECT EXISTS (
-        SELECT 1 FROM pg_locks
-        WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted
-          AND classid = ${JOBS_LEADER_LOCK.classid} AND objid = ${JOBS_LEADER_LOCK.objid} AND objsubid = 2
-      ) AS held`.pipe(Effect.map(([answer]) => answer?.held === true))
-    return Option.some<HeldJobsLeaderLock>({ backendPid: row.pid, held })
+    // The fence: every transaction that found the previous leader still leading has ended before this one leads.
+    yield* sql`SELECT pg_advisory_lock(${JOBS_FENCE.classid}, ${JOBS_FENCE.objid})`
+    yield* sql`SELECT pg_advisory_unlock(${JOBS_FENCE.classid}, ${JOBS_FENCE.objid})`
+    return Option.some<HeldJobsLeaderLock>({ backendPid: row.pid, held: leaderLockHeldBy(sql, row.pid) })
   })
+
+/**
+ * The jobs' fence on Postgres, for the process whose lock connection is `lockBackendPid` (none while it does not
+ * lead): inside the caller's transaction, takes the fence shared (held to its end) and then asks `pg_locks` whether
+ * that backend still holds the leader lock. A new leader waits for the fence before its jobs start, so what such a
+ * transaction writes is there when they do, and a transaction that starts after the new leader took over answers
+ * false.
+ */
+export const JobsFencePg = (lockBackendPid: Effect.Effect<Option.Option<number>>) =>
+  Layer.effect(
+    JobsFence,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const stillLeading = Effect.gen(function* () {
+        const pid = yield* lockBackendPid
+        if (Option.isNone(pid)) return false
+        yield* sql`SELECT pg_advisory_xact_lock_shared(${JOBS_FENCE.classid}, ${JOBS_FENCE.objid})`
+        return yield* leaderLockHeldBy(sql, pid.value)
+      }).pipe(orUnavailable("jobsFence.stillLeading"))
+      return JobsFence.of({ stillLeading })
+    })
+  )
