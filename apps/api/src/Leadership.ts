@@ -15,15 +15,6 @@ export const JobsLeadership = Context.Reference<JobsLeadershipShape>("@svc/api/J
   defaultValue: () => ({ leading: Effect.succeed(true), whileLeading: (jobs) => jobs })
 })
 
-/** The innermost message of an error and its causes (never a URL: the driver's messages do not carry it). */
-const reasonOf = (error: unknown): string => {
-  let reason = error instanceof Error ? error.message : String(error)
-  for (let cause = error instanceof Error ? error.cause : undefined; cause instanceof Error; cause = cause.cause) {
-    reason = cause.message
-  }
-  return reason
-}
-
 /**
  * Checks the held lock every `check` (each check may take as long) and returns why it was lost: the connection
  * failed or did not answer in time (terminated backend, failover, partition), or the lock is no longer held.
@@ -34,7 +25,7 @@ const untilLost = (lock: HeldJobsLeaderLock, check: Duration.Duration) =>
       yield* Effect.sleep(check)
       const lost = yield* lock.held.pipe(
         Effect.map((held) => (held ? undefined : "the lock is no longer held")),
-        Effect.catch((error) => Effect.succeed(`the lock connection failed: ${reasonOf(error)}`)),
+        Effect.catch((error) => Effect.succeed(`the lock connection failed: ${error.reason}`)),
         Effect.timeoutOrElse({
           duration: check,
           orElse: () => Effect.succeed(`the lock connection did not answer within ${Duration.format(check)}`)
@@ -80,7 +71,7 @@ export const contendForJobs = (settings: {
       })
     ).pipe(
       Effect.catch((error) =>
-        Effect.logWarning(`could not contend for the background-jobs leadership: ${reasonOf(error)}`)
+        Effect.logWarning(`could not contend for the background-jobs leadership: ${error.reason}`)
       )
     )
     yield* Effect.forkScoped(Effect.forever(Effect.andThen(term, Effect.sleep(settings.retry))))

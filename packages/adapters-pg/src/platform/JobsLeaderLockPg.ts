@@ -1,9 +1,9 @@
 import { PgClient } from "@effect/sql-pg"
 import { JobsFence } from "@svc/domain"
-import { type Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { Data, type Duration, Effect, Layer, Option, type Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
-import { orUnavailable } from "../shared/index.ts"
+import { orUnavailable, reasonOf } from "../shared/index.ts"
 
 /**
  * The background-jobs leader lock: the session advisory lock `(1785688691, 1)` in the two-key form (1785688691 is
@@ -21,6 +21,13 @@ const JOBS_FENCE = { classid: 1785688691, objid: 2 } as const
 
 /** The `application_name` of lock connections, so `pg_stat_activity` shows which backends contend. */
 export const JOBS_LEADER_APPLICATION_NAME = "svc background-jobs leader"
+
+/** The lock connection could not be opened, or failed: the driver's reason (never the URL). */
+export class JobsLeaderConnectionFailed extends Data.TaggedError("JobsLeaderConnectionFailed")<{
+  readonly reason: string
+}> {}
+
+const failedConnection = (error: unknown) => new JobsLeaderConnectionFailed({ reason: reasonOf(error) })
 
 /** Whether backend `pid` holds the leader lock: one cheap look at `pg_locks`. */
 const leaderLockHeldBy = (sql: SqlClient.SqlClient, pid: number) =>
@@ -40,7 +47,7 @@ export interface HeldJobsLeaderLock {
    * Fails with the driver's error when the connection is lost (terminated backend, failover; a partition only after
    * the keepalives give up: give it a timeout).
    */
-  readonly held: Effect.Effect<boolean, Error>
+  readonly held: Effect.Effect<boolean, JobsLeaderConnectionFailed>
 }
 
 /**
@@ -67,8 +74,11 @@ export const tryJobsLeaderLock = (url: Redacted.Redacted, options: { readonly co
     // The fence: every transaction that found the previous leader still leading has ended before this one leads.
     yield* sql`SELECT pg_advisory_lock(${JOBS_FENCE.classid}, ${JOBS_FENCE.objid})`
     yield* sql`SELECT pg_advisory_unlock(${JOBS_FENCE.classid}, ${JOBS_FENCE.objid})`
-    return Option.some<HeldJobsLeaderLock>({ backendPid: row.pid, held: leaderLockHeldBy(sql, row.pid) })
-  })
+    return Option.some<HeldJobsLeaderLock>({
+      backendPid: row.pid,
+      held: leaderLockHeldBy(sql, row.pid).pipe(Effect.mapError(failedConnection))
+    })
+  }).pipe(Effect.mapError(failedConnection))
 
 /**
  * The jobs' fence on Postgres, for the process whose lock connection is `lockBackendPid` (none while it does not
