@@ -30,9 +30,10 @@ import { backgroundJobs, PurgeJobs } from "./Workers.ts"
  * `Integrations.ts`, `Http.ts`, `Webhooks.ts` and `Workers.ts` the adapters and jobs each chooses).
  */
 
-export { databaseConfig, type ServiceConfig, serviceConfig } from "./Config.ts"
+export { databaseConfig, jobsLeaderConfig, type ServiceConfig, serviceConfig } from "./Config.ts"
 export { domainServices } from "./Domain.ts"
 export { clientAddress } from "./Http.ts"
+export { contendForJobs, JobsLeadership, JobsLeadershipLive } from "./Leadership.ts"
 export { signInSettings } from "./Mail.ts"
 export { TracingLive } from "./Observability.ts"
 export { cryptoFees, evmRail, payoutRail } from "./Payments.ts"

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from "node:cluster"
 import { Data, Effect, Option, Queue } from "effect"
-import { configuredSessionSecret, databaseUrl } from "./Config.ts"
+import { configuredSessionSecret, databaseUrl, jobsLeaderConfig } from "./Config.ts"
 
 /** Several processes cannot share the embedded database. */
 class WebConcurrencyRefused extends Data.TaggedError("WebConcurrencyRefused")<{ readonly message: string }> {}
@@ -11,9 +11,12 @@ interface Exited {
   readonly signal: string
 }
 
-/** Forks a worker for `slot` with `env`; only slot 1 keeps the background jobs, so one set of them runs. */
+/**
+ * Forks a worker for `slot` with `env`. Every worker contends for the background-jobs leader lock like any other
+ * process on the database (ADR 0050), so one set of jobs runs, and keeps running when its worker dies.
+ */
 const fork = (slots: Map<Worker, number>, slot: number, env: Record<string, string>) =>
-  Effect.sync(() => slots.set(cluster.fork(slot === 1 ? env : { ...env, BACKGROUND_JOBS: "off" }), slot))
+  Effect.sync(() => slots.set(cluster.fork(env), slot))
 
 /**
  * What every worker must agree on: without `SESSION_JWT_SECRET` each would pick its own random secret (and with it
@@ -45,7 +48,8 @@ const stopAll = (slots: Map<Worker, number>) =>
 /**
  * The cluster primary: forks `workers` HTTP worker processes sharing the port (each waits for the database and
  * runs the migrations, which the migrator's table lock applies once), restarts a worker that exits (after a second),
- * and on interruption (SIGTERM, SIGINT) lets every worker drain, then returns. Refused without `DATABASE_URL`.
+ * and on interruption (SIGTERM, SIGINT) lets every worker drain, then returns. Refused without `DATABASE_URL`, and
+ * with leader election settings every worker would refuse.
  */
 export const supervise = (workers: number) =>
   Effect.scoped(
@@ -55,6 +59,8 @@ export const supervise = (workers: number) =>
           message: `WEB_CONCURRENCY=${workers} needs DATABASE_URL: processes cannot share the embedded database`
         })
       }
+      // A setting every worker would refuse stops the primary instead of a cycle of restarts.
+      yield* jobsLeaderConfig
       const env = yield* sharedEnv
       const slots = new Map<Worker, number>()
       const exits = yield* Queue.unbounded<Exited>()
@@ -66,7 +72,9 @@ export const supervise = (workers: number) =>
       )
       yield* Effect.addFinalizer(() => stopAll(slots))
       for (let slot = 1; slot <= workers; slot++) yield* fork(slots, slot, env)
-      yield* Effect.logInfo(`primary (pid ${process.pid}): ${workers} HTTP workers; worker 1 runs the background jobs`)
+      yield* Effect.logInfo(
+        `primary (pid ${process.pid}): ${workers} HTTP workers; the background-jobs leader among them runs the jobs`
+      )
       return yield* Effect.forever(
         Effect.gen(function* () {
           const { worker, code, signal } = yield* Queue.take(exits)

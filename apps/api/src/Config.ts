@@ -9,7 +9,7 @@ import {
 import { Config, Effect, Option, Redacted, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { IpNetwork } from "effect/net"
 import { chatApiUrl, smtpConfig } from "./config/IntegrationsConfig.ts"
-import { positive, wholeNumber, withoutTrailingSlash } from "./config/Values.ts"
+import { invalid, positive, wholeNumber, withoutTrailingSlash } from "./config/Values.ts"
 
 /**
  * The service's own settings. The service reads its environment only here and in the modules of `config/` (payments,
@@ -126,6 +126,48 @@ export const webConcurrency = Config.schema(Schema.Int.check(Schema.isGreaterTha
 
 /** Whether this process runs the background jobs (`BACKGROUND_JOBS`, on unless `off`). */
 export const backgroundJobsOn = Config.Boolean("BACKGROUND_JOBS").pipe(Config.withDefault(true))
+
+/**
+ * How this process takes part in the background-jobs leader election (ADR 0050): `off` with `BACKGROUND_JOBS=off`
+ * (it never leads), `alone` on the embedded database (one process, which leads), else `contend` for the leader lock
+ * on a connection of its own to `DATABASE_DIRECT_URL` (default `DATABASE_URL`; required behind a transaction pooler,
+ * which cannot hold a session lock), trying again every `BACKGROUND_JOBS_LEADER_RETRY_MS` (default 5000) while
+ * another process leads and, while leading, checking the lock connection every `BACKGROUND_JOBS_LEADER_CHECK_MS`
+ * (default 2000, also how long the check may take).
+ */
+type JobsLeaderSettings =
+  | { readonly mode: "off" }
+  | { readonly mode: "alone" }
+  | { readonly mode: "contend"; readonly url: Redacted.Redacted; readonly retryMs: number; readonly checkMs: number }
+
+/** Reads the leader election's settings; a direct URL without a server, or a pooler without one, stops the start. */
+export const jobsLeaderConfig = Effect.gen(function* () {
+  const on = yield* backgroundJobsOn
+  const { url, pooler } = yield* databaseConfig
+  const direct = yield* Config.option(Config.Redacted("DATABASE_DIRECT_URL"))
+  const retryMs = yield* wholeNumber("BACKGROUND_JOBS_LEADER_RETRY_MS", 5_000, 100, 600_000)
+  const checkMs = yield* wholeNumber("BACKGROUND_JOBS_LEADER_CHECK_MS", 2_000, 100, 600_000)
+  if (Option.isSome(direct) && Option.isNone(url)) {
+    return yield* Effect.fail(
+      invalid("DATABASE_DIRECT_URL needs DATABASE_URL: the embedded database has no server to reach directly")
+    )
+  }
+  if (!on) return { mode: "off" } satisfies JobsLeaderSettings
+  if (Option.isNone(url)) return { mode: "alone" } satisfies JobsLeaderSettings
+  if (pooler === "transaction" && Option.isNone(direct)) {
+    return yield* Effect.fail(
+      invalid(
+        "DATABASE_DIRECT_URL is required with DATABASE_POOLER=transaction while BACKGROUND_JOBS is on: the background-jobs leader lock is a session lock, which a transaction pooler cannot keep; point DATABASE_DIRECT_URL at Postgres itself, or set BACKGROUND_JOBS=off"
+      )
+    )
+  }
+  return {
+    mode: "contend",
+    url: Option.getOrElse(direct, () => url.value),
+    retryMs,
+    checkMs
+  } satisfies JobsLeaderSettings
+})
 
 /** The bearer token metrics scrapers present (`METRICS_TOKEN`); no /metrics route without it. */
 export const metricsToken = Config.option(Config.Redacted("METRICS_TOKEN"))

@@ -4,7 +4,8 @@ import { ConfigProvider, Effect, Layer, Metric, Option } from "effect"
 import { FetchHttpClient, HttpMiddleware, UrlParams } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { SqlClient } from "effect/sql"
-import { metricsToken } from "./Config.ts"
+import { backgroundJobsOn, metricsToken } from "./Config.ts"
+import { JobsLeadership } from "./Leadership.ts"
 
 /** The service name spans carry unless OTEL_SERVICE_NAME says otherwise. */
 const SERVICE_NAME = "svc-api"
@@ -59,6 +60,17 @@ const databaseConnections = gauge(
   "Connections open to the service's database (all instances), by state (active, idle, idle in transaction, ...)"
 )
 
+const jobsLeader = gauge(
+  "background_jobs_leader",
+  "1 while this process leads the background jobs (holds the leader lock, ADR 0050), else 0"
+)
+
+/** Sets `background_jobs_leader` from this process's part in the election; 0 with `BACKGROUND_JOBS=off`. */
+const leaderGauge = Effect.gen(function* () {
+  const leads = (yield* backgroundJobsOn) && (yield* (yield* JobsLeadership).leading)
+  yield* Metric.update(jobsLeader, leads ? 1 : 0)
+})
+
 /** Sets the backlog gauges from the stores: three counting queries. */
 const backlogGauges = Effect.gen(function* () {
   const approvals = yield* ApprovalsRepo
@@ -98,15 +110,15 @@ const databaseGauges = Effect.gen(function* () {
 
 /**
  * `GET /metrics` when `METRICS_TOKEN` is set (the bearer token scrapers present); without it the route does not
- * exist. Each scrape first sets the gauges (backlogs, database connections): four cheap counting queries per scrape,
- * none per request.
+ * exist. Each scrape first sets the gauges (whether this process leads the background jobs, backlogs, database
+ * connections): four cheap counting queries per scrape, none per request.
  */
 export const MetricsLive = Layer.unwrap(
   Effect.gen(function* () {
     const token = yield* metricsToken
     return Option.match(token, {
       onNone: () => Layer.empty,
-      onSome: (t) => MetricsRoute(t, Effect.andThen(backlogGauges, databaseGauges))
+      onSome: (t) => MetricsRoute(t, Effect.all([leaderGauge, backlogGauges, databaseGauges], { discard: true }))
     })
   })
 )

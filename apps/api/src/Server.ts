@@ -6,6 +6,7 @@ import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { appLayer } from "./App.ts"
 import { httpServerConfig, serviceConfig } from "./Config.ts"
+import { JobsLeadershipLive } from "./Leadership.ts"
 import { TracingLive } from "./Observability.ts"
 import { Database, SqlReadiness } from "./Persistence.ts"
 import { Sha256Node } from "./Sha256Node.ts"
@@ -77,7 +78,7 @@ const ServerLive = Layer.unwrap(
     const app = appLayer(config, PortsPg, StartupReadiness)
     return AnnounceLive.pipe(
       Layer.provide(HttpRouter.serve(app, { disableListenLog: true, disableLogger: true })),
-      Layer.provide(JobsAfterMigrations),
+      Layer.provide([JobsAfterMigrations, JobsLeadershipLive]),
       Layer.provide(NodeHttpServer.layer(nodeServer(timeouts), { port, host, gracefulShutdownTimeout: "10 seconds" })),
       Layer.provideMerge(Database),
       Layer.provide(Sha256Node),

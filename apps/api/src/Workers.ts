@@ -8,6 +8,7 @@ import {
 } from "@svc/domain"
 import { Context, Duration, Effect, Layer } from "effect"
 import { backgroundJobsOn, retentionConfig, v1ProtectionConfig } from "./Config.ts"
+import { JobsLeadership } from "./Leadership.ts"
 
 /** What the background jobs wait for before they start: nothing, unless the server waits for its database. */
 export const BackgroundJobsGate = Context.Reference<Effect.Effect<void>>("@svc/api/BackgroundJobsGate", {
@@ -16,23 +17,23 @@ export const BackgroundJobsGate = Context.Reference<Effect.Effect<void>>("@svc/a
 
 /**
  * Jobs that change shared state on a schedule (approval expiry, purges, webhook workers), started once the
- * `BackgroundJobsGate` opens: on unless `BACKGROUND_JOBS=off`, which the cluster primary sets on all workers but the
- * first, so one set runs.
+ * `BackgroundJobsGate` opens and while this process leads the background jobs (`JobsLeadership`, ADR 0050): built
+ * afresh each time it becomes the leader and interrupted as soon as it stops. Never with `BACKGROUND_JOBS=off`. A set
+ * that fails to start is logged and waits for the next term.
  */
 export const backgroundJobs = <A, E, R>(jobs: Layer.Layer<A, E, R>) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const on = yield* backgroundJobsOn
       const gate = yield* BackgroundJobsGate
+      const leadership = yield* JobsLeadership
+      const term = Effect.scoped(Effect.andThen(Layer.build(jobs), Effect.never)).pipe(
+        Effect.catchCause((cause) =>
+          Effect.andThen(Effect.logError("background jobs could not start", cause), Effect.never)
+        )
+      )
       return on
-        ? Layer.effectDiscard(
-            gate.pipe(
-              Effect.andThen(Layer.build(jobs)),
-              Effect.andThen(Effect.never),
-              Effect.catchCause((cause) => Effect.logError("background jobs could not start", cause)),
-              Effect.forkScoped
-            )
-          )
+        ? Layer.effectDiscard(Effect.forkScoped(Effect.andThen(gate, leadership.whileLeading(term))))
         : Layer.empty
     })
   )

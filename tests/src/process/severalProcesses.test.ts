@@ -72,7 +72,13 @@ describe.skipIf(process.env.DATABASE_URL === undefined)("WEB_CONCURRENCY=2 on on
     assert.strictEqual(pids.length, 2)
     assert.notInclude(pids, server.child.pid)
     assert.isTrue(pids.every(isAlive))
-    assert.include(server.output(), "2 HTTP workers; worker 1 runs the background jobs")
+    assert.include(server.output(), "2 HTTP workers; the background-jobs leader among them runs the jobs")
+    await server.printed("became the background-jobs leader")
+    assert.strictEqual(
+      server.output().split("became the background-jobs leader").length - 1,
+      1,
+      "the workers elect one of them to run the background jobs"
+    )
 
     const owner = sessionToken({ email: "owner@cluster.test" })
     assert.strictEqual((await call("POST", "/teams", owner, { name: "Cluster" })).status, 201)

@@ -17,7 +17,7 @@ export interface BoundedContext {
 export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
   {
     name: "shared",
-    owns: "ids, money, time, randomness, secrets, pagination, the `Transactor` port, periodic jobs",
+    owns: "ids, money, time, randomness, secrets, pagination, the `Transactor` port, periodic jobs and their fence (`JobsFence`, ADR 0050)",
     uses: []
   },
   {
@@ -126,7 +126,7 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
   },
   {
     name: "platform",
-    owns: "the event outbox (each event audited as it is published), idempotency, rate limits, the `Mailer` port (a log mailer by default)",
+    owns: "the event outbox (each event audited as it is published), idempotency, rate limits, the `Mailer` port (a log mailer by default), the background-jobs leader lock (ADR 0050)",
     uses: ["audit", "shared"]
   },
   {

@@ -5,6 +5,7 @@ import { RateLimiterPg } from "./RateLimiterPg.ts"
 
 export * from "./EventOutboxPg.ts"
 export * from "./IdempotencyStorePg.ts"
+export * from "./JobsLeaderLockPg.ts"
 export * from "./RateLimiterPg.ts"
 
 /** The platform context's ports on Postgres. */

@@ -111,7 +111,7 @@ export class DatabaseStartup extends Context.Service<
 >()("@svc/adapters-pg/DatabaseStartup") {}
 
 /** The innermost message of an error and its causes: the reason a connection failed, without the URL or password. */
-const reasonOf = (error: unknown): string => {
+export const reasonOf = (error: unknown): string => {
   let reason = error instanceof Error ? error.message : String(error)
   for (let cause = error instanceof Error ? error.cause : undefined; cause instanceof Error; cause = cause.cause) {
     reason = cause.message

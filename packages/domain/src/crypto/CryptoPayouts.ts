@@ -6,6 +6,7 @@ import { Ledger, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {
   isoOfMillis,
+  JobsFence,
   millisOfIso,
   nowIso,
   type PersistenceUnavailable,
@@ -72,7 +73,8 @@ const ROUND_SIZE = 100
  * Stablecoin payouts of quotes to allow-listed destinations (ADR 0032): the policy decides as for a spend request, the
  * amount is held at creation and posted once the rail confirms the transfer, or released once when the payout ends
  * otherwise, in the transaction that changes the status. The worker submits each payout at most once: the signed
- * transfer is stored before its first broadcast, and only that transfer is ever broadcast again.
+ * transfer is stored before its first broadcast, and only that transfer is ever broadcast again; it is stored only
+ * while this process still leads the background jobs (`JobsFence`), so two workers never sign with one nonce.
  */
 export class CryptoPayouts extends Context.Service<
   CryptoPayouts,
@@ -100,6 +102,7 @@ export class CryptoPayouts extends Context.Service<
     const outbox = yield* EventOutbox
     const transactor = yield* Transactor
     const rail = yield* PayoutRail
+    const fence = yield* JobsFence
 
     const publish = (p: CryptoPayout, types: ReadonlyArray<CryptoPayoutEventType>) =>
       Effect.flatMap(nowIso, (createdAt) =>
@@ -296,6 +299,8 @@ export class CryptoPayouts extends Context.Service<
         })
         const submitted = yield* transactor.withTransaction(
           Effect.gen(function* () {
+            // Two workers may prepare at once (leaders overlapping after a failover): only the leader's is stored.
+            if (!(yield* fence.stillLeading)) return Option.none()
             const locked = yield* repo.lock(p.id)
             if (Option.isNone(locked) || locked.value.status !== "pending") return Option.none()
             const updated = yield* repo.submit(p.id, prepared, yield* nowIso)
