@@ -6,18 +6,22 @@ const forward = (from: Socket, to: Socket, delayMs: number) => {
   else from.on("data", (chunk: Buffer) => setTimeout(() => to.write(chunk), delayMs))
 }
 
+/** Where a proxy connects to. */
+interface Target {
+  readonly host: string
+  readonly port: number
+}
+
 /**
  * A TCP proxy on 127.0.0.1:`port` to `target`, for a test that brings a dependency "up" after the service started, or
- * that puts it `delayMs` away each way (a database across a network rather than on the same machine).
+ * that puts it `delayMs` away each way (a database across a network rather than on the same machine). A function
+ * target is asked at each new connection, so a test can move a fixed address to a replacement process.
  */
-export const startTcpProxy = async (
-  port: number,
-  target: { readonly host: string; readonly port: number },
-  delayMs = 0
-) => {
+export const startTcpProxy = async (port: number, target: Target | (() => Target), delayMs = 0) => {
   const sockets = new Set<Socket>()
   const server = createServer((client) => {
-    const upstream = connect(target.port, target.host)
+    const { host, port: targetPort } = typeof target === "function" ? target() : target
+    const upstream = connect(targetPort, host)
     for (const socket of [client, upstream]) {
       sockets.add(socket)
       socket.on("close", () => sockets.delete(socket))
