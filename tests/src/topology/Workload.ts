@@ -31,7 +31,7 @@ export const API_ENV: Record<string, string> = {
 }
 
 /** The policy of every spending key the spend operations use. */
-export interface SpendPolicy {
+interface SpendPolicy {
   readonly dailyBudget: number
   readonly approvalThreshold: number
   readonly perRequestLimit: number
@@ -76,14 +76,14 @@ const CARD_DESCRIPTOR = "TOPOLOGY BOOKS 7"
 const KINDS = ["spend", "transfer", "spend", "authorization"] as const
 
 /** A spending key of a team of its own, as the load uses it. */
-export interface Agent {
+interface Agent {
   readonly teamId: string
   readonly keyId: string
   readonly secret: string
 }
 
 /** A card issued for an approved checkout intent, with the issuer's token its authorizations name. */
-export interface PreparedCard {
+interface PreparedCard {
   readonly teamId: string
   readonly intentId: string
   readonly cardId: string
@@ -103,7 +103,7 @@ export interface Prepared {
 }
 
 /** One try of a call: when it started (Date.now()), how long it took, its status (0: no answer) and error code. */
-export interface Attempt {
+interface Attempt {
   readonly at: number
   readonly ms: number
   readonly status: number
