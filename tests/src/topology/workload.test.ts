@@ -52,7 +52,7 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
       try {
         const target = { baseUrl: `http://127.0.0.1:${port}`, databaseUrl: env.DATABASE_URL as string }
         const prepared = await prepareWorkload(target, {
-          cards: 32,
+          cards: 4,
           spendPolicy: { dailyBudget: 40_000, approvalThreshold: 2_000, perRequestLimit: 10_000 }
         })
         const running = startWorkload(prepared, target)
@@ -66,6 +66,12 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
         const report = await running.stop()
         run = { target, prepared, report }
 
+        const checks = await checkInvariants(target.databaseUrl, prepared, report)
+        console.log(
+          `prepared in ${prepared.preparedInMs} ms; ${report.ops.length} operations in ${report.stoppedAt - report.startedAt} ms; ` +
+            `first 2xx ${firstSuccessAfter(report, killedAt)} ms after the kill\n` +
+            checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail}`).join("\n")
+        )
         const attempts = report.ops.flatMap((op) => op.calls.flatMap((call) => call.attempts))
         assert.isAbove(attempts.filter((a) => a.status === 0).length, 0, "the kill cut requests off mid-flight")
         assert.isDefined(firstSuccessAfter(report, killedAt), "the load went on on the new process")
@@ -78,12 +84,6 @@ describe.skipIf(process.env.DATABASE_URL === undefined)(
         const authorizations = finals("authorization", (op) => op.calls[0]?.answer?.approve_response)
         for (const answer of ["APPROVED", "DECLINED"]) assert.isTrue(authorizations.has(answer), answer)
 
-        const checks = await checkInvariants(target.databaseUrl, prepared, report)
-        console.log(
-          `prepared in ${prepared.preparedInMs} ms; ${report.ops.length} operations in ${report.stoppedAt - report.startedAt} ms; ` +
-            `first 2xx ${firstSuccessAfter(report, killedAt)} ms after the kill\n` +
-            checks.map((c) => `${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail}`).join("\n")
-        )
         assert.deepStrictEqual(
           checks.filter((c) => !c.ok),
           []
