@@ -1,4 +1,3 @@
-import { assert } from "@effect/vitest"
 import { clientForUrl } from "@svc/adapters-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -42,7 +41,7 @@ export const send = async (
   }
 }
 
-/** Sends a JSON request and asserts the status; answers the parsed body. */
+/** Sends a JSON request and answers its parsed body; throws unless it answered `status` (plain, so load outside vitest can use it). */
 const expectJson = async (
   baseUrl: string,
   method: string,
@@ -51,7 +50,8 @@ const expectJson = async (
   options: Parameters<typeof send>[3]
 ) => {
   const reply = await send(baseUrl, method, path, options)
-  assert.strictEqual(reply.status, status, `${method} ${path}: ${reply.text}`)
+  if (reply.status !== status)
+    throw new Error(`${method} ${path}: expected ${status}, got ${reply.status} ${reply.text}`)
   return JSON.parse(reply.text)
 }
 

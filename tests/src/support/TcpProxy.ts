@@ -8,16 +8,19 @@ const forward = (from: Socket, to: Socket, delayMs: number, cut: () => boolean) 
     else setTimeout(() => to.write(chunk), delayMs)
   })
 
+/** Where a proxy connects to. */
+interface Target {
+  readonly host: string
+  readonly port: number
+}
+
 /**
  * A TCP proxy on 127.0.0.1:`port` to `target`, for a test that brings a dependency "up" after the service started, or
  * that puts it `delayMs` away each way (a database across a network rather than on the same machine), or that cuts
- * the network between the two (`cut`: a partition, where nothing arrives and nothing is refused) and heals it.
+ * the network between the two (`cut`: a partition, where nothing arrives and nothing is refused) and heals it. A
+ * function target is asked at each new connection, so a test can move a fixed address to a replacement process.
  */
-export const startTcpProxy = async (
-  port: number,
-  target: { readonly host: string; readonly port: number },
-  delayMs = 0
-) => {
+export const startTcpProxy = async (port: number, target: Target | (() => Target), delayMs = 0) => {
   const sockets = new Set<Socket>()
   let partitioned = false
   const isCut = () => partitioned
@@ -30,7 +33,8 @@ export const startTcpProxy = async (
     track(client)
     // Across a partition a connection attempt is never answered: the client waits for its own timeout.
     if (partitioned) return
-    const upstream = connect(target.port, target.host)
+    const { host, port: targetPort } = typeof target === "function" ? target() : target
+    const upstream = connect(targetPort, host)
     track(upstream)
     forward(client, upstream, delayMs, isCut)
     forward(upstream, client, delayMs, isCut)
