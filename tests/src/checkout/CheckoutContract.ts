@@ -9,9 +9,10 @@ import {
   cardEventRefused,
   luhnValid,
   PersistenceUnavailable,
+  Transactor,
   UNAVAILABLE_DECLINE_REASON
 } from "@svc/domain"
-import { Clock, Effect, Fiber, type Layer, Option } from "effect"
+import { Clock, Effect, Fiber, type Layer, Option, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
 import { fundedAgent, spend } from "../spend/SpendSetup.ts"
@@ -523,6 +524,45 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
         assert.deepStrictEqual(yield* authorizationMoves(agent), [])
         assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).status, "approved")
         assert.deepStrictEqual(yield* authorize(request), approved)
+      })
+    )
+
+    it.effect("an approval that committed although its answer was lost (DECLINED unavailable) is reversed", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { intent: created, cardToken } = yield* intentWithCard(agent)
+        const transactor = yield* Transactor
+        const lost = yield* Ref.make(1)
+        // The first transaction commits and then its connection is lost (a failover while the commit's answer was
+        // on its way): the caller sees the database unavailable although the approval and its hold are stored.
+        const lossy = yield* CardAuthorizations.make.pipe(
+          Effect.provideService(
+            Transactor,
+            Transactor.of({
+              ...transactor,
+              withTransaction: (self) =>
+                Effect.tap(transactor.withTransaction(self), () =>
+                  Effect.flatMap(
+                    Ref.getAndUpdate(lost, (n) => n - 1),
+                    (n) =>
+                      n > 0 ? Effect.fail(new PersistenceUnavailable({ operation: "commit answer lost" })) : Effect.void
+                  )
+                )
+            })
+          )
+        )
+        const request = authorization(cardToken, { amount: 4_000 })
+        assert.deepStrictEqual(yield* lossy.authorize(request), declined(UNAVAILABLE_DECLINE_REASON))
+        // The issuer was told DECLINED: the stored approval is given up in the background, its hold released.
+        for (let i = 0; i < 20; i++) yield* TestClock.adjust("1 second")
+        const stored = yield* CardAuthorizationsRepo.use((r) => r.find(request.token))
+        assert.strictEqual(Option.getOrThrow(stored).status, "reversed")
+        assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:4000", "void_pending:4000"])
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 0, available: 10_000 })
+        const freed = yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))
+        assert.deepInclude(freed, { status: "approved", authorizedAmount: 0 })
+        assert.deepStrictEqual(yield* authorize(authorization(cardToken, { amount: 3_000 })), approved)
+        yield* assertLedgerInvariants(agent.teamId)
       })
     )
 

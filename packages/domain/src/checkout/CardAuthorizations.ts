@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Data, Effect, Layer, Option } from "effect"
+import { Cause, Clock, Context, Data, Duration, Effect, Layer, Option, Ref, Schedule } from "effect"
 import {
   Ledger,
   LedgerRepo,
@@ -244,15 +244,17 @@ export class CardAuthorizations extends Context.Service<
 
     /**
      * The decision on a new authorization and what it writes, in one transaction of two statements (what it is
-     * decided on, read and locked; what it writes), or the stored decision.
+     * decided on, read and locked; what it writes), or the stored decision. `planned` gets the id of the hold this
+     * attempt writes, if it approves.
      */
-    const decide = (request: CardAuthorizationRequest, deadline: number) =>
+    const decide = (request: CardAuthorizationRequest, deadline: number, planned: Ref.Ref<string | null>) =>
       transactor.withTransaction(
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const inputs = yield* authorizations.lockForDecision(request.token, request.card_token)
           if (inputs._tag === "Decided") return authorizationAnswerOf(inputs.decision)
           const decided = yield* decision(request, inputs, now)
+          yield* Ref.set(planned, decided.hold?.id ?? null)
           if (!(yield* authorizations.insertDecision(decided))) return yield* new ReplayWon()
           if ((yield* Clock.currentTimeMillis) - now > deadline) return yield* new DeadlinePassed()
           return authorizationAnswerOf(decided.authorization)
@@ -279,17 +281,79 @@ export class CardAuthorizations extends Context.Service<
     const authorize = (request: CardAuthorizationRequest) =>
       Effect.gen(function* () {
         const deadline = yield* AuthorizationDeadline
-        return yield* decide(request, deadline).pipe(
+        const planned = yield* Ref.make<string | null>(null)
+        return yield* decide(request, deadline, planned).pipe(
           Effect.catchTag("ReplayWon", () => storedAnswer(request.token)),
           Effect.timeoutOrElse({
             duration: deadline,
             orElse: () => Effect.fail(new DeadlinePassed())
           }),
           Effect.catchCause((cause) =>
-            Cause.hasInterruptsOnly(cause) ? Effect.interrupt : unavailable(request.token, cause)
+            Cause.hasInterruptsOnly(cause)
+              ? Effect.interrupt
+              : Effect.tap(unavailable(request.token, cause), () =>
+                  Effect.flatMap(Ref.get(planned), (holdId) =>
+                    holdId === null ? Effect.void : Effect.forkDetach(withdrawUntilSettled(request.token, holdId))
+                  )
+                )
           )
         )
       }).pipe(Effect.withSpan("CardAuthorizations.authorize", { attributes: { token: request.token } }))
+
+    /**
+     * Gives an approved authorization up: its hold released, its status `reversed`, its intent usable again. In one
+     * transaction with the authorization's intent locked.
+     */
+    const reverse = (intent: CheckoutIntent, token: string, holdId: LedgerTransaction["id"]) =>
+      Effect.gen(function* () {
+        const updatedAt = yield* nowIso
+        yield* ledger.voidHold(intent.teamId, holdId)
+        yield* authorizations.update(token, ["approved"], {
+          status: "reversed",
+          heldAmount: 0,
+          holdTransactionId: holdId,
+          updatedAt
+        })
+        // Usable again until its deadline; one past it expires on its next read or sweep, giving its budget back.
+        yield* intents.transition(intent.id, ["authorized"], { status: "approved", authorizedAmount: 0, updatedAt })
+      })
+
+    /**
+     * After a decision was answered DECLINED unavailable, its approval may still have committed: the connection was
+     * lost or the deadline passed while the commit was on its way (a failover, a slow database). The issuer was told
+     * DECLINED, so that approval must not keep its hold. Reverses the authorization if it stands with `holdId`, the
+     * hold this attempt wrote (a concurrent delivery's decision, answered to the issuer, is left alone); retried
+     * until the database answers, for up to ten minutes.
+     */
+    const withdrawUntilSettled = (token: string, holdId: string) =>
+      transactor
+        .withTransaction(
+          Effect.gen(function* () {
+            const locked = yield* lockedAuthorization(token).pipe(
+              // Nothing was stored: the decision was rolled back, nothing to give up.
+              Effect.catchTag("CardAuthorizationNotFound", () => Effect.succeedNone)
+            )
+            if (Option.isNone(locked)) return
+            const { intent, authorization } = locked.value
+            if (authorization.status !== "approved" || authorization.holdTransactionId !== holdId) return
+            yield* reverse(intent, token, authorization.holdTransactionId)
+            yield* Effect.logWarning("card authorization answered unavailable had committed; reversed", { token })
+          })
+        )
+        .pipe(
+          // The hold is the authorization's, resolved only under the intent's lock with the row's status changed.
+          Effect.catchTags({ HoldNotFound: Effect.die, HoldAlreadyResolved: Effect.die }),
+          Effect.retry({
+            schedule: Schedule.exponential("200 millis").pipe(
+              Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, Duration.seconds(5)))),
+              Schedule.upTo({ duration: "10 minutes" })
+            ),
+            while: (error) => error._tag === "PersistenceUnavailable"
+          }),
+          Effect.catchCause((cause) =>
+            Effect.logError("card authorization answered unavailable could not be checked", { token, cause })
+          )
+        )
 
     /**
      * The stored authorization of `token` with its intent locked, read again under that lock (every change of an
@@ -316,23 +380,9 @@ export class CardAuthorizations extends Context.Service<
             if (authorization.status !== "approved" || holdId === null || advice.amount === authorization.heldAmount) {
               return
             }
+            if (advice.amount === 0) return yield* reverse(intent, advice.token, holdId)
             const updatedAt = yield* nowIso
             yield* ledger.voidHold(intent.teamId, holdId)
-            if (advice.amount === 0) {
-              yield* authorizations.update(advice.token, ["approved"], {
-                status: "reversed",
-                heldAmount: 0,
-                holdTransactionId: holdId,
-                updatedAt
-              })
-              // Usable again until its deadline; one past it expires on its next read or sweep, giving its budget back.
-              yield* intents.transition(intent.id, ["authorized"], {
-                status: "approved",
-                authorizedAmount: 0,
-                updatedAt
-              })
-              return
-            }
             // The issuer approved the new amount already: its funds are not checked again. The first hold took the
             // token as reference; each later one takes a fresh reference under it.
             const hold = yield* planHold(intent, `${advice.token}:${yield* newIdText}`, advice.amount, false).pipe(
