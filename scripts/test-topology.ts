@@ -16,10 +16,11 @@
  */
 import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
+import { waitUntil } from "../tests/src/support/Processes.ts"
 import { type Check, checkInvariants } from "../tests/src/topology/Invariants.ts"
 import { primaryKilled, SCENARIOS, type Scenario } from "../tests/src/topology/Scenarios.ts"
 import { startTopology, type Topology } from "../tests/src/topology/Topology.ts"
-import { API_ENV, firstSuccessAfter, prepareWorkload, startWorkload } from "../tests/src/topology/Workload.ts"
+import { API_ENV, firstSuccessAfter, type Op, prepareWorkload, startWorkload } from "../tests/src/topology/Workload.ts"
 
 /** The Debian packages the suite runs, each with a file that shows it is installed. */
 const PACKAGES: ReadonlyArray<readonly [string, string]> = [
@@ -48,11 +49,17 @@ const installMissing = () => {
   }
 }
 
+/**
+ * Runs `scenario` under load and checks it. The database checks hold the whole database to every operation since the
+ * suite began (`history`, which this scenario's operations join), so rows of earlier scenarios are accounted for.
+ */
 const runScenario = async (
   topology: Topology,
   prepared: Awaited<ReturnType<typeof prepareWorkload>>,
-  scenario: Scenario
+  scenario: Scenario,
+  history: Array<Op>
 ): Promise<ReadonlyArray<Check>> => {
+  await waitUntil("the topology was not whole before the scenario", topology.healthy, 90_000)
   const target = { baseUrl: topology.baseUrl, databaseUrl: topology.directUrl }
   const workload = startWorkload(prepared, target)
   await sleep(LOAD_AROUND_MS)
@@ -61,7 +68,8 @@ const runScenario = async (
   await sleep(LOAD_AROUND_MS)
   const report = await workload.stop()
   const recovery = firstSuccessAfter(report, fault.at)
-  const invariants = await checkInvariants(topology.directUrl, prepared, report)
+  history.push(...report.ops)
+  const invariants = await checkInvariants(topology.directUrl, prepared, { ...report, ops: history })
   return [
     ...own,
     {
@@ -86,9 +94,10 @@ const main = async (): Promise<number> => {
   const results: Array<Check> = []
   try {
     const prepared = await prepareWorkload({ baseUrl: topology.baseUrl, databaseUrl: topology.directUrl })
+    const history: Array<Op> = []
     for (const scenario of scenarios) {
       console.log(`\n${scenario.name}`)
-      const checks = await runScenario(topology, prepared, scenario).catch((error: unknown) => [
+      const checks = await runScenario(topology, prepared, scenario, history).catch((error: unknown) => [
         { name: "the scenario ran", ok: false, detail: String(error) }
       ])
       for (const check of checks) console.log(`  ${check.ok ? "ok  " : "FAIL"} ${check.name}: ${check.detail}`)

@@ -154,7 +154,8 @@ const EXPECTED_MOVEMENTS: Record<string, Record<string, string>> = {
     expired: "pending,void_pending",
     denied: ""
   },
-  card_authorization: { approved: "pending", declined: "" }
+  // Reversed: an approval given up (the issuer's reversal, or one answered unavailable whose commit went through).
+  card_authorization: { approved: "pending", declined: "", reversed: "pending,void_pending" }
 }
 
 const storedOnce = (facts: Facts, report: WorkloadReport): Check => {
@@ -176,7 +177,10 @@ const storedOnce = (facts: Facts, report: WorkloadReport): Check => {
       const row = authorizations.get(op.key)
       if (answer === undefined) continue
       if (answer.decline_reason === "card_issuing_unavailable") {
-        if (row !== undefined) problems.push(`authorization ${op.key}: answered unavailable but stored ${row.status}`)
+        // The issuer was told DECLINED: nothing may hold for it. A decision whose commit went through anyway is
+        // stored declined, or reversed once the service saw its approval stand.
+        if (row !== undefined && row.status !== "declined" && row.status !== "reversed")
+          problems.push(`authorization ${op.key}: answered unavailable but stored ${row.status}`)
         continue
       }
       const status = answer.approve_response === "APPROVED" ? "approved" : "declined"

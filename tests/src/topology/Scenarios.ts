@@ -65,6 +65,17 @@ export const jobsLeader = (topology: Topology): ApiNode | undefined =>
     return output.lastIndexOf("became the background-jobs leader") > output.lastIndexOf("lost the background-jobs")
   })
 
+/** Waits up to 30 s for a leader other than `old` (Patroni notices a crash within its loop, about a second). */
+const newLeader = (topology: Topology, old: string | undefined) =>
+  waitUntil(
+    "no new leader",
+    async () => {
+      const leader = await topology.leader()
+      return leader !== undefined && leader.name !== old
+    },
+    30_000
+  ).catch(() => undefined)
+
 const killNode = async (node: ApiNode) => {
   const running = node.running
   if (running === undefined) throw new Error(`${node.name} is not running`)
@@ -81,9 +92,14 @@ export const primaryKilled: Scenario = {
     return {
       at,
       recover: async () => {
+        await newLeader(topology, old.name)
         const leader = await topology.leader()
         return [
-          check("the standby was promoted", leader !== undefined && leader.name !== old.name, `leader: ${leader?.name}`),
+          check(
+            "the standby was promoted",
+            leader !== undefined && leader.name !== old.name,
+            `leader: ${leader?.name}`
+          ),
           await clusterWhole(topology)
         ]
       }
@@ -101,9 +117,7 @@ export const switchover: Scenario = {
     return {
       at,
       recover: async () => {
-        await waitUntil("no new leader", async () => (await topology.leader())?.name !== old?.name, 30_000).catch(
-          () => undefined
-        )
+        await newLeader(topology, old?.name)
         const leader = await topology.leader()
         return [
           check("the standby leads", leader !== undefined && leader.name !== old?.name, `leader: ${leader?.name}`),

@@ -160,9 +160,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * Runs one call under the published client retry policy (the SDK's `nextDelay`: backoff from 500 ms, factor 1.5) until
- * it is answered 2xx or anything not worth retrying, or the operation's deadline: connection failures, 5xx and 429
- * (waiting its Retry-After) are retried, and so is 409 `idempotency_key_in_use` (its Retry-After), which a retry meets
- * when the attempt it gave up on still runs. Every try sends the same method, path, key and body.
+ * it is answered 2xx or anything not worth retrying, or the operation's deadline: connection failures, 5xx, 429 and
+ * 409 `idempotency_key_in_use` (which a retry meets when the attempt it gave up on still runs; both waiting their
+ * Retry-After) are retried. Every try sends the same method, path, key and body.
  */
 const runCall = async (
   op: Op,
@@ -189,9 +189,8 @@ const runCall = async (
       call.answer = body
       return call
     }
-    const inUse = reply.status === 409 && body?.error === "idempotency_key_in_use"
-    if (reply.status !== 0 && !isRetryableStatus(reply.status) && !inUse) return call
-    const waitFor = reply.status === 429 || inUse ? parseRetryAfter(retryAfter ?? undefined) : null
+    if (reply.status !== 0 && !isRetryableStatus(reply.status, retryAfter ?? undefined)) return call
+    const waitFor = reply.status > 0 && reply.status < 500 ? parseRetryAfter(retryAfter ?? undefined) : null
     const delay = nextDelay({ maxElapsedMs: deadlineMs }, retry, Date.now() - op.startedAt, waitFor)
     if (delay === null) return call
     await sleep(delay)
