@@ -10,6 +10,7 @@
  *   npm run test:topology                  every scenario, 2 API nodes
  *   npm run test:topology -- --short       the primary killed only (what CI runs)
  *   npm run test:topology -- --keep        keeps the run's directory (logs of every daemon) after it ends
+ *   npm run test:topology -- --sizing      no faults: throughput with 1, 2 and 3 API nodes
  *
  * Needs root or the `postgres` user, and Debian's etcd-server, patroni, haproxy, pgbouncer and postgresql, which it
  * installs when missing (as root).
@@ -34,6 +35,13 @@ const PACKAGES: ReadonlyArray<readonly [string, string]> = [
 const LOAD_AROUND_MS = 3_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Starts the topology, once more if the first bring-up failed (a daemon that lost a race for its port, say). */
+const bringUp = (options: Parameters<typeof startTopology>[0]) =>
+  startTopology(options).catch((error: unknown) => {
+    console.log(`test:topology: ${String(error)}; starting again`)
+    return startTopology(options)
+  })
 
 const installMissing = () => {
   const missing = PACKAGES.filter(([, file]) => !existsSync(file)).map(([name]) => name)
@@ -84,12 +92,46 @@ const runScenario = async (
   ]
 }
 
+/** How long each sizing run loads the topology. */
+const SIZING_MS = 15_000
+
+/**
+ * Throughput with 1, 2 and 3 API nodes: the same workload, no fault, for `SIZING_MS` each; answered operations a
+ * second and the share answered within a second.
+ */
+const sizing = async (): Promise<number> => {
+  for (const apiNodes of [1, 2, 3]) {
+    const topology = await bringUp({ apiNodes, apiEnv: API_ENV, links: false })
+    try {
+      const target = { baseUrl: topology.baseUrl, databaseUrl: topology.directUrl }
+      const workload = startWorkload(await prepareWorkload(target), target)
+      await sleep(SIZING_MS)
+      const report = await workload.stop()
+      const seconds = (report.stoppedAt - report.startedAt) / 1000
+      const answered = report.ops.filter((op) => op.calls.every((call) => call.answer !== undefined))
+      const requests = report.ops.flatMap((op) => op.calls).length
+      const fast = answered.filter((op) => op.finishedAt - op.startedAt <= 1_000).length
+      console.log(
+        `${apiNodes} API node(s): ${Math.round(answered.length / seconds)} operations/s ` +
+          `(${Math.round(requests / seconds)} requests/s), ${Math.round((100 * fast) / Math.max(answered.length, 1))}% within 1 s`
+      )
+    } finally {
+      await topology.stop()
+    }
+  }
+  return 0
+}
+
 const main = async (): Promise<number> => {
   const args = process.argv.slice(2)
+  if (args.includes("--sizing")) {
+    installMissing()
+    return sizing()
+  }
   const scenarios = args.includes("--short") ? [primaryKilled] : SCENARIOS
   installMissing()
   const started = Date.now()
-  const topology = await startTopology({ apiNodes: 2, apiEnv: API_ENV })
+  const topology = await bringUp({ apiNodes: 2, apiEnv: API_ENV })
   console.log(`test:topology: up in ${Date.now() - started} ms (logs: ${topology.logs})`)
   const results: Array<Check> = []
   try {

@@ -1,6 +1,6 @@
 import { accessSync, constants, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { accepts, type Daemon, freePort, handToPostgres, startDaemon, waitUntil } from "./Processes.ts"
+import { accepts, type Daemon, daemonPort, handToPostgres, startDaemon, waitUntil } from "./Processes.ts"
 
 /** The deployment's PgBouncer settings (ADR 0049), which the pooler and topology suites start from. */
 const DEPLOY_CONFIG = new URL("../../../deploy/pgbouncer/pgbouncer.ini", import.meta.url).pathname
@@ -37,7 +37,7 @@ export const startPgbouncer = async (options: {
 }): Promise<Pooler> => {
   const binary = pgbouncerBinary()
   if (binary === undefined) throw new Error("PgBouncer is not installed (Debian: apt-get install pgbouncer)")
-  const port = await freePort()
+  const port = await daemonPort()
   const deployed = readFileSync(DEPLOY_CONFIG, "utf8")
   const databases = `* = host=${options.server.host} port=${options.server.port}`
   if (!/^\* = .*$/m.test(deployed)) throw new Error(`${DEPLOY_CONFIG} has no '* = ' database line`)

@@ -93,6 +93,31 @@ export const startApi = async (
   return { child, baseUrl, exited, output: () => output, printed }
 }
 
+/** Whether `port` can be listened on at 127.0.0.1 now. */
+const bindable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer()
+    probe.once("error", () => resolve(false))
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)))
+  })
+
+/** Ports handed out by `daemonPort` in this process, never handed out twice. */
+const handedOut = new Set<number>()
+
+/**
+ * A loopback port for a daemon that another process will listen on later: below Linux's ephemeral range
+ * (32768-60999), so no outgoing connection takes it in the meantime, as a port from `freePort` can be.
+ */
+export const daemonPort = async (): Promise<number> => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (!handedOut.has(port) && (await bindable(port))) {
+      handedOut.add(port)
+      return port
+    }
+  }
+}
+
 /** Whether something accepts TCP connections on the loopback `port`. */
 export const accepts = (port: number): Promise<boolean> =>
   new Promise((resolve) => {

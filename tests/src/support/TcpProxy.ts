@@ -25,6 +25,8 @@ export const startTcpProxy = async (port: number, target: Target | (() => Target
   let partitioned = false
   const isCut = () => partitioned
   const track = (socket: Socket) => {
+    // Each chunk goes on at once, as a router would (Nagle's wait for an ACK would add milliseconds per round trip).
+    socket.setNoDelay(true)
     sockets.add(socket)
     socket.on("close", () => sockets.delete(socket))
     socket.on("error", () => socket.destroy())

@@ -6,7 +6,7 @@ import { type Pooler, startPgbouncer } from "../support/Pgbouncer.ts"
 import {
   accepts,
   type Daemon,
-  freePort,
+  daemonPort,
   handToPostgres,
   type Running,
   startApi,
@@ -27,15 +27,24 @@ const POSTGRES_BIN = "/usr/lib/postgresql"
 /** The Postgres superuser's password inside the topology (scram-sha-256, as deploy/patroni/patroni.yml requires). */
 const PASSWORD = "topology-superuser"
 
-/** A way from an API node to a database port that can be cut (a partition) and healed. */
+/**
+ * A way from an API node to a database port: through a TCP proxy of the suite's that can be cut (a partition) and
+ * healed, or, without one, the port itself (the sizing runs, where the proxy's own CPU would be measured too).
+ */
 interface Link {
   readonly port: number
-  readonly proxy: Awaited<ReturnType<typeof startTcpProxy>>
+  readonly proxy: Awaited<ReturnType<typeof startTcpProxy>> | undefined
 }
 
-const link = async (target: number): Promise<Link> => {
-  const port = await freePort()
+const link = async (target: number, cuttable: boolean): Promise<Link> => {
+  if (!cuttable) return { port: target, proxy: undefined }
+  const port = await daemonPort()
   return { port, proxy: await startTcpProxy(port, { host: "127.0.0.1", port: target }) }
+}
+
+const proxyOf = (link: Link) => {
+  if (link.proxy === undefined) throw new Error("this topology was started without links that can be cut")
+  return link.proxy
 }
 
 export interface ApiNode {
@@ -92,22 +101,23 @@ const statusOf = (url: string): Promise<number> =>
     () => 0
   )
 
-/** Starts the whole topology with `apiNodes` API nodes, each started with `apiEnv` added to its environment. */
-export const startTopology = async (options: {
+interface TopologyOptions {
   readonly apiNodes: number
   readonly apiEnv: Record<string, string>
-}) => {
-  const dir = mkdtempSync(join(tmpdir(), "svc-topology-"))
-  handToPostgres(dir)
+  /** Whether each node reaches the database through links the suite can cut (default true). */
+  readonly links?: boolean
+}
+
+/** Starts every part in `dir`, pushing how to stop each onto `stops` as it starts. */
+const bringUp = async (options: TopologyOptions, dir: string, stops: Array<() => Promise<void>>) => {
   const logs = join(dir, "logs")
   mkdirSync(logs)
   handToPostgres(logs)
   const log = (name: string) => join(logs, `${name}.log`)
-  const stops: Array<() => Promise<void>> = []
 
   // etcd: the deployment's environment file, on free loopback ports and a data directory of this run.
-  const etcdClient = await freePort()
-  const etcdPeer = await freePort()
+  const etcdClient = await daemonPort()
+  const etcdPeer = await daemonPort()
   const etcd = startDaemon("etcd", "etcd", [], {
     log: log("etcd"),
     env: {
@@ -146,7 +156,7 @@ export const startTopology = async (options: {
     })
   const postgres: Array<PostgresNode> = []
   for (const name of ["pg-1", "pg-2"]) {
-    const node = { name, port: await freePort(), restPort: await freePort(), dataDir: join(dir, name) }
+    const node = { name, port: await daemonPort(), restPort: await daemonPort(), dataDir: join(dir, name) }
     postgres.push({ ...node, daemon: startPatroni(node) })
     // The first node bootstraps the cluster; the second clones it once the first leads.
     if (name === "pg-1")
@@ -188,12 +198,12 @@ export const startTopology = async (options: {
   await waitUntil("the cluster did not reach a leader and a synchronous standby", healthy, 90_000)
 
   // HAProxy: the deployment's file, addresses from the environment.
-  const pgWrite = await freePort()
-  const pgRead = await freePort()
-  const apiPort = await freePort()
-  const stats = await freePort()
+  const pgWrite = await daemonPort()
+  const pgRead = await daemonPort()
+  const apiPort = await daemonPort()
+  const stats = await daemonPort()
   const apiPorts: Array<number> = []
-  for (let i = 1; i <= options.apiNodes; i++) apiPorts.push(await freePort())
+  for (let i = 1; i <= options.apiNodes; i++) apiPorts.push(await daemonPort())
   const haproxy = startDaemon("haproxy", "haproxy", ["-db", "-f", join(DEPLOY, "haproxy/haproxy.cfg")], {
     log: log("haproxy"),
     env: {
@@ -236,15 +246,15 @@ export const startTopology = async (options: {
     nodes.push({
       name: `api-${i + 1}`,
       port,
-      toPooler: await link(pooler.port),
-      toLeader: await link(pgWrite),
+      toPooler: await link(pooler.port, options.links ?? true),
+      toLeader: await link(pgWrite, options.links ?? true),
       running: undefined
     })
   }
   stops.push(async () => {
     for (const node of nodes) {
       node.running?.child.kill("SIGKILL")
-      await Promise.all([node.toPooler.proxy.close(), node.toLeader.proxy.close()])
+      await Promise.all([node.toPooler.proxy?.close(), node.toLeader.proxy?.close()])
     }
   })
   // The first node runs the migrations alone; the others then start together.
@@ -305,18 +315,34 @@ export const startTopology = async (options: {
     },
     /** Cuts `node` off from the database (both its links), until `heal`. */
     partition: (node: ApiNode) => {
-      node.toPooler.proxy.cut()
-      node.toLeader.proxy.cut()
+      proxyOf(node.toPooler).cut()
+      proxyOf(node.toLeader).cut()
     },
     heal: (node: ApiNode) => {
-      node.toPooler.proxy.heal()
-      node.toLeader.proxy.heal()
+      proxyOf(node.toPooler).heal()
+      proxyOf(node.toLeader).heal()
     },
     /** Tears everything down, last started first, and removes the directory unless `keep`. */
     stop: async (keep = false) => {
       for (const stop of stops.reverse()) await stop().catch(() => undefined)
       if (!keep) rmSync(dir, { recursive: true, force: true })
     }
+  }
+}
+
+/**
+ * Starts the whole topology with `apiNodes` API nodes, each started with `apiEnv` added to its environment. When a
+ * part does not come up, what did is stopped and the error names the folder that keeps every daemon's log.
+ */
+export const startTopology = async (options: TopologyOptions) => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-topology-"))
+  handToPostgres(dir)
+  const stops: Array<() => Promise<void>> = []
+  try {
+    return await bringUp(options, dir, stops)
+  } catch (error) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined)
+    throw new Error(`the topology did not come up: ${String(error)} (logs in ${join(dir, "logs")})`)
   }
 }
 
