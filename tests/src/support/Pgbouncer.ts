@@ -6,7 +6,7 @@ import { accepts, type Daemon, daemonPort, handToPostgres, startDaemon, waitUnti
 const DEPLOY_CONFIG = new URL("../../../deploy/pgbouncer/pgbouncer.ini", import.meta.url).pathname
 
 /** Debian's pgbouncer binary, or undefined when it is not installed. */
-export const pgbouncerBinary = (): string | undefined =>
+const pgbouncerBinary = (): string | undefined =>
   ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"].find((candidate) => {
     try {
       accessSync(candidate, constants.X_OK)

@@ -136,7 +136,7 @@ export const waitUntil = async (what: string, check: () => Promise<boolean> | bo
 }
 
 /** The `postgres` OS user's uid and gid: PgBouncer, Postgres and Patroni refuse to run as root. */
-export const postgresUser = () => ({
+const postgresUser = () => ({
   uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()),
   gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim())
 })

@@ -7,7 +7,7 @@ import type { ApiNode, Topology } from "./Topology.ts"
  * `inject` answers when the fault began and a `recover` that undoes it (restarts what was killed, heals what was cut)
  * and waits until the topology is whole again, answering checks of its own.
  */
-export interface Fault {
+interface Fault {
   /** `Date.now()` when the fault began. */
   readonly at: number
   readonly recover: () => Promise<ReadonlyArray<Check>>
@@ -59,7 +59,7 @@ const nodesReady = async (topology: Topology): Promise<Check> => {
 }
 
 /** The node whose output last says it became the background-jobs leader (and has not said it lost it since). */
-export const jobsLeader = (topology: Topology): ApiNode | undefined =>
+const jobsLeader = (topology: Topology): ApiNode | undefined =>
   topology.nodes.find((node) => {
     const output = node.running?.output() ?? ""
     return output.lastIndexOf("became the background-jobs leader") > output.lastIndexOf("lost the background-jobs")
@@ -107,7 +107,7 @@ export const primaryKilled: Scenario = {
   }
 }
 
-export const switchover: Scenario = {
+const switchover: Scenario = {
   name: "a planned switchover to the standby",
   recoveryGoalMs: 15_000,
   inject: async (topology) => {
@@ -128,7 +128,7 @@ export const switchover: Scenario = {
   }
 }
 
-export const apiNodeKilled: Scenario = {
+const apiNodeKilled: Scenario = {
   name: "an API node killed (kill -9) and started again",
   recoveryGoalMs: 5_000,
   inject: async (topology) => {
@@ -148,7 +148,7 @@ export const apiNodeKilled: Scenario = {
   }
 }
 
-export const workerNodeKilled: Scenario = {
+const workerNodeKilled: Scenario = {
   name: "the node running the background jobs killed (kill -9), another takes them over",
   recoveryGoalMs: 5_000,
   inject: async (topology) => {
@@ -183,7 +183,7 @@ export const workerNodeKilled: Scenario = {
   }
 }
 
-export const poolerRestarted: Scenario = {
+const poolerRestarted: Scenario = {
   name: "PgBouncer restarted (every connection through it dropped)",
   recoveryGoalMs: 10_000,
   inject: async (topology) => {
@@ -193,7 +193,7 @@ export const poolerRestarted: Scenario = {
   }
 }
 
-export const nodePartitioned: Scenario = {
+const nodePartitioned: Scenario = {
   name: "an API node cut off from the database for 10 s, then healed",
   recoveryGoalMs: 5_000,
   inject: async (topology) => {

@@ -56,7 +56,7 @@ export interface ApiNode {
   running: Running | undefined
 }
 
-export interface PostgresNode {
+interface PostgresNode {
   readonly name: string
   readonly port: number
   readonly restPort: number
