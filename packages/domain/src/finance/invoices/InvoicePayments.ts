@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { EventOutbox } from "../../platform/index.ts"
 import { newId, newIdText, nowIso, Transactor } from "../../shared/index.ts"
 import { renderMinor } from "../money/model.ts"
-import { TransactionsRepo } from "../transactions/index.ts"
+import { providerTransaction, TransactionsRepo } from "../transactions/index.ts"
 import { type Transaction, TransactionId } from "../transactions/model.ts"
 import {
   dayOf,
@@ -48,32 +48,22 @@ export const invoicePaymentTransaction = (
   payment: ProviderPayment,
   id: TransactionId,
   nowIso: string
-): Transaction => ({
-  id,
-  teamId: invoice.teamId,
-  date: dayOf(nowIso),
-  name: `Payment of invoice ${invoice.invoiceNumber}`,
-  description: null,
-  amountMinor: payment.amountMinor,
-  currency: invoice.currency,
-  baseAmountMinor: null,
-  baseCurrency: null,
-  status: "posted",
-  internal: false,
-  recurring: false,
-  frequency: null,
-  manual: false,
-  note: null,
-  categoryId: null,
-  bankAccountId: null,
-  taxRate: null,
-  taxType: null,
-  counterpartyName: invoice.customerName,
-  provider: payment.provider,
-  providerTransactionId: payment.paymentIntentId,
-  createdAt: nowIso,
-  updatedAt: nowIso
-})
+): Transaction =>
+  providerTransaction({
+    id,
+    teamId: invoice.teamId,
+    at: nowIso,
+    date: dayOf(nowIso),
+    name: `Payment of invoice ${invoice.invoiceNumber}`,
+    description: null,
+    amountMinor: payment.amountMinor,
+    currency: invoice.currency,
+    status: "posted",
+    bankAccountId: null,
+    counterpartyName: invoice.customerName,
+    provider: payment.provider,
+    providerTransactionId: payment.paymentIntentId
+  })
 
 /** What `invoice.paid` says of a payment: the invoice, the amount in major units, the transaction recording it. */
 export const invoicePaidView = (

@@ -1,8 +1,9 @@
 import { Effect, Option } from "effect"
 import { newId, nowIso, type TeamId } from "../../shared/index.ts"
 import type { BankAccount } from "../banking/model.ts"
-import { type Transaction, TransactionId } from "./Transaction.ts"
+import { TransactionId } from "./Transaction.ts"
 import type { BankFeedTransaction } from "./TransactionInput.ts"
+import { providerTransaction } from "./TransactionRules.ts"
 import type { TransactionsRepo } from "./TransactionsRepo.ts"
 
 /** What importing a bank feed did: transactions created, and existing ones brought up to date. */
@@ -27,32 +28,21 @@ export const importBankTransactions = Effect.fn("Transactions.importFromBank")(f
   let created = 0
   let updated = 0
   for (const item of items) {
-    const transaction: Transaction = {
+    const transaction = providerTransaction({
       id: yield* newId(TransactionId),
       teamId: account.teamId as TeamId,
+      at,
       date: item.date,
       name: item.name,
       description: item.description,
       amountMinor: item.amountMinor,
       currency: item.currency,
-      baseAmountMinor: null,
-      baseCurrency: null,
       status: item.pending ? "pending" : "posted",
-      internal: false,
-      recurring: false,
-      frequency: null,
-      manual: false,
-      note: null,
-      categoryId: null,
       bankAccountId: account.id,
-      taxRate: null,
-      taxType: null,
       counterpartyName: item.counterpartyName,
       provider,
-      providerTransactionId: item.id,
-      createdAt: at,
-      updatedAt: at
-    }
+      providerTransactionId: item.id
+    })
     const outcome = yield* repo.insertImported(transaction)
     if (outcome.outcome === "created") {
       created++

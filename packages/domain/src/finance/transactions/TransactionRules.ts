@@ -116,6 +116,51 @@ export const manualTransaction = (made: {
   }
 }
 
+/**
+ * A transaction a provider reported (a bank feed's line, an invoice's payment): what the provider says of it, and the
+ * defaults of every such transaction (no base amount, category or tax yet, not internal, not recurring, not manual).
+ */
+export const providerTransaction = (reported: {
+  readonly id: TransactionId
+  readonly teamId: TeamId
+  readonly at: string
+  readonly date: string
+  readonly name: string
+  readonly description: string | null
+  readonly amountMinor: number
+  readonly currency: Transaction["currency"]
+  readonly status: Transaction["status"]
+  readonly bankAccountId: BankAccountId | null
+  readonly counterpartyName: string | null
+  readonly provider: string
+  readonly providerTransactionId: string
+}): Transaction => ({
+  id: reported.id,
+  teamId: reported.teamId,
+  date: reported.date,
+  name: reported.name,
+  description: reported.description,
+  amountMinor: reported.amountMinor,
+  currency: reported.currency,
+  baseAmountMinor: null,
+  baseCurrency: null,
+  status: reported.status,
+  internal: false,
+  recurring: false,
+  frequency: null,
+  manual: false,
+  note: null,
+  categoryId: null,
+  bankAccountId: reported.bankAccountId,
+  taxRate: null,
+  taxType: null,
+  counterpartyName: reported.counterpartyName,
+  provider: reported.provider,
+  providerTransactionId: reported.providerTransactionId,
+  createdAt: reported.at,
+  updatedAt: reported.at
+})
+
 /** Changes of an update, without the time it was made. */
 export type TransactionEdits = Omit<TransactionChanges, "updatedAt">
 
