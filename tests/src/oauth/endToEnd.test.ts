@@ -1,24 +1,14 @@
 import { createServer } from "node:http"
-import { createServer as createNetServer } from "node:net"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { HttpRouter } from "effect/http"
 import * as oauth from "oauth4webapi"
 import { afterAll, assert, beforeAll, it } from "vitest"
 import { appWith, sessionFor } from "../support/OAuthHarness.ts"
+import { freePort } from "../support/Processes.ts"
 
 const REDIRECT = "http://127.0.0.1:53682/callback"
 const insecure = { [oauth.allowInsecureRequests]: true } as const
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createNetServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
 
 let base: string
 let scope: Scope.Closeable
