@@ -1,4 +1,5 @@
 export * from "./Cursors.ts"
+export * from "./JobsFence.ts"
 export * from "./model.ts"
 export * from "./PeriodicJobs.ts"
 export * from "./SealedSecrets.ts"
