@@ -7,7 +7,7 @@ import {
 } from "@svc/adapters-http"
 import { CallerCredentials } from "@svc/adapters-mcp"
 import { RateLimiterMemory } from "@svc/adapters-memory"
-import { AgentCredentials, RateLimiter, RateLimitPruneJob } from "@svc/domain"
+import { ACCESS_TOKEN_PREFIX, AgentCredentials, OAuthAppAgents, RateLimiter, RateLimitPruneJob } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { oauthRateLimitPerMinute, trustedProxies, v1ProtectionConfig } from "./Config.ts"
 import { rateLimitPruneInterval } from "./Workers.ts"
@@ -37,12 +37,22 @@ export const OAuthRateLimits = Layer.effect(
   Effect.map(oauthRateLimitPerMinute, (perMinute) => ({ perMinute }))
 )
 
-/** /mcp admits the credentials /v1 accepts (spending keys, team API keys, OAuth access tokens). */
+/**
+ * /mcp admits the agent keys /v1 accepts and OAuth access tokens whose application may act for its team (the tools'
+ * in-process calls take them; /v1 from the network does not).
+ */
 export const McpCallers = Layer.effect(
   CallerCredentials,
   Effect.gen(function* () {
     const agents = yield* AgentCredentials
-    return CallerCredentials.of({ known: (token) => Effect.map(agents.authenticate(token), Option.isSome) })
+    const apps = yield* OAuthAppAgents
+    return CallerCredentials.of({
+      known: (token) =>
+        Effect.map(
+          token.startsWith(ACCESS_TOKEN_PREFIX) ? apps.authenticate(token) : agents.authenticate(token),
+          Option.isSome
+        )
+    })
   })
 )
 

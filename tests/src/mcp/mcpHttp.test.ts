@@ -82,7 +82,7 @@ describe("the MCP server over Streamable HTTP at /mcp", () => {
     assert.strictEqual(answer.status, 401)
     assert.strictEqual(
       answer.headers.get("www-authenticate"),
-      `Bearer resource_metadata="${service.baseUrl()}/.well-known/oauth-protected-resource"`
+      `Bearer resource_metadata="${service.baseUrl()}/.well-known/oauth-protected-resource/mcp"`
     )
     assert.strictEqual((await answer.json()).error, "unauthorized")
 
@@ -93,8 +93,9 @@ describe("the MCP server over Streamable HTTP at /mcp", () => {
     })
     assert.strictEqual(unknown.status, 401)
 
-    const metadata = await (await fetch(`${service.baseUrl()}/.well-known/oauth-protected-resource`)).json()
-    assert.isTrue(`${service.baseUrl()}/mcp`.startsWith(metadata.resource), "the metadata's resource covers /mcp")
+    const metadata = await (await fetch(`${service.baseUrl()}/.well-known/oauth-protected-resource/mcp`)).json()
+    assert.strictEqual(metadata.resource, `${service.baseUrl()}/mcp`, "the path's own resource (RFC 9728 3.3)")
+    assert.deepStrictEqual(metadata.authorization_servers, [service.baseUrl()])
   })
 
   it("after the OAuth flow lists the tools, creates a spend request and reads it back", async () => {
