@@ -1,13 +1,15 @@
 import {
   ClientAddress,
+  InProcessToolCall,
   OAuthRateLimit,
   RateLimitSignIn,
   RateLimitV1,
+  ResolvedAgents,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
 import { CallerCredentials } from "@svc/adapters-mcp"
 import { RateLimiterMemory } from "@svc/adapters-memory"
-import { ACCESS_TOKEN_PREFIX, AgentCredentials, OAuthAppAgents, RateLimiter, RateLimitPruneJob } from "@svc/domain"
+import { RateLimiter, RateLimitPruneJob } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { oauthRateLimitPerMinute, trustedProxies, v1ProtectionConfig } from "./Config.ts"
 import { rateLimitPruneInterval } from "./Workers.ts"
@@ -44,14 +46,10 @@ export const OAuthRateLimits = Layer.effect(
 export const McpCallers = Layer.effect(
   CallerCredentials,
   Effect.gen(function* () {
-    const agents = yield* AgentCredentials
-    const apps = yield* OAuthAppAgents
+    const resolved = yield* ResolvedAgents
     return CallerCredentials.of({
       known: (token) =>
-        Effect.map(
-          token.startsWith(ACCESS_TOKEN_PREFIX) ? apps.authenticate(token) : agents.authenticate(token),
-          Option.isSome
-        )
+        Effect.map(resolved.lookUp(token), Option.isSome).pipe(Effect.provideService(InProcessToolCall, true))
     })
   })
 )

@@ -37,10 +37,9 @@ export class ResolvedAgents extends Context.Service<
       token: string,
       agent: Option.Option<AgentPrincipal>
     ) => Effect.Effect<void>
-    /**
-     * The agent of `token`: as `request` already resolved it, else looked up now (an agent key; an OAuth access token
-     * only on an in-process tool call).
-     */
+    /** The agent of `token`, looked up now: an agent key; an OAuth access token only within an in-process tool call. */
+    readonly lookUp: (token: string) => Effect.Effect<Option.Option<AgentPrincipal>, PersistenceUnavailable>
+    /** The agent of `token`: as `request` already resolved it, else looked up now. */
     readonly agentOf: (
       request: HttpServerRequest.HttpServerRequest,
       token: string
@@ -61,6 +60,7 @@ export class ResolvedAgents extends Context.Service<
             : agents.authenticate(token)
         })
       return ResolvedAgents.of({
+        lookUp,
         remember: (request, token, agent) => Effect.sync(() => resolutions.set(request, { token, agent })),
         agentOf: (request, token) => {
           const known = resolutions.get(request)
