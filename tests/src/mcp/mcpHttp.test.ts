@@ -153,6 +153,39 @@ describe("the MCP server over Streamable HTTP at /mcp", () => {
     await client.close()
   })
 
+  it("a tool call retried after a token refresh replays the first answer: idempotency is the app key's", async () => {
+    const { client, provider } = await connectAfterConsent(["spend.read", "spend.write", "accounts.read"])
+    const clientRequestId = crypto.randomUUID()
+    const args = { ...spend, clientRequestId }
+    const first = toolAnswer(await client.callTool({ name: "create_spend_request", arguments: args }))
+    assert.isFalse(first.isError, JSON.stringify(first.body))
+    await client.close()
+
+    const refreshed = await service.app().call("POST", "/oauth/token", {
+      body: {
+        grant_type: "refresh_token",
+        refresh_token: provider.tokens()?.refresh_token ?? "",
+        client_id: provider.clientInformation()?.client_id ?? ""
+      }
+    })
+    assert.strictEqual(refreshed.status, 200, JSON.stringify(refreshed.body))
+    assert.notStrictEqual(refreshed.body.access_token, provider.tokens()?.access_token)
+    const again = new Client({ name: "svc-tests", version: "0.0.1" })
+    await again.connect(
+      new StreamableHTTPClientTransport(new URL(`${service.baseUrl()}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${refreshed.body.access_token}` } }
+      })
+    )
+    const retried = toolAnswer(await again.callTool({ name: "create_spend_request", arguments: args }))
+    assert.deepStrictEqual(retried.body, first.body, "the same clientRequestId is the same Idempotency-Key")
+    const listed = toolAnswer(await again.callTool({ name: "list_spend_requests", arguments: {} }))
+    assert.deepStrictEqual(
+      listed.body.data.map((r: { id: string }) => r.id),
+      [first.body.id]
+    )
+    await again.close()
+  })
+
   it("a token without spend.write reads but cannot call the writing tools: the tool error names the scope", async () => {
     const { client } = await connectAfterConsent(["spend.read", "accounts.read"])
     const balance = toolAnswer(await client.callTool({ name: "get_balance", arguments: {} }))
