@@ -1,13 +1,15 @@
 import {
   ClientAddress,
+  InProcessToolCall,
   OAuthRateLimit,
   RateLimitSignIn,
   RateLimitV1,
+  ResolvedAgents,
   UnknownCredentialLimiter
 } from "@svc/adapters-http"
 import { CallerCredentials } from "@svc/adapters-mcp"
 import { RateLimiterMemory } from "@svc/adapters-memory"
-import { AgentCredentials, RateLimiter, RateLimitPruneJob } from "@svc/domain"
+import { RateLimiter, RateLimitPruneJob } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { oauthRateLimitPerMinute, trustedProxies, v1ProtectionConfig } from "./Config.ts"
 import { rateLimitPruneInterval } from "./Workers.ts"
@@ -37,12 +39,18 @@ export const OAuthRateLimits = Layer.effect(
   Effect.map(oauthRateLimitPerMinute, (perMinute) => ({ perMinute }))
 )
 
-/** /mcp admits the credentials /v1 accepts (spending keys, team API keys, OAuth access tokens). */
+/**
+ * /mcp admits the agent keys /v1 accepts and OAuth access tokens whose application may act for its team (the tools'
+ * in-process calls take them; /v1 from the network does not).
+ */
 export const McpCallers = Layer.effect(
   CallerCredentials,
   Effect.gen(function* () {
-    const agents = yield* AgentCredentials
-    return CallerCredentials.of({ known: (token) => Effect.map(agents.authenticate(token), Option.isSome) })
+    const resolved = yield* ResolvedAgents
+    return CallerCredentials.of({
+      known: (token) =>
+        Effect.map(resolved.lookUp(token), Option.isSome).pipe(Effect.provideService(InProcessToolCall, true))
+    })
   })
 )
 

@@ -8,6 +8,7 @@ export {
   ClientAddress,
   ErrorHandlingLive,
   IdempotencyLive,
+  InProcessToolCall,
   looksLikeJwt,
   PublicBaseUrl,
   parseTrustedProxies,

@@ -31,9 +31,33 @@ describe("discovery", () => {
     )
   })
 
+  it("serves the path-suffixed metadata (RFC 9728 3.1) of /mcp, and 404 JSON for a path that is no resource", async () => {
+    const mcp = await app.call("GET", "/.well-known/oauth-protected-resource/mcp")
+    assert.strictEqual(mcp.status, 200, JSON.stringify(mcp.body))
+    assert.strictEqual(mcp.body.resource, `${BASE}/mcp`)
+    assert.deepStrictEqual(mcp.body.authorization_servers, [BASE])
+    assert.deepStrictEqual(mcp.body.scopes_supported, ["spend.read", "spend.write", "accounts.read"])
+    assert.deepStrictEqual(mcp.body.bearer_methods_supported, ["header"])
+    for (const path of ["v1", "treasury", "constructor", "mcp/extra", "no/such/resource"]) {
+      const unknown = await app.call("GET", `/.well-known/oauth-protected-resource/${path}`)
+      assert.strictEqual(unknown.status, 404, `${path}: ${JSON.stringify(unknown.body)}`)
+      assert.strictEqual(unknown.body.error, "not_found", path)
+      assert.strictEqual(unknown.body.code, 404, path)
+      assert.match(unknown.headers.get("content-type") ?? "", /application\/json/u, path)
+    }
+  })
+
   it("documents the OAuth endpoints in /openapi.json", async () => {
     const reply = await app.call("GET", "/openapi.json")
-    for (const path of ["/oauth/register", "/oauth/authorize", "/oauth/token", "/oauth/revoke", "/api-keys"]) {
+    for (const path of [
+      "/oauth/register",
+      "/oauth/authorize",
+      "/oauth/token",
+      "/oauth/revoke",
+      "/api-keys",
+      "/.well-known/oauth-protected-resource",
+      "/.well-known/oauth-protected-resource/{resource}"
+    ]) {
       assert.property(reply.body.paths, path)
     }
     assert.match(JSON.stringify(reply.body.paths["/oauth/token"]), /x-www-form-urlencoded/)

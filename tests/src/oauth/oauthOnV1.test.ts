@@ -1,62 +1,65 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Api } from "@svc/adapters-http/api"
+import { HttpApi } from "effect/http-api"
 import { oauthFlows } from "../support/OAuthFlows.ts"
 
 const { app, granted } = oauthFlows()
 
-const spendBody = { amount: 100, currency: "USD", merchant: { name: "OpenAI" }, purpose: "tokens" }
+/** Every /v1 route of the contract, as its HttpApi definition lists them. */
+const v1Routes = (() => {
+  const routes: Array<{ readonly method: string; readonly path: string }> = []
+  HttpApi.reflect(Api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.path.startsWith("/v1/")) routes.push({ method: endpoint.method, path: endpoint.path })
+    }
+  })
+  return routes
+})()
+
+/** A concrete URL of a route: each path parameter filled with a UUID. */
+const concrete = (path: string) => path.replace(/:[A-Za-z]+/gu, () => crypto.randomUUID())
+
+const ALL_SPEND_SCOPES = ["spend.read", "spend.write", "accounts.read"]
 
 describe("an OAuth access token on /v1", () => {
-  it("acts by its scopes through one live team key of its app, and revoking that key ends its /v1 access", async () => {
-    const { user, tokens } = await granted(["spend.read", "accounts.read"])
-    const token = tokens.access_token
-
-    const balance = await app.call("GET", "/v1/balance", { token })
-    assert.strictEqual(balance.status, 200, JSON.stringify(balance.body))
-    assert.strictEqual((await app.call("GET", "/v1/spend-requests", { token })).status, 200)
-    const refused = await app.call("POST", "/v1/spend-requests", {
-      token,
-      json: spendBody,
-      headers: { "idempotency-key": crypto.randomUUID() }
-    })
-    assert.strictEqual(refused.status, 403, JSON.stringify(refused.body))
-    assert.strictEqual(refused.body.error, "insufficient_scope")
-
-    const keys = await app.call("GET", "/treasury/team-api-keys", { token: user.token })
-    const appKeys = keys.body.data.filter((k: { name: string }) => k.name.startsWith("OAuth app "))
-    assert.strictEqual(appKeys.length, 1, "every call of the app goes through the same key")
-    assert.strictEqual(appKeys[0].mode, "live")
-
-    const revoked = await app.call("DELETE", `/treasury/team-api-keys/${appKeys[0].id}`, { token: user.token })
-    assert.strictEqual(revoked.status, 200, JSON.stringify(revoked.body))
-    assert.strictEqual((await app.call("GET", "/v1/balance", { token })).status, 401)
+  it("gets 401 on every /v1 route of the contract, the challenge naming the credentials /v1 takes", async () => {
+    assert.isAtLeast(v1Routes.length, 20, "the contract's /v1 routes were found")
+    assert.deepInclude(v1Routes, { method: "GET", path: "/v1/balance" })
+    assert.deepInclude(v1Routes, { method: "POST", path: "/v1/spend-requests" })
+    const { tokens } = await granted(ALL_SPEND_SCOPES)
+    for (const { method, path } of v1Routes) {
+      const reply = await app.call(method, concrete(path), {
+        token: tokens.access_token,
+        headers: { "idempotency-key": crypto.randomUUID() },
+        ...(method === "GET" || method === "DELETE" ? {} : { json: {} })
+      })
+      const route = `${method} ${path}`
+      assert.strictEqual(reply.status, 401, `${route}: ${JSON.stringify(reply.body)}`)
+      assert.strictEqual(reply.body.error, "unauthorized", route)
+      assert.strictEqual(reply.body.code, 401, route)
+      assert.match(reply.body.message, /OAuth access token is not accepted/u, route)
+      const challenge = reply.headers.get("www-authenticate") ?? ""
+      assert.match(challenge, /^Bearer error="invalid_token"/u, route)
+      assert.match(challenge, /spending key \(svc_ or svc_test_\) or a team API key \(svcteam_\)/u, route)
+    }
   })
 
-  it("revoking any key of the app ends its /v1 access, even when simultaneous first calls issued several", async () => {
-    const { user, tokens } = await granted(["spend.read", "accounts.read"])
+  it("is refused on /v1 without issuing any key, while the same token still reads /treasury", async () => {
+    const { user, tokens } = await granted(ALL_SPEND_SCOPES)
     const token = tokens.access_token
-    const first = await Promise.all(Array.from({ length: 6 }, () => app.call("GET", "/v1/balance", { token })))
-    assert.deepStrictEqual(
-      first.map((r) => r.status),
-      Array.from({ length: 6 }, () => 200)
-    )
-    const keys = await app.call("GET", "/treasury/team-api-keys", { token: user.token })
-    const appKeys = keys.body.data.filter((k: { name: string }) => k.name.startsWith("OAuth app "))
-    assert.isAtLeast(appKeys.length, 1)
-    const oldest = appKeys.at(-1)
-    const revoked = await app.call("DELETE", `/treasury/team-api-keys/${oldest.id}`, { token: user.token })
-    assert.strictEqual(revoked.status, 200, JSON.stringify(revoked.body))
     assert.strictEqual((await app.call("GET", "/v1/balance", { token })).status, 401)
-    const after = await app.call("GET", "/treasury/team-api-keys", { token: user.token })
-    assert.strictEqual(
-      after.body.data.filter((k: { name: string }) => k.name.startsWith("OAuth app ")).length,
-      appKeys.length,
-      "no new key is issued for an app whose key was revoked"
-    )
+    const accounts = await app.call("GET", "/treasury/accounts", { token })
+    assert.strictEqual(accounts.status, 200, JSON.stringify(accounts.body))
+    const keys = await app.call("GET", "/treasury/team-api-keys", { token: user.token })
+    assert.strictEqual(keys.status, 200, JSON.stringify(keys.body))
+    assert.deepStrictEqual(keys.body.data, [], "a refused /v1 call issues no key for the app")
   })
 
-  it("an unknown or revoked access token gets 401", async () => {
+  it("an unknown or revoked access token gets the same 401 on /v1", async () => {
     const unknown = await app.call("GET", "/v1/balance", { token: "mid_access_token_unknown" })
     assert.strictEqual(unknown.status, 401)
+    assert.match(unknown.headers.get("www-authenticate") ?? "", /invalid_token/u)
     const { client, tokens } = await granted(["spend.read", "accounts.read"])
     const revoked = await app.call("POST", "/oauth/revoke", {
       form: { token: tokens.access_token, client_id: client.client_id }

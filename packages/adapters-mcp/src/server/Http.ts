@@ -1,3 +1,5 @@
+import { InProcessToolCall } from "@svc/adapters-http"
+import { MCP_PATH } from "@svc/adapters-http/api"
 import { makeClient } from "@svc/sdk"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { McpServer } from "effect/ai"
@@ -5,14 +7,14 @@ import { FetchHttpClient, HttpEffect, HttpRouter, HttpServerRequest, HttpServerR
 import { type ClientForRequest, serverInfo, spendRegistrations } from "./McpServerOptions.ts"
 import { TOOL_CALL_RETRY } from "./ToolCallRetry.ts"
 
-/** Whether a bearer credential is one the service accepts now (known, unexpired, unrevoked). */
+/**
+ * Whether a bearer credential is one the tools may act with now (known, unexpired, unrevoked): an agent key, or an
+ * OAuth access token whose application may still act for its team.
+ */
 export class CallerCredentials extends Context.Service<
   CallerCredentials,
   { readonly known: (token: string) => Effect.Effect<boolean, unknown> }
 >()("@svc/adapters-mcp/CallerCredentials") {}
-
-/** The path the Streamable HTTP endpoint is served at. */
-export const MCP_PATH = "/mcp"
 
 const bearerOf = (authorization: string | undefined) => {
   const match = /^Bearer\s+(\S+)\s*$/iu.exec(authorization ?? "")
@@ -20,8 +22,9 @@ const bearerOf = (authorization: string | undefined) => {
 }
 
 /**
- * Answers 401 with the RFC 6750 challenge pointing at the protected resource metadata (RFC 9728) unless the request
- * carries a credential the service accepts; what it may do is then the API's to decide, call by call.
+ * Answers 401 with the RFC 6750 challenge pointing at the endpoint's own protected resource metadata (RFC 9728 §3.1)
+ * unless the request carries a credential the tools may act with; what it may do is then the API's to decide, call by
+ * call.
  */
 const challengeUnknownCallers = (publicBaseUrl: string) =>
   HttpRouter.middleware(
@@ -44,7 +47,7 @@ const challengeUnknownCallers = (publicBaseUrl: string) =>
             {
               status: 401,
               headers: {
-                "www-authenticate": `Bearer resource_metadata="${publicBaseUrl}/.well-known/oauth-protected-resource"`
+                "www-authenticate": `Bearer resource_metadata="${publicBaseUrl}/.well-known/oauth-protected-resource${MCP_PATH}"`
               }
             }
           )
@@ -55,7 +58,9 @@ const challengeUnknownCallers = (publicBaseUrl: string) =>
 /**
  * The MCP server over Streamable HTTP at `/mcp` on this service's own router. Each tool call is made with the SDK
  * as the HTTP request's bearer credential, dispatched in process to this router's own routes (no network hop), so
- * authentication, scopes, rate limits, validation and idempotency are the API's.
+ * scopes, rate limits, validation and idempotency are the API's. Those requests are marked `InProcessToolCall`, the
+ * one place an OAuth access token stands for its application's agent; the same token from the network gets 401 on
+ * /v1.
  */
 export const layerHttp = (options: { readonly publicBaseUrl: string }) =>
   Layer.unwrap(
@@ -65,9 +70,9 @@ export const layerHttp = (options: { readonly publicBaseUrl: string }) =>
       let handler: ((request: Request) => Promise<Response>) | undefined
       const selfFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
         // The router is complete only once every route layer is built, so its handler is made on the first call.
-        handler ??= HttpEffect.toWebHandlerWith<never, HttpServerRequest.HttpServerRequest | Scope.Scope>(context)(
-          router.asHttpEffect()
-        )
+        handler ??= HttpEffect.toWebHandlerWith<never, HttpServerRequest.HttpServerRequest | Scope.Scope>(
+          Context.add(context, InProcessToolCall, true)
+        )(router.asHttpEffect())
         return handler(new Request(input, init))
       }) as typeof fetch
       const clientFor: ClientForRequest = (headers) =>

@@ -6,7 +6,7 @@ import { FetchHttpClient } from "effect/http"
 import { serverInfo, spendRegistrations } from "./McpServerOptions.ts"
 import { TOOL_CALL_RETRY } from "./ToolCallRetry.ts"
 
-/** Where the service is and the bearer credential every tool call is made with (a spending key, API key or token). */
+/** Where the service is and the /v1 credential every tool call is made with (a spending key or team API key). */
 export interface StdioOptions {
   readonly baseUrl: string
   readonly token: string

@@ -2,7 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { PersistenceUnavailable } from "../shared/model.ts"
 import type { AgentPrincipal, TeamPrincipal } from "./Principals.ts"
 
-/** Resolves a raw /v1 credential (spending key or team API key) to its agent; none when unknown or revoked. */
+/** Resolves a raw /v1 credential (spending key or team API key, never an OAuth token) to its agent; none when unknown or revoked. */
 export class AgentCredentials extends Context.Service<
   AgentCredentials,
   { readonly authenticate: (raw: string) => Effect.Effect<Option.Option<AgentPrincipal>, PersistenceUnavailable> }

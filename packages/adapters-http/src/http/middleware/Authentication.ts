@@ -1,4 +1,5 @@
 import {
+  ACCESS_TOKEN_PREFIX,
   type ActiveSession,
   constantTimeEqual,
   DASHBOARD_SESSION_PREFIX,
@@ -30,7 +31,7 @@ import {
   unauthorized
 } from "../../api/shared/index.ts"
 import { errorResponse, storeUnavailableResponse } from "./ErrorResponses.ts"
-import { ResolvedAgents } from "./ResolvedAgent.ts"
+import { InProcessToolCall, ResolvedAgents } from "./ResolvedAgent.ts"
 import { looksLikeJwt, SessionTokens } from "./SessionTokens.ts"
 
 /** The public base URL of this service (`PUBLIC_BASE_URL`), used in OAuth metadata and WWW-Authenticate. */
@@ -43,6 +44,25 @@ const unauthorizedResponse = (resourceMetadata: string | undefined) =>
       "www-authenticate": resourceMetadata === undefined ? "Bearer" : `Bearer resource_metadata="${resourceMetadata}"`
     }
   })
+
+/** The credentials an agent route (/v1) takes, as its 401 challenges name them. */
+const AGENT_CREDENTIALS = "a spending key (svc_ or svc_test_) or a team API key (svcteam_)"
+
+/**
+ * 401 for an OAuth access token on an agent route: the usual body, and a challenge (RFC 6750 `invalid_token`) naming
+ * the credentials the route takes instead.
+ */
+const oauthTokenOnAgentRoute = () =>
+  errorResponse(
+    401,
+    "unauthorized",
+    `an OAuth access token is not accepted here; this route takes ${AGENT_CREDENTIALS}`,
+    {
+      headers: {
+        "www-authenticate": `Bearer error="invalid_token", error_description="this route takes ${AGENT_CREDENTIALS}, not an OAuth access token"`
+      }
+    }
+  )
 
 /** The store is down while checking a credential: 503, so clients retry. */
 const whenStoreDown = <E, R>(self: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
@@ -58,7 +78,6 @@ const insufficientScope = (scope: string) =>
 const requiredScope = (endpoint: HttpApiEndpoint.Top): string | undefined =>
   Option.getOrUndefined(Context.getOption(endpoint.annotations as Context.Context<RequiredScope>, RequiredScope))
 
-const OAUTH_ACCESS_PREFIX = "mid_access_token_"
 const API_KEY_PREFIX = "svcapi_"
 
 const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
@@ -154,8 +173,13 @@ export const AuthenticationLive = Layer.mergeAll(
         bearer: (httpEffect, { credential, endpoint }) =>
           Effect.gen(function* () {
             const request = yield* HttpServerRequest.HttpServerRequest
-            const agent = yield* resolved.agentOf(request, Redacted.value(credential))
-            if (Option.isNone(agent)) return unauthorizedResponse(undefined)
+            const token = Redacted.value(credential)
+            const agent = yield* resolved.agentOf(request, token)
+            if (Option.isNone(agent)) {
+              return token.startsWith(ACCESS_TOKEN_PREFIX) && !(yield* InProcessToolCall)
+                ? oauthTokenOnAgentRoute()
+                : unauthorizedResponse(undefined)
+            }
             const scope = requiredScope(endpoint)
             if (scope !== undefined && !hasScope(agent.value.scopes, scope)) return insufficientScope(scope)
             return yield* Effect.provideService(httpEffect, CurrentAgent, agent.value)
@@ -262,7 +286,7 @@ const teamPrincipalResolver = Effect.gen(function* () {
       Effect.gen(function* () {
         if (yield* withoutAuthorization) return yield* Effect.fail(unauthorized())
         const principal =
-          token.startsWith(OAUTH_ACCESS_PREFIX) || token.startsWith(API_KEY_PREFIX)
+          token.startsWith(ACCESS_TOKEN_PREFIX) || token.startsWith(API_KEY_PREFIX)
             ? yield* credentials.authenticate(token)
             : yield* fromSession(token)
         return yield* admit(principal, endpoint, accepted, next)

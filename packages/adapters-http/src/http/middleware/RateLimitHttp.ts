@@ -1,4 +1,4 @@
-import { AgentCredentials, hashSecret, type RateLimitDecision, RateLimiter } from "@svc/domain"
+import { hashSecret, type RateLimitDecision, RateLimiter } from "@svc/domain"
 import { Context, Effect, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientAddressOf } from "./ClientAddress.ts"
@@ -68,14 +68,13 @@ export const RateLimitV1 = (limitPerMinute: number) =>
     Effect.gen(function* () {
       const store = yield* RateLimiter
       const unknown = yield* UnknownCredentialLimiter
-      const agents = yield* AgentCredentials
       const resolved = yield* ResolvedAgents
       /** The bucket's decision; the token's agent is left for authentication, which then need not look it up again. */
       const take = (request: HttpServerRequest.HttpServerRequest) =>
         Effect.gen(function* () {
           const token = request.headers.authorization?.replace(/^Bearer\s+/iu, "")
           if (token === undefined) return yield* takeByAddress(request)
-          const agent = yield* agents.authenticate(token)
+          const agent = yield* resolved.agentOf(request, token)
           yield* resolved.remember(request, token, agent)
           return Option.isSome(agent)
             ? yield* store.take(`v1:${yield* hashSecret(token)}`, limitPerMinute)

@@ -1,4 +1,10 @@
-import { AgentCredentials, type AgentPrincipal, type PersistenceUnavailable } from "@svc/domain"
+import {
+  ACCESS_TOKEN_PREFIX,
+  AgentCredentials,
+  type AgentPrincipal,
+  OAuthAppAgents,
+  type PersistenceUnavailable
+} from "@svc/domain"
 import { Context, Effect, Layer, type Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 
@@ -6,6 +12,14 @@ interface Resolution {
   readonly token: string
   readonly agent: Option.Option<AgentPrincipal>
 }
+
+/**
+ * Set on the requests the MCP server dispatches in process for its tool calls, never on one from the network: only
+ * there does an OAuth access token stand for its application's agent. The public /v1 takes agent keys alone.
+ */
+export const InProcessToolCall = Context.Reference<boolean>("@svc/adapters-http/InProcessToolCall", {
+  defaultValue: () => false
+})
 
 /**
  * The agents behind requests' bearer tokens, as something in each request looked them up: the /v1 rate limit resolves
@@ -23,6 +37,8 @@ export class ResolvedAgents extends Context.Service<
       token: string,
       agent: Option.Option<AgentPrincipal>
     ) => Effect.Effect<void>
+    /** The agent of `token`, looked up now: an agent key; an OAuth access token only within an in-process tool call. */
+    readonly lookUp: (token: string) => Effect.Effect<Option.Option<AgentPrincipal>, PersistenceUnavailable>
     /** The agent of `token`: as `request` already resolved it, else looked up now. */
     readonly agentOf: (
       request: HttpServerRequest.HttpServerRequest,
@@ -34,12 +50,21 @@ export class ResolvedAgents extends Context.Service<
     ResolvedAgents,
     Effect.gen(function* () {
       const agents = yield* AgentCredentials
+      const apps = yield* OAuthAppAgents
       const resolutions = new WeakMap<HttpServerRequest.HttpServerRequest, Resolution>()
+      const lookUp = (token: string) =>
+        Effect.gen(function* () {
+          const toolCall = yield* InProcessToolCall
+          return yield* toolCall && token.startsWith(ACCESS_TOKEN_PREFIX)
+            ? apps.authenticate(token)
+            : agents.authenticate(token)
+        })
       return ResolvedAgents.of({
+        lookUp,
         remember: (request, token, agent) => Effect.sync(() => resolutions.set(request, { token, agent })),
         agentOf: (request, token) => {
           const known = resolutions.get(request)
-          return known !== undefined && known.token === token ? Effect.succeed(known.agent) : agents.authenticate(token)
+          return known !== undefined && known.token === token ? Effect.succeed(known.agent) : lookUp(token)
         }
       })
     })

@@ -1,7 +1,9 @@
-import { OAUTH_SCOPES } from "@svc/domain"
+import { OAUTH_SCOPES, SPEND_SCOPES } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
+import { MCP_PATH } from "../../api/oauth/index.ts"
+import { notFound } from "../../api/shared/index.ts"
 import { PublicBaseUrl } from "../middleware/index.ts"
 
 const CLIENT_AUTH_METHODS = ["none", "client_secret_post", "client_secret_basic"]
@@ -33,8 +35,25 @@ export const WellKnownHttp = HttpApiBuilder.group(Api, "wellKnown", (handlers) =
       resource_name: "Governed agent spend and business-finance API",
       resource_documentation: `${base}/docs`
     }
+    const atPath = new Map([
+      [
+        MCP_PATH.slice(1),
+        {
+          ...protectedResource,
+          resource: `${base}${MCP_PATH}`,
+          scopes_supported: [...SPEND_SCOPES],
+          resource_name: "Governed agent spend tools (MCP over Streamable HTTP)"
+        }
+      ]
+    ])
     return handlers
       .handle("authorizationServer", () => Effect.succeed(authorizationServer))
       .handle("protectedResource", () => Effect.succeed(protectedResource))
+      .handle("protectedResourceAtPath", ({ params }) => {
+        const metadata = atPath.get(params.resource)
+        return metadata === undefined
+          ? Effect.fail(notFound(`no protected resource at /${params.resource}`))
+          : Effect.succeed(metadata)
+      })
   })
 )
