@@ -30,6 +30,11 @@ twinSuite("documents", (it) => {
       )
       assertInvalid(await app.call("GET", "/documents?pageSize=101", { token: acme.owner }), "query.pageSize")
 
+      assert.strictEqual(
+        (await app.call("POST", `/documents/${ids[0]}/presigned-url`, { token: acme.owner })).status,
+        404,
+        "no presigned URLs (see the differences from the twin)"
+      )
       const read = await app.call("GET", `/documents/${ids[0]}`, { token: acme.owner })
       assert.strictEqual(read.status, 200)
       assert.strictEqual(read.body.name, "a.pdf")
