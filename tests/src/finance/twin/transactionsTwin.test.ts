@@ -53,6 +53,23 @@ twinSuite("transactions", (it) => {
       assert.deepStrictEqual(ids(rest), [early])
       assert.deepStrictEqual(ids(await app.call("GET", "/transactions?limit=1", { token: acme.owner })), [late])
       assertInvalid(await app.call("GET", "/transactions?pageSize=0", { token: acme.owner }), "query.pageSize")
+      assert.deepStrictEqual(
+        ids(await app.call("GET", "/transactions?limit=1&pageSize=2", { token: acme.owner })),
+        [late],
+        "limit wins over pageSize"
+      )
+      for (const [field, value] of [
+        ["assignedId", "5b6f7f0e-8f5a-4c49-9d3c-7f4b6f3c2a11"],
+        ["attachments", []]
+      ] as const) {
+        assertInvalid(
+          await app.call("POST", "/transactions", {
+            token: acme.owner,
+            body: { name: "X", amount: -1, currency: "USD", date: "2026-03-01", [field]: value }
+          }),
+          field
+        )
+      }
 
       const window = await app.call(
         "GET",
