@@ -44,6 +44,10 @@ twinSuite("bank accounts", (it) => {
       assert.strictEqual(updated.status, 200, JSON.stringify(updated.body))
       assert.strictEqual(updated.body.name, "Cash box")
       assert.isFalse(updated.body.enabled)
+      assertInvalid(
+        await app.call("PATCH", `/bank-accounts/${opened.body.id}`, { token: acme.owner, body: { currency: "EUR" } }),
+        "currency"
+      )
       const deleted = await app.call("DELETE", `/bank-accounts/${opened.body.id}`, { token: acme.owner })
       assert.strictEqual(deleted.status, 200, JSON.stringify(deleted.body))
       assert.strictEqual((await app.call("GET", `/bank-accounts/${opened.body.id}`, { token: acme.owner })).status, 404)

@@ -102,6 +102,11 @@ twinSuite("transactions", (it) => {
       assert.strictEqual(read.body.note, "taxi")
       assert.strictEqual(read.body.category.slug, "travel")
 
+      const twinBulk = await app.call("PATCH", "/transactions/bulk", {
+        token: acme.owner,
+        body: { ids: [early, late], status: "archived" }
+      })
+      assert.strictEqual(twinBulk.status, 400, "the twin's {ids, ...changes} bulk shape")
       const deleted = await app.call("DELETE", "/transactions/bulk", { token: acme.owner, body: [early, late] })
       assert.strictEqual(deleted.status, 200, JSON.stringify(deleted.body))
       assert.deepStrictEqual(ids(await app.call("GET", "/transactions", { token: acme.owner })), [middle])
