@@ -25,6 +25,7 @@ layer(PortsPg.pipe(Layer.provideMerge(EmptyTestDatabase)), { timeout: "60 second
           (yield* runMigrations(migrationsBefore(27))).map(([n]) => n),
           [26]
         )
+        yield* runMigrations()
         const item = Option.getOrThrow(yield* InboxItemsRepo.use((repo) => repo.find(teamId, id)))
         const skipped = "received before attachments were stored"
         assert.deepInclude(item, { status: "pending", transactionId: null, updatedAt: item.createdAt })

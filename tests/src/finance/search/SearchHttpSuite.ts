@@ -41,6 +41,7 @@ const receive = async (
     messageId: `m-${id}`,
     recipient: `inbox+${teamId}@inbox.svc.test`,
     htmlBody: "",
+    displayName: null,
     status: "pending",
     transactionId: null,
     updatedAt: mail.createdAt,

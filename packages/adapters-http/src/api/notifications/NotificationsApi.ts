@@ -15,12 +15,18 @@ import {
 /** SPEC.md's Notification. */
 export const NotificationResponse = NotificationView
 
-/** A comma-separated list of notification statuses (`unread,read`). */
-export const StatusFilter = Schema.String.check(
-  Schema.isPattern(/^(unread|read|archived)(,(unread|read|archived))*$/u, {
-    message: "expected unread, read or archived, comma-separated"
-  })
-)
+/**
+ * Notification statuses: comma-separated (`unread,read`) or the parameter repeated as the twin's clients send it
+ * (`?status=unread&status=read`).
+ */
+export const StatusFilter = Schema.Union([
+  Schema.String.check(
+    Schema.isPattern(/^(unread|read|archived)(,(unread|read|archived))*$/u, {
+      message: "expected unread, read or archived, comma-separated"
+    })
+  ),
+  Schema.Array(NotificationStatus).check(Schema.isMaxLength(3, { message: "expected at most 3 statuses" }))
+])
 
 const StatusRequest = Schema.Struct({ status: NotificationStatus })
 const errors = [...CommonErrors, Forbidden] as const
@@ -38,7 +44,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .annotate(
         OpenApi.Description,
         "The caller's notifications (the team's and their own), newest first; `status` keeps those in the given " +
-          "statuses. The service makes them from events a member should see: an approval waiting, a transfer " +
+          "statuses (comma-separated or repeated). The service makes them from events a member should see: an approval waiting, a transfer " +
           "received, a webhook endpoint disabled, a bank connection lost."
       ),
     HttpApiEndpoint.patch("setStatus", "/notifications/:id/status", {

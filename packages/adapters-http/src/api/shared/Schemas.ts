@@ -1,14 +1,18 @@
 import { Schema } from "effect"
 
-/** A `?cursor=&limit=` list query (limit 1..100, default 20). */
+const PageLimit = Schema.NumberFromString.check(
+  Schema.isInt({ message: "expected an integer between 1 and 100" }),
+  Schema.isBetween({ minimum: 1, maximum: 100 }, { message: "expected an integer between 1 and 100" })
+)
+
+/**
+ * A `?cursor=&limit=` list query (limit 1..100, default 20). `pageSize` is the twin's name for `limit`, accepted with
+ * the same bounds; when both are sent `limit` wins.
+ */
 export const ListQuery = {
   cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(512))),
-  limit: Schema.optionalKey(
-    Schema.NumberFromString.check(
-      Schema.isInt({ message: "expected an integer between 1 and 100" }),
-      Schema.isBetween({ minimum: 1, maximum: 100 }, { message: "expected an integer between 1 and 100" })
-    )
-  )
+  limit: Schema.optionalKey(PageLimit),
+  pageSize: Schema.optionalKey(PageLimit)
 }
 
 /** The list envelope: `{data, meta: {cursor, hasNextPage, hasPreviousPage}}`. */

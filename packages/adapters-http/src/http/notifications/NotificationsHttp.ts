@@ -16,7 +16,15 @@ export const NotificationsHttp = HttpApiBuilder.group(Api, "notifications", (han
         Effect.gen(function* () {
           const who = yield* reader
           const statuses =
-            query.status === undefined ? null : [...new Set(query.status.split(",") as Array<NotificationStatus>)]
+            query.status === undefined
+              ? null
+              : [
+                  ...new Set(
+                    (typeof query.status === "string"
+                      ? query.status.split(",")
+                      : query.status) as Array<NotificationStatus>
+                  )
+                ]
           const scope = `notifications:${who.teamId}:${who.userId}:${statuses?.join(",") ?? "all"}`
           const page = yield* pageOf(scope, query)
           const rows = yield* notifications.list(who, { statuses }, page)

@@ -8,7 +8,14 @@ const invalidCursor = () =>
     { path: "query.cursor", message: "not a cursor of this list" }
   ])
 
-type ListQuery = { readonly cursor?: string | undefined; readonly limit?: number | undefined }
+type ListQuery = {
+  readonly cursor?: string | undefined
+  readonly limit?: number | undefined
+  readonly pageSize?: number | undefined
+}
+
+/** The page size a list query asks for: `limit`, else the twin's `pageSize`, else the list's default. */
+export const requestedLimit = (query: ListQuery): number | undefined => query.limit ?? query.pageSize
 
 /** The list helpers of a handler group, bound to the server's cursor key; a `scope` names a list and its owner. */
 export const listPaging = Effect.gen(function* () {
@@ -16,7 +23,7 @@ export const listPaging = Effect.gen(function* () {
   const pageOf = (scope: string, query: ListQuery) =>
     Effect.gen(function* () {
       const cursor = query.cursor ? yield* key.open(scope, query.cursor) : undefined
-      return yield* pageRequest(cursor, query.limit)
+      return yield* pageRequest(cursor, requestedLimit(query))
     }).pipe(Effect.mapError(invalidCursor))
   const signedPage = <B>(scope: string, page: Page<B>) =>
     Effect.gen(function* () {

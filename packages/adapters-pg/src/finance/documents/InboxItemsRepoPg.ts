@@ -11,7 +11,7 @@ const InboxRow = Schema.Struct({
   attachments: Schema.fromJsonString(Schema.Array(InboxAttachment))
 })
 
-const COLUMNS = `id, team_id, message_id, sender, recipient, subject, text_body, html_body, attachments::text AS attachments,
+const COLUMNS = `id, team_id, message_id, sender, recipient, subject, display_name, text_body, html_body, attachments::text AS attachments,
   status, transaction_id, created_at, updated_at`
 
 /** InboxItemsRepo on Postgres. */
@@ -25,9 +25,9 @@ export const InboxItemsRepoPg = Layer.effect(
     return InboxItemsRepo.of({
       insert: (i) =>
         sql`
-          INSERT INTO inbox_items (id, team_id, message_id, sender, recipient, subject, text_body, html_body,
+          INSERT INTO inbox_items (id, team_id, message_id, sender, recipient, subject, display_name, text_body, html_body,
                                    attachments, status, transaction_id, created_at, updated_at)
-          VALUES (${i.id}, ${i.teamId}, ${i.messageId}, ${i.sender}, ${i.recipient}, ${i.subject}, ${i.textBody},
+          VALUES (${i.id}, ${i.teamId}, ${i.messageId}, ${i.sender}, ${i.recipient}, ${i.subject}, ${i.displayName}, ${i.textBody},
                   ${i.htmlBody}, ${JSON.stringify(i.attachments)}::jsonb, ${i.status}, ${i.transactionId},
                   ${i.createdAt}, ${i.updatedAt})
           ON CONFLICT (team_id, message_id) DO NOTHING RETURNING id`.pipe(
@@ -52,7 +52,7 @@ export const InboxItemsRepoPg = Layer.effect(
           Effect.flatMap(decodeRows(InboxRow, "inboxItems.list"))
         ),
       update: (i) =>
-        sql`UPDATE inbox_items SET status = ${i.status}, transaction_id = ${i.transactionId},
+        sql`UPDATE inbox_items SET status = ${i.status}, transaction_id = ${i.transactionId}, display_name = ${i.displayName},
               updated_at = ${i.updatedAt}
             WHERE id = ${i.id} AND team_id = ${i.teamId}
             RETURNING id`.pipe(orUnavailable("inboxItems.update"), Effect.flatMap(changed("inboxItems.update"))),

@@ -47,6 +47,8 @@ export interface ReceivedEmail {
 export interface InboxPatch {
   readonly transactionId?: string | null | undefined
   readonly status?: InboxStatus | undefined
+  /** A new display name; null clears it. */
+  readonly displayName?: string | null | undefined
 }
 
 const SUGGESTION_CANDIDATES = 200
@@ -126,6 +128,7 @@ export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
         sender: email.sender,
         recipient: email.recipient,
         subject: email.subject,
+        displayName: null,
         textBody: email.textBody,
         htmlBody: email.htmlBody,
         attachments: stored,
@@ -174,6 +177,7 @@ export class Inbox extends Context.Service<Inbox>()("@svc/domain/Inbox", {
         ...current,
         transactionId: given === undefined ? current.transactionId : given,
         status: statusAfter(current.status, patch),
+        displayName: patch.displayName === undefined ? current.displayName : patch.displayName,
         updatedAt: yield* nowIso
       }
       if (!(yield* repo.update(next))) return yield* new InboxItemNotFound({ id })

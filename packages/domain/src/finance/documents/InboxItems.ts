@@ -26,6 +26,8 @@ export const InboxItem = Schema.Struct({
   sender: Schema.String,
   recipient: Schema.String,
   subject: Schema.String,
+  /** The name a member gave the item; null until renamed. */
+  displayName: Schema.NullOr(Schema.String),
   textBody: Schema.String,
   htmlBody: Schema.String,
   attachments: Schema.Array(InboxAttachment),

@@ -11,6 +11,7 @@ export class Tags extends Context.Service<
   Tags,
   {
     readonly list: (teamId: TeamId) => Effect.Effect<ReadonlyArray<Tag>, Failure>
+    readonly get: (teamId: TeamId, id: TagId) => Effect.Effect<Tag, TagNotFound | Failure>
     readonly create: (teamId: TeamId, name: string) => Effect.Effect<Tag, TagNameTaken | Failure>
     readonly rename: (
       teamId: TeamId,
@@ -30,6 +31,12 @@ export class Tags extends Context.Service<
   static readonly make = Effect.gen(function* () {
     const repo = yield* TagsRepo
 
+    const get = Effect.fn("Tags.get")(function* (teamId: TeamId, id: TagId) {
+      const found = yield* repo.find(teamId, id)
+      if (Option.isNone(found)) return yield* new TagNotFound({ tagId: id, field: null })
+      return found.value
+    })
+
     const create = Effect.fn("Tags.create")(function* (teamId: TeamId, name: string) {
       const tag: Tag = { id: yield* newId(TagId), teamId, name, createdAt: yield* nowIso }
       if (!(yield* repo.insert(tag))) return yield* new TagNameTaken({ name })
@@ -44,11 +51,9 @@ export class Tags extends Context.Service<
     })
 
     const remove = Effect.fn("Tags.remove")(function* (teamId: TeamId, id: TagId) {
-      const found = yield* repo.find(teamId, id)
-      if (Option.isNone(found) || !(yield* repo.remove(teamId, id))) {
-        return yield* new TagNotFound({ tagId: id, field: null })
-      }
-      return found.value
+      const found = yield* get(teamId, id)
+      if (!(yield* repo.remove(teamId, id))) return yield* new TagNotFound({ tagId: id, field: null })
+      return found
     })
 
     const requireAll = Effect.fn("Tags.requireAll")(function* (
@@ -62,7 +67,7 @@ export class Tags extends Context.Service<
       if (missing !== undefined) return yield* new TagNotFound({ tagId: missing, field })
     })
 
-    return Tags.of({ list: repo.list, create, rename, remove, requireAll })
+    return Tags.of({ list: repo.list, get, create, rename, remove, requireAll })
   })
   static readonly layer = Layer.effect(Tags, Tags.make)
 }

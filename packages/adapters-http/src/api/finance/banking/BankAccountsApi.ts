@@ -27,7 +27,9 @@ export const CreateBankAccountRequest = Schema.Struct({
   currency: KnownCurrency,
   balance: Schema.optionalKey(Schema.Finite),
   baseBalance: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
-  enabled: Schema.optionalKey(Schema.Boolean)
+  enabled: Schema.optionalKey(Schema.Boolean),
+  /** The twin's clients send `manual: true`; every account opened here is manual, so `false` is refused. */
+  manual: Schema.optionalKey(Schema.Literal(true))
 })
 
 export const UpdateBankAccountRequest = Schema.Struct({
@@ -71,7 +73,7 @@ export class BankAccountsApi extends HttpApiGroup.make("bankAccounts")
       .annotate(OpenApi.Summary, "Create a manual bank account")
       .annotate(
         OpenApi.Description,
-        "Opens a manual account (type `depository` by default) with a balance in major units of its currency (no " +
+        "Opens a manual account (type `depository` by default; `manual` may be sent, and only as `true`) with a balance in major units of its currency (no " +
           "more decimals than it has). Its base balance, in the team's base currency, is the balance itself when the " +
           "currencies match, else `baseBalance` when given, else the balance converted at the team's exchange rate of " +
           "today (null without one)."

@@ -23,7 +23,15 @@ export const InboxItemDetailResponse = Schema.Struct({
 
 export const UpdateInboxItemRequest = Schema.Struct({
   transactionId: Schema.optionalKey(Schema.NullOr(UuidParam)),
-  status: Schema.optionalKey(InboxStatus)
+  status: Schema.optionalKey(InboxStatus),
+  displayName: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.String.check(
+        Schema.isTrimmed({ message: "must not start or end with spaces" }),
+        Schema.isBetweenLength(1, 255, { message: "expected 1 to 255 characters" })
+      )
+    )
+  )
 })
 
 /** What DELETE answers: the id of the inbox item that is gone. */
@@ -72,7 +80,7 @@ export class InboxApi extends HttpApiGroup.make("inbox")
       .annotate(
         OpenApi.Description,
         "`transactionId` matches the item to one of the team's transactions (null unmatches); `status` is " +
-          "`pending`, `done` or `archived`. Without a `status`, a match sets `done` and an unmatch `pending`. A " +
+          "`pending`, `done` or `archived`; `displayName` renames it (null clears the name). Without a `status`, a match sets `done` and an unmatch `pending`. A " +
           "transaction the team does not have is 400 naming `transactionId`."
       ),
     HttpApiEndpoint.delete("delete", "/inbox/:id", {

@@ -5,9 +5,15 @@ import { CommonErrors, Forbidden, PlatformAuth, RequiredScope } from "../../shar
 
 const TYPE = SEARCH_TYPES.join("|")
 
-/** The query of GET /search: the text, the types as a comma-separated list, how many results. */
+const Term = Schema.String.check(Schema.isBetweenLength(1, 200, { message: "expected 1 to 200 characters" }))
+
+/**
+ * The query of GET /search: the text (`q`, or the twin's name `searchTerm`), the types as a comma-separated list, how
+ * many results.
+ */
 export const SearchQueryParams = {
-  q: Schema.String.check(Schema.isBetweenLength(1, 200, { message: "expected 1 to 200 characters" })),
+  q: Schema.optionalKey(Term),
+  searchTerm: Schema.optionalKey(Term),
   types: Schema.optionalKey(
     Schema.String.check(
       Schema.isPattern(new RegExp(`^(?:${TYPE})(?:,(?:${TYPE}))*$`, "u"), {
@@ -44,7 +50,8 @@ export class SearchApi extends HttpApiGroup.make("search")
       .annotate(OpenApi.Summary, "Search the team's records")
       .annotate(
         OpenApi.Description,
-        "Every word of `q` (letters and digits; punctuation separates words) must start a word of a result. Results " +
+        "The text is `q` or, as the twin names it, `searchTerm` (one of them is required; `q` wins when both are " +
+          "sent). Every word of it (letters and digits; punctuation separates words) must start a word of a result. Results " +
           "are ranked best first (`rank`, comparable within one answer only): a match in the title (a transaction's " +
           "or customer's name; an invoice's number and customer name; a document's title; an e-mail's subject) above " +
           "one in the rest (description, counterparty; e-mail, contact, website, note; line item names, note; file " +

@@ -32,6 +32,10 @@ export class TagsApi extends HttpApiGroup.make("tags")
       .annotate(RequiredScope, "tags.read")
       .annotate(OpenApi.Summary, "List tags")
       .annotate(OpenApi.Description, "Every tag of the team, by name, as `{data}` (SPEC.md's tags list)."),
+    HttpApiEndpoint.get("get", "/tags/:id", { params: id, success: TagResponse, error: [...errors, NotFound] })
+      .annotate(RequiredScope, "tags.read")
+      .annotate(OpenApi.Summary, "Get a tag")
+      .annotate(OpenApi.Description, "One tag of the team by id; 404 `not_found` for an id the team does not have."),
     HttpApiEndpoint.post("create", "/tags", {
       payload: CreateTagRequest,
       success: TagResponse.pipe(HttpApiSchema.status(201)),

@@ -65,6 +65,18 @@ export class CategoriesApi extends HttpApiGroup.make("categories")
         "The team's categories, newest first: its own, then the standard taxonomy (`system: true`) every team starts " +
           "with. `parentId` links a subcategory to its parent (one level)."
       ),
+    HttpApiEndpoint.get("get", "/transactions/categories/:id", {
+      params: id,
+      success: CategoryResponse,
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "transactions.read")
+      .annotate(OpenApi.Summary, "Get a transaction category")
+      .annotate(
+        OpenApi.Description,
+        "One category of the team by id, its own or of the standard taxonomy; 404 `not_found` for an id the team " +
+          "does not have."
+      ),
     HttpApiEndpoint.post("create", "/transactions/categories", {
       payload: CreateCategoryRequest,
       success: CategoryResponse.pipe(HttpApiSchema.status(201)),

@@ -25,16 +25,29 @@ import {
 export const TransactionResponse = TransactionView
 
 const Flag = Schema.Literals(["true", "false"])
-const CommaList = Schema.String.check(Schema.isMaxLength(4000))
+const CommaText = Schema.String.check(Schema.isMaxLength(4000))
+/** A list filter: comma-separated, or the parameter repeated as the twin's clients send it (`?tags=a&tags=b`). */
+const CommaList = Schema.Union([
+  CommaText,
+  Schema.Array(CommaText).check(Schema.isMaxLength(100, { message: "expected at most 100 values" }))
+])
+/** `sort=date` with `direction`, or the twin's `sort=[column, direction]` sent as `?sort=date&sort=desc`. */
+const Sort = Schema.Union([TransactionSortBy, Schema.Tuple([TransactionSortBy, SortDirection])])
 const Bound = Schema.String.check(
   Schema.isPattern(/^-?\d+(?:\.\d+)?$/u, { message: "expected a decimal number in major units" })
 )
 
-/** The filters and order of GET /transactions; lists are comma-separated. */
+/**
+ * The filters and order of GET /transactions; lists are comma-separated or repeated. `start`, `end` and `accounts` are
+ * the twin's names for `from`, `to` and `bankAccounts` (ours win when both are sent).
+ */
 export const TransactionListQuery = {
   ...ListQuery,
   from: Schema.optionalKey(Schema.String),
   to: Schema.optionalKey(Schema.String),
+  start: Schema.optionalKey(Schema.String),
+  end: Schema.optionalKey(Schema.String),
+  accounts: Schema.optionalKey(CommaList),
   q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
   categories: Schema.optionalKey(CommaList),
   tags: Schema.optionalKey(CommaList),
@@ -47,7 +60,7 @@ export const TransactionListQuery = {
   attachments: Schema.optionalKey(Flag),
   recurring: Schema.optionalKey(Flag),
   frequencies: Schema.optionalKey(CommaList),
-  sort: Schema.optionalKey(TransactionSortBy),
+  sort: Schema.optionalKey(Sort),
   direction: Schema.optionalKey(SortDirection)
 }
 

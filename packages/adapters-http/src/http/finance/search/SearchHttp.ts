@@ -10,8 +10,10 @@ export const SearchHttp = HttpApiBuilder.group(Api, "search", (handlers) =>
     return handlers.handle("search", ({ query }) =>
       Effect.gen(function* () {
         const teamId = yield* principalTeamId
+        const q = query.q ?? query.searchTerm
+        if (q === undefined) return yield* invalidField("query.q", "required: the text to search for (q or searchTerm)")
         const hits = yield* search.search(teamId, {
-          q: query.q,
+          q,
           types: query.types?.split(",") as ReadonlyArray<SearchType> | undefined,
           limit: query.limit ?? 10
         })

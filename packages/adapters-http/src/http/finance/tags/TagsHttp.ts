@@ -19,6 +19,12 @@ export const TagsHttp = HttpApiBuilder.group(Api, "tags", (handlers) =>
           return { data: (yield* tags.list(teamId)).map(tagView) }
         }).pipe(orServiceUnavailable)
       )
+      .handle("get", ({ params }) =>
+        Effect.gen(function* () {
+          const teamId = yield* principalTeamId
+          return tagView(yield* tags.get(teamId, params.id as TagId))
+        }).pipe(Effect.catchTag("TagNotFound", notFound), orServiceUnavailable)
+      )
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const teamId = yield* principalTeamId

@@ -37,6 +37,12 @@ export const CategoriesHttp = HttpApiBuilder.group(Api, "categories", (handlers)
           return yield* pageOfList(`categories:${teamId}`, query, yield* categories.list(teamId), categoryView)
         }).pipe(orServiceUnavailable)
       )
+      .handle("get", ({ params }) =>
+        Effect.gen(function* () {
+          const teamId = yield* principalTeamId
+          return categoryView(yield* categories.get(teamId, params.id as CategoryId))
+        }).pipe(Effect.catchTag("CategoryNotFound", notFound), orServiceUnavailable)
+      )
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const teamId = yield* principalTeamId

@@ -17,7 +17,13 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import type { TransactionListQuery } from "../../../api/finance/transactions/index.ts"
 import { badRequest } from "../../../api/shared/index.ts"
-import { invalidField, missingResource, orServiceUnavailable, principalTeamId } from "../../shared/index.ts"
+import {
+  invalidField,
+  missingResource,
+  orServiceUnavailable,
+  principalTeamId,
+  requestedLimit
+} from "../../shared/index.ts"
 
 type ListParams = Schema.Struct<typeof TransactionListQuery>["Type"]
 
@@ -63,11 +69,12 @@ const refused =
     >
 const bodyRefusals = refused("")
 
-const listOf = (text: string | undefined) =>
-  text === undefined
+/** The values of a list filter, comma-separated in one parameter or spread over repeated ones. */
+const listOf = (param: string | ReadonlyArray<string> | undefined) =>
+  param === undefined
     ? undefined
-    : text
-        .split(",")
+    : (typeof param === "string" ? [param] : param)
+        .flatMap((text) => text.split(","))
         .map((part) => part.trim())
         .filter((part) => part !== "")
 
@@ -105,12 +112,12 @@ export const TransactionsHttp = HttpApiBuilder.group(Api, "transactions", (handl
           )
         }
         return {
-          from: query.from,
-          to: query.to,
+          from: query.from ?? query.start,
+          to: query.to ?? query.end,
           q: query.q,
           categories: listOf(query.categories),
           tags: listOf(query.tags),
-          bankAccounts: listOf(query.bankAccounts),
+          bankAccounts: listOf(query.bankAccounts ?? query.accounts),
           type: query.type,
           statuses: statuses as ReadonlyArray<TransactionStatus> | undefined,
           amountMin: query.amountMin,
@@ -119,10 +126,10 @@ export const TransactionsHttp = HttpApiBuilder.group(Api, "transactions", (handl
           attachments: flag(query.attachments),
           recurring: flag(query.recurring),
           frequencies: frequencies as ReadonlyArray<TransactionFrequency> | undefined,
-          sortBy: query.sort,
-          direction: query.direction,
+          sortBy: typeof query.sort === "string" ? query.sort : query.sort?.[0],
+          direction: typeof query.sort === "string" ? query.direction : (query.sort?.[1] ?? query.direction),
           cursor,
-          limit: query.limit
+          limit: requestedLimit(query)
         } satisfies TransactionQuery
       })
 

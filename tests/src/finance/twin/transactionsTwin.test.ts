@@ -1,0 +1,137 @@
+import { assert } from "@effect/vitest"
+import { assertInvalid, type Client, withAppOnPorts } from "../../support/HttpScenarios.ts"
+import { type FinanceTeam, financeTeam } from "../FinanceHttpSetup.ts"
+import { twinSuite } from "./TwinSuite.ts"
+
+/** A bank account as the twin's client opens one, with its `manual: true`. */
+const account = async (app: Client, team: FinanceTeam, name: string) => {
+  const opened = await app.call("POST", "/bank-accounts", {
+    token: team.owner,
+    body: { name, currency: "USD", manual: true }
+  })
+  assert.strictEqual(opened.status, 201, JSON.stringify(opened.body))
+  return opened.body.id as string
+}
+
+/** A transaction created with the twin's body (no fields of this service's own). */
+const transaction = async (app: Client, team: FinanceTeam, body: Record<string, unknown>) => {
+  const created = await app.call("POST", "/transactions", {
+    token: team.owner,
+    body: { name: "Coffee", amount: -4.5, currency: "USD", date: "2026-03-01", ...body }
+  })
+  assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+  return created.body.id as string
+}
+
+const ids = (answer: { body: { data: ReadonlyArray<{ id: string }> } }) => answer.body.data.map((t) => t.id)
+
+twinSuite("transactions", (it) => {
+  it.effect("the twin's create, list (pageSize, start/end, accounts, sort pair), read and bulk delete", () =>
+    withAppOnPorts(async (app) => {
+      const acme = await financeTeam(app)
+      const checking = await account(app, acme, "Checking")
+      const savings = await account(app, acme, "Savings")
+      const early = await transaction(app, acme, {
+        bankAccountId: checking,
+        categorySlug: "travel",
+        note: "taxi",
+        internal: false,
+        date: "2026-03-01"
+      })
+      const middle = await transaction(app, acme, { bankAccountId: savings, amount: -20, date: "2026-03-10" })
+      const late = await transaction(app, acme, { amount: -1, date: "2026-03-20" })
+
+      const firstPage = await app.call("GET", "/transactions?pageSize=2", { token: acme.owner })
+      assert.strictEqual(firstPage.status, 200, JSON.stringify(firstPage.body))
+      assert.deepStrictEqual(ids(firstPage), [late, middle])
+      assert.isTrue(firstPage.body.meta.hasNextPage)
+      const rest = await app.call(
+        "GET",
+        `/transactions?pageSize=2&cursor=${encodeURIComponent(firstPage.body.meta.cursor)}`,
+        { token: acme.owner }
+      )
+      assert.deepStrictEqual(ids(rest), [early])
+      assert.deepStrictEqual(ids(await app.call("GET", "/transactions?limit=1", { token: acme.owner })), [late])
+      assertInvalid(await app.call("GET", "/transactions?pageSize=0", { token: acme.owner }), "query.pageSize")
+      assert.deepStrictEqual(
+        ids(await app.call("GET", "/transactions?limit=1&pageSize=2", { token: acme.owner })),
+        [late],
+        "limit wins over pageSize"
+      )
+      for (const [field, value] of [
+        ["assignedId", "5b6f7f0e-8f5a-4c49-9d3c-7f4b6f3c2a11"],
+        ["attachments", []]
+      ] as const) {
+        assertInvalid(
+          await app.call("POST", "/transactions", {
+            token: acme.owner,
+            body: { name: "X", amount: -1, currency: "USD", date: "2026-03-01", [field]: value }
+          }),
+          field
+        )
+      }
+
+      const window = await app.call(
+        "GET",
+        "/transactions?start=2026-03-05T00:00:00.000Z&end=2026-03-15T23:59:59.999Z",
+        { token: acme.owner }
+      )
+      assert.strictEqual(window.status, 200, JSON.stringify(window.body))
+      assert.deepStrictEqual(ids(window), [middle])
+
+      const repeated = await app.call("GET", `/transactions?accounts=${checking}&accounts=${savings}`, {
+        token: acme.owner
+      })
+      assert.strictEqual(repeated.status, 200, JSON.stringify(repeated.body))
+      assert.deepStrictEqual(ids(repeated), [middle, early])
+      assert.deepStrictEqual(ids(await app.call("GET", `/transactions?accounts=${savings}`, { token: acme.owner })), [
+        middle
+      ])
+
+      const byAmount = await app.call("GET", "/transactions?sort=amount&sort=asc", { token: acme.owner })
+      assert.strictEqual(byAmount.status, 200, JSON.stringify(byAmount.body))
+      assert.deepStrictEqual(ids(byAmount), [middle, early, late])
+      assert.strictEqual(
+        (await app.call("GET", "/transactions?sort=name&sort=asc", { token: acme.owner })).status,
+        400,
+        "a column this service does not sort by"
+      )
+
+      const read = await app.call("GET", `/transactions/${early}`, { token: acme.owner })
+      assert.strictEqual(read.status, 200)
+      assert.strictEqual(read.body.note, "taxi")
+      assert.strictEqual(read.body.category.slug, "travel")
+
+      const twinBulk = await app.call("PATCH", "/transactions/bulk", {
+        token: acme.owner,
+        body: { ids: [early, late], status: "archived" }
+      })
+      assert.strictEqual(twinBulk.status, 400, "the twin's {ids, ...changes} bulk shape")
+      const deleted = await app.call("DELETE", "/transactions/bulk", { token: acme.owner, body: [early, late] })
+      assert.strictEqual(deleted.status, 200, JSON.stringify(deleted.body))
+      assert.deepStrictEqual(ids(await app.call("GET", "/transactions", { token: acme.owner })), [middle])
+    })
+  )
+
+  it.effect("transaction categories are read one at a time by id", () =>
+    withAppOnPorts(async (app) => {
+      const acme = await financeTeam(app)
+      const other = await financeTeam(app)
+      const created = await app.call("POST", "/transactions/categories", {
+        token: acme.owner,
+        body: { name: "Client dinners" }
+      })
+      assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+      const read = await app.call("GET", `/transactions/categories/${created.body.id}`, { token: acme.owner })
+      assert.strictEqual(read.status, 200, JSON.stringify(read.body))
+      assert.deepStrictEqual(read.body, created.body)
+      assert.strictEqual(
+        (await app.call("GET", `/transactions/categories/${created.body.id}`, { token: other.owner })).status,
+        404
+      )
+      const listed = await app.call("GET", "/transactions/categories?pageSize=1", { token: acme.owner })
+      assert.strictEqual(listed.body.data.length, 1)
+      assert.isTrue(listed.body.meta.hasNextPage)
+    })
+  )
+})
