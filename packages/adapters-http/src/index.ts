@@ -4,6 +4,7 @@ export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
 export { DashboardUrl } from "./http/integrations/index.ts"
 export {
   AuthenticationLive,
+  DeprecationHeadersLive,
   answerClientErrorsAsJson,
   ClientAddress,
   ErrorHandlingLive,
