@@ -6,7 +6,7 @@ export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
     id: "oauth-tokens-refused-on-v1",
     date: "2026-11-28",
     title: "OAuth access tokens are refused on /v1",
-    surfaces: ["api", "sdk", "mcp"],
+    surfaces: ["api", "sdk"],
     breaking: true,
     change:
       "`/v1` routes answer 401 to an OAuth access token; they take agent keys and team API keys only. OAuth " +
