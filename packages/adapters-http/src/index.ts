@@ -4,9 +4,9 @@ export { InvoiceRendererPdf } from "./http/finance/invoices/index.ts"
 export { DashboardUrl } from "./http/integrations/index.ts"
 export {
   AuthenticationLive,
-  DeprecationHeadersLive,
   answerClientErrorsAsJson,
   ClientAddress,
+  DeprecationHeadersLive,
   ErrorHandlingLive,
   IdempotencyLive,
   looksLikeJwt,

@@ -47,9 +47,7 @@ describe("the changelog", () => {
         return yield* client.changelog.list()
       }).pipe(
         Effect.provide(FetchHttpClient.layer),
-        Effect.provide(
-          Layer.succeed(FetchHttpClient.Fetch, (input, init) => app.handler(new Request(input, init)))
-        )
+        Effect.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => app.handler(new Request(input, init))))
       )
     )
     assert.deepStrictEqual(log.data, CHANGELOG)

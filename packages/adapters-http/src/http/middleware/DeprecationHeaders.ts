@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { Deprecation, type DeprecationSchedule, DeprecationHeaders } from "../../api/shared/index.ts"
+import { Deprecation, DeprecationHeaders, type DeprecationSchedule } from "../../api/shared/index.ts"
 
 /** Where a client reads what replaces a deprecated route: the served changelog. */
 const CHANGELOG_PATH = "/changelog"
@@ -11,7 +11,7 @@ const midnightUtc = (date: string) => Date.parse(`${date}T00:00:00Z`)
  * The headers of a deprecated route: `Deprecation: @<unix seconds>` (RFC 9745), `Sunset: <IMF-fixdate>` (RFC 8594)
  * and a `Link` to the changelog with `rel="deprecation"`.
  */
-export const deprecationHeaders = (schedule: DeprecationSchedule): Record<string, string> => ({
+const deprecationHeaders = (schedule: DeprecationSchedule): Record<string, string> => ({
   deprecation: `@${midnightUtc(schedule.deprecatedOn) / 1000}`,
   sunset: new Date(midnightUtc(schedule.sunsetOn)).toUTCString(),
   link: `<${CHANGELOG_PATH}>; rel="deprecation"; type="application/json"`
