@@ -22,5 +22,5 @@ export {
   UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
 export { OAuthRateLimit } from "./http/oauth/index.ts"
-export { MetricsRoute, Readiness } from "./http/platform/index.ts"
+export { DesktopReleases, MetricsRoute, Readiness } from "./http/platform/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

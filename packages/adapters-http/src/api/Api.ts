@@ -22,7 +22,7 @@ import { ChatAppApi, MailAccountsApi, MailCallbackApi } from "./integrations/ind
 import { AccountsApi } from "./ledger/index.ts"
 import { NotificationsApi } from "./notifications/index.ts"
 import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
-import { SystemApi } from "./platform/index.ts"
+import { DesktopApi, SystemApi } from "./platform/index.ts"
 import { withReferenceCatalog } from "./ReferenceCatalog.ts"
 import { DeprecationHeaders, InputLimits, RequestValidation } from "./shared/index.ts"
 import { SpendEvaluationApi, SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
@@ -80,6 +80,7 @@ export class Api extends HttpApi.make("svc")
   .add(DashboardSignInApi)
   .add(DashboardSessionApi)
   .add(ChangelogApi)
+  .add(DesktopApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
   .middleware(DeprecationHeaders)

@@ -95,6 +95,7 @@ export const REFERENCE_CATALOG: ReadonlyArray<TagGroup> = [
     name: "Operations",
     tags: [
       tag("system", "Health", "Liveness and readiness of the service."),
+      tag("desktop", "Desktop", "The desktop app's update manifest and the download of its latest build."),
       tag("teams", "Teams", "Create and list the workspaces a user belongs to."),
       tag("me", "Me", "The signed-in user."),
       tag("teamAdmin", "Team administration", "Teams, members and their roles."),

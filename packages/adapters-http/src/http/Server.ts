@@ -32,7 +32,7 @@ import { AccountsHttp } from "./ledger/index.ts"
 import { AuthenticationLive, DeprecationHeadersLive, ErrorHandlingLive } from "./middleware/index.ts"
 import { NotificationsHttp } from "./notifications/index.ts"
 import { OAuthApplicationsHttp, OAuthGuardLive, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
-import { SystemHttp } from "./platform/index.ts"
+import { DesktopHttp, SystemHttp } from "./platform/index.ts"
 import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
 import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
@@ -88,7 +88,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     MailCallbackHttp,
     DashboardSignInHttp,
     DashboardSessionHttp,
-    ChangelogHttp
+    ChangelogHttp,
+    DesktopHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),
