@@ -149,8 +149,8 @@ export const card = (c: CardCredentials): string =>
   ].join("")
 
 /** The changelog, newest first: each entry's date, title and a BREAKING mark, then what changed and what to do. */
-export const changelog = (log: { readonly data: ReadonlyArray<ChangelogEntry> }): string =>
-  log.data
+export const changelog = (log: { readonly entries: ReadonlyArray<ChangelogEntry> }): string =>
+  log.entries
     .map((entry) =>
       [
         `${entry.date}  ${entry.title}${entry.breaking ? "  [BREAKING]" : ""}`,

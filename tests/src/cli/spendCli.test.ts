@@ -94,8 +94,8 @@ describe("svc changelog", () => {
     assert.include(human.stdout, "  to do:   ")
     assert.strictEqual(json.code, 0, json.stderr)
     const log = JSON.parse(json.stdout)
-    assert.strictEqual(log.data[0].id, "oauth-tokens-refused-on-v1")
-    assert.isTrue(log.data[0].breaking)
+    assert.strictEqual(log.entries[0].id, "oauth-tokens-refused-on-v1")
+    assert.isTrue(log.entries[0].breaking)
   })
 })
 
@@ -158,7 +158,7 @@ describe("svc spend request", () => {
     let approvalId: string | undefined
     for (let i = 0; i < 300 && approvalId === undefined; i++) {
       const pending = await app.call("GET", "/treasury/approvals?status=pending", { token: team.owner })
-      approvalId = pending.body.data.find(
+      approvalId = pending.body.entries.find(
         (a: { subjectType: string; subject: { amount: number } }) =>
           a.subjectType === "spend_request" && a.subject.amount === 7_500
       )?.id

@@ -13,14 +13,14 @@ describe("the changelog", () => {
   it("GET /changelog answers the entries, public and newest first", async () => {
     const answer = await app.call("GET", "/changelog")
     assert.strictEqual(answer.status, 200)
-    assert.deepStrictEqual(answer.body.data, CHANGELOG)
-    const dates: Array<string> = answer.body.data.map((entry: { date: string }) => entry.date)
+    assert.deepStrictEqual(answer.body.entries, CHANGELOG)
+    const dates: Array<string> = answer.body.entries.map((entry: { date: string }) => entry.date)
     assert.deepStrictEqual(dates, [...dates].sort().reverse())
-    assert.strictEqual(new Set(answer.body.data.map((entry: { id: string }) => entry.id)).size, dates.length)
+    assert.strictEqual(new Set(answer.body.entries.map((entry: { id: string }) => entry.id)).size, dates.length)
   })
 
   it("the newest entry is the breaking refusal of OAuth tokens on /v1, with what to do", async () => {
-    const [newest] = (await app.call("GET", "/changelog")).body.data
+    const [newest] = (await app.call("GET", "/changelog")).body.entries
     assert.strictEqual(newest.id, "oauth-tokens-refused-on-v1")
     assert.strictEqual(newest.date, "2026-11-28")
     assert.isTrue(newest.breaking)
@@ -28,7 +28,7 @@ describe("the changelog", () => {
   })
 
   it("CHANGELOG.md says what the served JSON says (regenerate it with `npm run changelog`)", async () => {
-    const served = (await app.call("GET", "/changelog")).body.data
+    const served = (await app.call("GET", "/changelog")).body.entries
     const file = await readFile(new URL("../../../CHANGELOG.md", import.meta.url), "utf8")
     assert.strictEqual(file, changelogMarkdown(served))
     for (const entry of served) assert.include(file, `## ${entry.date}: ${entry.title}`)
@@ -50,6 +50,6 @@ describe("the changelog", () => {
         Effect.provide(Layer.succeed(FetchHttpClient.Fetch, (input, init) => app.handler(new Request(input, init))))
       )
     )
-    assert.deepStrictEqual(log.data, CHANGELOG)
+    assert.deepStrictEqual(log.entries, CHANGELOG)
   })
 })

@@ -16,8 +16,8 @@ export const ChangelogEntry = Schema.Struct({
 })
 export type ChangelogEntry = typeof ChangelogEntry.Type
 
-/** The changelog, newest entry first. */
-export const Changelog = Schema.Struct({ data: Schema.Array(ChangelogEntry) })
+/** The changelog, newest entry first: one document, not a paged list. */
+export const Changelog = Schema.Struct({ entries: Schema.Array(ChangelogEntry) })
 
 /** The machine-readable changelog of the agent-spend surface (`/v1`, SDK, CLI, MCP). */
 export class ChangelogApi extends HttpApiGroup.make("changelog")
