@@ -37,6 +37,13 @@ describe("the reference page", () => {
     assert.deepStrictEqual(referenceProblems(document as unknown as Record<string, unknown>), [])
   })
 
+  it("/docs renders the grouped document with reader names", async () => {
+    const page = new TextDecoder().decode((await app.rawCall("/docs")).bytes)
+    assert.include(page, "x-tagGroups")
+    assert.include(page, "Transfers and checkout")
+    assert.include(page, "Spending keys")
+  })
+
   it("files every operation under a reader name", async () => {
     const document = await served()
     const names = new Set(document.tags.map((tag) => tag.name))
