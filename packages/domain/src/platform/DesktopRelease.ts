@@ -1,5 +1,5 @@
 import { Option, Schema } from "effect"
-import { HttpUrl } from "../shared/HttpUrl.ts"
+import { HttpUrl } from "../shared/model.ts"
 
 /** The operating systems a desktop build is made for, as a Tauri-style updater names them. */
 export const DesktopTarget = Schema.Literals(["darwin", "linux", "windows"]).annotate({

@@ -1,4 +1,4 @@
-import { DesktopArch, DesktopTarget, SemVer } from "@svc/domain"
+import { DesktopArch, DesktopTarget, SemVer } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFound } from "../shared/index.ts"
