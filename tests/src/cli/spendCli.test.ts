@@ -158,7 +158,7 @@ describe("svc spend request", () => {
     let approvalId: string | undefined
     for (let i = 0; i < 300 && approvalId === undefined; i++) {
       const pending = await app.call("GET", "/treasury/approvals?status=pending", { token: team.owner })
-      approvalId = pending.body.entries.find(
+      approvalId = pending.body.data.find(
         (a: { subjectType: string; subject: { amount: number } }) =>
           a.subjectType === "spend_request" && a.subject.amount === 7_500
       )?.id
