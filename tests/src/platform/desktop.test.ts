@@ -95,3 +95,22 @@ describe("the desktop download", () => {
     assert.containsAllKeys(download.responses, ["302", "404"])
   })
 })
+
+describe("the release file", () => {
+  it("stops the start when it does not hold a release, naming the variable and the field", async () => {
+    const bad = join(await mkdtemp(join(tmpdir(), "desktop-release-")), "release.json")
+    await writeFile(bad, JSON.stringify({ ...release, version: "v1.4" }))
+    const broken = inProcessApp(testConfig, { DESKTOP_RELEASE_FILE: bad })
+    try {
+      const failure = await broken.call("GET", "/health").then(
+        () => undefined,
+        (error: unknown) => String(error)
+      )
+      assert.isDefined(failure, "the app did not start")
+      assert.include(failure, "DESKTOP_RELEASE_FILE")
+      assert.include(failure, "version")
+    } finally {
+      await broken.dispose().catch(() => undefined)
+    }
+  })
+})
