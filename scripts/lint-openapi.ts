@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import { createConfig, lintFromString } from "@redocly/openapi-core"
-import { Api } from "@svc/adapters-http/api"
+import { Api, referenceProblems } from "@svc/adapters-http/api"
 import { OpenApi } from "effect/http-api"
 
 const REFERENCE = new URL("../docs/openapi.json", import.meta.url)
-const served = `${JSON.stringify(OpenApi.fromApi(Api), null, 2)}\n`
+const document = OpenApi.fromApi(Api)
+const served = `${JSON.stringify(document, null, 2)}\n`
 
 if (process.argv.includes("--write")) {
   writeFileSync(REFERENCE, served)
@@ -21,8 +22,11 @@ if (process.argv.includes("--write")) {
   }
   const errors = problems.filter((problem) => problem.severity === "error").length
   console.log(`OpenAPI document: ${errors} errors, ${problems.length - errors} warnings (Redocly recommended)`)
+  const presentation = referenceProblems(document as unknown as Record<string, unknown>)
+  for (const problem of presentation) console.log(`error reference-catalog: ${problem}`)
+  console.log(`Reference page: ${presentation.length} problems (summaries, tag descriptions, tag groups)`)
   const current = readFileSync(REFERENCE, "utf8") === served
   if (!current)
     console.log("docs/openapi.json differs from the served document: review the change, then `npm run openapi`")
-  process.exitCode = errors === 0 && current ? 0 : 1
+  process.exitCode = errors === 0 && presentation.length === 0 && current ? 0 : 1
 }

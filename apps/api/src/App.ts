@@ -17,6 +17,7 @@ import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@
 import { CursorKey, FileKeys } from "@svc/domain"
 import { Layer, Redacted } from "effect"
 import { DEFAULT_DASHBOARD_DIR, type ServiceConfig } from "./Config.ts"
+import { desktopReleases } from "./config/DesktopConfig.ts"
 import { domainServices } from "./Domain.ts"
 import { clientAddress, McpCallers, OAuthRateLimits, RateLimits } from "./Http.ts"
 import { MetricsLive } from "./Observability.ts"
@@ -82,6 +83,7 @@ export const appLayer = <E, R, R2>(
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
       webhooksSettings,
+      desktopReleases,
       readiness
     ]),
     Layer.provide(clientAddress)

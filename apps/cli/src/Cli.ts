@@ -2,6 +2,7 @@ import { Console, Effect } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import { approvals } from "./commands/approvals.ts"
 import { balance } from "./commands/balance.ts"
+import { changelog } from "./commands/changelog.ts"
 import { checkout } from "./commands/checkout.ts"
 import { login, logout } from "./commands/login.ts"
 import { mcp } from "./commands/mcp.ts"
@@ -11,7 +12,7 @@ import { CliExit, ExitCode, exitCodesHelp } from "./Failure.ts"
 import { JsonOutput } from "./Output.ts"
 
 /** The subcommands of `svc`: a new one is one import and one entry here. */
-const subcommands = [login, logout, balance, spend, approvals, transfers, checkout, mcp] as const
+const subcommands = [login, logout, balance, spend, approvals, transfers, checkout, mcp, changelog] as const
 
 /** The `svc` command tree. */
 const svc = Command.make("svc").pipe(

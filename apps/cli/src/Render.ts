@@ -2,6 +2,7 @@ import type {
   Approval,
   Balance,
   CardCredentials,
+  ChangelogEntry,
   CheckoutIntent,
   SpendEvaluation,
   SpendRequest,
@@ -146,3 +147,15 @@ export const card = (c: CardCredentials): string =>
       ? ""
       : "\nThe number and CVC are shown once: the service will not give them again. Store them now if you must."
   ].join("")
+
+/** The changelog, newest first: each entry's date, title and a BREAKING mark, then what changed and what to do. */
+export const changelog = (log: { readonly entries: ReadonlyArray<ChangelogEntry> }): string =>
+  log.entries
+    .map((entry) =>
+      [
+        `${entry.date}  ${entry.title}${entry.breaking ? "  [BREAKING]" : ""}`,
+        `  changed: ${entry.change}`,
+        `  to do:   ${entry.action}`
+      ].join("\n")
+    )
+    .join("\n\n")

@@ -6,6 +6,7 @@ export {
   AuthenticationLive,
   answerClientErrorsAsJson,
   ClientAddress,
+  DeprecationHeadersLive,
   ErrorHandlingLive,
   IdempotencyLive,
   InProcessToolCall,
@@ -22,5 +23,5 @@ export {
   UnknownCredentialLimiter
 } from "./http/middleware/index.ts"
 export { OAuthRateLimit } from "./http/oauth/index.ts"
-export { MetricsRoute, Readiness } from "./http/platform/index.ts"
+export { DesktopReleases, MetricsRoute, Readiness } from "./http/platform/index.ts"
 export { ApiRoutes } from "./http/Server.ts"

@@ -13,6 +13,7 @@ import type {
   BurnRateReportResponse,
   CardCredentialsResponse,
   CategoryResponse,
+  ChangelogEntry as ChangelogEntrySchema,
   CheckoutIntentResponse,
   CreateBankAccountRequest,
   CreateCategoryRequest,
@@ -71,6 +72,8 @@ import type {
   UserResponse
 } from "@svc/adapters-http/api"
 
+/** One dated change to the agent-spend surface: `breaking`, what changed (`change`) and what to do (`action`). */
+export type ChangelogEntry = typeof ChangelogEntrySchema.Type
 /** A team as its member sees it. */
 export type Team = typeof TeamResponse.Type
 /** The signed-in user, their current team and its file key. */

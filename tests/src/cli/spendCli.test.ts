@@ -86,6 +86,19 @@ describe("svc login", () => {
   })
 })
 
+describe("svc changelog", () => {
+  it("prints the changelog newest first with breaking entries marked; --json prints the API's JSON alone", async () => {
+    const [human, json] = await Promise.all([svc(["changelog"], agent()), svc(["changelog", "--json"], agent())])
+    assert.strictEqual(human.code, 0, human.stderr)
+    assert.match(human.stdout, /^2026-11-28 {2}OAuth access tokens are refused on \/v1 {2}\[BREAKING\]\n {2}changed: /u)
+    assert.include(human.stdout, "  to do:   ")
+    assert.strictEqual(json.code, 0, json.stderr)
+    const log = JSON.parse(json.stdout)
+    assert.strictEqual(log.entries[0].id, "oauth-tokens-refused-on-v1")
+    assert.isTrue(log.entries[0].breaking)
+  })
+})
+
 describe("svc spend request", () => {
   it("approves within policy (exit 0) and prints the amount in major units; --json prints the API's JSON alone", async () => {
     const [human, json] = await Promise.all([

@@ -286,9 +286,11 @@ describe("request errors are JSON bodies", () => {
   })
 })
 
-/** Routes that take no credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, the signed inbound webhooks, the integrations' OAuth callbacks and dashboard sign-in. */
+/** Routes that take no credential: health, OAuth client endpoints (RFC 6749/7591/7009), discovery, the signed inbound webhooks, the integrations' OAuth callbacks, dashboard sign-in, the changelog and the desktop updater. */
 const isPublic = (method: string, path: string) =>
   path.startsWith("/health") ||
+  path === "/changelog" ||
+  path.startsWith("/desktop/") ||
   [...InboundWebhooks, ChatInteractionsWebhook].some((webhook) => webhook.path === path) ||
   path.startsWith("/.well-known/") ||
   // dashboard sign-in: asking for a link and exchanging it for the session cookie

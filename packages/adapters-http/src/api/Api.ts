@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
+import { ChangelogApi } from "./changelog/index.ts"
 import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
 import { CryptoDestinationsApi, CryptoPayoutsApi, CryptoQuotesApi } from "./crypto/index.ts"
 import { FilesApi } from "./files/index.ts"
@@ -21,8 +22,9 @@ import { ChatAppApi, MailAccountsApi, MailCallbackApi } from "./integrations/ind
 import { AccountsApi } from "./ledger/index.ts"
 import { NotificationsApi } from "./notifications/index.ts"
 import { OAuthApi, OAuthApplicationsApi, WellKnownApi } from "./oauth/index.ts"
-import { SystemApi } from "./platform/index.ts"
-import { InputLimits, RequestValidation } from "./shared/index.ts"
+import { DesktopApi, SystemApi } from "./platform/index.ts"
+import { withReferenceCatalog } from "./ReferenceCatalog.ts"
+import { DeprecationHeaders, InputLimits, RequestValidation } from "./shared/index.ts"
 import { SpendEvaluationApi, SpendRequestsApi, TestHelpersApi } from "./spend/index.ts"
 import { TransfersApi } from "./transfers/index.ts"
 import { TreasuryApi } from "./treasury/index.ts"
@@ -77,8 +79,11 @@ export class Api extends HttpApi.make("svc")
   .add(MailCallbackApi)
   .add(DashboardSignInApi)
   .add(DashboardSessionApi)
+  .add(ChangelogApi)
+  .add(DesktopApi)
   .middleware(InputLimits)
   .middleware(RequestValidation)
+  .middleware(DeprecationHeaders)
   .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
   .annotate(HttpApi.QueryParseOptions, { errors: "all" })
   .annotate(HttpApi.ParamsParseOptions, { errors: "all" })
@@ -88,9 +93,10 @@ export class Api extends HttpApi.make("svc")
       version: "0.0.1",
       description:
         "Agents ask to spend a team's money; policy, budgets and human approvals decide; a double-entry ledger moves it. " +
-        "Errors are JSON `{error, code, message}`; validation errors add `details: [{path, message}]`.",
+        "Errors are JSON `{error, code, message}`; validation errors add `details: [{path, message}]`. " +
+        "What changed, and what is deprecated: the [changelog](/changelog) (JSON; CHANGELOG.md in the repository).",
       license: { name: "MIT", identifier: "MIT" },
       servers: [{ url: "/", description: "This service (its PUBLIC_BASE_URL)" }],
-      transform: withInboundWebhooks
+      transform: (document) => withReferenceCatalog(withInboundWebhooks(document))
     })
   ) {}

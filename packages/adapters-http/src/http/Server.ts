@@ -4,6 +4,7 @@ import { Api } from "../api/Api.ts"
 import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
+import { ChangelogHttp } from "./changelog/index.ts"
 import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
 import { CryptoDestinationsHttp, CryptoPayoutsHttp, CryptoQuotesHttp } from "./crypto/index.ts"
 import { FilesHttp } from "./files/index.ts"
@@ -28,10 +29,10 @@ import {
 import { InboundEventsHttp } from "./inbound/index.ts"
 import { ChatAppHttp, MailAccountsHttp, MailCallbackHttp } from "./integrations/index.ts"
 import { AccountsHttp } from "./ledger/index.ts"
-import { AuthenticationLive, ErrorHandlingLive } from "./middleware/index.ts"
+import { AuthenticationLive, DeprecationHeadersLive, ErrorHandlingLive } from "./middleware/index.ts"
 import { NotificationsHttp } from "./notifications/index.ts"
 import { OAuthApplicationsHttp, OAuthGuardLive, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
-import { SystemHttp } from "./platform/index.ts"
+import { DesktopHttp, SystemHttp } from "./platform/index.ts"
 import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
 import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
@@ -86,10 +87,13 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     MailAccountsHttp,
     MailCallbackHttp,
     DashboardSignInHttp,
-    DashboardSessionHttp
+    DashboardSessionHttp,
+    ChangelogHttp,
+    DesktopHttp
   ]),
   Layer.provide(AuthenticationLive),
   Layer.provide(OAuthGuardLive),
   Layer.provide(ErrorHandlingLive),
+  Layer.provide(DeprecationHeadersLive),
   Layer.merge(HttpApiScalar.layer(Api, { path: "/docs" }))
 )

@@ -1,3 +1,4 @@
+export * from "./DesktopRelease.ts"
 export * from "./Events.ts"
 export * from "./Idempotency.ts"
 export * from "./Mailer.ts"

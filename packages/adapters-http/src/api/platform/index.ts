@@ -1,2 +1,3 @@
+export * from "./DesktopApi.ts"
 export * from "./Idempotency.ts"
 export * from "./SystemApi.ts"

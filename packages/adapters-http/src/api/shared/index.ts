@@ -1,4 +1,5 @@
 export * from "./ApiErrors.ts"
+export * from "./Deprecation.ts"
 export * from "./Schemas.ts"
 export * from "./Security.ts"
 export * from "./Validation.ts"

@@ -1,6 +1,7 @@
 export * from "./Authentication.ts"
 export * from "./ClientAddress.ts"
 export * from "./ClientErrors.ts"
+export * from "./DeprecationHeaders.ts"
 export * from "./ErrorHandling.ts"
 export * from "./ErrorResponses.ts"
 export * from "./IdempotencyHttp.ts"

@@ -1,2 +1,3 @@
+export * from "./DesktopHttp.ts"
 export * from "./MetricsHttp.ts"
 export * from "./SystemHttp.ts"

@@ -1,0 +1,118 @@
+import type { ChangelogEntry } from "./ChangelogApi.ts"
+
+/** The changelog of the agent-spend surface, newest first: the one source of `GET /changelog` and CHANGELOG.md. */
+export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
+  {
+    id: "oauth-tokens-refused-on-v1",
+    date: "2026-11-28",
+    title: "OAuth access tokens are refused on /v1",
+    surfaces: ["api", "sdk"],
+    breaking: true,
+    change:
+      "`/v1` routes answer 401 to an OAuth access token; they take agent keys and team API keys only. OAuth " +
+      "access tokens keep working on `/mcp` and on the `/treasury` routes their scopes allow.",
+    action:
+      "An OAuth application calls the MCP tools at `/mcp` or the `/treasury` routes with its access token; a " +
+      "server or script that calls `/v1` uses a team API key instead."
+  },
+  {
+    id: "changelog",
+    date: "2026-11-28",
+    title: "A served changelog and a deprecation policy",
+    surfaces: ["api", "sdk", "cli"],
+    breaking: false,
+    change:
+      "`GET /changelog` answers these entries as JSON; the SDK reads them with `client.changelog.list()` and the " +
+      "CLI with `svc changelog`. A deprecated route answers `Deprecation`, `Sunset` and a `Link` to the changelog.",
+    action: "Nothing required. Watch for `breaking: true` entries and for the `Deprecation` header."
+  },
+  {
+    id: "sdk-retries-idempotency-key-in-use",
+    date: "2026-11-28",
+    title: "The SDK retries 409 idempotency_key_in_use after Retry-After",
+    surfaces: ["sdk", "cli"],
+    breaking: false,
+    change:
+      "A 409 `idempotency_key_in_use` (the key's first request still runs) is retried with the same key after its " +
+      "`Retry-After`, so the retry replays the first request's answer instead of failing.",
+    action: "Nothing required; a retry loop of your own around this 409 can go."
+  },
+  {
+    id: "payment-codes-reserved",
+    date: "2026-11-28",
+    title: "A payment code is held by its open transfer",
+    surfaces: ["api", "sdk", "cli"],
+    breaking: false,
+    change:
+      "A second transfer made with a payment code that an open transfer already uses is refused with 409 " +
+      "`payment_code_reserved`; declining, canceling, expiry or denial of the first frees the code.",
+    action: "Handle 409 `payment_code_reserved` on `POST /v1/transfers` by asking the payee for a new code."
+  },
+  {
+    id: "crypto-payouts",
+    date: "2026-11-27",
+    title: "Stablecoin payouts on /v1",
+    surfaces: ["api", "sdk"],
+    breaking: false,
+    change:
+      "`POST /v1/crypto/payouts`, `GET /v1/crypto/payouts`, `GET /v1/crypto/payouts/{id}` and " +
+      "`POST /v1/crypto/payouts/{id}/cancel` send stablecoins to allow-listed destinations, under the team's approvals.",
+    action: "Nothing required; new routes."
+  },
+  {
+    id: "mcp-spend-tools",
+    date: "2026-11-23",
+    title: "MCP spend tools over stdio and Streamable HTTP",
+    surfaces: ["mcp", "cli"],
+    breaking: false,
+    change:
+      "The spend tools are served over Streamable HTTP at `/mcp` (after the MCP client's OAuth flow) and over " +
+      "stdio by `svc mcp`, with the CLI's credentials.",
+    action: "Nothing required; connect an MCP client as the README describes."
+  },
+  {
+    id: "cli",
+    date: "2026-11-23",
+    title: "The svc command line",
+    surfaces: ["cli"],
+    breaking: false,
+    change:
+      "`svc` logs in once and then shows the balance, spends, answers approvals, transfers and checks out, with " +
+      "exact amounts, `--json` output and an exit code per outcome.",
+    action: "Nothing required; new tool."
+  },
+  {
+    id: "sdk-derived-client",
+    date: "2026-11-23",
+    title: "The SDK's client is derived from the contract",
+    surfaces: ["sdk"],
+    breaking: false,
+    change:
+      "Every route is `client.<group>.<endpoint>(request)`, typed from the HTTP contract, as an Effect or a " +
+      "Promise; the SDK ships as one npm tarball with declarations.",
+    action: "Nothing required; new package."
+  }
+]
+
+const surfaceNames = { api: "API", sdk: "SDK", cli: "CLI", mcp: "MCP" } as const
+
+/** CHANGELOG.md: the same entries as `GET /changelog`, written for people. */
+export const changelogMarkdown = (entries: ReadonlyArray<ChangelogEntry>): string =>
+  [
+    "# Changelog",
+    "",
+    "Changes to the agent-spend surface: the `/v1` API, the SDK, the CLI (`svc`) and the MCP tools, newest first.",
+    "The same entries are served as JSON at `GET /changelog`. What counts as breaking, and how long a deprecated",
+    "route lives, is in [docs/contract.md](docs/contract.md#versioning-and-deprecation).",
+    "This file is generated from `packages/adapters-http/src/api/changelog/ChangelogEntries.ts` by `npm run changelog`.",
+    ...entries.flatMap((entry) => [
+      "",
+      `## ${entry.date}: ${entry.title}`,
+      "",
+      `- Surfaces: ${entry.surfaces.map((surface) => surfaceNames[surface]).join(", ")}`,
+      `- Breaking: ${entry.breaking ? "yes" : "no"}`,
+      `- What changed: ${entry.change}`,
+      `- What to do: ${entry.action}`
+    ]),
+    ""
+  ].join("\n")

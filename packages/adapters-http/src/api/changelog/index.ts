@@ -1,0 +1,2 @@
+export * from "./ChangelogApi.ts"
+export * from "./ChangelogEntries.ts"

@@ -1,0 +1,2 @@
+/** The platform context's shapes and pure rules that clients may load. */
+export * from "./DesktopRelease.ts"
