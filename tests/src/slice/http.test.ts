@@ -381,7 +381,7 @@ describe("service documents and health", () => {
   })
 
   it("/health/ready answers 503 when the readiness check fails, while /health stays up", async () => {
-    const failing = Layer.succeed(Readiness, { check: Effect.succeed(false) })
+    const failing = Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(false) }] })
     const down = inProcess(appLayer(config, PortsMemory, failing))
     try {
       const ready = await down.handler(new Request(`${BASE}/health/ready`))
