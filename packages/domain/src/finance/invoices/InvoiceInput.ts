@@ -25,6 +25,31 @@ export interface InvoiceInput {
 }
 
 /**
+ * What a client gives to create a draft: only the customer is required. Without `currency` the team's base currency,
+ * without `issueDate` today (UTC), without `dueDate` `DEFAULT_PAYMENT_TERMS_DAYS` after the issue date, without
+ * `lineItems` none (a draft without line items cannot be sent).
+ */
+export type InvoiceDraftInput = Omit<InvoiceInput, "currency" | "issueDate" | "dueDate" | "lineItems"> &
+  Partial<Pick<InvoiceInput, "currency" | "issueDate" | "dueDate" | "lineItems">>
+
+/** The days from issue to due date of a draft created without a due date. */
+export const DEFAULT_PAYMENT_TERMS_DAYS = 30
+
+/** `input` with the defaults of a draft filled in from the team's base currency and today (YYYY-MM-DD). */
+export const draftInputOf = (input: InvoiceDraftInput, baseCurrency: string, today: string): InvoiceInput => {
+  const issueDate = input.issueDate ?? today
+  const due = new Date(`${issueDate}T00:00:00Z`)
+  due.setUTCDate(due.getUTCDate() + DEFAULT_PAYMENT_TERMS_DAYS)
+  return {
+    ...input,
+    currency: input.currency ?? baseCurrency,
+    issueDate,
+    dueDate: input.dueDate ?? due.toISOString().slice(0, 10),
+    lineItems: input.lineItems ?? []
+  }
+}
+
+/**
  * A change to an invoice: content fields replace the stored ones (while it is not paid or canceled), `status` moves it
  * (`paidAt` only with `paid`, default now).
  */
