@@ -106,7 +106,14 @@ describe("teams and users over HTTP (in process)", () => {
       email: "grace@example.com",
       fullName: "Grace Hopper",
       teamId: null,
-      fileKey: null
+      team: null,
+      fileKey: null,
+      locale: null,
+      timezone: null,
+      timezoneAutoSync: null,
+      weekStartsOnMonday: null,
+      timeFormat: null,
+      dateFormat: null
     })
 
     const teamA = await send("POST", "/teams", { token, json: { name: "A" } })
