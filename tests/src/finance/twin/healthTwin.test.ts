@@ -1,6 +1,6 @@
 import { assert, describe, it as vitest } from "@effect/vitest"
-import { PortsMemory } from "@svc/adapters-memory"
 import { Readiness } from "@svc/adapters-http"
+import { PortsMemory } from "@svc/adapters-memory"
 import { appLayer } from "@svc/api"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"

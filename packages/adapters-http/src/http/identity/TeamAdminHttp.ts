@@ -12,8 +12,8 @@ import { Clock, Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, CurrentUser, conflict, forbidden, notFound } from "../../api/shared/index.ts"
-import { userProfiles } from "./UserProfile.ts"
 import { listPaging, orServiceUnavailable, roleInTeam } from "../shared/index.ts"
+import { userProfiles } from "./UserProfile.ts"
 
 const refused = (e: { readonly action: string }) => Effect.fail(forbidden("forbidden", `your role may not ${e.action}`))
 const lastOwner = () => Effect.fail(conflict("last_owner", "a team keeps at least one owner"))
