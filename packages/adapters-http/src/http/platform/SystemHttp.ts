@@ -1,7 +1,7 @@
 import { Clock, Context, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
-import { DependenciesUnhealthy } from "../../api/platform/SystemApi.ts"
+import { DependenciesUnhealthy } from "../../api/platform/index.ts"
 import { serviceUnavailable } from "../../api/shared/index.ts"
 
 /** One dependency of the service: its public name and its check (true when it answers). */

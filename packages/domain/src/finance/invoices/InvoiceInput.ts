@@ -1,4 +1,5 @@
 import { Result } from "effect"
+import { isoOfMillis, millisOfIso } from "../../shared/model.ts"
 import { type InvalidAmount, parseMajor, renderMinor } from "../money/model.ts"
 import { type Invoice, type InvoiceLineItem, type InvoiceTarget, invoiceTotals, totalsInRange } from "./Invoice.ts"
 import { InvalidInvoice } from "./InvoiceErrors.ts"
@@ -38,13 +39,12 @@ export const DEFAULT_PAYMENT_TERMS_DAYS = 30
 /** `input` with the defaults of a draft filled in from the team's base currency and today (YYYY-MM-DD). */
 export const draftInputOf = (input: InvoiceDraftInput, baseCurrency: string, today: string): InvoiceInput => {
   const issueDate = input.issueDate ?? today
-  const due = new Date(`${issueDate}T00:00:00Z`)
-  due.setUTCDate(due.getUTCDate() + DEFAULT_PAYMENT_TERMS_DAYS)
+  const dueMillis = millisOfIso(`${issueDate}T00:00:00Z`) + DEFAULT_PAYMENT_TERMS_DAYS * 24 * 3600 * 1000
   return {
     ...input,
     currency: input.currency ?? baseCurrency,
     issueDate,
-    dueDate: input.dueDate ?? due.toISOString().slice(0, 10),
+    dueDate: input.dueDate ?? isoOfMillis(dueMillis).slice(0, 10),
     lineItems: input.lineItems ?? []
   }
 }
