@@ -13,23 +13,28 @@ export type Ports = Layer.Success<typeof PortsPg>
 /** The database `DATABASE_URL` names, else the embedded one, migrated from the moment it is built. */
 export const Database = Layer.unwrap(Effect.map(databaseConfig, DatabaseLive))
 
-/** Readiness over SQL: the database answers `SELECT 1` within two seconds. */
+/** Readiness over SQL: the one dependency, `database`, answers `SELECT 1` within two seconds. */
 export const SqlReadiness = Layer.effect(
   Readiness,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return Readiness.of({
-      check: sql`SELECT 1`.pipe(
-        Effect.timeout("2 seconds"),
-        Effect.as(true),
-        Effect.orElseSucceed(() => false)
-      )
+      dependencies: [
+        {
+          name: "database",
+          check: sql`SELECT 1`.pipe(
+            Effect.timeout("2 seconds"),
+            Effect.as(true),
+            Effect.orElseSucceed(() => false)
+          )
+        }
+      ]
     })
   })
 )
 
-/** Readiness without a database: always ready. */
-export const AlwaysReady = Layer.succeed(Readiness, { check: Effect.succeed(true) })
+/** Readiness without a database: the in-memory store, always ready. */
+export const AlwaysReady = Layer.succeed(Readiness, { dependencies: [{ name: "memory", check: Effect.succeed(true) }] })
 
 /** The file store: on disk under `fileStorageDir` when configured, else in memory; with the per-file limit. */
 export const fileStorage = (config: ServiceConfig) =>

@@ -38,14 +38,17 @@ const nodeServer = (settings: {
     )
 }
 
-/** Ready once the start-up migrations ran and the database answers. */
+/** The database is healthy once the start-up migrations ran and it answers. */
 const StartupReadiness = Layer.effect(
   Readiness,
   Effect.gen(function* () {
     const startup = yield* DatabaseStartup
     const database = yield* Readiness
     return Readiness.of({
-      check: Effect.flatMap(startup.migrated, (migrated) => (migrated ? database.check : Effect.succeed(false)))
+      dependencies: database.dependencies.map((dependency) => ({
+        name: dependency.name,
+        check: Effect.flatMap(startup.migrated, (migrated) => (migrated ? dependency.check : Effect.succeed(false)))
+      }))
     })
   })
 ).pipe(Layer.provide(SqlReadiness))

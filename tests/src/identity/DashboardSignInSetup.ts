@@ -88,7 +88,7 @@ export const withSignInApp = (config: Partial<ServiceConfig>, f: (app: SignInApp
     const app = appLayer(
       fullConfig,
       Layer.succeedContext(context),
-      Layer.succeed(Readiness, { check: Effect.succeed(true) })
+      Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(true) }] })
     ).pipe(
       Layer.provide(HttpServer.layerServices),
       Layer.provide(services),

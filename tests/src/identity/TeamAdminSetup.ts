@@ -35,7 +35,7 @@ export const withTeamApp = (
     const app = appLayer(
       testConfig,
       Layer.succeedContext(context),
-      Layer.succeed(Readiness, { check: Effect.succeed(true) })
+      Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(true) }] })
     ).pipe(
       Layer.provide(HttpServer.layerServices),
       Layer.provide(mailer),

@@ -24,7 +24,11 @@ const CountedPorts = Layer.effect(
 ).pipe(Layer.provideMerge(PortsMemory))
 
 const { handler, dispose } = serve(
-  appLayer(testConfig, CountedPorts, Layer.succeed(Readiness, { check: Effect.succeed(true) })),
+  appLayer(
+    testConfig,
+    CountedPorts,
+    Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(true) }] })
+  ),
   {}
 )
 const client = clientOf(handler)

@@ -106,7 +106,14 @@ describe("teams and users over HTTP (in process)", () => {
       email: "grace@example.com",
       fullName: "Grace Hopper",
       teamId: null,
-      fileKey: null
+      team: null,
+      fileKey: null,
+      locale: null,
+      timezone: null,
+      timezoneAutoSync: null,
+      weekStartsOnMonday: null,
+      timeFormat: null,
+      dateFormat: null
     })
 
     const teamA = await send("POST", "/teams", { token, json: { name: "A" } })
@@ -383,7 +390,7 @@ describe("service documents and health", () => {
   })
 
   it("/health/ready answers 503 when the readiness check fails, while /health stays up", async () => {
-    const failing = Layer.succeed(Readiness, { check: Effect.succeed(false) })
+    const failing = Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(false) }] })
     const down = inProcess(appLayer(config, PortsMemory, failing))
     try {
       const ready = await down.handler(new Request(`${BASE}/health/ready`))

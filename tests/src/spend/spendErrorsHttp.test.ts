@@ -16,9 +16,11 @@ const ports = PortsMemory.pipe(
   )
 )
 const { handler, dispose } = HttpRouter.toWebHandler(
-  appLayer(testConfig, ports, Layer.succeed(Readiness, { check: Effect.succeed(true) })).pipe(
-    Layer.provide(HttpServer.layerServices)
-  ),
+  appLayer(
+    testConfig,
+    ports,
+    Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(true) }] })
+  ).pipe(Layer.provide(HttpServer.layerServices)),
   { disableLogger: true }
 )
 const app = clientOf(handler)

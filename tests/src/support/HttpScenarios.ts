@@ -23,7 +23,7 @@ export const withAppOnPorts = (
     const app = appLayer(
       config,
       Layer.succeedContext(context),
-      Layer.succeed(Readiness, { check: Effect.succeed(true) })
+      Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(true) }] })
     ).pipe(Layer.provide(HttpServer.layerServices))
     const { handler, dispose } = HttpRouter.toWebHandler(
       env === undefined ? app : app.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env)))),

@@ -82,7 +82,7 @@ export const serveApp = (
       config,
       // biome-ignore lint/suspicious/noExplicitAny: the ports context comes from the test layer
       Layer.succeedContext(ports as Context.Context<any>),
-      Layer.succeed(Readiness, { check: Effect.succeed(true) })
+      Layer.succeed(Readiness, { dependencies: [{ name: "database", check: Effect.succeed(true) }] })
     )
     const served = HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),

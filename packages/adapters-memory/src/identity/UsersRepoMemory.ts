@@ -1,5 +1,5 @@
 import type { TeamId, UserId } from "@svc/domain"
-import { nowIso, type User, UsersRepo } from "@svc/domain"
+import { nowIso, type User, UsersRepo, withProfile } from "@svc/domain"
 import { Context, Effect, HashMap, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
@@ -29,7 +29,13 @@ export const UsersRepoMemory = Layer.effectContext(
                         email: identity.email,
                         fullName: identity.fullName,
                         currentTeamId: null,
-                        createdAt
+                        createdAt,
+                        locale: null,
+                        timezone: null,
+                        timezoneAutoSync: null,
+                        weekStartsOnMonday: null,
+                        timeFormat: null,
+                        dateFormat: null
                       }
                       return [user, HashMap.set(map, user.id, user)] as const
                     }
@@ -59,8 +65,8 @@ export const UsersRepoMemory = Layer.effectContext(
             store.atomically(
               Ref.modify(users, (map) => {
                 const user = HashMap.get(map, id)
-                if (Option.isNone(user) || patch.fullName === undefined) return [user, map] as const
-                const next = { ...user.value, fullName: patch.fullName }
+                if (Option.isNone(user)) return [user, map] as const
+                const next = withProfile(user.value, patch)
                 return [Option.some(next), HashMap.set(map, id, next)] as const
               })
             )

@@ -1,9 +1,31 @@
-import { User, UsersRepo } from "@svc/domain"
+import { User, type UserProfilePatch, UsersRepo } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, orUnavailable } from "../shared/index.ts"
 
-const COLUMNS = "id, email, full_name, current_team_id, created_at"
+const COLUMNS =
+  "id, email, full_name, current_team_id, created_at, locale, timezone, timezone_auto_sync, week_starts_on_monday, " +
+  "time_format, date_format"
+
+/** The column of each field a user may change. */
+const PROFILE_COLUMNS: Record<keyof UserProfilePatch, string> = {
+  fullName: "full_name",
+  locale: "locale",
+  timezone: "timezone",
+  timezoneAutoSync: "timezone_auto_sync",
+  weekStartsOnMonday: "week_starts_on_monday",
+  timeFormat: "time_format",
+  dateFormat: "date_format"
+}
+
+/** The columns the patch sets, each to its given value (null clears it). */
+const profileChanges = (patch: UserProfilePatch): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(PROFILE_COLUMNS).flatMap(([field, column]) => {
+      const value = patch[field as keyof UserProfilePatch]
+      return value === undefined ? [] : [[column, value]]
+    })
+  )
 
 /** UsersRepo on Postgres. */
 export const UsersRepoPg = Layer.effect(
@@ -44,13 +66,15 @@ export const UsersRepoPg = Layer.effect(
           orUnavailable("users.findByEmail"),
           Effect.flatMap(decodeFirst(User, "users.findByEmail"))
         ),
-      updateProfile: (id, patch) =>
-        patch.fullName === undefined
+      updateProfile: (id, patch) => {
+        const changes = profileChanges(patch)
+        return Object.keys(changes).length === 0
           ? findById(id)
-          : sql`UPDATE users SET full_name = ${patch.fullName} WHERE id = ${id} RETURNING ${columns}`.pipe(
+          : sql`UPDATE users SET ${sql.update(changes)} WHERE id = ${id} RETURNING ${columns}`.pipe(
               orUnavailable("users.updateProfile"),
               Effect.flatMap(decodeFirst(User, "users.updateProfile"))
-            ),
+            )
+      },
       setCurrentTeam: (id, teamId) =>
         sql`UPDATE users SET current_team_id = ${teamId} WHERE id = ${id}`.pipe(
           Effect.asVoid,

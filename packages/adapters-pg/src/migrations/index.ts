@@ -43,6 +43,7 @@ import signInLinkRequests from "./0040_sign_in_link_requests.ts"
 import auditAtCommit from "./0041_audit_at_commit.ts"
 import idempotencyOutcomes from "./0043_idempotency_outcomes.ts"
 import inboxDisplayName from "./0046_inbox_display_name.ts"
+import userPreferences from "./0048_user_preferences.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -88,7 +89,8 @@ export const migrations = Migrator.fromRecord({
   "0040_sign_in_link_requests": signInLinkRequests,
   "0041_audit_at_commit": auditAtCommit,
   "0043_idempotency_outcomes": idempotencyOutcomes,
-  "0046_inbox_display_name": inboxDisplayName
+  "0046_inbox_display_name": inboxDisplayName,
+  "0048_user_preferences": userPreferences
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

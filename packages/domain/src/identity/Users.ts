@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, type Option } from "effect"
 import type { PersistenceUnavailable, TeamId, UserId } from "../shared/model.ts"
-import type { User } from "./User.ts"
+import type { User, UserPreferences } from "./User.ts"
 
 /** The verified identity a session token carries. */
 export interface SessionIdentity {
@@ -9,10 +9,10 @@ export interface SessionIdentity {
   readonly fullName: string | null
 }
 
-/** What a user may change about themselves. */
-export interface UserProfilePatch {
+/** What a user may change about themselves: each field given replaces the stored one, null clears it. */
+export type UserProfilePatch = {
   readonly fullName?: string | null | undefined
-}
+} & { readonly [K in keyof UserPreferences]?: UserPreferences[K] | undefined }
 
 /** Storage of users. */
 export class UsersRepo extends Context.Service<
@@ -55,4 +55,10 @@ export class Users extends Context.Service<
     })
   })
   static readonly layer = Layer.effect(Users, Users.make)
+}
+
+/** The user with each field of the patch given replacing the stored one. */
+export const withProfile = (user: User, patch: UserProfilePatch): User => {
+  const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined))
+  return { ...user, ...given }
 }

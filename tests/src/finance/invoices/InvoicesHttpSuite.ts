@@ -200,7 +200,7 @@ export const invoicesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           [{ currency: "JPY", lineItems: [{ ...line, unitPrice: 10.5 }], discount: 0 }, "lineItems.0.unitPrice"],
           [{ lineItems: [{ ...line, unitPrice: -10 }] }, "lineItems.0.unitPrice"],
           [{ lineItems: [{ ...line, taxRate: 101 }] }, "lineItems.0.taxRate"],
-          [{ lineItems: [] }, "lineItems"],
+          [{ lineItems: Array.from({ length: 101 }, () => line) }, "lineItems"],
           [{ discount: 0.001 }, "discount"],
           [{ discount: 1000 }, "discount"],
           [{ currency: "XYZ" }, "currency"],

@@ -1,4 +1,4 @@
-import { KnownCurrency, Role, TeamInviteView, TeamMemberView, TeamView } from "@svc/domain/model"
+import { DateFormat, KnownCurrency, Role, TeamInviteView, TeamMemberView, TeamView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -37,7 +37,44 @@ export const InviteRequest = Schema.Struct({
   role: Role
 })
 
-export const UpdateUserRequest = Schema.Struct({ fullName: Schema.optionalKey(Schema.NullOr(Name)) })
+/** Whether the runtime's `Intl` accepts `make(text)` (it throws a RangeError on what it does not know). */
+const intlAccepts = (make: (text: string) => unknown) => (text: string) => {
+  try {
+    make(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const Locale = Schema.String.check(
+  Schema.isBetweenLength(2, 35),
+  Schema.makeFilter(
+    intlAccepts((text) => Intl.getCanonicalLocales(text)),
+    { message: "expected a BCP 47 language tag, e.g. en-US" }
+  )
+)
+
+const TimeZone = Schema.String.check(
+  Schema.isBetweenLength(1, 64),
+  Schema.makeFilter(
+    intlAccepts((text) => new Intl.DateTimeFormat("en", { timeZone: text })),
+    { message: "expected an IANA time zone, e.g. Europe/Stockholm or UTC" }
+  )
+)
+
+const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.NullOr(schema))
+
+/** The signed-in user's own profile: each field given replaces the stored one, null clears it. */
+export const UpdateUserRequest = Schema.Struct({
+  fullName: optional(Name),
+  locale: optional(Locale),
+  timezone: optional(TimeZone),
+  timezoneAutoSync: optional(Schema.Boolean),
+  weekStartsOnMonday: optional(Schema.Boolean),
+  timeFormat: optional(Schema.Literals([12, 24])),
+  dateFormat: optional(DateFormat)
+})
 
 const errors = [...CommonErrors, Forbidden, NotFound] as const
 const team = { id: UuidParam }
@@ -122,6 +159,12 @@ export class TeamAdminApi extends HttpApiGroup.make("teamAdmin")
     })
       .annotate(RequiredScope, "users.write")
       .annotate(OpenApi.Summary, "Update the signed-in user")
+      .annotate(
+        OpenApi.Description,
+        "Each field given replaces the stored one and null clears it: the name and the display preferences " +
+          "(`locale` BCP 47, `timezone` IANA, `timeFormat` 12 or 24, `dateFormat`, `weekStartsOnMonday`, " +
+          "`timezoneAutoSync`), which the service stores for its clients. The e-mail and avatar are not changed here."
+      )
   )
   .middleware(PlatformAuth)
   .annotate(OpenApi.Description, "Teams, members and invitations") {}

@@ -57,7 +57,11 @@ export class MeApi extends HttpApiGroup.make("me")
     HttpApiEndpoint.get("me", "/users/me", { success: UserResponse, error: [...CommonErrors, Forbidden] })
       .annotate(RequiredScope, "users.read")
       .annotate(OpenApi.Summary, "Get the signed-in user")
-      .annotate(OpenApi.Description, "The signed-in user, their current team and the team file key `fileKey`.")
+      .annotate(
+        OpenApi.Description,
+        "The signed-in user with their display preferences (null until set), the team the credential acts for " +
+          "(`teamId`, and `team` with its name and base currency) and the team file key `fileKey`."
+      )
   )
   .middleware(PlatformAuth)
   .annotate(OpenApi.Description, "The signed-in user") {}

@@ -1,21 +1,19 @@
 import {
-  FileKeys,
   type TeamActor,
-  type TeamId,
   TeamManagement,
   Teams,
   teamInviteView,
   teamMemberView,
   teamView,
   type UserId,
-  Users,
-  userView
+  Users
 } from "@svc/domain"
 import { Clock, Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, CurrentUser, conflict, forbidden, notFound } from "../../api/shared/index.ts"
 import { listPaging, orServiceUnavailable, roleInTeam } from "../shared/index.ts"
+import { userProfiles } from "./UserProfile.ts"
 
 const refused = (e: { readonly action: string }) => Effect.fail(forbidden("forbidden", `your role may not ${e.action}`))
 const lastOwner = () => Effect.fail(conflict("last_owner", "a team keeps at least one owner"))
@@ -27,7 +25,7 @@ export const TeamAdminHttp = HttpApiBuilder.group(Api, "teamAdmin", (handlers) =
     const teams = yield* Teams
     const management = yield* TeamManagement
     const users = yield* Users
-    const fileKeys = yield* FileKeys
+    const userProfile = yield* userProfiles
     const actorIn = (teamId: string) =>
       Effect.map(
         roleInTeam(teams, teamId),
@@ -116,8 +114,7 @@ export const TeamAdminHttp = HttpApiBuilder.group(Api, "teamAdmin", (handlers) =
           const user = yield* users.updateProfile(principal.userId, payload)
           if (Option.isNone(user))
             return yield* forbidden("forbidden", "the user behind this credential no longer exists")
-          const teamId: TeamId | null = principal.kind === "session" ? user.value.currentTeamId : principal.teamId
-          return userView(user.value, teamId, teamId === null ? null : yield* fileKeys.forTeam(teamId))
+          return yield* userProfile(user.value)
         }).pipe(orServiceUnavailable)
       )
   })

@@ -1,9 +1,10 @@
-import { FileKeys, type TeamId, TeamOpening, Teams, teamView, UsersRepo, userView } from "@svc/domain"
+import { TeamOpening, Teams, teamView, UsersRepo } from "@svc/domain"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { CurrentTeamPrincipal, CurrentUser, forbidden } from "../../api/shared/index.ts"
 import { listPaging, orServiceUnavailable } from "../shared/index.ts"
+import { userProfiles } from "./UserProfile.ts"
 
 export const TeamsHttp = HttpApiBuilder.group(Api, "teams", (handlers) =>
   Effect.gen(function* () {
@@ -26,7 +27,7 @@ export const MeHttp = HttpApiBuilder.group(Api, "me", (handlers) =>
     const { pageOfList } = yield* listPaging
     const teams = yield* Teams
     const users = yield* UsersRepo
-    const fileKeys = yield* FileKeys
+    const userProfile = yield* userProfiles
     return handlers
       .handle("listTeams", ({ query }) =>
         Effect.gen(function* () {
@@ -43,8 +44,7 @@ export const MeHttp = HttpApiBuilder.group(Api, "me", (handlers) =>
           const user = yield* users.findById(principal.userId)
           if (Option.isNone(user))
             return yield* forbidden("forbidden", "the user behind this credential no longer exists")
-          const teamId: TeamId | null = principal.kind === "session" ? user.value.currentTeamId : principal.teamId
-          return userView(user.value, teamId, teamId === null ? null : yield* fileKeys.forTeam(teamId))
+          return yield* userProfile(user.value)
         }).pipe(orServiceUnavailable)
       )
   })

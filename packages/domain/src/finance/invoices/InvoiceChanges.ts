@@ -56,6 +56,11 @@ export const patchedStatusOf = (
   if (!canMove(status, patch.status)) {
     return Result.fail(invoiceStatusConflict(current, nowIso, `a ${status} invoice cannot become ${patch.status}`))
   }
+  if (patch.status !== "canceled" && next.lineItems.length === 0) {
+    return Result.fail(
+      invoiceStatusConflict(current, nowIso, `an invoice without line items cannot become ${patch.status}`)
+    )
+  }
   return Result.succeed(movedInvoice(next, patch.status, nowIso, patch.paidAt))
 }
 
@@ -68,6 +73,9 @@ export const sentInvoice = (
   const status = effectiveStatus(current, nowIso)
   if (status !== "draft" && status !== "scheduled") {
     return Result.fail(invoiceStatusConflict(current, nowIso, `a ${status} invoice cannot be sent`))
+  }
+  if (current.lineItems.length === 0) {
+    return Result.fail(invoiceStatusConflict(current, nowIso, "an invoice without line items cannot be sent"))
   }
   return Result.succeed(
     scheduledAt !== null && scheduledAt > nowIso

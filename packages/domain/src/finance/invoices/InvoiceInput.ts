@@ -1,4 +1,5 @@
 import { Result } from "effect"
+import { isoOfMillis, millisOfIso } from "../../shared/model.ts"
 import { type InvalidAmount, parseMajor, renderMinor } from "../money/model.ts"
 import { type Invoice, type InvoiceLineItem, type InvoiceTarget, invoiceTotals, totalsInRange } from "./Invoice.ts"
 import { InvalidInvoice } from "./InvoiceErrors.ts"
@@ -22,6 +23,30 @@ export interface InvoiceInput {
   readonly lineItems: ReadonlyArray<InvoiceLineInput>
   readonly discount?: number | undefined
   readonly note?: string | null | undefined
+}
+
+/**
+ * What a client gives to create a draft: only the customer is required. Without `currency` the team's base currency,
+ * without `issueDate` today (UTC), without `dueDate` `DEFAULT_PAYMENT_TERMS_DAYS` after the issue date, without
+ * `lineItems` none (a draft without line items cannot be sent).
+ */
+export type InvoiceDraftInput = Omit<InvoiceInput, "currency" | "issueDate" | "dueDate" | "lineItems"> &
+  Partial<Pick<InvoiceInput, "currency" | "issueDate" | "dueDate" | "lineItems">>
+
+/** The days from issue to due date of a draft created without a due date. */
+export const DEFAULT_PAYMENT_TERMS_DAYS = 30
+
+/** `input` with the defaults of a draft filled in from the team's base currency and today (YYYY-MM-DD). */
+export const draftInputOf = (input: InvoiceDraftInput, baseCurrency: string, today: string): InvoiceInput => {
+  const issueDate = input.issueDate ?? today
+  const dueMillis = millisOfIso(`${issueDate}T00:00:00Z`) + DEFAULT_PAYMENT_TERMS_DAYS * 24 * 3600 * 1000
+  return {
+    ...input,
+    currency: input.currency ?? baseCurrency,
+    issueDate,
+    dueDate: input.dueDate ?? isoOfMillis(dueMillis).slice(0, 10),
+    lineItems: input.lineItems ?? []
+  }
 }
 
 /**

@@ -21,7 +21,13 @@ import {
   type InvoiceStatusConflict,
   ReceiptUnavailable
 } from "./InvoiceErrors.ts"
-import { type InvoiceInput, type InvoicePatch, invoiceContentOf, invoiceInputOf } from "./InvoiceInput.ts"
+import {
+  draftInputOf,
+  type InvoiceDraftInput,
+  type InvoicePatch,
+  invoiceContentOf,
+  invoiceInputOf
+} from "./InvoiceInput.ts"
 import { type InvoiceDocumentKind, InvoiceRenderer, type PaymentIntent, PaymentsProvider } from "./InvoicePorts.ts"
 import { type InvoicePaymentStatus, type InvoiceSummary, paymentStatusOf, summarizeInvoices } from "./InvoiceSummary.ts"
 import { type InvoiceFilter, InvoicesRepo } from "./InvoicesRepo.ts"
@@ -36,7 +42,7 @@ export class Invoices extends Context.Service<
     /** Creates a draft; its number is the one given (409 when taken) or the team's next, handed out gaplessly. */
     readonly create: (
       teamId: TeamId,
-      input: InvoiceInput
+      input: InvoiceDraftInput
     ) => Effect.Effect<
       Invoice,
       InvalidAmount | InvalidInvoice | CustomerNotFound | DuplicateInvoiceNumber | PersistenceUnavailable
@@ -114,7 +120,10 @@ export class Invoices extends Context.Service<
       return { customerId: customer.value.id, customerName: customer.value.name }
     })
 
-    const create = Effect.fn("Invoices.create")(function* (teamId: TeamId, input: InvoiceInput) {
+    const create = Effect.fn("Invoices.create")(function* (teamId: TeamId, given: InvoiceDraftInput) {
+      // The caller's team exists: its principal was just resolved from it.
+      const team = yield* teamOf(teamId).pipe(Effect.catchTag("TeamNotFound", Effect.die))
+      const input = draftInputOf(given, team.baseCurrency, (yield* nowIso).slice(0, 10))
       const body = yield* Effect.fromResult(invoiceContentOf(yield* customerOf(teamId, input.customerId), input))
       const now = yield* nowIso
       const draft: Invoice = {

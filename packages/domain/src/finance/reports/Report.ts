@@ -7,15 +7,19 @@ export type RevenueType = typeof RevenueType.Type
 
 /**
  * What a report covers: `from`..`to` (widened to whole UTC months), in `currency` (absent: the team's base currency).
+ * Without `to` it ends this month; without `from` it starts 11 months before `to`'s month (12 months in all).
  * `revenueType` absent: `gross` for revenue, `net` for profit.
  */
 export const ReportQuery = Schema.Struct({
-  from: CalendarDate,
-  to: CalendarDate,
+  from: Schema.optionalKey(CalendarDate),
+  to: Schema.optionalKey(CalendarDate),
   currency: Schema.optionalKey(KnownCurrency),
   revenueType: Schema.optionalKey(RevenueType)
 })
 export type ReportQuery = typeof ReportQuery.Type
+
+/** The months a report covers when `from` is not given, `to`'s month included. */
+export const DEFAULT_REPORT_MONTHS = 12
 
 /** One month's value of a report, in major units of the report currency. */
 export const ReportPoint = Schema.Struct({ date: Schema.String, value: Schema.Finite, currency: Schema.String })

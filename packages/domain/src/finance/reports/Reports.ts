@@ -2,14 +2,15 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import { TeamsRepo } from "../../identity/index.ts"
 import { isoOfMillis, type PersistenceUnavailable, type TeamId } from "../../shared/index.ts"
 import { isKnownCurrency } from "../money/model.ts"
-import type {
-  BurnRateReport,
-  ExpensesReport,
-  ProfitReport,
-  ReportQuery,
-  RevenueReport,
-  RunwayReport,
-  SpendingReport
+import {
+  type BurnRateReport,
+  DEFAULT_REPORT_MONTHS,
+  type ExpensesReport,
+  type ProfitReport,
+  type ReportQuery,
+  type RevenueReport,
+  type RunwayReport,
+  type SpendingReport
 } from "./Report.ts"
 import { InvalidReportQuery } from "./ReportErrors.ts"
 import {
@@ -55,10 +56,12 @@ export class Reports extends Context.Service<
       const teams = yield* TeamsRepo
 
       const resolve = Effect.fn("Reports.resolve")(function* (teamId: TeamId, query: ReportQuery) {
-        if (query.from > query.to) {
+        const to = query.to ?? isoOfMillis(yield* Clock.currentTimeMillis).slice(0, 10)
+        const from = query.from ?? monthStart(addMonths(monthOf(to), 1 - DEFAULT_REPORT_MONTHS))
+        if (from > to) {
           return yield* new InvalidReportQuery({ field: "from", message: "from must not be after to" })
         }
-        const months = monthsBetween(monthOf(query.from), monthOf(query.to))
+        const months = monthsBetween(monthOf(from), monthOf(to))
         if (months.length > MAX_REPORT_MONTHS) {
           return yield* new InvalidReportQuery({
             field: "to",

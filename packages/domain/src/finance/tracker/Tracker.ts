@@ -14,7 +14,13 @@ import { CustomersRepo } from "../customers/index.ts"
 import { parseMajor } from "../money/model.ts"
 import { Tags } from "../tags/index.ts"
 import type { TagId } from "../tags/model.ts"
-import { finishedTimes, secondsBetween, type TrackerEntry } from "./TrackerEntry.ts"
+import {
+  finishedTimes,
+  secondsBetween,
+  type TimerStatusView,
+  type TrackerEntry,
+  timerStatusView
+} from "./TrackerEntry.ts"
 import {
   TimerAlreadyRunning,
   TimerNotRunning,
@@ -140,6 +146,7 @@ export class Tracker extends Context.Service<
       id: string,
       patch: TrackerEntryPatch
     ) => Effect.Effect<TrackerEntry, TrackerEntryNotFound | Refusal | Failure>
+    readonly getEntry: (teamId: TeamId, id: string) => Effect.Effect<TrackerEntry, TrackerEntryNotFound | Failure>
     readonly removeEntry: (teamId: TeamId, id: string) => Effect.Effect<TrackerEntry, TrackerEntryNotFound | Failure>
     /** Starts the user's timer now; refused while another of theirs runs. */
     readonly startTimer: (
@@ -150,6 +157,8 @@ export class Tracker extends Context.Service<
     /** Stops the user's running timer now (the `Clock`), with its duration in whole seconds. */
     readonly stopTimer: (teamId: TeamId, userId: UserId) => Effect.Effect<TrackerEntry, TimerNotRunning | Failure>
     readonly currentTimer: (teamId: TeamId, userId: UserId) => Effect.Effect<Option.Option<TrackerEntry>, Failure>
+    /** The user's timer now (the `Clock`): its entry with its project's name and the seconds elapsed, or none. */
+    readonly timerStatus: (teamId: TeamId, userId: UserId) => Effect.Effect<TimerStatusView, Failure>
   }
 >()("@svc/domain/Tracker") {
   static readonly make = Effect.gen(function* () {
@@ -383,12 +392,22 @@ export class Tracker extends Context.Service<
       createEntry,
       createEntries,
       updateEntry,
+      getEntry,
       removeEntry,
       startTimer,
       stopTimer,
       currentTimer: Effect.fn("Tracker.currentTimer")((teamId: TeamId, userId: UserId) =>
         repo.runningEntry(teamId, userId)
-      )
+      ),
+      timerStatus: Effect.fn("Tracker.timerStatus")(function* (teamId: TeamId, userId: UserId) {
+        const running = yield* repo.runningEntry(teamId, userId)
+        const now = isoOfMillis(yield* Clock.currentTimeMillis)
+        if (Option.isNone(running)) return timerStatusView(null, now)
+        const project = yield* repo.findProject(teamId, running.value.projectId)
+        // A project's deletion removes its entries, so a running entry without its project has just gone.
+        if (Option.isNone(project)) return timerStatusView(null, now)
+        return timerStatusView({ entry: running.value, projectName: project.value.name }, now)
+      })
     })
   })
   static readonly layer = Layer.effect(Tracker, Tracker.make)

@@ -103,3 +103,32 @@ export const entryRangeOf = (
   }
   return Result.succeed({ startFrom: isoOfMillis(fromMs), startBefore: isoOfMillis(afterMs) })
 }
+
+/** The caller's timer as the twin's clients read it: whether it runs, its entry with its project, seconds so far. */
+export const TimerStatusView = Schema.Struct({
+  isRunning: Schema.Boolean,
+  currentEntry: Schema.NullOr(
+    Schema.Struct({
+      ...TrackerEntryView.fields,
+      trackerProject: Schema.Struct({ id: Schema.String, name: Schema.String })
+    })
+  ),
+  elapsedTime: Schema.Int
+})
+export type TimerStatusView = typeof TimerStatusView.Type
+
+/** The status of a running entry of project `projectName` at `now` (ISO 8601), or of no timer. */
+export const timerStatusView = (
+  running: { readonly entry: TrackerEntry; readonly projectName: string } | null,
+  now: string
+): TimerStatusView =>
+  running === null
+    ? { isRunning: false, currentEntry: null, elapsedTime: 0 }
+    : {
+        isRunning: true,
+        currentEntry: {
+          ...trackerEntryView(running.entry),
+          trackerProject: { id: running.entry.projectId, name: running.projectName }
+        },
+        elapsedTime: Math.max(0, secondsBetween(running.entry.start, now))
+      }

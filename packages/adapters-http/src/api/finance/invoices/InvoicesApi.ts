@@ -56,10 +56,7 @@ const LineItem = Schema.Struct({
   vatRate: Schema.optionalKey(Schema.NullOr(RatePercent))
 })
 
-const LineItems = Schema.Array(LineItem).check(
-  Schema.isMinLength(1, { message: "expected at least one line item" }),
-  Schema.isMaxLength(100, { message: "expected at most 100 line items" })
-)
+const LineItems = Schema.Array(LineItem).check(Schema.isMaxLength(100, { message: "expected at most 100 line items" }))
 
 const Note = Schema.NullOr(Schema.String.check(Schema.isMaxLength(5000)))
 
@@ -73,7 +70,11 @@ const content = {
 
 export const CreateInvoiceRequest = Schema.Struct({
   invoiceNumber: Schema.optionalKey(InvoiceNumber),
-  ...content,
+  customerId: content.customerId,
+  currency: Schema.optionalKey(content.currency),
+  issueDate: Schema.optionalKey(content.issueDate),
+  dueDate: Schema.optionalKey(content.dueDate),
+  lineItems: Schema.optionalKey(content.lineItems),
   discount: Schema.optionalKey(Amount),
   note: Schema.optionalKey(Note)
 })
@@ -132,7 +133,9 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
           "`invoiceNumber` the team's next number is used (`INV-0001`, `INV-0002`, ... without gaps, even under concurrent " +
           "creation); a number the team already has is 409 `invoice_number_taken`. Each line is quantity x unit price, " +
           "its tax and VAT are its rates of that amount (rounded half away from zero per line); total = subtotal - " +
-          "discount + tax + VAT."
+          "discount + tax + VAT. Only `customerId` is required: `currency` defaults to the team's base currency, " +
+          "`issueDate` to today (UTC), `dueDate` to 30 days after the issue date, `lineItems` to none; an invoice " +
+          "without line items cannot be sent or paid (409)."
       ),
     HttpApiEndpoint.get("summary", "/invoices/summary", {
       query: { currency: Schema.optionalKey(KnownCurrency) },

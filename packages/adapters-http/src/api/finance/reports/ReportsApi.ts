@@ -11,7 +11,8 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CommonErrors, Forbidden, PlatformAuth, RequiredScope } from "../../shared/index.ts"
 
 const RULES =
-  "`from` and `to` (YYYY-MM-DD) widen to whole UTC months and every month appears, 0 when empty; `currency` defaults " +
+  "`from` and `to` (YYYY-MM-DD) widen to whole UTC months and every month appears, 0 when empty; without `to` the " +
+  "report ends this month, without `from` it starts 11 months before `to`'s month (12 months); `currency` defaults " +
   "to the team's base currency. A transaction counts in its own amount when its currency is the report's, else in its " +
   "base amount when its base currency is, else not at all; internal transactions, status `excluded` and excluded " +
   "categories never count; pending and archived ones do. Amounts are decimal numbers in major units."

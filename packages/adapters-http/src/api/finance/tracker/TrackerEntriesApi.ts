@@ -1,4 +1,4 @@
-import { CalendarDate, MAX_ENTRY_SECONDS, TrackerEntryView } from "@svc/domain/model"
+import { CalendarDate, MAX_ENTRY_SECONDS, TimerStatusView, TrackerEntryView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -145,6 +145,28 @@ export class TrackerEntriesApi extends HttpApiGroup.make("trackerEntries")
       .annotate(RequiredScope, "tracker-entries.read")
       .annotate(OpenApi.Summary, "The running timer")
       .annotate(OpenApi.Description, "The caller's running entry, or `data: null`."),
+    HttpApiEndpoint.get("timerStatus", "/tracker-entries/timer/status", {
+      success: Schema.Struct({ data: TimerStatusView }),
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.read")
+      .annotate(OpenApi.Summary, "The timer's status")
+      .annotate(
+        OpenApi.Description,
+        "Whether the caller's timer runs (`isRunning`), its entry with its project's id and name (`currentEntry`, " +
+          "else null) and the whole seconds since it started (`elapsedTime`, 0 when none runs)."
+      ),
+    HttpApiEndpoint.get("get", "/tracker-entries/:id", {
+      params: id,
+      success: TrackerEntryResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "tracker-entries.read")
+      .annotate(OpenApi.Summary, "Get a tracker entry")
+      .annotate(
+        OpenApi.Description,
+        "One entry of the team, running or finished; 404 when the team has none by that id."
+      ),
     HttpApiEndpoint.patch("update", "/tracker-entries/:id", {
       params: id,
       payload: UpdateTrackerEntryRequest,

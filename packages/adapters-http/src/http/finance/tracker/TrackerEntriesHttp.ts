@@ -57,6 +57,18 @@ export const TrackerEntriesHttp = HttpApiBuilder.group(Api, "trackerEntries", (h
           return { data: Option.getOrNull(Option.map(running, trackerEntryView)) }
         }).pipe(orServiceUnavailable)
       )
+      .handle("timerStatus", () =>
+        Effect.gen(function* () {
+          const { principal, teamId } = yield* principalTeam
+          return { data: yield* tracker.timerStatus(teamId, principal.userId) }
+        }).pipe(orServiceUnavailable)
+      )
+      .handle("get", ({ params }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          return trackerEntryView(yield* tracker.getEntry(teamId, params.id))
+        }).pipe(refused, orServiceUnavailable)
+      )
       .handle("update", ({ params, payload }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
