@@ -156,5 +156,4 @@ export class AgentKeysApi extends HttpApiGroup.make("agentKeys")
           `versions) and an audit entry; a policy over ${MAX_POLICY_BYTES} bytes of JSON is a 400.`
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "Agent credentials and team policy") {}
+  .middleware(SessionAuth) {}

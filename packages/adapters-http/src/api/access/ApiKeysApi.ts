@@ -62,5 +62,4 @@ export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
         "Revokes a key at once (idempotent). Members revoke their own keys; owners and admins any key of the team."
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "Generic API keys (session only)") {}
+  .middleware(SessionAuth) {}

@@ -95,5 +95,4 @@ export class GovernanceApi extends HttpApiGroup.make("governance")
           "scope is not frozen."
       )
   )
-  .middleware(DashboardAuth)
-  .annotate(OpenApi.Description, "Approval chains and the spend kill switch (dashboard)") {}
+  .middleware(DashboardAuth) {}

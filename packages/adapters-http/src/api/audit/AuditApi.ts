@@ -38,5 +38,4 @@ export class AuditApi extends HttpApiGroup.make("audit")
           "`prev_hash_mismatch`, `seq_gap`, `missing_entries`), or null."
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "Audit log") {}
+  .middleware(SessionAuth) {}

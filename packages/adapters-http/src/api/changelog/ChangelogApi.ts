@@ -20,14 +20,12 @@ export type ChangelogEntry = typeof ChangelogEntry.Type
 export const Changelog = Schema.Struct({ entries: Schema.Array(ChangelogEntry) })
 
 /** The machine-readable changelog of the agent-spend surface (`/v1`, SDK, CLI, MCP). */
-export class ChangelogApi extends HttpApiGroup.make("changelog")
-  .add(
-    HttpApiEndpoint.get("list", "/changelog", { success: Changelog })
-      .annotate(OpenApi.Summary, "Read the changelog")
-      .annotate(
-        OpenApi.Description,
-        "Every dated change to `/v1`, the SDK, the CLI and the MCP tools, newest first: what changed, whether it " +
-          "breaks clients (`breaking`) and what to do (`action`). Public; the same entries as CHANGELOG.md."
-      )
-  )
-  .annotate(OpenApi.Description, "What changed in the agent-spend surface") {}
+export class ChangelogApi extends HttpApiGroup.make("changelog").add(
+  HttpApiEndpoint.get("list", "/changelog", { success: Changelog })
+    .annotate(OpenApi.Summary, "Read the changelog")
+    .annotate(
+      OpenApi.Description,
+      "Every dated change to `/v1`, the SDK, the CLI and the MCP tools, newest first: what changed, whether it " +
+        "breaks clients (`breaking`) and what to do (`action`). Public; the same entries as CHANGELOG.md."
+    )
+) {}

@@ -116,8 +116,7 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
       )
   )
   .middleware(Idempotent)
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Checkout intents (agent purchases with single-use cards)") {}
+  .middleware(AgentAuth) {}
 
 /**
  * The card of a checkout intent. Apart from the other POSTs under /v1 because its first answer carries the card number
@@ -141,5 +140,4 @@ export class CheckoutCredentialsApi extends HttpApiGroup.make("checkoutCredentia
           "cannot be reached (retry: no card was kept)."
       )
   )
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Checkout cards: their secrets are answered once") {}
+  .middleware(AgentAuth) {}

@@ -80,5 +80,4 @@ export class CryptoDestinationsApi extends HttpApiGroup.make("cryptoDestinations
           "quotes to it get 404. Recorded in the audit log (`crypto_destination.removed`)."
       )
   )
-  .middleware(DashboardAuth)
-  .annotate(OpenApi.Description, "Crypto payouts: the allow-list of destinations (dashboard)") {}
+  .middleware(DashboardAuth) {}

@@ -82,5 +82,4 @@ export class CryptoPayoutsApi extends HttpApiGroup.make("cryptoPayouts")
       )
   )
   .middleware(Idempotent)
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Stablecoin payouts to allow-listed destinations") {}
+  .middleware(AgentAuth) {}

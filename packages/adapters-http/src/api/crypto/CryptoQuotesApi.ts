@@ -62,5 +62,4 @@ export class CryptoQuotesApi extends HttpApiGroup.make("cryptoQuotes")
       .annotate(OpenApi.Description, "A quote of the key's team and mode, with `payoutId` once a payout used it.")
   )
   .middleware(Idempotent)
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Crypto payouts: quotes") {}
+  .middleware(AgentAuth) {}

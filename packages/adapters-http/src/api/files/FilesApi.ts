@@ -23,36 +23,34 @@ const INERT =
   "`internal_error` naming the request id it is logged under."
 
 /** Team files by path and file key: no bearer credential, the `fk` of the path's team instead. */
-export class FilesApi extends HttpApiGroup.make("files")
-  .add(
-    HttpApiEndpoint.get("proxy", "/files/proxy", {
-      query: { filePath: VaultPath, fk: FileKey },
-      success: Binary("application/octet-stream"),
-      error: [BadRequest, NotFound, InternalError]
-    })
-      .annotate(OpenApi.Summary, "Read a team file")
-      .annotate(
-        OpenApi.Description,
-        "Streams the file as `application/octet-stream`, named as stored. A path that could leave the team's folder " +
-          "is 400; a key that is not the path's team's is answered 404, like a missing file, so the route tells " +
-          `nothing of other teams' files. ${INERT}`
-      ),
-    HttpApiEndpoint.get("downloadFile", "/files/download/file", {
-      query: {
-        path: VaultPath,
-        filename: Schema.optionalKey(FileName),
-        fk: FileKey
-      },
-      success: Binary("application/octet-stream").annotate({ description: "The file, with its stored content type" }),
-      error: [BadRequest, Unauthorized, NotFound, InternalError]
-    })
-      .annotate(OpenApi.Summary, "Download a team file")
-      .annotate(
-        OpenApi.Description,
-        "Streams the file with its stored content type (`application/octet-stream` for a type that is not an RFC 9110 " +
-          "media type) as an attachment named `filename` (1 to 255 characters, no control characters; else the name " +
-          "it was stored under). A path that could leave the team's folder is 400; a key that is not the path's " +
-          `team's is 401. ${INERT}`
-      )
-  )
-  .annotate(OpenApi.Description, "Files") {}
+export class FilesApi extends HttpApiGroup.make("files").add(
+  HttpApiEndpoint.get("proxy", "/files/proxy", {
+    query: { filePath: VaultPath, fk: FileKey },
+    success: Binary("application/octet-stream"),
+    error: [BadRequest, NotFound, InternalError]
+  })
+    .annotate(OpenApi.Summary, "Read a team file")
+    .annotate(
+      OpenApi.Description,
+      "Streams the file as `application/octet-stream`, named as stored. A path that could leave the team's folder " +
+        "is 400; a key that is not the path's team's is answered 404, like a missing file, so the route tells " +
+        `nothing of other teams' files. ${INERT}`
+    ),
+  HttpApiEndpoint.get("downloadFile", "/files/download/file", {
+    query: {
+      path: VaultPath,
+      filename: Schema.optionalKey(FileName),
+      fk: FileKey
+    },
+    success: Binary("application/octet-stream").annotate({ description: "The file, with its stored content type" }),
+    error: [BadRequest, Unauthorized, NotFound, InternalError]
+  })
+    .annotate(OpenApi.Summary, "Download a team file")
+    .annotate(
+      OpenApi.Description,
+      "Streams the file with its stored content type (`application/octet-stream` for a type that is not an RFC 9110 " +
+        "media type) as an attachment named `filename` (1 to 255 characters, no control characters; else the name " +
+        "it was stored under). A path that could leave the team's folder is 400; a key that is not the path's " +
+        `team's is 401. ${INERT}`
+    )
+) {}

@@ -166,8 +166,7 @@ export class TeamAdminApi extends HttpApiGroup.make("teamAdmin")
           "`timezoneAutoSync`), which the service stores for its clients. The e-mail and avatar are not changed here."
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Teams, members and invitations") {}
+  .middleware(PlatformAuth) {}
 
 /** Accepting an invitation: the invitee's session. */
 export class InvitesApi extends HttpApiGroup.make("invites")
@@ -185,5 +184,4 @@ export class InvitesApi extends HttpApiGroup.make("invites")
           "(409 invite_expired); an unknown token is 404."
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "Team invitations") {}
+  .middleware(SessionAuth) {}

@@ -40,8 +40,7 @@ export class TeamsApi extends HttpApiGroup.make("teams")
           "and gives it the standard taxonomy of transaction categories."
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "Teams (workspaces)") {}
+  .middleware(SessionAuth) {}
 
 /** The caller and their teams: session, OAuth or generic API key. */
 export class MeApi extends HttpApiGroup.make("me")
@@ -63,5 +62,4 @@ export class MeApi extends HttpApiGroup.make("me")
           "(`teamId`, and `team` with its name and base currency) and the team file key `fileKey`."
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "The signed-in user") {}
+  .middleware(PlatformAuth) {}

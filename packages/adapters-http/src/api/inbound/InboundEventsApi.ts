@@ -61,5 +61,4 @@ export class InboundEventsApi extends HttpApiGroup.make("inboundEvents")
           "already discarded is answered as is; a pending or processed one is 409 `inbound_event_not_parked`."
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "Inbound provider events (owners and admins)") {}
+  .middleware(SessionAuth) {}

@@ -117,12 +117,9 @@ const endpointOf = (webhook: InboundWebhook) => {
 }
 
 /** The provider webhooks and the chat callback: raw routes of the webhooks adapter, described here from the domain's table. */
-export class InboundWebhooksApi extends HttpApiGroup.make("inboundWebhooks")
-  .add(...Arr.map(Arr.append(InboundWebhooks, ChatInteractionsWebhook), endpointOf))
-  .annotate(
-    OpenApi.Description,
-    "Provider webhooks and callbacks. No bearer credential: each request is verified by its signature headers."
-  ) {}
+export class InboundWebhooksApi extends HttpApiGroup.make("inboundWebhooks").add(
+  ...Arr.map(Arr.append(InboundWebhooks, ChatInteractionsWebhook), endpointOf)
+) {}
 
 const InboundWebhooksDocument = HttpApi.make("inbound").add(InboundWebhooksApi)
 

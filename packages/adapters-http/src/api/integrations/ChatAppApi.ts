@@ -87,5 +87,4 @@ export class ChatAppApi extends HttpApiGroup.make("chatApp")
           "it refuses; 500 when it cannot be reached), stores the integration with its bot token encrypted, recorded " +
           `in the audit log (\`chat_integration.installed\`), and redirects (302). ${NOT_CONFIGURED}`
       )
-  )
-  .annotate(OpenApi.Description, "Integrations: the chat platform app") {}
+  ) {}

@@ -66,5 +66,4 @@ export class MailAccountsApi extends HttpApiGroup.make("mailAccounts")
           "provider cannot be reached the account is deleted all the same. Owners and admins only (403 otherwise)."
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Integrations") {}
+  .middleware(PlatformAuth) {}

@@ -47,5 +47,4 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
         "The balance of the credential's account (a team API key: the team's spend account)."
       )
   )
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Accounts and balance (agent spend)") {}
+  .middleware(AgentAuth) {}

@@ -67,5 +67,4 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
         "Moves every notification of the caller to `status` at once (all or none); answers those it changed."
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Notifications") {}
+  .middleware(PlatformAuth) {}

@@ -100,5 +100,4 @@ export class OAuthApplicationsApi extends HttpApiGroup.make("oauthApplications")
           "team may authorize its application in any status but `rejected`; other teams only an `approved` one."
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "OAuth applications of the team (developer settings)") {}
+  .middleware(SessionAuth) {}

@@ -34,38 +34,36 @@ export const ProtectedResourceMetadata = Schema.Struct({
 })
 
 /** OAuth discovery documents. */
-export class WellKnownApi extends HttpApiGroup.make("wellKnown")
-  .add(
-    HttpApiEndpoint.get("authorizationServer", "/.well-known/oauth-authorization-server", {
-      success: AuthorizationServerMetadata
-    })
-      .annotate(OpenApi.Summary, "Get authorization server metadata")
-      .annotate(
-        OpenApi.Description,
-        "RFC 8414 authorization server metadata; `issuer` is the configured PUBLIC_BASE_URL."
-      ),
-    HttpApiEndpoint.get("protectedResource", "/.well-known/oauth-protected-resource", {
-      success: ProtectedResourceMetadata
-    })
-      .annotate(OpenApi.Summary, "Get protected resource metadata")
-      .annotate(
-        OpenApi.Description,
-        'RFC 9728 protected resource metadata, referenced from `WWW-Authenticate: Bearer resource_metadata="…"`: ' +
-          "the resource is the whole API at PUBLIC_BASE_URL (the `/treasury` and business-finance routes). OAuth " +
-          "access tokens are not /v1 credentials."
-      ),
-    HttpApiEndpoint.get("protectedResourceAtPath", "/.well-known/oauth-protected-resource/:resource", {
-      params: { resource: Schema.String },
-      success: ProtectedResourceMetadata,
-      error: NotFound
-    })
-      .annotate(OpenApi.Summary, "Get the protected resource metadata of a path")
-      .annotate(
-        OpenApi.Description,
-        "RFC 9728 §3.1 metadata of the protected resource at `PUBLIC_BASE_URL/<resource>`, the document MCP clients " +
-          "ask first: `mcp` is the MCP server's Streamable HTTP endpoint (`resource` is `PUBLIC_BASE_URL/mcp`, " +
-          'its scopes the spend scopes); its 401 challenge names this document in `resource_metadata="…"`. Any ' +
-          "other path answers 404 `not_found`."
-      )
-  )
-  .annotate(OpenApi.Description, "OAuth discovery") {}
+export class WellKnownApi extends HttpApiGroup.make("wellKnown").add(
+  HttpApiEndpoint.get("authorizationServer", "/.well-known/oauth-authorization-server", {
+    success: AuthorizationServerMetadata
+  })
+    .annotate(OpenApi.Summary, "Get authorization server metadata")
+    .annotate(
+      OpenApi.Description,
+      "RFC 8414 authorization server metadata; `issuer` is the configured PUBLIC_BASE_URL."
+    ),
+  HttpApiEndpoint.get("protectedResource", "/.well-known/oauth-protected-resource", {
+    success: ProtectedResourceMetadata
+  })
+    .annotate(OpenApi.Summary, "Get protected resource metadata")
+    .annotate(
+      OpenApi.Description,
+      'RFC 9728 protected resource metadata, referenced from `WWW-Authenticate: Bearer resource_metadata="…"`: ' +
+        "the resource is the whole API at PUBLIC_BASE_URL (the `/treasury` and business-finance routes). OAuth " +
+        "access tokens are not /v1 credentials."
+    ),
+  HttpApiEndpoint.get("protectedResourceAtPath", "/.well-known/oauth-protected-resource/:resource", {
+    params: { resource: Schema.String },
+    success: ProtectedResourceMetadata,
+    error: NotFound
+  })
+    .annotate(OpenApi.Summary, "Get the protected resource metadata of a path")
+    .annotate(
+      OpenApi.Description,
+      "RFC 9728 §3.1 metadata of the protected resource at `PUBLIC_BASE_URL/<resource>`, the document MCP clients " +
+        "ask first: `mcp` is the MCP server's Streamable HTTP endpoint (`resource` is `PUBLIC_BASE_URL/mcp`, " +
+        'its scopes the spend scopes); its 401 challenge names this document in `resource_metadata="…"`. Any ' +
+        "other path answers 404 `not_found`."
+    )
+) {}

@@ -75,8 +75,7 @@ export class SpendRequestsApi extends HttpApiGroup.make("spendRequests")
       )
   )
   .middleware(Idempotent)
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Spend requests (agent spend)") {}
+  .middleware(AgentAuth) {}
 
 /** The answer of a dry run: the outcome and reasons create would give now. */
 export const SpendEvaluationResponse = SpendDecision
@@ -103,8 +102,7 @@ export class SpendEvaluationApi extends HttpApiGroup.make("spendEvaluation")
           "like every /v1 route. Another request may change the answer right after."
       )
   )
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Spend requests (agent spend)") {}
+  .middleware(AgentAuth) {}
 
 /** Test-mode helpers: only `svc_test_` keys (404 for live keys). */
 export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
@@ -131,5 +129,4 @@ export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
       .annotate(OpenApi.Description, "Credits a test-mode spend account (default: the key's). Live keys get 404.")
   )
   .middleware(Idempotent)
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Test helpers") {}
+  .middleware(AgentAuth) {}

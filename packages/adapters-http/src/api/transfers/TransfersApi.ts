@@ -203,5 +203,4 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
     )
   )
   .middleware(Idempotent)
-  .middleware(AgentAuth)
-  .annotate(OpenApi.Description, "Book transfers between workspaces: addresses, payment codes and transfers") {}
+  .middleware(AgentAuth) {}

@@ -205,5 +205,4 @@ export class TreasuryApi extends HttpApiGroup.make("treasury")
         "409 when expired or already decided."
     )
   )
-  .middleware(DashboardAuth)
-  .annotate(OpenApi.Description, "Treasury (dashboard)") {}
+  .middleware(DashboardAuth) {}

@@ -116,5 +116,4 @@ export class WebhookEndpointsApi extends HttpApiGroup.make("webhookEndpoints")
         "Queues the delivery's event again (same body and `webhook-id`) as a new delivery."
       )
   )
-  .middleware(SessionAuth)
-  .annotate(OpenApi.Description, "Outbound webhook endpoints") {}
+  .middleware(SessionAuth) {}

@@ -107,5 +107,4 @@ export class BankAccountsApi extends HttpApiGroup.make("bankAccounts")
       .annotate(OpenApi.Summary, "Delete a bank account")
       .annotate(OpenApi.Description, "Deletes the account with its transactions and answers it.")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Bank accounts") {}
+  .middleware(PlatformAuth) {}

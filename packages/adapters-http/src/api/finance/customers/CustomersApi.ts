@@ -107,5 +107,4 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .annotate(RequiredScope, "customers.write")
       .annotate(OpenApi.Summary, "Delete a customer")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Customers") {}
+  .middleware(PlatformAuth) {}

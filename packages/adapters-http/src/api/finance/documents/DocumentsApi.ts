@@ -83,5 +83,4 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .annotate(OpenApi.Summary, "Delete a document")
       .annotate(OpenApi.Description, "Deletes the document's metadata and its file.")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Documents") {}
+  .middleware(PlatformAuth) {}

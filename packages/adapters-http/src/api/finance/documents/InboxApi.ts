@@ -92,5 +92,4 @@ export class InboxApi extends HttpApiGroup.make("inbox")
       .annotate(OpenApi.Summary, "Delete an inbox item")
       .annotate(OpenApi.Description, "Deletes the item and its stored attachments.")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Inbox") {}
+  .middleware(PlatformAuth) {}

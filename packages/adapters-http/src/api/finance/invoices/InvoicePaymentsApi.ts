@@ -13,19 +13,17 @@ export const PaymentIntentResponse = Schema.Struct({
 })
 
 /** Paying an invoice from its public page: no credential, the invoice's token. */
-export class InvoicePaymentsApi extends HttpApiGroup.make("invoicePayments")
-  .add(
-    HttpApiEndpoint.post("paymentIntent", "/invoice-payments/payment-intent", {
-      payload: Schema.Struct({ token: Schema.String.check(Schema.isBetweenLength(1, 200)) }),
-      success: PaymentIntentResponse,
-      error: [BadRequest, NotFound, Conflict, InternalError, ServiceUnavailable]
-    })
-      .annotate(OpenApi.Summary, "Open a payment of an invoice by its public token")
-      .annotate(
-        OpenApi.Description,
-        "Public: the invoice `token` is the credential. An unknown token is 404; an invoice that is not sent and " +
-          "unpaid (draft, scheduled, paid, canceled) is 409 `invoice_not_payable`. The payment is confirmed by the " +
-          "payments provider's `payment_intent.succeeded` event on /webhook/payments."
-      )
-  )
-  .annotate(OpenApi.Description, "Invoice payments") {}
+export class InvoicePaymentsApi extends HttpApiGroup.make("invoicePayments").add(
+  HttpApiEndpoint.post("paymentIntent", "/invoice-payments/payment-intent", {
+    payload: Schema.Struct({ token: Schema.String.check(Schema.isBetweenLength(1, 200)) }),
+    success: PaymentIntentResponse,
+    error: [BadRequest, NotFound, Conflict, InternalError, ServiceUnavailable]
+  })
+    .annotate(OpenApi.Summary, "Open a payment of an invoice by its public token")
+    .annotate(
+      OpenApi.Description,
+      "Public: the invoice `token` is the credential. An unknown token is 404; an invoice that is not sent and " +
+        "unpaid (draft, scheduled, paid, canceled) is 409 `invoice_not_payable`. The payment is confirmed by the " +
+        "payments provider's `payment_intent.succeeded` event on /webhook/payments."
+    )
+) {}

@@ -203,5 +203,4 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
           "sent from then on)."
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Invoices") {}
+  .middleware(PlatformAuth) {}

@@ -60,5 +60,4 @@ export class ExchangeRatesApi extends HttpApiGroup.make("exchangeRates")
       .annotate(OpenApi.Summary, "Delete a currency pair's rates")
       .annotate(OpenApi.Description, "Deletes every rate from `base` to `quote` (not the other direction).")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Exchange rates") {}
+  .middleware(PlatformAuth) {}

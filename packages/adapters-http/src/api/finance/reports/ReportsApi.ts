@@ -92,8 +92,7 @@ export class ReportsApi extends HttpApiGroup.make("reports")
           `two decimals); spend without a category is \`uncategorized\`. ${RULES}`
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Business-finance reports") {}
+  .middleware(PlatformAuth) {}
 
 /** The query every report takes: `from`, `to`, `currency`, `revenueType`. */
 export const ReportQueryParams = ReportQuery

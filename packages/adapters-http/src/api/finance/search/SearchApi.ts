@@ -61,5 +61,4 @@ export class SearchApi extends HttpApiGroup.make("search")
           "units of `currency`) and `date` (YYYY-MM-DD) are null where a type has none."
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Search") {}
+  .middleware(PlatformAuth) {}

@@ -57,5 +57,4 @@ export class TagsApi extends HttpApiGroup.make("tags")
       .annotate(OpenApi.Summary, "Delete a tag")
       .annotate(OpenApi.Description, "Deletes the tag, takes it off every transaction, and answers it.")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Tags") {}
+  .middleware(PlatformAuth) {}

@@ -187,5 +187,4 @@ export class TrackerEntriesApi extends HttpApiGroup.make("trackerEntries")
       .annotate(RequiredScope, "tracker-entries.write")
       .annotate(OpenApi.Summary, "Delete a tracker entry")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Tracker entries and timer") {}
+  .middleware(PlatformAuth) {}

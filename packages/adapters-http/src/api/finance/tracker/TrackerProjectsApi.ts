@@ -109,5 +109,4 @@ export class TrackerProjectsApi extends HttpApiGroup.make("trackerProjects")
       .annotate(RequiredScope, "tracker-projects.write")
       .annotate(OpenApi.Summary, "Delete a tracker project and its entries")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Tracker projects") {}
+  .middleware(PlatformAuth) {}

@@ -116,5 +116,4 @@ export class CategoriesApi extends HttpApiGroup.make("categories")
           "uncategorised. Categories of the standard taxonomy cannot be deleted (409 `system_category`)."
       )
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Transaction categories") {}
+  .middleware(PlatformAuth) {}

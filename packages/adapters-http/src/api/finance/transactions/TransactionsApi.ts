@@ -188,5 +188,4 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .annotate(OpenApi.Summary, "Remove an attachment from a transaction")
       .annotate(OpenApi.Description, "Detaches the file (the stored file stays) and answers the attachment.")
   )
-  .middleware(PlatformAuth)
-  .annotate(OpenApi.Description, "Business-finance transactions") {}
+  .middleware(PlatformAuth) {}
