@@ -19,6 +19,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { waitUntil } from "../tests/src/support/Processes.ts"
 import { type Check, checkInvariants } from "../tests/src/topology/Invariants.ts"
+import { readYourWritesAcrossNodes } from "../tests/src/topology/Reads.ts"
 import { primaryKilled, SCENARIOS, type Scenario } from "../tests/src/topology/Scenarios.ts"
 import { startTopology, type Topology } from "../tests/src/topology/Topology.ts"
 import { API_ENV, firstSuccessAfter, type Op, prepareWorkload, startWorkload } from "../tests/src/topology/Workload.ts"
@@ -137,6 +138,14 @@ const main = async (): Promise<number> => {
   try {
     const prepared = await prepareWorkload({ baseUrl: topology.baseUrl, databaseUrl: topology.directUrl })
     const history: Array<Op> = []
+    // Read routing before the faults and after them, when another node may lead.
+    const reads = async (when: string) => {
+      console.log(`\nreads across API nodes (${when})`)
+      const checks = await readYourWritesAcrossNodes(topology)
+      for (const check of checks) console.log(`  ${check.ok ? "ok  " : "FAIL"} ${check.name}: ${check.detail}`)
+      results.push(...checks)
+    }
+    await reads("before the faults")
     for (const scenario of scenarios) {
       console.log(`\n${scenario.name}`)
       const checks = await runScenario(topology, prepared, scenario, history).catch((error: unknown) => [
@@ -145,8 +154,10 @@ const main = async (): Promise<number> => {
       for (const check of checks) console.log(`  ${check.ok ? "ok  " : "FAIL"} ${check.name}: ${check.detail}`)
       results.push(...checks)
     }
+    await waitUntil("the topology was not whole after the scenarios", topology.healthy, 90_000)
+    await reads("after the faults")
   } catch (error) {
-    results.push({ name: "the workload was prepared", ok: false, detail: String(error) })
+    results.push({ name: "the suite ran to its end", ok: false, detail: String(error) })
     console.log(`  FAIL ${String(error)}`)
   } finally {
     await topology.stop(args.includes("--keep"))

@@ -5,6 +5,7 @@ import {
   IdempotencyLive,
   PublicBaseUrl,
   type Readiness,
+  ReadYourWritesHttp,
   RequestMetrics,
   ResolvedAgents,
   SecurityHeaders,
@@ -61,6 +62,7 @@ export const appLayer = <E, R, R2>(
   Layer.mergeAll(
     MetricsLive,
     SecurityHeaders,
+    config.readAfterWrite === undefined ? Layer.empty : ReadYourWritesHttp(config.readAfterWrite),
     RateLimits,
     PurgeJobs,
     InboundWebhookRoutes,

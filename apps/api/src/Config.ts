@@ -6,7 +6,7 @@ import {
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
   DEFAULT_MAX_FILE_BYTES
 } from "@svc/domain"
-import { Config, Effect, Option, Redacted, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { IpNetwork } from "effect/net"
 import { chatApiUrl, smtpConfig } from "./config/IntegrationsConfig.ts"
 import { invalid, positive, wholeNumber, withoutTrailingSlash } from "./config/Values.ts"
@@ -44,6 +44,8 @@ export interface ServiceConfig {
   readonly notificationIntervalMs?: number
   /** Where files are stored on disk; in memory when absent (tests, demos). */
   readonly fileStorageDir?: string
+  /** With a read replica: how long after a caller's write its reads still go to the primary (ADR 0052). */
+  readonly readAfterWrite?: Duration.Duration
   /** The largest file stored (uploads, inbox attachments), 25 MiB unless given. */
   readonly maxFileBytes?: number
   /** How often the crypto payout worker submits queued payouts and reconciles submitted ones (5 s unless given). */
@@ -107,16 +109,34 @@ export const databaseUrl = Config.option(Config.String("DATABASE_URL"))
  * The database: `DATABASE_URL` when set (pool size `DB_POOL_SIZE`, default 10; `DATABASE_POOLER=transaction` when a
  * pooler in transaction mode sits in front, default `none`), else an embedded Postgres whose data
  * lives under `PGLITE_DATA_DIR` (default `.data/pglite`); the migrations wait for it at most
- * `DATABASE_STARTUP_TIMEOUT_SECONDS` when set.
+ * `DATABASE_STARTUP_TIMEOUT_SECONDS` when set. `DATABASE_READ_URL`, when set, is a replica the lists and reports read
+ * from (ADR 0052), reached the way `DATABASE_POOLER` says, with a pool of the same size; it needs `DATABASE_URL`.
  */
-export const databaseConfig = Config.all({
-  url: databaseUrl.pipe(Config.map(Option.map((url) => Redacted.make(url)))),
-  poolSize: Config.Int("DB_POOL_SIZE").pipe(Config.withDefault(10)),
-  pooler: Config.Literals(["none", "transaction"], "DATABASE_POOLER").pipe(Config.withDefault("none" as const)),
-  dataDir: Config.String("PGLITE_DATA_DIR").pipe(Config.withDefault(".data/pglite")),
-  startupTimeoutSeconds: Config.option(
-    Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "DATABASE_STARTUP_TIMEOUT_SECONDS")
-  )
+export const databaseConfig = Effect.gen(function* () {
+  const settings = yield* Config.all({
+    url: databaseUrl.pipe(Config.map(Option.map((url) => Redacted.make(url)))),
+    poolSize: Config.Int("DB_POOL_SIZE").pipe(Config.withDefault(10)),
+    pooler: Config.Literals(["none", "transaction"], "DATABASE_POOLER").pipe(Config.withDefault("none" as const)),
+    readUrl: Config.option(Config.Redacted("DATABASE_READ_URL")),
+    dataDir: Config.String("PGLITE_DATA_DIR").pipe(Config.withDefault(".data/pglite")),
+    startupTimeoutSeconds: Config.option(
+      Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "DATABASE_STARTUP_TIMEOUT_SECONDS")
+    )
+  })
+  if (Option.isSome(settings.readUrl) && Option.isNone(settings.url)) {
+    return yield* Effect.fail(invalid("DATABASE_READ_URL needs DATABASE_URL: the embedded database has no replica"))
+  }
+  return settings
+})
+
+/**
+ * How long after a caller's write its reads still go to the primary, so it reads what it wrote on a replica that lags
+ * (`DATABASE_READ_AFTER_WRITE_SECONDS`, default 10); only with `DATABASE_READ_URL` (ADR 0052).
+ */
+const readAfterWriteConfig = Effect.gen(function* () {
+  const { readUrl } = yield* databaseConfig
+  const seconds = yield* wholeNumber("DATABASE_READ_AFTER_WRITE_SECONDS", 10, 0, 3600)
+  return Option.map(readUrl, () => Duration.seconds(seconds))
 })
 
 /** How many HTTP worker processes serve the port: `WEB_CONCURRENCY`, default 1 (this process serves alone). */
@@ -244,6 +264,7 @@ export const serviceConfig = Effect.gen(function* () {
   )
   const mailOutboxDir = yield* Config.option(Config.String("MAIL_OUTBOX_DIR"))
   const smtp = yield* smtpConfig(publicBaseUrl)
+  const readAfterWrite = yield* readAfterWriteConfig
   const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
@@ -271,6 +292,7 @@ export const serviceConfig = Effect.gen(function* () {
     dashboardSessionTtlSeconds,
     signInLinkIntervalMs,
     ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {}),
+    ...(Option.isSome(readAfterWrite) ? { readAfterWrite: readAfterWrite.value } : {}),
     ...(Option.isSome(smtp) ? { smtp: smtp.value } : {})
   } satisfies ServiceConfig
 })

@@ -15,6 +15,7 @@ export {
   parseTrustedProxies,
   RateLimitSignIn,
   RateLimitV1,
+  ReadYourWritesHttp,
   RequestMetrics,
   ResolvedAgents,
   rateLimitHeaders,

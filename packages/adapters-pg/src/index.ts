@@ -58,6 +58,7 @@ export {
   DatabaseStartup,
   DatabaseStartupFailed,
   embeddedServer,
+  ReadReplica,
   TransactorPg
 } from "./shared/index.ts"
 export * from "./spend/index.ts"

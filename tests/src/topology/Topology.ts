@@ -53,6 +53,8 @@ export interface ApiNode {
   /** The node's way to PgBouncer, and its direct way to the leader (for its background-jobs lock). */
   readonly toPooler: Link
   readonly toLeader: Link
+  /** Its link to HAProxy's read port (the synchronous standby), its `DATABASE_READ_URL`. */
+  readonly toReader: Link
   running: Running | undefined
 }
 
@@ -238,7 +240,8 @@ const bringUp = async (options: TopologyOptions, dir: string, stops: Array<() =>
       PORT: String(node.port),
       DATABASE_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:${node.toPooler.port}/postgres`,
       DATABASE_POOLER: "transaction",
-      DATABASE_DIRECT_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:${node.toLeader.port}/postgres`
+      DATABASE_DIRECT_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:${node.toLeader.port}/postgres`,
+      DATABASE_READ_URL: `postgres://postgres:${PASSWORD}@127.0.0.1:${node.toReader.port}/postgres`
     })
   }
   const nodes: Array<ApiNode> = []
@@ -248,13 +251,14 @@ const bringUp = async (options: TopologyOptions, dir: string, stops: Array<() =>
       port,
       toPooler: await link(pooler.port, options.links ?? true),
       toLeader: await link(pgWrite, options.links ?? true),
+      toReader: await link(pgRead, options.links ?? true),
       running: undefined
     })
   }
   stops.push(async () => {
     for (const node of nodes) {
       node.running?.child.kill("SIGKILL")
-      await Promise.all([node.toPooler.proxy?.close(), node.toLeader.proxy?.close()])
+      await Promise.all([node.toPooler.proxy?.close(), node.toLeader.proxy?.close(), node.toReader.proxy?.close()])
     }
   })
   // The first node runs the migrations alone; the others then start together.
@@ -280,6 +284,8 @@ const bringUp = async (options: TopologyOptions, dir: string, stops: Array<() =>
     statsUrl: `http://127.0.0.1:${stats}/`,
     /** The leader through HAProxy's write port, directly (no pooler): for checks after a scenario. */
     directUrl,
+    /** HAProxy's read port (the synchronous standby, else the leader), as the API nodes read their lists there. */
+    readUrl: `postgres://postgres:${PASSWORD}@127.0.0.1:${pgRead}/postgres`,
     nodes,
     postgres,
     cluster,
@@ -317,10 +323,12 @@ const bringUp = async (options: TopologyOptions, dir: string, stops: Array<() =>
     partition: (node: ApiNode) => {
       proxyOf(node.toPooler).cut()
       proxyOf(node.toLeader).cut()
+      proxyOf(node.toReader).cut()
     },
     heal: (node: ApiNode) => {
       proxyOf(node.toPooler).heal()
       proxyOf(node.toLeader).heal()
+      proxyOf(node.toReader).heal()
     },
     /** Tears everything down, last started first, and removes the directory unless `keep`. */
     stop: async (keep = false) => {

@@ -18,13 +18,18 @@ export interface WorkloadTarget {
 
 const CARD_ISSUING_SECRET = SECRETS["card-issuing-a"] ?? ""
 
+/** The bearer token of every API node's `/metrics`. */
+export const METRICS_TOKEN = "topology-metrics-token"
+
 /**
  * The environment every API process needs for the workload: the session secret its owners' tokens are signed with,
  * the card issuer's auth-stream secret, one card-number key for every process, and a /v1 rate limit the load never
- * reaches (the buckets are shared through the database, so the limit is for all processes together).
+ * reaches (the buckets are shared through the database, so the limit is for all processes together), and the token
+ * the suite reads each node's metrics with.
  */
 export const API_ENV: Record<string, string> = {
   SESSION_JWT_SECRET: SESSION_SECRET,
+  METRICS_TOKEN: METRICS_TOKEN,
   WEBHOOK_SECRET_CARD_ISSUING_A: CARD_ISSUING_SECRET,
   CARD_NUMBER_KEY: "topology-card-number-key-0123456789abcdef",
   RATE_LIMIT_V1_PER_MINUTE: "10000000"

@@ -1,7 +1,7 @@
 import { DomainEvent, Notification, NotificationsRepo } from "@svc/domain"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, decodeRows, orUnavailable } from "../shared/index.ts"
+import { decodeFirst, decodeRows, orUnavailable, replicaReads } from "../shared/index.ts"
 
 const DomainEventRow = Schema.Struct({ ...DomainEvent.fields, data: Schema.fromJsonString(DomainEvent.fields.data) })
 
@@ -21,12 +21,15 @@ export const NotificationsRepoPg = Layer.effect(
   NotificationsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const reads = yield* replicaReads
     const columns = sql.unsafe(COLUMNS)
     const visibleTo = (reader: { readonly teamId: string; readonly userId: string }) =>
       sql`team_id = ${reader.teamId} AND (user_id IS NULL OR user_id = ${reader.userId})`
     return NotificationsRepo.of({
       list: (reader, filter, page) =>
-        sql`
+        reads(
+          "notifications.list",
+          (db) => db`
           SELECT ${columns} FROM notifications
           WHERE ${visibleTo(reader)}
           ${filter.statuses === null ? sql`` : sql`AND ${sql.in("status", filter.statuses)}`}
@@ -34,10 +37,8 @@ export const NotificationsRepoPg = Layer.effect(
             onNone: () => sql``,
             onSome: (p) => sql`AND (created_at, id) < (${p.createdAt}::timestamptz, ${p.id}::uuid)`
           })}
-          ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`.pipe(
-          orUnavailable("notifications.list"),
-          Effect.flatMap(decodeRows(NotificationRow, "notifications.list"))
-        ),
+          ORDER BY created_at DESC, id DESC LIMIT ${page.limit + 1}`
+        ).pipe(orUnavailable("notifications.list"), Effect.flatMap(decodeRows(NotificationRow, "notifications.list"))),
       setStatus: (reader, id, status) =>
         sql`UPDATE notifications SET status = ${status} WHERE id = ${id} AND ${visibleTo(reader)}
             RETURNING ${columns}`.pipe(

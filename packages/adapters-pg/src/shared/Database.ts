@@ -3,8 +3,9 @@ import { PgClient } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Context, Data, Deferred, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { runMigrations } from "../migrations/index.ts"
+import { ReadReplica } from "./ReplicaReads.ts"
 
 /** Where the service's data lives, for the start-up log line: never the URL's credentials. */
 export class DatabaseInfo extends Context.Service<
@@ -185,17 +186,29 @@ export interface DatabaseSettings {
   /** A Postgres server; without it an embedded Postgres keeps its data under `dataDir`. */
   readonly url: Option.Option<Redacted.Redacted<string>>
   readonly poolSize: number
-  /** What sits between the service and the server at `url`. */
+  /** What sits between the service and the server at `url` (and at `readUrl`, reached the same way). */
   readonly pooler: DatabasePooler
+  /** A replica for lists and reports (ADR 0052), a pool of `poolSize` beside the primary's; only with `url`. */
+  readonly readUrl: Option.Option<Redacted.Redacted<string>>
   readonly dataDir: string
   /** How long the migrations may wait for the database; for as long as it takes when none. */
   readonly startupTimeoutSeconds: Option.Option<number>
 }
 
+/** The replica's client, in a pool of its own (the replica's SqlClient must not replace the primary's). */
+const replicaAt = (url: Redacted.Redacted, settings: DatabaseSettings) =>
+  Layer.effect(
+    ReadReplica,
+    Effect.map(Layer.build(clientForUrl(url, settings.poolSize, settings.pooler)), (services) =>
+      Context.get(services, SqlClient.SqlClient)
+    )
+  )
+
 /**
- * The database of its settings: the Postgres server at `url` when set (a pool of `poolSize`), else an embedded
- * Postgres whose data lives under `dataDir`. The migrations run in the background
- * until they succeed (`DatabaseStartup`), so a database that is down at start-up delays readiness, not the process.
+ * The database of its settings: the Postgres server at `url` when set (a pool of `poolSize`, and one more on the
+ * replica at `readUrl` when set), else an embedded Postgres whose data lives under `dataDir`. The migrations run in
+ * the background until they succeed (`DatabaseStartup`), so a database that is down at start-up delays readiness,
+ * not the process.
  */
 export const DatabaseLive = (
   settings: DatabaseSettings
@@ -203,9 +216,10 @@ export const DatabaseLive = (
   const base = Option.match(settings.url, {
     onNone: () => embedded(settings.dataDir),
     onSome: (u) =>
-      Layer.merge(
+      Layer.mergeAll(
         clientForUrl(u, settings.poolSize, settings.pooler),
-        Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false })
+        Layer.succeed(DatabaseInfo, { description: describeUrl(Redacted.value(u)), embedded: false }),
+        Option.match(settings.readUrl, { onNone: () => Layer.empty, onSome: (r) => replicaAt(r, settings) })
       )
   })
   return MigrationsOnStart(settings.startupTimeoutSeconds).pipe(Layer.provideMerge(base))

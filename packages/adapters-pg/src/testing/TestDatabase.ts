@@ -1,7 +1,7 @@
 import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
 import { type Migrator, SqlClient } from "effect/sql"
 import { migrations, migrationsBefore, runMigrations } from "../migrations/index.ts"
-import { clientForUrl, type DatabasePooler, embeddedServer } from "../shared/index.ts"
+import { clientForUrl, type DatabasePooler, embeddedServer, ReadReplica } from "../shared/index.ts"
 
 /**
  * The URL of the database a test layer created, and what sits in front of it (`DATABASE_POOLER`), for tests that open
@@ -71,3 +71,18 @@ export const TestDatabase = migratedBy(migrations)
 
 /** A database migrated up to, not including, migration `id`: run `runMigrations()` to apply the rest. */
 export const TestDatabaseBefore = (id: number) => migratedBy(migrationsBefore(id))
+
+/**
+ * A read replica for tests: a pool of its own on the test's database (`TestDatabaseUrl`), so the replica's reads see
+ * every commit and a suite's answers stay the same while its lists and reports run on a second client (ADR 0052).
+ */
+export const ReplicaOnTestDatabase = Layer.effect(
+  ReadReplica,
+  Effect.gen(function* () {
+    const { url, embedded, pooler } = yield* TestDatabaseUrl
+    // The embedded server takes one connection, which the primary's pool holds: it cannot give a replica its own.
+    if (embedded) return yield* Effect.serviceOption(SqlClient.SqlClient).pipe(Effect.map(Option.getOrUndefined))
+    const services = yield* Layer.build(clientForUrl(Redacted.make(url), 4, pooler))
+    return Context.get(services, SqlClient.SqlClient)
+  })
+).pipe(Layer.orDie)

@@ -1,7 +1,7 @@
 import { ReportsRepo } from "@svc/domain"
 import { Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import { decodeRows, orUnavailable, SafeIntegerColumn } from "../../shared/index.ts"
+import type { SqlClient } from "effect/sql"
+import { decodeRows, orUnavailable, replicaReads, SafeIntegerColumn } from "../../shared/index.ts"
 
 const MonthRow = Schema.Struct({
   month: Schema.String,
@@ -22,12 +22,15 @@ const CategoryRow = Schema.Struct({
 
 const CashRow = Schema.Struct({ cash: SafeIntegerColumn })
 
-/** ReportsRepo on Postgres: reads the monthly totals migration 0024 keeps in step with every write (ADR 0023). */
+/**
+ * ReportsRepo on Postgres: reads the monthly totals migration 0024 keeps in step with every write (ADR 0023), on the
+ * read replica when there is one (ADR 0052).
+ */
 export const ReportsRepoPg = Layer.effect(
   ReportsRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const counted = (teamId: string, currency: string, from: string, to: string) => sql`
+    const reads = yield* replicaReads
+    const counted = (sql: SqlClient.SqlClient, teamId: string, currency: string, from: string, to: string) => sql`
       SELECT to_char(a.month, 'YYYY-MM') AS month, c.type, c.slug, c.name, c.color, a.recurring, a.positive,
              CASE WHEN a.currency = ${currency} THEN a.amount_minor ELSE a.base_amount_minor END AS amount,
              CASE WHEN a.currency = ${currency} THEN a.tax_minor ELSE a.base_tax_minor END AS tax
@@ -39,8 +42,10 @@ export const ReportsRepoPg = Layer.effect(
         AND c.excluded IS NOT TRUE`
     return ReportsRepo.of({
       monthlyTotals: (teamId, currency, from, to) =>
-        sql`
-          WITH counted AS (${counted(teamId, currency, from, to)}),
+        reads(
+          "reports.monthlyTotals",
+          (sql) => sql`
+          WITH counted AS (${counted(sql, teamId, currency, from, to)}),
           classed AS (
             SELECT *, (type = 'revenue' AND positive) OR type = 'contra_revenue' AS is_revenue FROM counted
           )
@@ -55,7 +60,8 @@ export const ReportsRepoPg = Layer.effect(
                  coalesce(sum(-amount) FILTER (WHERE NOT positive AND recurring), 0)::text AS recurring
           FROM classed
           GROUP BY month
-          ORDER BY month`.pipe(
+          ORDER BY month`
+        ).pipe(
           orUnavailable("reports.monthlyTotals"),
           Effect.flatMap(decodeRows(MonthRow, "reports.monthlyTotals")),
           Effect.map((rows) =>
@@ -71,13 +77,16 @@ export const ReportsRepoPg = Layer.effect(
           )
         ),
       spendingByCategory: (teamId, currency, from, to) =>
-        sql`
-          WITH counted AS (${counted(teamId, currency, from, to)})
+        reads(
+          "reports.spendingByCategory",
+          (sql) => sql`
+          WITH counted AS (${counted(sql, teamId, currency, from, to)})
           SELECT slug, name, color, sum(-amount)::text AS amount
           FROM counted
           WHERE NOT positive
           GROUP BY slug, name, color
-          HAVING sum(amount) <> 0`.pipe(
+          HAVING sum(amount) <> 0`
+        ).pipe(
           orUnavailable("reports.spendingByCategory"),
           Effect.flatMap(decodeRows(CategoryRow, "reports.spendingByCategory")),
           Effect.map((rows) =>
@@ -91,12 +100,15 @@ export const ReportsRepoPg = Layer.effect(
           )
         ),
       cash: (teamId, currency) =>
-        sql`
+        reads(
+          "reports.cash",
+          (sql) => sql`
           SELECT coalesce(sum(CASE WHEN currency = ${currency} THEN balance_minor ELSE base_balance_minor END), 0)::text
                    AS cash
           FROM bank_accounts
           WHERE team_id = ${teamId} AND enabled AND type IN ('depository', 'other_asset')
-            AND (currency = ${currency} OR (base_currency = ${currency} AND base_balance_minor IS NOT NULL))`.pipe(
+            AND (currency = ${currency} OR (base_currency = ${currency} AND base_balance_minor IS NOT NULL))`
+        ).pipe(
           orUnavailable("reports.cash"),
           Effect.flatMap(decodeRows(CashRow, "reports.cash")),
           Effect.map((rows) => rows[0]?.cash ?? 0)

@@ -9,8 +9,8 @@ import {
   type TeamId
 } from "@svc/domain"
 import { Effect, Layer, Schema } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
-import { decodeRows, orUnavailable, SafeIntegerColumn } from "../../shared/index.ts"
+import type { SqlClient, Statement } from "effect/sql"
+import { decodeRows, orUnavailable, replicaReads, SafeIntegerColumn } from "../../shared/index.ts"
 
 /**
  * A row: an invoice's hit carries its line items and discount (`invoice_sums`, JSON text), of which its amount is the
@@ -130,10 +130,10 @@ export const searchStatement = (sql: SqlClient.SqlClient, teamId: TeamId, reques
 export const SearchRepoPg = Layer.effect(
   SearchRepo,
   Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
+    const reads = yield* replicaReads
     return SearchRepo.of({
       search: (teamId, request) =>
-        searchStatement(sql, teamId, request).pipe(
+        reads("search.search", (sql) => searchStatement(sql, teamId, request)).pipe(
           orUnavailable("search.search"),
           Effect.flatMap(decodeRows(HitRow, "search.search")),
           Effect.map((rows) => rows.map(hitOf))

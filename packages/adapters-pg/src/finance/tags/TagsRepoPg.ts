@@ -1,13 +1,14 @@
 import { Tag, TagsRepo } from "@svc/domain"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { decodeFirst, decodeRows, orUnavailable } from "../../shared/index.ts"
+import { decodeFirst, decodeRows, orUnavailable, replicaReads } from "../../shared/index.ts"
 
 /** TagsRepo on Postgres. */
 export const TagsRepoPg = Layer.effect(
   TagsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const reads = yield* replicaReads
     const find = (teamId: string, id: string) =>
       sql`SELECT id, team_id, name, created_at FROM tags WHERE team_id = ${teamId} AND id = ${id}`.pipe(
         orUnavailable("tags.find"),
@@ -21,10 +22,10 @@ export const TagsRepoPg = Layer.effect(
           orUnavailable("tags.insert")
         ),
       list: (teamId) =>
-        sql`SELECT id, team_id, name, created_at FROM tags WHERE team_id = ${teamId} ORDER BY name, id`.pipe(
-          orUnavailable("tags.list"),
-          Effect.flatMap(decodeRows(Tag, "tags.list"))
-        ),
+        reads(
+          "tags.list",
+          (db) => db`SELECT id, team_id, name, created_at FROM tags WHERE team_id = ${teamId} ORDER BY name, id`
+        ).pipe(orUnavailable("tags.list"), Effect.flatMap(decodeRows(Tag, "tags.list"))),
       find,
       existing: (teamId, ids) =>
         ids.length === 0

@@ -15,7 +15,7 @@ import {
 } from "@svc/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { decodeRows, orUnavailable, SafeIntegerColumn } from "../../shared/index.ts"
+import { decodeRows, orUnavailable, replicaReads, SafeIntegerColumn } from "../../shared/index.ts"
 
 const TransactionRow = Schema.Struct({
   ...Transaction.fields,
@@ -121,6 +121,7 @@ export const TransactionsRepoPg = Layer.effect(
   TransactionsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const reads = yield* replicaReads
     const transactionColumns = sql.literal(TRANSACTION_COLUMNS)
     const detailColumns = sql.literal(`${CATEGORY_JSON}, ${ACCOUNT_JSON}, ${CONNECTION_JSON}`)
 
@@ -161,16 +162,17 @@ export const TransactionsRepoPg = Layer.effect(
       return where
     }
 
-    const details = (rows: ReadonlyArray<typeof DetailsRow.Type>, operation: string) =>
+    /** The tags and attachments of `rows`, read on `db` (the client their page was read on). */
+    const details = (db: SqlClient.SqlClient, rows: ReadonlyArray<typeof DetailsRow.Type>, operation: string) =>
       Effect.gen(function* () {
         if (rows.length === 0) return [] as Array<TransactionDetails>
         const ids = rows.map((r) => r.id)
-        const tagRows = yield* sql`
+        const tagRows = yield* db`
           SELECT tt.transaction_id, g.id, g.team_id, g.name, ${sql.literal(iso("g.created_at"))} AS created_at
           FROM transaction_tags tt JOIN tags g ON g.id = tt.tag_id
           WHERE ${sql.in("tt.transaction_id", ids)}
           ORDER BY g.name, g.id`.pipe(Effect.flatMap(decodeRows(TagLink, operation)))
-        const files = yield* sql`
+        const files = yield* db`
           SELECT id, team_id, transaction_id, to_jsonb(path) AS path, filename, size, type,
                  ${sql.literal(iso("created_at"))} AS created_at
           FROM transaction_attachments WHERE ${sql.in("transaction_id", ids)}
@@ -184,8 +186,13 @@ export const TransactionsRepoPg = Layer.effect(
         }))
       })
 
-    const selectDetails = (page: Statement.Fragment, order: Statement.Fragment, operation: string) =>
-      sql`
+    const selectDetails = (
+      db: SqlClient.SqlClient,
+      page: Statement.Fragment,
+      order: Statement.Fragment,
+      operation: string
+    ) =>
+      db`
         WITH page AS (${page})
         SELECT t.*, ${detailColumns}
         FROM page t
@@ -194,7 +201,7 @@ export const TransactionsRepoPg = Layer.effect(
         LEFT JOIN bank_connections bc ON bc.id = a.connection_id
         ORDER BY ${order}`.pipe(
         Effect.flatMap(decodeRows(DetailsRow, operation)),
-        Effect.flatMap((rows) => details(rows, operation))
+        Effect.flatMap((rows) => details(db, rows, operation))
       )
 
     const list = (request: TransactionListRequest) => {
@@ -216,11 +223,12 @@ export const TransactionsRepoPg = Layer.effect(
         WHERE ${sql.and(where)}
         ORDER BY t.${sql.literal(key)} ${dir}, t.id ${dir}
         LIMIT ${request.limit + 1}`
-      return selectDetails(page, order, "transactions.list")
+      return reads("transactions.list", (db) => selectDetails(db, page, order, "transactions.list"))
     }
 
     const find = (teamId: string, id: string) =>
       selectDetails(
+        sql,
         sql`SELECT ${transactionColumns} FROM transactions t WHERE t.team_id = ${teamId} AND t.id = ${id}`,
         sql`t.id`,
         "transactions.find"
