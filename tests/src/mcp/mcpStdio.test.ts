@@ -5,16 +5,20 @@ import { serviceOnLoopback, stdioClient, toolAnswer } from "./McpHarness.ts"
 
 const service = serviceOnLoopback()
 
-const TOOLS = [
-  "cancel_spend_request",
-  "create_checkout_intent",
-  "create_spend_request",
-  "create_transfer",
-  "get_balance",
-  "get_spend_request",
-  "issue_card_for_intent",
-  "list_spend_requests"
-]
+/** Every tool with the four hints it must state: read only, destructive, idempotent, open world. */
+const TOOLS: Record<string, readonly [boolean, boolean, boolean, boolean]> = {
+  cancel_spend_request: [false, true, true, false],
+  create_checkout_intent: [false, false, false, false],
+  create_spend_request: [false, true, false, false],
+  create_transfer: [false, true, false, false],
+  evaluate_spend_request: [true, false, true, false],
+  get_balance: [true, false, true, false],
+  get_checkout_intent: [true, false, true, false],
+  get_spend_request: [true, false, true, false],
+  get_transfer: [true, false, true, false],
+  issue_card_for_intent: [false, false, true, true],
+  list_spend_requests: [true, false, true, false]
+}
 
 const spend = (amount: number, clientRequestId?: string) => ({
   amount,
@@ -40,9 +44,9 @@ const call = async (name: string, args: Record<string, unknown> = {}) =>
   toolAnswer(await agent.callTool({ name, arguments: args }))
 
 describe("the MCP server over stdio", () => {
-  it("lists the eight spend tools, each with a JSON schema of its parameters and a description", async () => {
+  it("lists the eleven spend tools, each with a JSON schema of its parameters and a description", async () => {
     const { tools } = await agent.listTools()
-    assert.deepStrictEqual(tools.map((t) => t.name).sort(), TOOLS)
+    assert.deepStrictEqual(tools.map((t) => t.name).sort(), Object.keys(TOOLS).sort())
     for (const tool of tools) {
       assert.strictEqual(tool.inputSchema.type, "object", tool.name)
       assert.isAbove(tool.description?.length ?? 0, 80, tool.name)
@@ -53,6 +57,55 @@ describe("the MCP server over stdio", () => {
     assert.strictEqual(properties.amount?.type, "integer")
     assert.includeMembers(create.inputSchema.required ?? [], ["amount", "currency", "merchant", "purpose"])
     assert.match(create.description ?? "", /minor units/u)
+    const merchant = properties.merchant as unknown as { properties: Record<string, { description?: string }> }
+    assert.match(merchant.properties.category?.description ?? "", /slug/u)
+    assert.match((properties.purpose as { description?: string }).description ?? "", /approver/u)
+    const transfer = tools.find((t) => t.name === "create_transfer")!
+    const currency = (transfer.inputSchema.properties as Record<string, { enum?: Array<string>; const?: string }>)
+      .currency
+    assert.deepStrictEqual(currency?.enum ?? [currency?.const], ["USD"])
+  })
+
+  it("states every tool's hints truthfully: reads are read-only, money movers destructive", async () => {
+    const { tools } = await agent.listTools()
+    for (const tool of tools) {
+      const [readOnly, destructive, idempotent, openWorld] = TOOLS[tool.name] ?? []
+      assert.deepStrictEqual(
+        tool.annotations,
+        { readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: openWorld },
+        tool.name
+      )
+    }
+  })
+
+  it("evaluates a spend request without spending, and follows a transfer and a checkout intent by id", async () => {
+    const before = (await call("get_balance")).body
+    const evaluated = await call("evaluate_spend_request", {
+      amount: 60_000,
+      currency: "USD",
+      merchant: { name: "OpenAI", category: "software" },
+      purpose: "a big batch of tokens"
+    })
+    assert.isFalse(evaluated.isError, JSON.stringify(evaluated.body))
+    assert.strictEqual(evaluated.body.outcome, "pending_approval")
+    assert.deepStrictEqual((await call("get_balance")).body, before)
+
+    const address = (await service.app().call("GET", "/v1/transfers/receive-address", { token: recipientKey })).body
+      .address
+    const sent = await call("create_transfer", { to: { address }, amount: 700, currency: "USD" })
+    const read = await call("get_transfer", { id: sent.body.id })
+    assert.isFalse(read.isError, JSON.stringify(read.body))
+    assert.deepInclude(read.body, { id: sent.body.id, amount: 700, status: "pending_acceptance" })
+
+    const intent = await call("create_checkout_intent", {
+      amount: 1_200,
+      currency: "USD",
+      merchant: { name: "Acme Books", url: "https://acme-books.example", mcc: "5942", country: "US" },
+      purpose: "a second book"
+    })
+    const followed = await call("get_checkout_intent", { id: intent.body.id })
+    assert.isFalse(followed.isError, JSON.stringify(followed.body))
+    assert.deepInclude(followed.body, { id: intent.body.id, status: "approved", amount: 1_200 })
   })
 
   it("creates a spend request, reads it back and lists it; the balance shows the spend", async () => {
@@ -134,5 +187,13 @@ describe("the MCP server over stdio", () => {
     const refused = await agent.callTool({ name: "create_spend_request", arguments: spend(-5) }).catch((e: Error) => e)
     const text = refused instanceof Error ? refused.message : JSON.stringify(refused)
     assert.match(text, /amount/u)
+  })
+
+  it("tells an agent that sent 19.99 that amounts are integers in minor units", async () => {
+    const refused = await agent
+      .callTool({ name: "create_spend_request", arguments: spend(19.99) })
+      .catch((e: Error) => e)
+    const text = refused instanceof Error ? refused.message : JSON.stringify(refused)
+    assert.include(text, "amounts are integers in minor units: 1999 for 19.99 USD")
   })
 })

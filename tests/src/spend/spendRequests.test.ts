@@ -77,6 +77,14 @@ describe("POST /v1/spend-requests", () => {
     )
   })
 
+  it("tells a client that sent 19.99 that amounts are integers in minor units", async () => {
+    const answer = await create(acme.testKey, spendBody(19.99))
+    assert.strictEqual(answer.status, 400)
+    assert.deepStrictEqual(answer.body.details, [
+      { path: "amount", message: "amounts are integers in minor units: 1999 for 19.99 USD" }
+    ])
+  })
+
   it("answers 400 naming every bad field, never a 500", async () => {
     const cases: Array<[unknown, ReadonlyArray<string>]> = [
       [{}, ["amount", "currency", "merchant", "purpose"]],

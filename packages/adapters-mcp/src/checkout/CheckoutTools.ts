@@ -6,21 +6,41 @@ import {
 } from "@svc/adapters-http/api"
 import { Schema } from "effect"
 import { Tool } from "effect/ai"
-import { ClientRequestId, callService, idempotencyHeaders, ServiceClient, ToolFailure } from "../shared/index.ts"
+import {
+  ClientRequestId,
+  callService,
+  idempotencyHeaders,
+  readsOnly,
+  ServiceClient,
+  ToolFailure,
+  toolHints
+} from "../shared/index.ts"
 
 /** Asks to buy from one merchant with a single-use card. */
 export const CreateCheckoutIntent = Tool.make("create_checkout_intent", {
   description:
     "Ask to buy `amount` (an integer in minor units of the account's currency) from one merchant, paid with a " +
     "single-use card. The policy decides as for a spend request: `approved` (call issue_card_for_intent next), " +
-    "`pending_approval` (a person must approve; poll, do not resend) or `denied`. No money moves until the card is " +
+    "`pending_approval` (a person must approve; follow it with get_checkout_intent, do not resend) or `denied`. No money moves until the card is " +
     "charged. The intent expires after `expiresInSeconds` (default 1 hour). Pass a `clientRequestId` and reuse it on " +
     "retries so one intent is made. Needs spend.write.",
   parameters: Schema.Struct({ ...CreateCheckoutIntentBody.fields, clientRequestId: ClientRequestId }),
   success: CheckoutIntentResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
-}).annotate(Tool.Destructive, false)
+}).annotateMerge(toolHints({ readOnly: false, destructive: false, idempotent: false, openWorld: false }))
+
+/** Reads one checkout intent. */
+export const GetCheckoutIntent = Tool.make("get_checkout_intent", {
+  description:
+    "Read one checkout intent by id: its status (`pending_approval`, `approved`, `authorized`, `completed`, `expired`, " +
+    "`canceled`, `denied`), amount in minor units, merchant and expiry. Use it to follow a `pending_approval` intent until a " +
+    "person decides, then call issue_card_for_intent once it is `approved`. Needs spend.read.",
+  parameters: Schema.Struct({ id: UuidParam.annotate({ description: "The checkout intent's id (a UUID)." }) }),
+  success: CheckoutIntentResponse,
+  failure: ToolFailure,
+  dependencies: [ServiceClient]
+}).annotateMerge(readsOnly)
 
 /** Issues (or re-reads) the card of an approved intent. */
 export const IssueCardForIntent = Tool.make("issue_card_for_intent", {
@@ -33,12 +53,14 @@ export const IssueCardForIntent = Tool.make("issue_card_for_intent", {
   success: CardCredentialsResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
-}).annotate(Tool.Idempotent, true)
+}).annotateMerge(toolHints({ readOnly: false, destructive: false, idempotent: true, openWorld: true }))
 
 /** The checkout tools' handlers. */
 export const checkoutHandlers = {
   create_checkout_intent: ({ clientRequestId, ...payload }: typeof CreateCheckoutIntent.parametersSchema.Type) =>
     callService((client) => client.checkout.create({ payload, ...idempotencyHeaders(clientRequestId) })),
+  get_checkout_intent: ({ id }: typeof GetCheckoutIntent.parametersSchema.Type) =>
+    callService((client) => client.checkout.get({ params: { id } })),
   issue_card_for_intent: ({ intentId }: typeof IssueCardForIntent.parametersSchema.Type) =>
     callService((client) => client.checkoutCredentials.credentials({ params: { id: intentId } }))
 }

@@ -1,6 +1,6 @@
 import { BalanceResponse } from "@svc/adapters-http/api"
 import { Tool } from "effect/ai"
-import { callService, ServiceClient, ToolFailure } from "../shared/index.ts"
+import { callService, readsOnly, ServiceClient, ToolFailure } from "../shared/index.ts"
 
 /** Reads the credential's account balance. */
 export const GetBalance = Tool.make("get_balance", {
@@ -11,7 +11,7 @@ export const GetBalance = Tool.make("get_balance", {
   success: BalanceResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
-}).annotate(Tool.Readonly, true)
+}).annotateMerge(readsOnly)
 
 /** The balance tool's handler. */
 export const balanceHandlers = {

@@ -1,24 +1,28 @@
 import { Toolkit } from "effect/ai"
-import { CreateCheckoutIntent, checkoutHandlers, IssueCardForIntent } from "../checkout/index.ts"
+import { CreateCheckoutIntent, checkoutHandlers, GetCheckoutIntent, IssueCardForIntent } from "../checkout/index.ts"
 import { balanceHandlers, GetBalance } from "../ledger/index.ts"
 import {
   CancelSpendRequest,
   CreateSpendRequest,
+  EvaluateSpendRequest,
   GetSpendRequest,
   ListSpendRequests,
   spendHandlers
 } from "../spend/index.ts"
-import { CreateTransfer, transferHandlers } from "../transfers/index.ts"
+import { CreateTransfer, GetTransfer, transferHandlers } from "../transfers/index.ts"
 
-/** The eight spend tools an agent gets over MCP. */
+/** The eleven spend tools an agent gets over MCP. */
 export const SpendToolkit = Toolkit.make(
   GetBalance,
+  EvaluateSpendRequest,
   CreateSpendRequest,
   GetSpendRequest,
   ListSpendRequests,
   CancelSpendRequest,
   CreateTransfer,
+  GetTransfer,
   CreateCheckoutIntent,
+  GetCheckoutIntent,
   IssueCardForIntent
 )
 

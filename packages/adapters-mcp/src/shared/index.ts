@@ -1,1 +1,2 @@
 export * from "./ServiceClient.ts"
+export * from "./ToolHints.ts"

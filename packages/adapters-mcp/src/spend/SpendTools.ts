@@ -1,7 +1,22 @@
-import { CreateSpendRequestBody, ListOf, ListQuery, SpendRequestResponse, UuidParam } from "@svc/adapters-http/api"
+import {
+  CreateSpendRequestBody,
+  ListOf,
+  ListQuery,
+  SpendEvaluationResponse,
+  SpendRequestResponse,
+  UuidParam
+} from "@svc/adapters-http/api"
 import { Schema } from "effect"
 import { Tool } from "effect/ai"
-import { ClientRequestId, callService, idempotencyHeaders, ServiceClient, ToolFailure } from "../shared/index.ts"
+import {
+  ClientRequestId,
+  callService,
+  idempotencyHeaders,
+  readsOnly,
+  ServiceClient,
+  ToolFailure,
+  toolHints
+} from "../shared/index.ts"
 
 const SpendRequestId = UuidParam.annotate({ description: "The spend request's id (a UUID)." })
 
@@ -18,7 +33,20 @@ export const CreateSpendRequest = Tool.make("create_spend_request", {
   success: SpendRequestResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
-}).annotate(Tool.Destructive, false)
+}).annotateMerge(toolHints({ readOnly: false, destructive: true, idempotent: false, openWorld: false }))
+
+/** Asks what create_spend_request would decide, without spending. */
+export const EvaluateSpendRequest = Tool.make("evaluate_spend_request", {
+  description:
+    "Dry run of create_spend_request: answers `{outcome, reasons}` (`approved`, `pending_approval` or `denied`, " +
+    "each reason with its figures such as `limit`, `used`, `remaining`, `resetsAt`) as the key's policy would decide " +
+    "these parameters now, and changes nothing: no request, no hold, no budget used. Use it to check a purchase " +
+    "before asking; another request may change the answer right after. Needs spend.write.",
+  parameters: CreateSpendRequestBody,
+  success: SpendEvaluationResponse,
+  failure: ToolFailure,
+  dependencies: [ServiceClient]
+}).annotateMerge(readsOnly)
 
 /** Reads one spend request. */
 export const GetSpendRequest = Tool.make("get_spend_request", {
@@ -29,7 +57,7 @@ export const GetSpendRequest = Tool.make("get_spend_request", {
   success: SpendRequestResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
-}).annotate(Tool.Readonly, true)
+}).annotateMerge(readsOnly)
 
 /** Lists spend requests, newest first. */
 export const ListSpendRequests = Tool.make("list_spend_requests", {
@@ -46,7 +74,7 @@ export const ListSpendRequests = Tool.make("list_spend_requests", {
   success: ListOf(SpendRequestResponse),
   failure: ToolFailure,
   dependencies: [ServiceClient]
-}).annotate(Tool.Readonly, true)
+}).annotateMerge(readsOnly)
 
 /** Cancels a pending spend request. */
 export const CancelSpendRequest = Tool.make("cancel_spend_request", {
@@ -57,12 +85,14 @@ export const CancelSpendRequest = Tool.make("cancel_spend_request", {
   success: SpendRequestResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
-}).annotate(Tool.Idempotent, true)
+}).annotateMerge(toolHints({ readOnly: false, destructive: true, idempotent: true, openWorld: false }))
 
 /** The spend tools' handlers, each one call of the SDK as the caller. */
 export const spendHandlers = {
   create_spend_request: ({ clientRequestId, ...payload }: typeof CreateSpendRequest.parametersSchema.Type) =>
     callService((client) => client.spendRequests.create({ payload, ...idempotencyHeaders(clientRequestId) })),
+  evaluate_spend_request: (payload: typeof EvaluateSpendRequest.parametersSchema.Type) =>
+    callService((client) => client.spendEvaluation.evaluate({ payload })),
   get_spend_request: ({ id }: typeof GetSpendRequest.parametersSchema.Type) =>
     callService((client) => client.spendRequests.get({ params: { id } })),
   list_spend_requests: (query: typeof ListSpendRequests.parametersSchema.Type) =>

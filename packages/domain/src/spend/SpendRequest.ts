@@ -137,22 +137,50 @@ const MetadataValue = Schema.String.check(
  */
 export const CreateSpendRequest = Schema.Struct({
   amount: PositiveAmountMinor,
-  currency: Currency,
+  currency: Currency.annotate({
+    description: "The ISO 4217 code of the amount's currency, in upper case; the account's currency.",
+    examples: ["USD"]
+  }),
   merchant: Schema.Struct({
     name: Schema.String.check(
       Schema.isBetweenLength(1, 200),
       Schema.isPattern(/\S/u, { message: "must not be blank" })
+    ).annotate({
+      description: "Who is paid, as the key's policy names merchants in its allow and block lists (1..200 characters).",
+      examples: ["OpenAI"]
+    }),
+    category: Schema.optionalKey(
+      CategorySlug.annotate({
+        description:
+          "What kind of purchase this is, as a lowercase slug the key's policy may allow or block (e.g. `software`, " +
+          "`travel`, `advertising`); without it, a policy with an allowed-categories list denies the request.",
+        examples: ["software"]
+      })
     ),
-    category: Schema.optionalKey(CategorySlug),
-    url: Schema.optionalKey(HttpUrl)
-  }),
+    url: Schema.optionalKey(
+      HttpUrl.annotate({ description: "The merchant's web address (http or https).", examples: ["https://openai.com"] })
+    )
+  }).annotate({ description: "The merchant to pay." }),
   purpose: Schema.String.check(
     Schema.isBetweenLength(1, 1000, { message: "expected 1..1000 characters" }),
     Schema.isPattern(/\S/u, { message: "must not be blank" })
+  ).annotate({
+    description:
+      "Why the agent spends, in words an approver reads on the approval card and in the audit log (1..1000 characters).",
+    examples: ["API tokens for the support assistant"]
+  }),
+  accountId: Schema.optionalKey(
+    Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" })).annotate({
+      description: "The account to pay from; the credential's default account when omitted."
+    })
   ),
-  accountId: Schema.optionalKey(Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))),
   metadata: Schema.optionalKey(
-    Schema.Record(MetadataKey, MetadataValue).check(Schema.isMaxProperties(20, { message: "at most 20 metadata keys" }))
+    Schema.Record(MetadataKey, MetadataValue)
+      .check(Schema.isMaxProperties(20, { message: "at most 20 metadata keys" }))
+      .annotate({
+        description: "Your own key-value pairs (at most 20), stored with the request and answered with it.",
+        examples: [{ orderId: "ord_123" }]
+      })
   )
 })
 export type CreateSpendRequest = typeof CreateSpendRequest.Type
