@@ -32,9 +32,22 @@ export const sessionCookie = HttpApiSecurity.apiKey({ key: SESSION_COOKIE, in: "
   )
 )
 
-const security = { bearer: HttpApiSecurity.bearer }
+/**
+ * `Authorization: Bearer <credential>`. The scheme is written `bearer`, as HTTP's authentication scheme registry
+ * names it: reference pages read `Bearer` as an unknown scheme and show a Basic example. Headers match it in any case.
+ */
+const bearer = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "`Authorization: Bearer <credential>`: a spending key (`svc_...`, `svc_test_...`) or team API key (`svcteam_...`) on " +
+      "/v1; a session JWT, an OAuth access token (`mid_access_token_...`) or a team API key on the routes that say so."
+  ),
+  HttpApiSecurity.annotate(OpenApi.Format, "svc_..., svcteam_..., session JWT or mid_access_token_...")
+)
+
+const security = { bearer }
 /** Routes a person may use from the dashboard: a bearer credential, or else the session cookie. */
-const personSecurity = { bearer: HttpApiSecurity.bearer, sessionCookie }
+const personSecurity = { bearer, sessionCookie }
 const error = [Unauthorized, Forbidden, BadRequest] as const
 
 /** The live dashboard session behind the cookie of a /auth/session request. */
