@@ -27,6 +27,55 @@ const download = (app: Client, query: string) => app.call("GET", `/files/downloa
 /** The invoice PDF route over HTTP on whichever ports the caller provides. */
 export const invoiceDownloadSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
   layer(ports, { timeout: "120 seconds", excludeTestServices: true })(`invoice download (${name})`, (it) => {
+    it.effect(
+      "the internal note is the team's: answered on its routes, never on the PDF, the receipt or the payment page",
+      () =>
+        withAppOnPorts(async (app) => {
+          const secret = "disputes the hosting line; chase in May"
+          const { token, customerId } = await teamWithCustomer(app)
+          const created = await createInvoice(app, token, customerId, { internalNote: secret })
+          assert.strictEqual(created.internalNote, secret)
+          assert.strictEqual(created.note, "Thank you for your business")
+          const invoice = await sendInvoice(app, token, created.id)
+          assert.strictEqual((await app.call("GET", `/invoices/${invoice.id}`, { token })).body.internalNote, secret)
+          const listed = await app.call("GET", "/invoices", { token })
+          assert.strictEqual(listed.body.data[0].internalNote, secret)
+
+          const publicPdf = pdfText((await app.rawCall(`/files/download/invoice?token=${invoice.token}`)).bytes)
+          assert.include(publicPdf, "Thank you for your business")
+          assert.notInclude(publicPdf, "chase in May")
+          const fileKey = (await app.call("GET", "/users/me", { token })).body.fileKey as string
+          const teamPdf = await app.rawCall(
+            `/files/download/invoice?id=${invoice.id}&fk=${encodeURIComponent(fileKey)}`
+          )
+          assert.notInclude(pdfText(teamPdf.bytes), "chase in May")
+          const intent = await app.call("POST", "/invoice-payments/payment-intent", { body: { token: invoice.token } })
+          assert.notInclude(JSON.stringify(intent.body), "chase in May")
+
+          // A paid invoice's content is final, but the team may still keep notes on it.
+          await app.call("PUT", `/invoices/${invoice.id}`, { token, body: { status: "paid" } })
+          const noted = await app.call("PUT", `/invoices/${invoice.id}`, {
+            token,
+            body: { internalNote: "settled by wire" }
+          })
+          assert.strictEqual(noted.status, 200, JSON.stringify(noted.body))
+          assert.strictEqual(noted.body.internalNote, "settled by wire")
+          const refused = await app.call("PUT", `/invoices/${invoice.id}`, { token, body: { note: "new terms" } })
+          assert.strictEqual(refused.status, 409)
+          const receipt = pdfText(
+            (await app.rawCall(`/files/download/invoice?token=${invoice.token}&type=receipt`)).bytes
+          )
+          assert.include(receipt, "Receipt for invoice")
+          assert.notInclude(receipt, "settled by wire")
+          const tooLong = await app.call("PUT", `/invoices/${invoice.id}`, {
+            token,
+            body: { internalNote: "x".repeat(5001) }
+          })
+          assert.strictEqual(tooLong.status, 400)
+          assert.strictEqual(tooLong.body.details[0].path, "internalNote")
+        })
+    )
+
     it.effect("the PDF holds the invoice as text; access by id with the team's file key or by public token", () =>
       withAppOnPorts(async (app) => {
         const { token, customerId } = await teamWithCustomer(app, "Globex Corporation")

@@ -69,6 +69,8 @@ export const Invoice = Schema.Struct({
   lineItems: Schema.Array(InvoiceLineItem),
   discountMinor: SignedAmountMinor,
   note: Schema.NullOr(Schema.String),
+  /** The team's own note: answered to the team only, never on the invoice's PDF, public token or events. */
+  internalNote: Schema.NullOr(Schema.String),
   token: Schema.String,
   scheduledAt: Schema.NullOr(Schema.String),
   sentAt: Schema.NullOr(Schema.String),
@@ -190,7 +192,10 @@ export const InvoiceLineItemView = Schema.Struct({
   amount: Schema.Finite
 })
 
-/** An invoice as clients see it: amounts in major units, its status at the time of the answer. */
+/**
+ * An invoice as the team sees it: amounts in major units, its status at the time of the answer, and its internal note
+ * (so never a public answer).
+ */
 export const InvoiceView = Schema.Struct({
   object: Schema.Literal("invoice"),
   id: Schema.String,
@@ -208,6 +213,7 @@ export const InvoiceView = Schema.Struct({
   vat: Schema.Finite,
   total: Schema.Finite,
   note: Schema.NullOr(Schema.String),
+  internalNote: Schema.NullOr(Schema.String),
   token: Schema.String,
   scheduledAt: Schema.NullOr(Schema.String),
   sentAt: Schema.NullOr(Schema.String),
@@ -249,6 +255,7 @@ export const invoiceView =
       vat: major(totals.vatMinor),
       total: major(totals.totalMinor),
       note: invoice.note,
+      internalNote: invoice.internalNote,
       token: invoice.token,
       scheduledAt: invoice.scheduledAt,
       sentAt: invoice.sentAt,

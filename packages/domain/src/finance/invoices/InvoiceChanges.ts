@@ -24,6 +24,9 @@ export const movedInvoice = (
   }
 }
 
+/** What a patch may change on a paid or canceled invoice too: its status, and the team's internal note. */
+const ALWAYS_EDITABLE = new Set(["status", "paidAt", "internalNote"])
+
 /** Why a patch is refused before its content is read: `paidAt` without `paid`, or new content for a final invoice. */
 export const invoicePatchRefusal = (
   current: Invoice,
@@ -34,7 +37,7 @@ export const invoicePatchRefusal = (
     return Option.some(new InvalidInvoice({ field: "paidAt", message: "only with status paid" }))
   }
   const status = effectiveStatus(current, nowIso)
-  const changesContent = Object.keys(patch).some((key) => key !== "status" && key !== "paidAt")
+  const changesContent = Object.keys(patch).some((key) => !ALWAYS_EDITABLE.has(key))
   if (changesContent && !isEditable(status)) {
     return Option.some(invoiceStatusConflict(current, nowIso, `a ${status} invoice cannot be edited`))
   }

@@ -59,6 +59,10 @@ const LineItem = Schema.Struct({
 const LineItems = Schema.Array(LineItem).check(Schema.isMaxLength(100, { message: "expected at most 100 line items" }))
 
 const Note = Schema.NullOr(Schema.String.check(Schema.isMaxLength(5000)))
+const InternalNote = Note.annotate({
+  description:
+    "The team's own note (at most 5000 characters): answered on these routes only, never on the PDF or to the customer."
+})
 
 const content = {
   customerId: UuidParam,
@@ -76,7 +80,8 @@ export const CreateInvoiceRequest = Schema.Struct({
   dueDate: Schema.optionalKey(content.dueDate),
   lineItems: Schema.optionalKey(content.lineItems),
   discount: Schema.optionalKey(Amount),
-  note: Schema.optionalKey(Note)
+  note: Schema.optionalKey(Note),
+  internalNote: Schema.optionalKey(InternalNote)
 })
 
 export const UpdateInvoiceRequest = Schema.Struct({
@@ -88,6 +93,7 @@ export const UpdateInvoiceRequest = Schema.Struct({
   lineItems: Schema.optionalKey(content.lineItems),
   discount: Schema.optionalKey(Amount),
   note: Schema.optionalKey(Note),
+  internalNote: Schema.optionalKey(InternalNote),
   status: Schema.optionalKey(InvoiceTarget),
   paidAt: Schema.optionalKey(Instant)
 })
