@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises"
+import { existsSync } from "node:fs"
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { assert, beforeAll, describe, it } from "@effect/vitest"
 import { sessionToken } from "../support/InProcessApp.ts"
@@ -71,10 +72,11 @@ describe("svc login", () => {
 
   it("lets SVC_TOKEN and SVC_BASE_URL win over the stored credential; a refused token exits 7 with the request id", async () => {
     const home = await newHome()
-    const stored = await svc(["login", "--token", "svc_test_not_a_key", "--base-url", "http://127.0.0.1:9"], {
-      XDG_CONFIG_HOME: home
-    })
-    assert.strictEqual(stored.code, 0, stored.stderr)
+    await mkdir(join(home, "svc"), { recursive: true })
+    await writeFile(
+      join(home, "svc", "credentials.json"),
+      JSON.stringify({ baseUrl: "http://127.0.0.1:9", token: "svc_test_not_a_key" })
+    )
     const fromEnv = await svc(["balance", "--json"], { XDG_CONFIG_HOME: home, ...agent() })
     assert.strictEqual(fromEnv.code, 0, fromEnv.stderr)
     assert.strictEqual(JSON.parse(fromEnv.stdout).currency, "USD")
@@ -83,6 +85,31 @@ describe("svc login", () => {
     assert.strictEqual(refused.code, 7)
     assert.match(refused.stderr, /error: \w+ \(401\)/u)
     assert.match(refused.stderr, /request id: \S+/u)
+  })
+})
+
+describe("svc login checks the credential first", () => {
+  it("a key the service refuses exits 7 and stores nothing; so does an unreachable service (exit 6)", async () => {
+    const home = await newHome()
+    const refused = await svc(["login", "--token", "svc_test_not_a_key", "--base-url", baseUrl()], {
+      XDG_CONFIG_HOME: home
+    })
+    assert.strictEqual(refused.code, 7, refused.stderr)
+    assert.match(refused.stderr, /refused this credential \(401\); nothing was stored/u)
+    assert.notMatch(refused.stderr, /logged in/u)
+    const unreachable = await svc(["login", "--token", team.key, "--base-url", "http://127.0.0.1:9"], {
+      XDG_CONFIG_HOME: home
+    })
+    assert.strictEqual(unreachable.code, 6, unreachable.stderr)
+    assert.match(unreachable.stderr, /could not reach http:\/\/127\.0\.0\.1:9/u)
+    assert.isFalse(existsSync(join(home, "svc", "credentials.json")))
+  })
+
+  it("a person's session token is checked too, and stored", async () => {
+    const home = await newHome()
+    const login = await svc(["login", "--token", team.owner, "--base-url", baseUrl()], { XDG_CONFIG_HOME: home })
+    assert.strictEqual(login.code, 0, login.stderr)
+    assert.match(login.stderr, /logged in to /u)
   })
 })
 

@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process"
 import { createServer, type Server } from "node:http"
 import { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { afterAll, assert, beforeAll } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -74,12 +76,23 @@ export const serviceOnLoopback = () => {
 
 const CLI = fileURLToPath(new URL("../../../apps/cli/src/main.ts", import.meta.url))
 
-/** An MCP client of `svc mcp` (a Node 24 child process) calling `baseUrl` as `token`. */
+/** The MCP host configuration `svc mcp --print-config` prints for this checkout and `baseUrl`. */
+export const printedHostConfig = async (
+  baseUrl: string
+): Promise<{ command: string; args: Array<string>; env: Record<string, string> }> => {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, "mcp", "--print-config"], {
+    env: { ...process.env, SVC_BASE_URL: baseUrl }
+  })
+  return JSON.parse(stdout).mcpServers.svc
+}
+
+/** An MCP client of `svc mcp` started as the printed host configuration says, calling `baseUrl` as `token`. */
 export const stdioClient = async (baseUrl: string, token: string) => {
+  const server = await printedHostConfig(baseUrl)
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "mcp"],
-    env: { ...(process.env as Record<string, string>), SVC_BASE_URL: baseUrl, SVC_TOKEN: token },
+    command: server.command,
+    args: server.args,
+    env: { ...(process.env as Record<string, string>), ...server.env, SVC_TOKEN: token },
     stderr: "pipe"
   })
   const client = new Client({ name: "svc-tests", version: "0.0.1" })

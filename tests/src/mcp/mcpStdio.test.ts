@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs"
+import { isAbsolute } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { setUpKeyedTeam } from "../support/HttpScenarios.ts"
-import { serviceOnLoopback, stdioClient, toolAnswer } from "./McpHarness.ts"
+import { printedHostConfig, serviceOnLoopback, stdioClient, toolAnswer } from "./McpHarness.ts"
 
 const service = serviceOnLoopback()
 
@@ -64,6 +66,16 @@ describe("the MCP server over stdio", () => {
     const currency = (transfer.inputSchema.properties as Record<string, { enum?: Array<string>; const?: string }>)
       .currency
     assert.deepStrictEqual(currency?.enum ?? [currency?.const], ["USD"])
+  })
+
+  it("prints a host configuration that starts this checkout's CLI by absolute paths, never a package name", async () => {
+    const server = await printedHostConfig("https://svc.example")
+    assert.isTrue(isAbsolute(server.command) && existsSync(server.command), server.command)
+    assert.notMatch(server.command, /npx|npm/u)
+    assert.strictEqual(server.args.length, 2)
+    assert.isTrue(isAbsolute(server.args[0] ?? "") && existsSync(server.args[0] ?? ""), server.args[0])
+    assert.strictEqual(server.args[1], "mcp")
+    assert.strictEqual(server.env.SVC_BASE_URL, "https://svc.example")
   })
 
   it("states every tool's hints truthfully: reads are read-only, money movers destructive", async () => {

@@ -1,7 +1,46 @@
+import { CallResponse, makeClient, toApiError } from "@svc/sdk"
 import { Console, Effect, Option, Redacted } from "effect"
 import { Command, Flag, Prompt } from "effect/cli"
+import { FetchHttpClient } from "effect/http"
 import { defaultBaseUrl, forget, store } from "../Credentials.ts"
-import { usage } from "../Failure.ts"
+import { CliExit, ExitCode, usage } from "../Failure.ts"
+
+/** The HTTP status a call answers: 200 when it succeeds, 0 when the service could not be reached. */
+const statusOf = <A, E>(request: Effect.Effect<A, E>) => {
+  const response: CallResponse["Service"] = { last: undefined }
+  return request.pipe(
+    Effect.as(200),
+    Effect.catch((failure) => Effect.map(toApiError(failure, response.last), (error) => error.status)),
+    Effect.provideService(CallResponse, response)
+  )
+}
+
+/**
+ * Checks `token` with the service before anything is stored: an agent's key is known by `GET /v1/balance`, a person's
+ * session by `GET /users/me`; any answer but 401 means the service knows the credential (a key without the scope to
+ * read the balance still authenticates). Refused (exit 7) when both answer 401, unreachable (exit 6) when neither
+ * answers.
+ */
+const verify = (baseUrl: string, token: string) =>
+  Effect.gen(function* () {
+    const client = yield* makeClient({ baseUrl, token, retry: { maxElapsedMs: 3_000 } }).pipe(
+      Effect.provide(FetchHttpClient.layer)
+    )
+    const asAgent = yield* statusOf(client.accounts.balance())
+    const status = asAgent === 401 ? yield* statusOf(client.me.me()) : asAgent
+    if (status === 0) {
+      return yield* new CliExit({
+        exitCode: ExitCode.unavailable,
+        message: `error: could not reach ${baseUrl} to check the credential; nothing was stored`
+      })
+    }
+    if (status === 401) {
+      return yield* new CliExit({
+        exitCode: ExitCode.notLoggedIn,
+        message: `error: ${baseUrl} refused this credential (401); nothing was stored`
+      })
+    }
+  })
 
 /** `svc login`: stores the credential and the service's URL in the user's config folder (0600). */
 export const login = Command.make(
@@ -28,12 +67,15 @@ export const login = Command.make(
           )
         : yield* usage("--token: give the token (no terminal to prompt on)")
     if (secret.trim() === "") return yield* usage("--token: the token is empty")
-    const file = yield* store({ baseUrl: baseUrl.replace(/\/+$/u, ""), token: secret.trim() })
+    const service = baseUrl.replace(/\/+$/u, "")
+    yield* verify(service, secret.trim())
+    const file = yield* store({ baseUrl: service, token: secret.trim() })
     yield* Console.error(`logged in to ${baseUrl}; the credential is stored in ${file}`)
   })
 ).pipe(
   Command.withDescription(
-    "Store a credential for later commands, in $XDG_CONFIG_HOME/svc (else ~/.config/svc), readable by you alone. " +
+    "Check a credential with the service, then store it for later commands, in $XDG_CONFIG_HOME/svc (else " +
+      "~/.config/svc), readable by you alone. " +
       "SVC_TOKEN and SVC_BASE_URL in the environment win over the stored ones."
   )
 )
