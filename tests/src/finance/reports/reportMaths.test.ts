@@ -32,8 +32,9 @@ describe("report maths", () => {
     // |3 - 8| / 8 = 62.5 % -> 63
     assert.deepStrictEqual(percentageChange(3, 8), { value: 63, status: "negative" })
     assert.deepStrictEqual(percentageChange(500, 0), { value: 0, status: "positive" })
-    assert.deepStrictEqual(percentageChange(0, 0), { value: 0, status: "negative" })
-    assert.deepStrictEqual(percentageChange(100, 100), { value: 0, status: "negative" })
+    assert.deepStrictEqual(percentageChange(0, 0), { value: 0, status: "neutral" })
+    assert.deepStrictEqual(percentageChange(100, 100), { value: 0, status: "neutral" })
+    assert.deepStrictEqual(percentageChange(-100, -100), { value: 0, status: "neutral" })
     // losses compare by magnitude: |(|-300| - |-200|)| / |-200| = 50 %; -300 is below -200
     assert.deepStrictEqual(percentageChange(-300, -200), { value: 50, status: "negative" })
   })

@@ -68,7 +68,7 @@ const comparison = (type: string) =>
       type: "array",
       items: obj({
         date: str,
-        percentage: obj({ value: num, status: { type: "string", enum: ["negative", "positive"] } }),
+        percentage: obj({ value: num, status: { type: "string", enum: ["negative", "neutral", "positive"] } }),
         current: point,
         previous: point
       })
@@ -192,8 +192,8 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "60 seconds" })
           bodies["/reports/revenue"].result.map((r: Json) => [r.current.value, r.previous.value, r.percentage]),
           [
             [1000, 600, { value: 67, status: "positive" }],
-            [0, 0, { value: 0, status: "negative" }],
-            [0, 0, { value: 0, status: "negative" }]
+            [0, 0, { value: 0, status: "neutral" }],
+            [0, 0, { value: 0, status: "neutral" }]
           ]
         )
         // net profit of January: 1000.00 - 450.00

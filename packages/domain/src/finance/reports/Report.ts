@@ -25,10 +25,10 @@ export const DEFAULT_REPORT_MONTHS = 12
 export const ReportPoint = Schema.Struct({ date: Schema.String, value: Schema.Finite, currency: Schema.String })
 export type ReportPoint = typeof ReportPoint.Type
 
-/** The change against the same month a year earlier, in whole percent. */
+/** The change against the same month a year earlier, in whole percent: up (`positive`), down, or none (`neutral`). */
 export const ReportPercentage = Schema.Struct({
   value: Schema.Finite,
-  status: Schema.Literals(["negative", "positive"])
+  status: Schema.Literals(["negative", "neutral", "positive"])
 })
 export type ReportPercentage = typeof ReportPercentage.Type
 

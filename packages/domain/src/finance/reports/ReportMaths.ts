@@ -106,10 +106,11 @@ export const profitMinor = (totals: MonthTotals, type: RevenueType): number => {
 
 /**
  * `round(|(|current| - |previous|) / |previous| * 100|)` (half away from zero), 0 when previous is 0; `positive` when
- * current is above previous.
+ * current is above previous, `negative` below it, `neutral` when they are equal (a month of 0 after a month of 0 did
+ * not get worse).
  */
 export const percentageChange = (currentMinor: number, previousMinor: number): ReportPercentage => {
-  const status = currentMinor > previousMinor ? "positive" : "negative"
+  const status = currentMinor > previousMinor ? "positive" : currentMinor < previousMinor ? "negative" : "neutral"
   if (previousMinor === 0) return { value: 0, status }
   const current = BigInt(Math.abs(currentMinor))
   const previous = BigInt(Math.abs(previousMinor))
