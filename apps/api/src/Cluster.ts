@@ -1,6 +1,8 @@
 import cluster, { type Worker } from "node:cluster"
-import { Data, Effect, Option, Queue } from "effect"
-import { configuredSessionSecret, databaseUrl, jobsLeaderConfig } from "./Config.ts"
+import { Data, Effect, Option, Queue, Redacted } from "effect"
+import { configuredCardNumberKey, configuredSessionSecret, databaseUrl, jobsLeaderConfig } from "./Config.ts"
+import { integrationSecretsKey } from "./config/IntegrationsConfig.ts"
+import { derivedIntegrationSecretsKey, integrationSecretsKeyWarning } from "./Integrations.ts"
 
 /** Several processes cannot share the embedded database. */
 class WebConcurrencyRefused extends Data.TaggedError("WebConcurrencyRefused")<{ readonly message: string }> {}
@@ -18,16 +20,37 @@ interface Exited {
 const fork = (slots: Map<Worker, number>, slot: number, env: Record<string, string>) =>
   Effect.sync(() => slots.set(cluster.fork(env), slot))
 
+/** A random secret of 244 bits, for a setting the operator left unset. */
+const randomSecret = () => crypto.randomUUID() + crypto.randomUUID()
+
 /**
- * What every worker must agree on: without `SESSION_JWT_SECRET` each would pick its own random secret (and with it
- * the webhook signing key), so a session from one worker would fail on another; the primary picks one for all.
+ * What every worker must agree on, picked once by the primary for the settings left unset, each with one warning here
+ * (the workers then find them set, and warn about none of them): without `SESSION_JWT_SECRET` each worker would pick
+ * its own random secret (and with it the webhook signing key), so a session from one worker would fail on another;
+ * without `CARD_NUMBER_KEY` a card number hashed by one worker would not match on another; without
+ * `INTEGRATION_SECRETS_KEY` each derives the key from the session secret, which the primary does once for all.
  */
 const sharedEnv = Effect.gen(function* () {
-  if (Option.isSome(yield* configuredSessionSecret)) return {}
-  yield* Effect.logWarning(
-    "SESSION_JWT_SECRET is unset: the workers share a random secret, so sessions end with the primary"
-  )
-  return { SESSION_JWT_SECRET: crypto.randomUUID() + crypto.randomUUID() }
+  const env: Record<string, string> = {}
+  const sessionSecret = yield* configuredSessionSecret
+  if (Option.isNone(sessionSecret)) {
+    yield* Effect.logWarning(
+      "SESSION_JWT_SECRET is unset: the workers share a random secret, so sessions end with the primary"
+    )
+    env.SESSION_JWT_SECRET = randomSecret()
+  }
+  if (Option.isNone(yield* configuredCardNumberKey)) {
+    yield* Effect.logWarning(
+      "CARD_NUMBER_KEY is unset: the workers share a random key, so card number hashes end with the primary"
+    )
+    env.CARD_NUMBER_KEY = randomSecret()
+  }
+  if (Option.isNone(yield* integrationSecretsKey)) {
+    yield* Effect.logWarning(integrationSecretsKeyWarning)
+    const secret = Option.match(sessionSecret, { onNone: () => env.SESSION_JWT_SECRET ?? "", onSome: Redacted.value })
+    env.INTEGRATION_SECRETS_KEY = Redacted.value(derivedIntegrationSecretsKey(Redacted.make(secret)))
+  }
+  return env
 })
 
 /** Sends SIGTERM to every worker and waits until all have drained and exited. */

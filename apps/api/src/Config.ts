@@ -102,6 +102,9 @@ export const configuredSessionSecret = Config.option(Config.Redacted("SESSION_JW
 /** `FILE_KEY_SECRET`, when set. */
 export const configuredFileKeySecret = Config.option(Config.Redacted("FILE_KEY_SECRET"))
 
+/** `CARD_NUMBER_KEY`, when set. */
+export const configuredCardNumberKey = Config.option(Config.Redacted("CARD_NUMBER_KEY"))
+
 /** `DATABASE_URL`, when set (the embedded database otherwise). */
 export const databaseUrl = Config.option(Config.String("DATABASE_URL"))
 
@@ -265,7 +268,7 @@ export const serviceConfig = Effect.gen(function* () {
   const mailOutboxDir = yield* Config.option(Config.String("MAIL_OUTBOX_DIR"))
   const smtp = yield* smtpConfig(publicBaseUrl)
   const readAfterWrite = yield* readAfterWriteConfig
-  const cardNumberKey = yield* Config.option(Config.Redacted("CARD_NUMBER_KEY"))
+  const cardNumberKey = yield* configuredCardNumberKey
   if (Option.isNone(cardNumberKey)) {
     // A fixed default would let anyone who knows it brute-force the stored hashes back into card numbers.
     yield* Effect.logWarning("CARD_NUMBER_KEY is unset: using a random key, so card number hashes die with the process")

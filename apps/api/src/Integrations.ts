@@ -31,6 +31,14 @@ class IntegrationSettings extends Context.Service<
   }
 >()("@svc/api/IntegrationSettings") {}
 
+/** What the log says when `INTEGRATION_SECRETS_KEY` is unset. */
+export const integrationSecretsKeyWarning =
+  "INTEGRATION_SECRETS_KEY is unset: integration secrets are sealed under a key derived from the session secret"
+
+/** The key integration secrets are sealed under when `INTEGRATION_SECRETS_KEY` is unset: derived from the session's. */
+export const derivedIntegrationSecretsKey = (sessionSecret: Redacted.Redacted): Redacted.Redacted =>
+  Redacted.make(`integration-secrets:${Redacted.value(sessionSecret)}`)
+
 /**
  * What every integration shares, read once (`IntegrationSettings`): `SealedSecrets` under `INTEGRATION_SECRETS_KEY` (by
  * default a key derived from the session secret, with a warning, so a fresh start works; set it, as the sealed tokens
@@ -40,14 +48,8 @@ export const integrationsFoundation = (config: ServiceConfig) =>
   Layer.unwrap(
     Effect.gen(function* () {
       const configured = yield* integrationSecretsKey
-      if (Option.isNone(configured)) {
-        yield* Effect.logWarning(
-          "INTEGRATION_SECRETS_KEY is unset: integration secrets are sealed under a key derived from the session secret"
-        )
-      }
-      const key = Option.getOrElse(configured, () =>
-        Redacted.make(`integration-secrets:${Redacted.value(config.sessionJwtSecret)}`)
-      )
+      if (Option.isNone(configured)) yield* Effect.logWarning(integrationSecretsKeyWarning)
+      const key = Option.getOrElse(configured, () => derivedIntegrationSecretsKey(config.sessionJwtSecret))
       return Layer.merge(
         SealedSecrets.layer(key),
         Layer.succeed(IntegrationSettings, { secretsKey: key, dashboardUrl: yield* dashboardUrl(config.publicBaseUrl) })

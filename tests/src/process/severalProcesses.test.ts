@@ -133,6 +133,14 @@ describe.skipIf(process.env.DATABASE_URL === undefined)("WEB_CONCURRENCY=2 on on
     assert.isTrue(pids.every(isAlive), "both workers still serve")
   }, 120_000)
 
+  it("warns once about each unset setting the workers must share, from the primary, not once per worker", () => {
+    const output = server.output()
+    const times = (text: string) => output.split(text).length - 1
+    assert.strictEqual(times("CARD_NUMBER_KEY is unset"), 1, output)
+    assert.strictEqual(times("INTEGRATION_SECRETS_KEY is unset"), 1, output)
+    assert.strictEqual(times("SESSION_JWT_SECRET is unset"), 0, "the test sets it")
+  })
+
   it("restarts a worker that dies, and on SIGTERM drains every worker and exits 0", async () => {
     const [first, second] = await workersListening(server, 2)
     process.kill(second ?? 0, "SIGKILL")
