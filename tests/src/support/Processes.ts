@@ -59,7 +59,7 @@ export const startApi = async (
   const { DATABASE_URL: _ignored, ...inherited } = process.env
   const child = spawn(process.execPath, ["apps/api/src/main.ts"], {
     cwd: ROOT,
-    env: { ...inherited, ...env, PORT: String(port), HOST: "127.0.0.1", SESSION_JWT_SECRET: SESSION_SECRET },
+    env: { ...inherited, SESSION_JWT_SECRET: SESSION_SECRET, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
