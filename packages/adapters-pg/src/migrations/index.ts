@@ -43,6 +43,7 @@ import signInLinkRequests from "./0040_sign_in_link_requests.ts"
 import auditAtCommit from "./0041_audit_at_commit.ts"
 import idempotencyOutcomes from "./0043_idempotency_outcomes.ts"
 import inboxDisplayName from "./0046_inbox_display_name.ts"
+import twinCategoryTaxonomy from "./0047_twin_category_taxonomy.ts"
 import userPreferences from "./0048_user_preferences.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
@@ -90,6 +91,7 @@ export const migrations = Migrator.fromRecord({
   "0041_audit_at_commit": auditAtCommit,
   "0043_idempotency_outcomes": idempotencyOutcomes,
   "0046_inbox_display_name": inboxDisplayName,
+  "0047_twin_category_taxonomy": twinCategoryTaxonomy,
   "0048_user_preferences": userPreferences
 })
 
