@@ -207,6 +207,69 @@ twinSuite("transactions", (it) => {
     })
   )
 
+  it.effect("the twin's category slugs name the standard categories: assigning, filtering and listing", () =>
+    withAppOnPorts(async (app) => {
+      const acme = await financeTeam(app)
+      const listed = await app.call("GET", "/transactions/categories?pageSize=100", { token: acme.owner })
+      assert.strictEqual(listed.status, 200, JSON.stringify(listed.body))
+      type Listed = {
+        id: string
+        slug: string
+        name: string
+        color: string
+        parentId: string | null
+        excluded: boolean
+      }
+      const bySlug = new Map<string, Listed>(listed.body.data.map((c: Listed) => [c.slug, c]))
+      const parentOf = (slug: string) => {
+        const parentId = bySlug.get(slug)?.parentId
+        return [...bySlug.values()].find((c) => c.id === parentId)?.slug ?? null
+      }
+      for (const [slug, name, color, parent] of [
+        ["sales-marketing", "Sales & Marketing", "#0693E3", null],
+        ["internet-and-telephone", "Internet & Telephone", "#39CCCC", "operations"],
+        ["professional-services-fees", "Professional Services Fees", "#9900EF", "professional-services"],
+        ["credit-card-payment", "Credit Card Payment", "#00A9FE", "banking-finance"],
+        ["vat-gst-pst-qst-payments", "VAT/GST/PST/QST Payments", "#DC2626", "taxes"],
+        ["internal-transfer", "Internal Transfer", "#6B7280", "system"]
+      ] as const) {
+        assert.deepInclude(bySlug.get(slug), { name, color }, slug)
+        assert.strictEqual(parentOf(slug), parent, `${slug}'s parent`)
+      }
+      assert.isTrue(bySlug.get("credit-card-payment")!.excluded)
+      assert.isTrue(bySlug.get("internal-transfer")!.excluded)
+
+      const phone = await transaction(app, acme, { name: "Phone bill", categorySlug: "internet-and-telephone" })
+      const card = await transaction(app, acme, { name: "Card repayment" })
+      await transaction(app, acme, { name: "Lunch", categorySlug: "meals" })
+      const assigned = await app.call("PATCH", "/transactions/bulk", {
+        token: acme.owner,
+        body: { ids: [card], categorySlug: "credit-card-payment" }
+      })
+      assert.strictEqual(assigned.status, 200, JSON.stringify(assigned.body))
+      assert.strictEqual(assigned.body.data[0].category.slug, "credit-card-payment")
+      const patched = await app.call("PATCH", `/transactions/${phone}`, {
+        token: acme.owner,
+        body: { categorySlug: "processor-fees" }
+      })
+      assert.strictEqual(patched.body.category.slug, "processor-fees")
+      assert.deepStrictEqual(
+        ids(
+          await app.call("GET", "/transactions?categories=processor-fees,credit-card-payment", { token: acme.owner })
+        ).toSorted(),
+        [phone, card].toSorted()
+      )
+      for (const firstSlug of ["internet-and-phone", "credit-card-payments", "taxes-government"]) {
+        const refused = await app.call("PATCH", `/transactions/${phone}`, {
+          token: acme.owner,
+          body: { categorySlug: firstSlug }
+        })
+        assert.strictEqual(refused.status, 404, `${firstSlug} is no standard slug`)
+        assert.include(refused.body.message, "categorySlug:")
+      }
+    })
+  )
+
   it.effect("transaction categories are read one at a time by id", () =>
     withAppOnPorts(async (app) => {
       const acme = await financeTeam(app)
