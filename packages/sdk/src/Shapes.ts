@@ -188,8 +188,10 @@ export type Transaction = typeof TransactionResponse.Type
 export type CreateTransactionInput = typeof CreateTransactionRequest.Type
 /** The body of PATCH /transactions/:id: the fields to change (null clears). */
 export type UpdateTransactionInput = typeof UpdateTransactionRequest.Type
-/** One item of the bulk update: a transaction's id and its changes. */
-export type BulkUpdateTransactionInput = (typeof BulkUpdateTransactionsRequest.Type)[number]
+/** The body of the bulk update: an array of `{id, ...changes}`, or the twin's `{ids, ...changes, tagId}`. */
+export type BulkUpdateTransactionsInput = typeof BulkUpdateTransactionsRequest.Type
+/** One item of the bulk update's array form: a transaction's id and its changes. */
+export type BulkUpdateTransactionInput = Extract<BulkUpdateTransactionsInput, ReadonlyArray<unknown>>[number]
 /** SPEC.md's CreateTransactionAttachment: a stored file's path segments, name, size in bytes and MIME type. */
 export type CreateTransactionAttachmentInput = typeof CreateTransactionAttachmentRequest.Type
 /** An attachment item of a transaction. */

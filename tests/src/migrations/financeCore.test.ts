@@ -39,8 +39,8 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(22))), { timeout: "60 s
             const parent = categories.find((c) => c.id === seeded.parentId)
             assert.strictEqual(parent?.slug ?? null, standard.parent, `${standard.slug}'s parent`)
           }
-          assert.isTrue(bySlug.get("internal-transfers")!.excluded)
-          assert.isTrue(bySlug.get("credit-card-payments")!.excluded)
+          assert.isTrue(bySlug.get("internal-transfer")!.excluded)
+          assert.isTrue(bySlug.get("credit-card-payment")!.excluded)
           assert.strictEqual(bySlug.get("customer-refunds")!.type, "contra_revenue")
         }
 

@@ -43,6 +43,7 @@ import signInLinkRequests from "./0040_sign_in_link_requests.ts"
 import auditAtCommit from "./0041_audit_at_commit.ts"
 import idempotencyOutcomes from "./0043_idempotency_outcomes.ts"
 import inboxDisplayName from "./0046_inbox_display_name.ts"
+import twinCategoryTaxonomy from "./0050_twin_category_taxonomy.ts"
 import userPreferences from "./0048_user_preferences.ts"
 import invoiceInternalNote from "./0049_invoice_internal_note.ts"
 
@@ -92,7 +93,8 @@ export const migrations = Migrator.fromRecord({
   "0043_idempotency_outcomes": idempotencyOutcomes,
   "0046_inbox_display_name": inboxDisplayName,
   "0048_user_preferences": userPreferences,
-  "0049_invoice_internal_note": invoiceInternalNote
+  "0049_invoice_internal_note": invoiceInternalNote,
+  "0050_twin_category_taxonomy": twinCategoryTaxonomy
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

@@ -25,7 +25,7 @@ const categoriesOf = (teamId: TeamId) =>
  *   T4  +0.01 income, status pending                  revenue 1
  *   T5  +200.00 EUR product-sales, base 220.00 USD    revenue 22000 (base amount)
  *   T6  +300.00 GBP product-sales, no base amount     out (neither its currency nor a base in USD)
- *   T7  +5,000.00 internal-transfers (excluded)        out
+ *   T7  +5,000.00 internal-transfer (excluded)         out
  *   T8  +700.00 product-sales, internal                out
  *   T9  +400.00 product-sales, status excluded         out
  *   T10 +50.00 uncategorised                           not revenue (uncategorised income)
@@ -33,7 +33,7 @@ const categoriesOf = (teamId: TeamId) =>
  *   T12 -99.99 software, recurring                     operating 9999, recurring 9999
  *   T13 -1,000.00 rent, recurring, status archived     operating 100000, recurring 100000
  *   T14 -0.01 uncategorised                            operating 1
- *   T15 -5,000.00 internal-transfers (excluded)        out
+ *   T15 -5,000.00 internal-transfer (excluded)         out
  *   T16 -1,000.00 rent, internal                       out
  *   revenue gross = 100000 + 50000 - 10000 + 1 + 22000 = 162001 (1,620.01); tax = 9091 + 10000 = 19091
  *   revenue net = 162001 - 19091 = 142910 (1,429.10)
@@ -70,7 +70,7 @@ const goldenTeam = Effect.gen(function* () {
       baseCurrency: "USD"
     }),
     t("2025-01-07", 30000, { categoryId: category("product-sales"), currency: "GBP" }),
-    t("2025-01-08", 500000, { categoryId: category("internal-transfers") }),
+    t("2025-01-08", 500000, { categoryId: category("internal-transfer") }),
     t("2025-01-09", 70000, { categoryId: category("product-sales"), internal: true }),
     t("2025-01-10", 40000, { categoryId: category("product-sales"), status: "excluded" }),
     t("2025-01-11", 5000),
@@ -83,7 +83,7 @@ const goldenTeam = Effect.gen(function* () {
       status: "archived"
     }),
     t("2025-01-15", -1),
-    t("2025-01-16", -500000, { categoryId: category("internal-transfers") }),
+    t("2025-01-16", -500000, { categoryId: category("internal-transfer") }),
     t("2025-01-31", -100000, { categoryId: category("rent"), internal: true }),
     t("2025-03-31", 9999999, { categoryId: category("service-revenue") }),
     t("2025-03-01", -200000, { categoryId: category("rent") }),

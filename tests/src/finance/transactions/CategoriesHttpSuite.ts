@@ -44,7 +44,7 @@ export const categoriesHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E
               taxRate: null
             }
           )
-          assert.isTrue(listed.find((c) => c.slug === "credit-card-payments")!.excluded as boolean)
+          assert.isTrue(listed.find((c) => c.slug === "credit-card-payment")!.excluded as boolean)
 
           const created = await app.call("POST", PATH, {
             token: acme.owner,

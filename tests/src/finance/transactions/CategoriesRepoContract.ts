@@ -40,7 +40,7 @@ export const categoriesRepoContract = <E>(name: string, ports: Layer.Layer<Ledge
         const refunds = categories.find((c) => c.slug === "customer-refunds")!
         assert.strictEqual(refunds.parentId, revenue.id)
         assert.strictEqual(refunds.type, "contra_revenue")
-        assert.isTrue(categories.find((c) => c.slug === "internal-transfers")!.excluded)
+        assert.isTrue(categories.find((c) => c.slug === "internal-transfer")!.excluded)
       })
     )
 

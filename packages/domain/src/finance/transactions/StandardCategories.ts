@@ -13,126 +13,155 @@ export interface StandardCategory {
   readonly taxType: string | null
 }
 
-type Entry = readonly [slug: string, name: string]
+/** A child of the taxonomy: its slug, name and color, and its type and exclusion when they differ from its parent's. */
+type Entry = readonly [slug: string, name: string, color: string, own?: { type?: CategoryType; excluded?: boolean }]
 
 const group = (
-  parent: Entry,
-  color: string,
+  parent: readonly [slug: string, name: string, color: string],
   type: CategoryType,
-  children: ReadonlyArray<Entry>,
-  childType: (slug: string) => CategoryType = () => type
+  children: ReadonlyArray<Entry>
 ): Array<StandardCategory> => [
-  { slug: parent[0], name: parent[1], color, type, parent: null, excluded: false, taxRate: null, taxType: null },
-  ...children.map(([slug, name]) => ({
+  {
+    slug: parent[0],
+    name: parent[1],
+    color: parent[2],
+    type,
+    parent: null,
+    excluded: false,
+    taxRate: null,
+    taxType: null
+  },
+  ...children.map(([slug, name, color, own]) => ({
     slug,
     name,
     color,
-    type: childType(slug),
+    type: own?.type ?? type,
     parent: parent[0],
-    excluded: false,
+    excluded: own?.excluded ?? false,
     taxRate: null,
     taxType: null
   }))
 ]
 
-const CONTRA_REVENUE = new Set(["customer-refunds", "chargebacks-disputes"])
+const contra = { type: "contra_revenue" } as const
+const transfer = { type: "transfer" } as const
+const excludedTransfer = { type: "transfer", excluded: true } as const
+const expense = { type: "expense" } as const
 
 /**
- * The standard taxonomy, parents before their children: revenue (with the contra-revenue refunds and chargebacks),
- * cost of goods sold, the operating expenses, and the excluded transfers between own accounts and card repayments.
- * Seeded for every team (migration 0022 for the teams before it, `TeamOpening.open` for new ones); slugs are stable.
+ * The standard taxonomy, parents before their children: the twin's slugs, names, structure and colors (its
+ * `uncategorized` aside: no category is uncategorised, so a category of that name would split the bucket). The types
+ * are this service's: revenue with the contra-revenue refunds and chargebacks, cost of goods sold, operating
+ * expenses, and transfers (money moved, never income nor spend: between own accounts, card repayments, loans, payouts,
+ * the owner's equity), of which internal transfers and card repayments are excluded as in the twin. Seeded for every
+ * team (`TeamOpening.open`; migration 0047 moved the teams before it from the service's first taxonomy); slugs are
+ * stable.
  */
 export const STANDARD_CATEGORIES: ReadonlyArray<StandardCategory> = [
-  ...group(
-    ["revenue", "Revenue"],
-    "#00C969",
-    "revenue",
-    [
-      ["income", "Income"],
-      ["product-sales", "Product sales"],
-      ["service-revenue", "Service revenue"],
-      ["consulting-revenue", "Consulting revenue"],
-      ["subscription-revenue", "Subscription revenue"],
-      ["interest-income", "Interest income"],
-      ["other-income", "Other income"],
-      ["customer-refunds", "Customer refunds"],
-      ["chargebacks-disputes", "Chargebacks and disputes"]
-    ],
-    (slug) => (CONTRA_REVENUE.has(slug) ? "contra_revenue" : "revenue")
-  ),
-  ...group(["cost-of-goods-sold", "Cost of goods sold"], "#FF6B35", "cost_of_goods_sold", [
-    ["inventory", "Inventory"],
-    ["raw-materials", "Raw materials"],
-    ["manufacturing", "Manufacturing"],
-    ["shipping-inbound", "Inbound shipping"],
-    ["duties-customs", "Duties and customs"]
+  ...group(["revenue", "Revenue", "#00D084"], "revenue", [
+    ["income", "Income", "#06EB51"],
+    ["product-sales", "Product Sales", "#00D084"],
+    ["service-revenue", "Service Revenue", "#00E676"],
+    ["consulting-revenue", "Consulting Revenue", "#00C853"],
+    ["subscription-revenue", "Subscription Revenue", "#00E676"],
+    ["interest-income", "Interest Income", "#00B894"],
+    ["other-income", "Other Income", "#00C853"],
+    ["customer-refunds", "Customer Refunds", "#00D084", contra],
+    ["chargebacks-disputes", "Chargebacks & Disputes", "#00B894", contra]
   ]),
-  ...group(["sales-marketing", "Sales and marketing"], "#9B59B6", "expense", [
-    ["marketing", "Marketing"],
-    ["advertising", "Advertising"],
-    ["website", "Website"],
-    ["events", "Events"]
+  ...group(["cost-of-goods-sold", "Cost of Goods Sold", "#FF6900"], "cost_of_goods_sold", [
+    ["inventory", "Inventory", "#FF6900"],
+    ["manufacturing", "Manufacturing", "#FF8A00"],
+    ["shipping-inbound", "Shipping (Inbound)", "#FF8A00"],
+    ["duties-customs", "Duties & Customs", "#FF8A00"]
   ]),
-  ...group(["operations", "Operations"], "#3498DB", "expense", [
-    ["rent", "Rent"],
-    ["utilities", "Utilities"],
-    ["office-supplies", "Office supplies"],
-    ["equipment", "Equipment"],
-    ["internet-and-phone", "Internet and phone"],
-    ["shipping", "Shipping"]
+  ...group(["sales-marketing", "Sales & Marketing", "#0693E3"], "expense", [
+    ["marketing", "Marketing", "#0693E3"],
+    ["advertising", "Advertising", "#00A9FE"],
+    ["website", "Website", "#0074D9"],
+    ["events", "Events", "#0693E3"],
+    ["promotional-materials", "Promotional Materials", "#00A9FE"]
   ]),
-  ...group(["professional-services", "Professional services"], "#1ABC9C", "expense", [
-    ["legal", "Legal"],
-    ["accounting", "Accounting"],
-    ["contractors", "Contractors"],
-    ["insurance", "Insurance"]
+  ...group(["operations", "Operations", "#8ED1FC"], "expense", [
+    ["office-supplies", "Office Supplies", "#8ED1FC"],
+    ["rent", "Rent", "#A8E6FF"],
+    ["utilities", "Utilities", "#39CCCC"],
+    ["facilities-expenses", "Facilities Expenses", "#8ED1FC"],
+    ["equipment", "Equipment", "#00A9FE"],
+    ["internet-and-telephone", "Internet & Telephone", "#39CCCC"],
+    ["shipping", "Shipping", "#0074D9"]
   ]),
-  ...group(["human-resources", "Human resources"], "#E67E22", "expense", [
-    ["salary", "Salary"],
-    ["benefits", "Benefits"],
-    ["training", "Training"],
-    ["recruiting", "Recruiting"]
+  ...group(["professional-services", "Professional Services", "#9900EF"], "expense", [
+    ["professional-services-fees", "Professional Services Fees", "#9900EF"],
+    ["contractors", "Contractors", "#B388EB"],
+    ["insurance", "Insurance", "#8A2BE2"]
   ]),
-  ...group(["travel-entertainment", "Travel and entertainment"], "#F1C40F", "expense", [
-    ["travel", "Travel"],
-    ["meals", "Meals"],
-    ["entertainment", "Entertainment"]
+  ...group(["human-resources", "Human Resources", "#EB144C"], "expense", [
+    ["salary", "Salary", "#EB144C"],
+    ["training", "Training", "#FF6FA4"],
+    ["benefits", "Benefits", "#FF78CB"]
   ]),
-  ...group(["technology", "Technology"], "#2980B9", "expense", [
-    ["software", "Software"],
-    ["hardware", "Hardware"],
-    ["hosting", "Hosting"]
+  ...group(["travel-entertainment", "Travel & Entertainment", "#FF9F1C"], "expense", [
+    ["travel", "Travel", "#FF9F1C"],
+    ["meals", "Meals", "#FFB74D"],
+    ["activity", "Activity", "#FFCC02"]
   ]),
-  ...group(["banking-finance", "Banking and finance"], "#7F8C8D", "expense", [
-    ["bank-fees", "Bank fees"],
-    ["payment-processing-fees", "Payment processing fees"],
-    ["interest-expense", "Interest expense"],
-    ["loan-repayment", "Loan repayment"]
+  ...group(["technology", "Technology", "#39CCCC"], "expense", [
+    ["software", "Software", "#39CCCC"],
+    ["non-software-subscriptions", "Non-Software Subscriptions", "#00A9FE"]
   ]),
-  ...group(["taxes-government", "Taxes and government"], "#C0392B", "expense", [
-    ["taxes", "Taxes"],
-    ["licenses-permits", "Licenses and permits"]
+  ...group(["banking-finance", "Banking & Finance", "#0074D9"], "expense", [
+    ["transfer", "Transfer", "#0074D9", transfer],
+    ["credit-card-payment", "Credit Card Payment", "#00A9FE", excludedTransfer],
+    ["banking-fees", "Banking Fees", "#0693E3"],
+    ["loan-proceeds", "Loan Proceeds", "#0074D9", transfer],
+    ["loan-principal-repayment", "Loan Principal Repayment", "#00A9FE"],
+    ["interest-expense", "Interest Expense", "#0693E3"],
+    ["payouts", "Payouts", "#0074D9", transfer],
+    ["processor-fees", "Processor Fees", "#00A9FE"],
+    ["fees", "Fees", "#0693E3"]
   ]),
-  {
-    slug: "internal-transfers",
-    name: "Internal transfers",
-    color: "#95A5A6",
-    type: "transfer",
-    parent: null,
-    excluded: true,
-    taxRate: null,
-    taxType: null
-  },
-  {
-    slug: "credit-card-payments",
-    name: "Credit card payments",
-    color: "#BDC3C7",
-    type: "transfer",
-    parent: null,
-    excluded: true,
-    taxRate: null,
-    taxType: null
-  }
+  ...group(["assets-capex", "Assets", "#3D9970"], "expense", [
+    ["fixed-assets", "Fixed Assets", "#3D9970"],
+    ["prepaid-expenses", "Prepaid Expenses", "#4C6B88"]
+  ]),
+  ...group(["liabilities-debt", "Liabilities & Debt", "#B04632"], "expense", [
+    ["leases", "Leases", "#B04632"],
+    ["deferred-revenue", "Deferred Revenue", "#C46210", transfer]
+  ]),
+  ...group(["taxes", "Taxes & Government", "#DC2626"], "expense", [
+    ["vat-gst-pst-qst-payments", "VAT/GST/PST/QST Payments", "#DC2626"],
+    ["sales-use-tax-payments", "Sales & Use Tax Payments", "#FF5A5F"],
+    ["income-tax-payments", "Income Tax Payments", "#DC2626"],
+    ["payroll-tax-remittances", "Payroll Tax Remittances", "#FF5A5F"],
+    ["employer-taxes", "Employer Taxes", "#DC2626"],
+    ["government-fees", "Government Fees", "#DC2626"]
+  ]),
+  ...group(["owner-equity", "Owner / Equity", "#059669"], "transfer", [
+    ["owner-draws", "Owner Draws", "#059669"],
+    ["capital-investment", "Capital Investment", "#00B894"],
+    ["charitable-donations", "Charitable Donations", "#00C853", expense]
+  ]),
+  ...group(["system", "System", "#6B7280"], "expense", [
+    ["other", "Other", "#9CA3AF"],
+    ["internal-transfer", "Internal Transfer", "#6B7280", excludedTransfer]
+  ])
+]
+
+/**
+ * The service's first taxonomy's slugs that the twin's names otherwise (each the same category, renamed in place by
+ * migration 0047); the first taxonomy's other slugs are the twin's too, or became the team's own categories.
+ */
+export const RENAMED_STANDARD_SLUGS: ReadonlyArray<readonly [from: string, to: string]> = [
+  ["internet-and-phone", "internet-and-telephone"],
+  ["entertainment", "activity"],
+  ["bank-fees", "banking-fees"],
+  ["payment-processing-fees", "processor-fees"],
+  ["loan-repayment", "loan-principal-repayment"],
+  ["taxes-government", "taxes"],
+  ["licenses-permits", "government-fees"],
+  ["internal-transfers", "internal-transfer"],
+  ["credit-card-payments", "credit-card-payment"]
 ]
 
 /** The slugs whose positive transactions are revenue (CONTRACT.md's revenue categories). */

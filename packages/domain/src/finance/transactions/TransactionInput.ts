@@ -92,6 +92,26 @@ export type UpdateTransaction = typeof UpdateTransaction.Type
 export const BulkUpdateItem = Schema.Struct({ id: Uuid, ...UpdateTransaction.fields })
 export type BulkUpdateItem = typeof BulkUpdateItem.Type
 
+/** The most transactions one bulk request names. */
+export const BULK_LIMIT = 100
+
+/**
+ * The twin's PATCH /transactions/bulk: the same changes for every transaction of `ids` (1 to 100); `categorySlug`
+ * null clears the category, and `tagId` adds that tag to each transaction, keeping its other tags.
+ */
+export const BulkUpdateByIds = Schema.Struct({
+  ids: Schema.Array(Uuid).check(
+    Schema.isBetweenLength(1, BULK_LIMIT, { message: `expected 1 to ${BULK_LIMIT} transaction ids` })
+  ),
+  ...UpdateTransaction.fields,
+  categorySlug: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(64)))),
+  tagId: Schema.optionalKey(Schema.NullOr(Uuid))
+})
+export type BulkUpdateByIds = typeof BulkUpdateByIds.Type
+
+/** A bulk update in either form: an array of `{id, ...changes}` or the twin's `{ids, ...changes, tagId}`. */
+export type BulkUpdate = ReadonlyArray<BulkUpdateItem> | BulkUpdateByIds
+
 /** SPEC.md's CreateTransactionAttachment: a stored file's path segments, its name, size in bytes and MIME type. */
 export const CreateTransactionAttachment = Schema.Struct({
   path: Schema.Array(

@@ -3,6 +3,7 @@ import { newId, nowIso, type PersistenceUnavailable, type TeamId, Transactor } f
 import { BankAccountsRepo } from "../banking/index.ts"
 import { TagsRepo } from "../tags/index.ts"
 import { CategoriesRepo } from "./CategoriesRepo.ts"
+import { bulkUpdateOf, type UpdateStep } from "./internal/BulkUpdates.ts"
 import {
   changesOf,
   filterOf,
@@ -13,12 +14,12 @@ import {
 import { AttachmentId, type TransactionAttachment, type TransactionDetails, type TransactionId } from "./Transaction.ts"
 import {
   TransactionAttachmentNotFound,
-  TransactionInvalid,
+  type TransactionInvalid,
   TransactionNotFound,
   type TransactionReferenceNotFound
 } from "./TransactionErrors.ts"
 import type {
-  BulkUpdateItem,
+  BulkUpdate,
   CreateTransaction,
   CreateTransactionAttachment,
   TransactionQuery,
@@ -52,10 +53,13 @@ export class Transactions extends Context.Service<
       id: TransactionId,
       changes: UpdateTransaction
     ) => Effect.Effect<TransactionDetails, Failure | TransactionNotFound>
-    /** Applies every item's changes or none. */
+    /**
+     * Applies every change or none: each item's of the array form, or the twin's `{ids, ...changes}` to each of its
+     * ids (its `tagId` added to each transaction's tags).
+     */
     readonly updateMany: (
       teamId: TeamId,
-      items: ReadonlyArray<BulkUpdateItem>
+      request: BulkUpdate
     ) => Effect.Effect<ReadonlyArray<TransactionDetails>, Failure | TransactionNotFound>
     /** Deletes the transaction (with its tags and attachments) and answers it as it was. */
     readonly remove: (
@@ -129,10 +133,14 @@ export class Transactions extends Context.Service<
       return created!
     })
 
-    const updateOne = (teamId: TeamId, id: string, input: UpdateTransaction, p: string, refs: TransactionReferences) =>
+    const updateOne = (teamId: TeamId, step: UpdateStep, refs: TransactionReferences, tagId: string | null) =>
       Effect.gen(function* () {
-        const current = yield* found(teamId, id, p === "" ? null : `${p}id`)
-        const changes = yield* changesOf(current.transaction, input, p, refs, yield* nowIso)
+        const current = yield* found(teamId, step.id, step.idField)
+        const input =
+          tagId === null
+            ? step.changes
+            : { ...step.changes, tagIds: [...(step.changes.tagIds ?? current.tags.map((tag) => tag.id)), tagId] }
+        const changes = yield* changesOf(current.transaction, input, step.prefix, refs, yield* nowIso)
         yield* repo.update(teamId, [current.transaction.id], changes)
         return current.transaction.id
       })
@@ -142,21 +150,17 @@ export class Transactions extends Context.Service<
       id: TransactionId,
       changes: UpdateTransaction
     ) {
-      yield* transactor.withTransaction(updateOne(teamId, id, changes, "", referencesOf(ports, teamId)))
+      const step = { id, changes, idField: null, prefix: "" }
+      yield* transactor.withTransaction(updateOne(teamId, step, referencesOf(ports, teamId), null))
       return yield* found(teamId, id, null)
     })
 
-    const updateMany = Effect.fn("Transactions.updateMany")(function* (
-      teamId: TeamId,
-      items: ReadonlyArray<BulkUpdateItem>
-    ) {
+    const updateMany = Effect.fn("Transactions.updateMany")(function* (teamId: TeamId, request: BulkUpdate) {
       const refs = referencesOf(ports, teamId)
-      const duplicate = items.findIndex((item, i) => items.findIndex((other) => other.id === item.id) !== i)
-      if (duplicate >= 0) {
-        return yield* new TransactionInvalid({ field: `${duplicate}.id`, message: "the same transaction twice" })
-      }
+      const { steps, tagId } = yield* bulkUpdateOf(request)
+      if (tagId !== null) yield* refs.tag(tagId, "tagId")
       const ids = yield* transactor.withTransaction(
-        Effect.forEach(items, ({ id, ...changes }, i) => updateOne(teamId, id, changes, `${i}.`, refs))
+        Effect.forEach(steps, (step) => updateOne(teamId, step, refs, tagId))
       )
       return yield* Effect.forEach(ids, (id) => found(teamId, id, null))
     })

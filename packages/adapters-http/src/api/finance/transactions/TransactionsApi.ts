@@ -1,5 +1,7 @@
 import {
   AttachmentView,
+  BULK_LIMIT,
+  BulkUpdateByIds,
   BulkUpdateItem,
   CreateTransaction,
   CreateTransactionAttachment,
@@ -66,14 +68,14 @@ export const TransactionListQuery = {
 
 const Items = <S extends Schema.Top>(item: S) =>
   Schema.Array(item).check(
-    Schema.isMinLength(1, { message: "expected 1 to 100 items" }),
-    Schema.isMaxLength(100, { message: "expected 1 to 100 items" })
+    Schema.isMinLength(1, { message: `expected 1 to ${BULK_LIMIT} items` }),
+    Schema.isMaxLength(BULK_LIMIT, { message: `expected 1 to ${BULK_LIMIT} items` })
   )
 
 export const CreateTransactionRequest = CreateTransaction
 export const UpdateTransactionRequest = UpdateTransaction
 export const BulkCreateTransactionsRequest = Items(CreateTransaction)
-export const BulkUpdateTransactionsRequest = Items(BulkUpdateItem)
+export const BulkUpdateTransactionsRequest = Schema.Union([Items(BulkUpdateItem), BulkUpdateByIds])
 export const BulkDeleteTransactionsRequest = Items(UuidParam)
 export const CreateTransactionAttachmentRequest = CreateTransactionAttachment
 
@@ -134,7 +136,10 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
       .annotate(OpenApi.Summary, "Update transactions in bulk")
       .annotate(
         OpenApi.Description,
-        "Applies each item's changes to the transaction of its `id`, all or none; a refused item is named by its index."
+        "Applies each item's changes to the transaction of its `id` (a refused item is named by its index, `2.amount`), " +
+          "or the twin's `{ids, ...changes, tagId}`: the same changes to each of up to 100 `ids` (an unknown id is " +
+          "404 naming `ids.2`), `categorySlug: null` clearing the category and `tagId` adding that tag to each. " +
+          "All or none."
       ),
     HttpApiEndpoint.delete("deleteMany", "/transactions/bulk", {
       payload: BulkDeleteTransactionsRequest,

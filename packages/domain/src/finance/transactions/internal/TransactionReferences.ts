@@ -61,6 +61,12 @@ export const referencesOf = (ports: ReferencePorts, teamId: TeamId) => {
       }
       return unique.map((id) => id as TagId)
     })
+  const tag = (id: string, field: string) =>
+    Effect.flatMap(ports.tags.existing(teamId, [id as TagId]), (known) =>
+      known.length === 1
+        ? Effect.succeed(id as TagId)
+        : Effect.fail(new TransactionReferenceNotFound({ kind: "tag", id, field }))
+    )
   const account = (id: string, field: string) =>
     Effect.gen(function* () {
       let known = accounts.get(id)
@@ -71,7 +77,7 @@ export const referencesOf = (ports: ReferencePorts, teamId: TeamId) => {
       if (!known) return yield* new TransactionReferenceNotFound({ kind: "bank account", id, field })
       return id as BankAccountId
     })
-  return { allCategories, category, tags, account }
+  return { allCategories, category, tags, tag, account }
 }
 
 /** A team's references, as `referencesOf` reads them. */
