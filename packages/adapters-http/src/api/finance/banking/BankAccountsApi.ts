@@ -2,6 +2,7 @@ import { BankAccountType, BankAccountView, KnownCurrency } from "@svc/domain/mod
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
+  Flag,
   CommonErrors,
   Conflict,
   Forbidden,
@@ -39,8 +40,6 @@ export const UpdateBankAccountRequest = Schema.Struct({
   baseBalance: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
   enabled: Schema.optionalKey(Schema.Boolean)
 })
-
-const Flag = Schema.Literals(["true", "false"])
 
 const errors = [...CommonErrors, Forbidden] as const
 const id = { id: UuidParam }
