@@ -1,4 +1,4 @@
-import { DEFAULT_FILE_LINK_SECONDS, FileAccess, type PresignedUrl, type TeamId, isoOfMillis } from "@svc/domain"
+import { DEFAULT_FILE_LINK_SECONDS, FileAccess, isoOfMillis, type PresignedUrl, type TeamId } from "@svc/domain"
 import { Effect } from "effect"
 import { badRequest } from "../../api/shared/index.ts"
 import { PublicBaseUrl } from "../middleware/index.ts"

@@ -2,9 +2,9 @@ import { BankAccountType, BankAccountView, KnownCurrency } from "@svc/domain/mod
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
-  Flag,
   CommonErrors,
   Conflict,
+  Flag,
   Forbidden,
   ListOf,
   ListQuery,

@@ -12,8 +12,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { PRESIGNED_URL_DESCRIPTION, PresignedUrlQuery, PresignedUrlResponse } from "../../files/index.ts"
 import {
-  Flag,
   CommonErrors,
+  Flag,
   Forbidden,
   ListOf,
   ListQuery,
