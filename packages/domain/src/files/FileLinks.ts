@@ -1,6 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { constantTimeEqual, hmacBase64Url } from "../shared/index.ts"
-import type { TeamId } from "../shared/model.ts"
+import { constantTimeEqual, hmacBase64Url, type TeamId } from "../shared/model.ts"
 import type { StorageKey } from "./StorageKey.ts"
 
 /**
