@@ -44,7 +44,13 @@ export class FileAccess extends Context.Service<FileAccess>()("@svc/domain/FileA
       if (parsed.teamId !== teamId) return yield* new InvalidFilePath({ reason: "not a file of the team" })
       const expires = fileLinkExpiry(yield* Clock.currentTimeMillis, options.lifetimeSeconds)
       const grant = { teamId, key: parsed.key, expires, download: options.download }
-      return { key: parsed.key, expires, download: options.download, signature: yield* links.sign(grant) } as FileLink
+      const link: FileLink = {
+        key: parsed.key,
+        expires,
+        download: options.download,
+        signature: yield* links.sign(grant)
+      }
+      return link
     })
     /** The file a presigned link names, when its signature holds and it has not expired; with its milliseconds left. */
     const openLink = Effect.fn("FileAccess.openLink")(function* (link: FileLink) {
