@@ -1,12 +1,12 @@
 import { assert } from "@effect/vitest"
-import { TeamId } from "@svc/domain"
-import { Effect } from "effect"
+import { FileLinks, StorageKey, TeamId } from "@svc/domain"
+import { Effect, Redacted } from "effect"
 import { inboxMail, jsonOf, pdfBytes, type RawAnswer, upload } from "../finance/documents/DocumentsSetup.ts"
 import { financeTeam, scopedKey } from "../finance/FinanceHttpSetup.ts"
 import { postTransaction } from "../finance/transactions/TransactionsHttpSuite.ts"
 import { settle } from "../inbound/InboundSetup.ts"
 import type { Client } from "../support/HttpScenarios.ts"
-import type { Answer } from "../support/InProcessApp.ts"
+import { type Answer, testConfig } from "../support/InProcessApp.ts"
 import { post } from "../support/WebhooksHarness.ts"
 import { storeDir, userFilesSuite, withServedApp } from "./UserFilesSetup.ts"
 
@@ -187,6 +187,35 @@ userFilesSuite(dir)("presigned file URLs (HTTP on Postgres, files on disk)", (it
         const bare = await client.rawCall(`/files/presigned?path=${encodeURIComponent(document.path)}`)
         assert.strictEqual(bare.status, 400, text(bare))
       })
+    )
+  )
+
+  it.effect("a URL signed by the service's key is 401 from its expiry on, and serves nothing", () =>
+    withServedApp(dir, (client) =>
+      Effect.gen(function* () {
+        const { team, document } = yield* Effect.promise(() => teamWithDocument(client, pdfBytes(70)))
+        // The app signs with the file key secret when PRESIGNED_URL_KEY is unset; sign as it would, already expired.
+        const links = yield* FileLinks
+        const expires = Math.floor(Date.now() / 1000) - 1
+        const grant = { teamId: TeamId.make(team.id), key: StorageKey.make(document.path), expires, download: true }
+        const signature = yield* links.sign(grant)
+        const query = new URLSearchParams({
+          path: document.path,
+          expires: String(expires),
+          download: "true",
+          signature
+        })
+        const expired = yield* Effect.promise(() => client.rawCall(`/files/presigned?${query.toString()}`))
+        assertRefused(expired, "the URL has expired")
+        const live = new URLSearchParams({
+          path: document.path,
+          expires: String(expires + 121),
+          download: "true",
+          signature: yield* links.sign({ ...grant, expires: expires + 121 })
+        })
+        const served = yield* Effect.promise(() => client.rawCall(`/files/presigned?${live.toString()}`))
+        assertServed(served, pdfBytes(70), 'attachment; filename="lease.pdf"', 120)
+      }).pipe(Effect.provide(FileLinks.layer(Redacted.value(testConfig.fileKeySecret))))
     )
   )
 
