@@ -15,7 +15,7 @@ import { layerHttp as mcpOverHttp } from "@svc/adapters-mcp"
 import { PortsMemory } from "@svc/adapters-memory"
 import { PortsPg } from "@svc/adapters-pg"
 import { InboundWebhookRoutes, WebhookServicesLive, WebhookWorkersLive } from "@svc/adapters-webhooks"
-import { CursorKey, FileKeys } from "@svc/domain"
+import { CursorKey, FileKeys, FileLinks } from "@svc/domain"
 import { Layer, Redacted } from "effect"
 import { DEFAULT_DASHBOARD_DIR, type ServiceConfig } from "./Config.ts"
 import { desktopReleases } from "./config/DesktopConfig.ts"
@@ -83,6 +83,7 @@ export const appLayer = <E, R, R2>(
       sessionTokens(config),
       FileKeys.layer(Redacted.value(config.fileKeySecret)),
       CursorKey.layer(Redacted.value(config.cursorSigningKey)),
+      FileLinks.layer(Redacted.value(config.presignedUrlKey ?? config.fileKeySecret)),
       Layer.succeed(PublicBaseUrl, config.publicBaseUrl),
       webhooksSettings,
       desktopReleases,

@@ -29,6 +29,8 @@ export interface ServiceConfig {
   readonly fileKeySecret: Redacted.Redacted
   /** The key list cursors are signed with. */
   readonly cursorSigningKey: Redacted.Redacted
+  /** The key presigned file URLs are signed with (`PRESIGNED_URL_KEY`); the file key secret when absent. */
+  readonly presignedUrlKey?: Redacted.Redacted
   readonly publicBaseUrl: string
   /** How often pending approvals past their TTL, and transfers past their acceptance deadline, are expired. */
   readonly approvalSweepIntervalSeconds: number
@@ -236,6 +238,7 @@ export const serviceConfig = Effect.gen(function* () {
   const sessionMaxLifetimeSeconds = yield* Config.Int("SESSION_MAX_LIFETIME_SECONDS").pipe(Config.withDefault(86_400))
   const fileKeySecret = Option.getOrElse(yield* configuredFileKeySecret, () => sessionJwtSecret)
   const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
+  const presignedUrlKey = yield* Config.option(Config.Redacted("PRESIGNED_URL_KEY"))
   const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(
     Config.withDefault(`http://localhost:${listenPort}`)
   )
@@ -279,6 +282,7 @@ export const serviceConfig = Effect.gen(function* () {
     sessionMaxLifetimeSeconds,
     fileKeySecret,
     cursorSigningKey,
+    ...(Option.isSome(presignedUrlKey) ? { presignedUrlKey: presignedUrlKey.value } : {}),
     publicBaseUrl: withoutTrailingSlash(publicBaseUrl),
     approvalSweepIntervalSeconds,
     transferAcceptanceTtlSeconds,

@@ -7,6 +7,7 @@ import {
   CardAuthorizations,
   CursorKey,
   FileKeys,
+  FileLinks,
   isoOfMillis,
   pageRequest,
   SpendRequests
@@ -32,7 +33,11 @@ const dateOf = (millis: number) => isoOfMillis(millis).slice(0, 10)
 /** The application's domain services over `ports`, background jobs off. */
 const activityDomainOver = <E>(ports: Layer.Layer<Ports, E>) =>
   domainServices(testConfig, ports).pipe(
-    Layer.provide([FileKeys.layer("test-file-key-secret"), CursorKey.layer("test-cursor-signing-key")]),
+    Layer.provide([
+      FileKeys.layer("test-file-key-secret"),
+      CursorKey.layer("test-cursor-signing-key"),
+      FileLinks.layer("test-presigned-url-key")
+    ]),
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ BACKGROUND_JOBS: "false" })))
   )
 

@@ -6,6 +6,7 @@ import {
   ChatIntegrationsRepo,
   CursorKey,
   FileKeys,
+  FileLinks,
   type Role,
   SealedSecrets,
   type TeamId,
@@ -34,7 +35,11 @@ export const chatDomainOver = <E>(ports: Layer.Layer<Ports, E>, options: { reado
     })
   ).pipe(
     Layer.provideMerge(ChatPlatformFake.layer),
-    Layer.provide([FileKeys.layer("test-file-key-secret"), CursorKey.layer("test-cursor-signing-key")]),
+    Layer.provide([
+      FileKeys.layer("test-file-key-secret"),
+      CursorKey.layer("test-cursor-signing-key"),
+      FileLinks.layer("test-presigned-url-key")
+    ]),
     Layer.provide(
       ConfigProvider.layer(
         ConfigProvider.fromUnknown({

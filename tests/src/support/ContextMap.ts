@@ -166,7 +166,7 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
   },
   {
     name: "files",
-    owns: "the `FileStorage` port (streamed, all-or-nothing, size-limited, never through a symbolic link; its failures are `FileStoreUnavailable`), vault keys and path rules, the `FileName` and `ContentType` (RFC 9110 media type) rules every file's metadata passes where it enters, access by team file key (`FileAccess`, ADR 0028, 0043)",
+    owns: "the `FileStorage` port (streamed, all-or-nothing, size-limited, never through a symbolic link; its failures are `FileStoreUnavailable`), vault keys and path rules, the `FileName` and `ContentType` (RFC 9110 media type) rules every file's metadata passes where it enters, access by team file key or by presigned link (`FileAccess`, `FileLinks`, ADR 0028, 0043, 0058)",
     uses: ["identity"],
     models: ["shared"]
   },

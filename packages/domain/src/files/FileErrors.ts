@@ -27,3 +27,8 @@ export class FileKeyRefused extends Schema.TaggedError<FileKeyRefused>()("FileKe
 export class FileStoreUnavailable extends Schema.TaggedError<FileStoreUnavailable>()("FileStoreUnavailable", {
   operation: Schema.String
 }) {}
+
+/** A presigned file link that does not open: its signature does not hold for what it names, or it has expired. */
+export class FileLinkRefused extends Schema.TaggedError<FileLinkRefused>()("FileLinkRefused", {
+  reason: Schema.Literals(["signature", "expired"])
+}) {}

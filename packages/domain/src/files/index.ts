@@ -1,4 +1,5 @@
 export * from "./Base64Stream.ts"
 export * from "./FileAccess.ts"
+export * from "./FileLinks.ts"
 export * from "./FileStorage.ts"
 export * from "./model.ts"

@@ -127,6 +127,12 @@ export const transactionsOpenApiSuite = <E>(name: string, ports: Layer.Layer<Por
           )
         )
         await check("DELETE", "/transactions/bulk", "/transactions/bulk", ids)
+        const presigned = await check(
+          "POST",
+          `${one}/attachments/${attachment.id}/presigned-url`,
+          "/transactions/{id}/attachments/{attachmentId}/presigned-url"
+        )
+        assert.strictEqual(presigned.fileName, "a.pdf")
         await check("DELETE", `${one}/attachments/${attachment.id}`, "/transactions/{id}/attachments/{attachmentId}")
         assert.deepStrictEqual(specTransactionViolations(await check("DELETE", one, "/transactions/{id}")), [])
         assert.deepStrictEqual(specTransactionViolations(bare), [])

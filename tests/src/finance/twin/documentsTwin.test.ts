@@ -30,11 +30,13 @@ twinSuite("documents", (it) => {
       )
       assertInvalid(await app.call("GET", "/documents?pageSize=101", { token: acme.owner }), "query.pageSize")
 
-      assert.strictEqual(
-        (await app.call("POST", `/documents/${ids[0]}/presigned-url`, { token: acme.owner })).status,
-        404,
-        "no presigned URLs (see the differences from the twin)"
-      )
+      const presigned = await app.call("POST", `/documents/${ids[0]}/presigned-url?download=true`, {
+        token: acme.owner
+      })
+      assert.strictEqual(presigned.status, 200, JSON.stringify(presigned.body))
+      assert.deepStrictEqual(Object.keys(presigned.body).toSorted(), ["expiresAt", "fileName", "url"])
+      assert.strictEqual(presigned.body.fileName, "a.pdf")
+      assert.strictEqual(new URL(presigned.body.url).pathname, "/files/presigned")
       const read = await app.call("GET", `/documents/${ids[0]}`, { token: acme.owner })
       assert.strictEqual(read.status, 200)
       assert.strictEqual(read.body.name, "a.pdf")

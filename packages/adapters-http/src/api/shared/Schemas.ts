@@ -15,6 +15,9 @@ export const ListQuery = {
   pageSize: Schema.optionalKey(PageLimit)
 }
 
+/** A yes/no query parameter: `true` or `false`. */
+export const Flag = Schema.Literals(["true", "false"])
+
 /** The list envelope: `{data, meta: {cursor, hasNextPage, hasPreviousPage}}`. */
 /**
  * An e-mail address: one `@`, a dot after it, no spaces, at most 320 characters. `padded` also lets spaces surround it,

@@ -5,6 +5,7 @@ import { Api } from "../../api/Api.ts"
 import { badRequest, notFound, unauthorized } from "../../api/shared/index.ts"
 import { internalFailure, userFileResponse } from "../shared/index.ts"
 
+const LINK_REFUSED = "the URL's signature does not hold for its path, expiry and disposition"
 const noFile = () => Effect.fail(notFound("no file at that path"))
 const invalidPath = (field: string) => (e: { readonly reason: string }) =>
   Effect.fail(badRequest("invalid_path", `${field}: ${e.reason}`, [{ path: `query.${field}`, message: e.reason }]))
@@ -38,6 +39,32 @@ export const FilesHttp = HttpApiBuilder.group(Api, "files", (handlers) =>
             FileStoreUnavailable: internalFailure
           })
         )
+      )
+      .handle("presigned", ({ query }) =>
+        access
+          .openLink({
+            key: query.path,
+            expires: query.expires,
+            download: query.download === "true",
+            signature: query.signature
+          })
+          .pipe(
+            Effect.map(({ file, content, millisLeft }) =>
+              userFileResponse(file, content, {
+                contentType: file.contentType,
+                filename: file.name,
+                inline: query.download === "false",
+                maxAgeSeconds: Math.floor(millisLeft / 1000)
+              })
+            ),
+            Effect.catchTags({
+              InvalidFilePath: () => Effect.fail(unauthorized(LINK_REFUSED)),
+              FileLinkRefused: (e) =>
+                Effect.fail(unauthorized(e.reason === "expired" ? "the URL has expired" : LINK_REFUSED)),
+              FileNotFound: noFile,
+              FileStoreUnavailable: internalFailure
+            })
+          )
       )
   })
 )

@@ -4,6 +4,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import {
   CommonErrors,
   Conflict,
+  Flag,
   Forbidden,
   ListOf,
   ListQuery,
@@ -39,8 +40,6 @@ export const UpdateBankAccountRequest = Schema.Struct({
   baseBalance: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
   enabled: Schema.optionalKey(Schema.Boolean)
 })
-
-const Flag = Schema.Literals(["true", "false"])
 
 const errors = [...CommonErrors, Forbidden] as const
 const id = { id: UuidParam }

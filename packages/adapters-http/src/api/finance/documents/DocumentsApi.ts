@@ -1,6 +1,7 @@
 import { DocumentView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { PRESIGNED_URL_DESCRIPTION, PresignedUrlQuery, PresignedUrlResponse } from "../../files/index.ts"
 import {
   BadRequest,
   CommonErrors,
@@ -74,6 +75,19 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
     })
       .annotate(RequiredScope, "documents.read")
       .annotate(OpenApi.Summary, "Get a document"),
+    HttpApiEndpoint.post("presignedUrl", "/documents/:id/presigned-url", {
+      params: id,
+      query: PresignedUrlQuery,
+      success: PresignedUrlResponse,
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "documents.read")
+      .annotate(OpenApi.Summary, "Create a presigned URL for a document")
+      .annotate(
+        OpenApi.Description,
+        `A URL to the document's stored file, named as the document. ${PRESIGNED_URL_DESCRIPTION} Another team's ` +
+          "document is 404."
+      ),
     HttpApiEndpoint.delete("delete", "/documents/:id", {
       params: id,
       success: DeletedDocument,

@@ -1,6 +1,7 @@
 import { InboxItemView, InboxStatus, InboxSuggestion } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { PRESIGNED_URL_DESCRIPTION, PresignedUrlQuery, PresignedUrlResponse } from "../../files/index.ts"
 import {
   CommonErrors,
   Forbidden,
@@ -68,6 +69,19 @@ export class InboxApi extends HttpApiGroup.make("inbox")
           "an amount (written in the subject, text or attachment names) or a name (sender and counterparty) with " +
           "it, scored by amount (0.5), date proximity (0.3) and name (0.2). Each stored attachment's `path` downloads " +
           "through GET /files/download/file; a `skipped` one says why it was not stored."
+      ),
+    HttpApiEndpoint.post("presignedUrl", "/inbox/:id/presigned-url", {
+      params: id,
+      query: PresignedUrlQuery,
+      success: PresignedUrlResponse,
+      error: [...errors, NotFound]
+    })
+      .annotate(RequiredScope, "inbox.read")
+      .annotate(OpenApi.Summary, "Create a presigned URL for an inbox item's attachment")
+      .annotate(
+        OpenApi.Description,
+        `A URL to the item's first stored attachment, named as received. ${PRESIGNED_URL_DESCRIPTION} An item with ` +
+          "no stored attachment is 400 `file_not_available`; another team's item is 404."
       ),
     HttpApiEndpoint.patch("update", "/inbox/:id", {
       params: id,

@@ -12,8 +12,10 @@ import {
 } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { PRESIGNED_URL_DESCRIPTION, PresignedUrlQuery, PresignedUrlResponse } from "../../files/index.ts"
 import {
   CommonErrors,
+  Flag,
   Forbidden,
   ListOf,
   ListQuery,
@@ -26,7 +28,6 @@ import {
 /** SPEC.md's Transaction (plus its description and base amount); amounts in major units of their currency. */
 export const TransactionResponse = TransactionView
 
-const Flag = Schema.Literals(["true", "false"])
 const CommaText = Schema.String.check(Schema.isMaxLength(4000))
 /** A list filter: comma-separated, or the parameter repeated as the twin's clients send it (`?tags=a&tags=b`). */
 const CommaList = Schema.Union([
@@ -183,6 +184,19 @@ export class TransactionsApi extends HttpApiGroup.make("transactions")
         OpenApi.Description,
         "SPEC.md's CreateTransactionAttachment: the path segments of a file in the team's storage (the first is the " +
           "team id), its name, size in bytes and MIME type."
+      ),
+    HttpApiEndpoint.post("attachmentPresignedUrl", "/transactions/:id/attachments/:attachmentId/presigned-url", {
+      params: { id: UuidParam, attachmentId: UuidParam },
+      query: PresignedUrlQuery,
+      success: PresignedUrlResponse,
+      error: errors
+    })
+      .annotate(RequiredScope, "transactions.read")
+      .annotate(OpenApi.Summary, "Create a presigned URL for a transaction attachment")
+      .annotate(
+        OpenApi.Description,
+        `A URL to the attachment's file, at the path it was attached with. ${PRESIGNED_URL_DESCRIPTION} A ` +
+          "transaction or attachment the team does not have is 404."
       ),
     HttpApiEndpoint.delete("detach", "/transactions/:id/attachments/:attachmentId", {
       params: { id: UuidParam, attachmentId: UuidParam },

@@ -4,7 +4,13 @@ import { HttpIncomingMessage, HttpServerRequest, Multipart } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import { badRequest, notFound, PayloadTooLarge } from "../../../api/shared/index.ts"
-import { listPaging, orFileStoreUnavailable, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
+import {
+  listPaging,
+  orFileStoreUnavailable,
+  orServiceUnavailable,
+  presignedUrls,
+  principalTeam
+} from "../../shared/index.ts"
 
 /** Room for the multipart framing and the title around a file of the limit. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024
@@ -82,6 +88,7 @@ const uploadParts = (
 export const DocumentsHttp = HttpApiBuilder.group(Api, "documents", (handlers) =>
   Effect.gen(function* () {
     const { pageOf, signedPage } = yield* listPaging
+    const { presignedUrl } = yield* presignedUrls
     const documents = yield* Documents
     const maxBytes = yield* MaxFileBytes
     const missing = (id: string) => () => Effect.fail(notFound(`no document ${id}`))
@@ -104,6 +111,13 @@ export const DocumentsHttp = HttpApiBuilder.group(Api, "documents", (handlers) =
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
           return documentView(yield* documents.get(teamId, params.id))
+        }).pipe(Effect.catchTag("DocumentNotFound", missing(params.id)), orServiceUnavailable)
+      )
+      .handle("presignedUrl", ({ params, query }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          const document = yield* documents.get(teamId, params.id)
+          return yield* presignedUrl(teamId, document.path, document.name, query)
         }).pipe(Effect.catchTag("DocumentNotFound", missing(params.id)), orServiceUnavailable)
       )
       .handle("delete", ({ params }) =>

@@ -3,11 +3,19 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import { badRequest, notFound } from "../../../api/shared/index.ts"
-import { listPaging, orFileStoreUnavailable, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
+import {
+  listPaging,
+  noFileAvailable,
+  orFileStoreUnavailable,
+  orServiceUnavailable,
+  presignedUrls,
+  principalTeam
+} from "../../shared/index.ts"
 
 export const InboxHttp = HttpApiBuilder.group(Api, "inbox", (handlers) =>
   Effect.gen(function* () {
     const { pageOf, signedPage } = yield* listPaging
+    const { presignedUrl } = yield* presignedUrls
     const inbox = yield* Inbox
     const missing = (id: string) => () => Effect.fail(notFound(`no inbox item ${id}`))
     return handlers
@@ -25,6 +33,15 @@ export const InboxHttp = HttpApiBuilder.group(Api, "inbox", (handlers) =>
           const { teamId } = yield* principalTeam
           const item = yield* inbox.get(teamId, params.id)
           return { ...inboxItemView(item), suggestions: yield* inbox.suggestions(item) }
+        }).pipe(Effect.catchTag("InboxItemNotFound", missing(params.id)), orServiceUnavailable)
+      )
+      .handle("presignedUrl", ({ params, query }) =>
+        Effect.gen(function* () {
+          const { teamId } = yield* principalTeam
+          const item = yield* inbox.get(teamId, params.id)
+          const stored = item.attachments.find((a) => a.path !== null)
+          if (stored?.path == null) return yield* noFileAvailable("inbox item")
+          return yield* presignedUrl(teamId, stored.path, stored.filename, query)
         }).pipe(Effect.catchTag("InboxItemNotFound", missing(params.id)), orServiceUnavailable)
       )
       .handle("update", ({ params, payload }) =>

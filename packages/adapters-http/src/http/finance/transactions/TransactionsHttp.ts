@@ -1,7 +1,7 @@
 import {
   CursorKey,
   type TransactionAttachment,
-  type TransactionAttachmentNotFound,
+  TransactionAttachmentNotFound,
   type TransactionFrequency,
   type TransactionId,
   type TransactionInvalid,
@@ -21,6 +21,7 @@ import {
   invalidField,
   missingResource,
   orServiceUnavailable,
+  presignedUrls,
   principalTeamId,
   requestedLimit
 } from "../../shared/index.ts"
@@ -95,6 +96,7 @@ export const TransactionsHttp = HttpApiBuilder.group(Api, "transactions", (handl
   Effect.gen(function* () {
     const transactions = yield* Transactions
     const cursors = yield* CursorKey
+    const { presignedUrl } = yield* presignedUrls
 
     const queryOf = (query: ListParams, cursor: string | undefined) =>
       Effect.gen(function* () {
@@ -199,6 +201,25 @@ export const TransactionsHttp = HttpApiBuilder.group(Api, "transactions", (handl
         Effect.gen(function* () {
           const teamId = yield* principalTeamId
           return attachmentView(yield* transactions.addAttachment(teamId, params.id as TransactionId, payload))
+        }).pipe(bodyRefusals, orServiceUnavailable)
+      )
+      .handle("attachmentPresignedUrl", ({ params, query }) =>
+        Effect.gen(function* () {
+          const teamId = yield* principalTeamId
+          const transaction = yield* transactions.get(teamId, params.id as TransactionId)
+          const attachment = transaction.attachments.find((a) => a.id === params.attachmentId)
+          if (attachment === undefined) {
+            return yield* new TransactionAttachmentNotFound({
+              transactionId: params.id,
+              attachmentId: params.attachmentId
+            })
+          }
+          return yield* presignedUrl(
+            teamId,
+            attachment.path.join("/"),
+            attachment.filename ?? attachment.path.at(-1) ?? null,
+            query
+          )
         }).pipe(bodyRefusals, orServiceUnavailable)
       )
       .handle("detach", ({ params }) =>
