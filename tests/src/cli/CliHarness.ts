@@ -62,6 +62,25 @@ export const configHome = () => {
  * Runs `svc` as a user would: a child process on this Node with `args`, the environment `env` alone (plus PATH and
  * one attempt per call, no retries), stdin closed.
  */
+/** Quotes a word for `sh`. */
+const shellWord = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
+
+/**
+ * One run of `svc` on a terminal: util-linux's `script` gives it a pseudo-terminal, and its `stdout` is everything
+ * the terminal showed (stdout and stderr together, as written, carriage returns included).
+ */
+export const svcOnTerminal = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<Run> =>
+  new Promise((resolve) => {
+    const command = [process.execPath, main, ...args].map(shellWord).join(" ")
+    execFile(
+      "script",
+      ["-qec", command, "/dev/null"],
+      { env: { PATH: process.env.PATH ?? "", SVC_RETRY_MAX_MS: "0", TERM: "xterm", ...env }, timeout: 60_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
+    )
+  })
+
 export const svc = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<Run> =>
   new Promise((resolve) => {
     const child = execFile(

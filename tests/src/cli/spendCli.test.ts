@@ -3,7 +3,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { assert, beforeAll, describe, it } from "@effect/vitest"
 import { sessionToken } from "../support/InProcessApp.ts"
-import { cliOnPostgres, configHome, svc } from "./CliHarness.ts"
+import { cliOnPostgres, configHome, svc, svcOnTerminal } from "./CliHarness.ts"
 
 const { app, baseUrl } = cliOnPostgres()
 const newHome = configHome()
@@ -110,6 +110,19 @@ describe("svc login checks the credential first", () => {
     const login = await svc(["login", "--token", team.owner, "--base-url", baseUrl()], { XDG_CONFIG_HOME: home })
     assert.strictEqual(login.code, 0, login.stderr)
     assert.match(login.stderr, /logged in to /u)
+  })
+})
+
+describe("svc spend request on a terminal", () => {
+  it("turns a spinner while it waits for approval: each frame differs from the one before", async () => {
+    const run = await svcOnTerminal(spendArgs("60", "--timeout", "2"), agent())
+    assert.strictEqual(run.code, 4, run.stdout)
+    const frames = run.stdout
+      .split("\r")
+      .filter((line) => /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for approval/u.test(line))
+      .map((line) => line[0])
+    assert.isAtLeast(frames.length, 10, run.stdout)
+    for (let i = 1; i < frames.length; i++) assert.notStrictEqual(frames[i], frames[i - 1], `frame ${i}`)
   })
 })
 

@@ -43,9 +43,9 @@ import signInLinkRequests from "./0040_sign_in_link_requests.ts"
 import auditAtCommit from "./0041_audit_at_commit.ts"
 import idempotencyOutcomes from "./0043_idempotency_outcomes.ts"
 import inboxDisplayName from "./0046_inbox_display_name.ts"
-import twinCategoryTaxonomy from "./0050_twin_category_taxonomy.ts"
 import userPreferences from "./0048_user_preferences.ts"
 import invoiceInternalNote from "./0049_invoice_internal_note.ts"
+import twinCategoryTaxonomy from "./0050_twin_category_taxonomy.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
