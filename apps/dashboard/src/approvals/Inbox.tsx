@@ -156,6 +156,21 @@ export const Inbox = () => {
   const refresh = async () => {
     await Promise.all([pending.reload(), recent.reload()])
   }
+  const cards = (label: string, approvals: ReadonlyArray<Approval>) => (
+    <ul class="cards" aria-label={label}>
+      {approvals.map((approval) => (
+        <li key={approval.id}>
+          <ApprovalCard
+            approval={approval}
+            keyNames={keyNames}
+            memberEmails={memberEmails}
+            now={now}
+            onDecided={refresh}
+          />
+        </li>
+      ))}
+    </ul>
+  )
   return (
     <>
       <PageHeader title="Approvals">
@@ -187,19 +202,7 @@ export const Inbox = () => {
                 </p>
               </div>
             ) : (
-              <ul class="cards" aria-label="Pending approvals">
-                {approvals.map((approval) => (
-                  <li key={approval.id}>
-                    <ApprovalCard
-                      approval={approval}
-                      keyNames={keyNames}
-                      memberEmails={memberEmails}
-                      now={now}
-                      onDecided={refresh}
-                    />
-                  </li>
-                ))}
-              </ul>
+              cards("Pending approvals", approvals)
             )
           }
         </Loading>
@@ -211,19 +214,7 @@ export const Inbox = () => {
           recent.loaded.value.length === 0 ? (
             <p class="muted">No decisions yet.</p>
           ) : (
-            <ul class="cards" aria-label="Decided approvals">
-              {recent.loaded.value.map((approval) => (
-                <li key={approval.id}>
-                  <ApprovalCard
-                    approval={approval}
-                    keyNames={keyNames}
-                    memberEmails={memberEmails}
-                    now={now}
-                    onDecided={refresh}
-                  />
-                </li>
-              ))}
-            </ul>
+            cards("Decided approvals", recent.loaded.value)
           )
         ) : null}
       </section>
