@@ -4,6 +4,7 @@ import { Activity } from "./activity/Activity.tsx"
 import { ActivityDetail } from "./activity/ActivityDetail.tsx"
 import { isKind } from "./activity/filters.ts"
 import { Inbox } from "./approvals/Inbox.tsx"
+import { FreezesProvider, FrozenBanner, useFreezes } from "./approvals/SpendFreeze.tsx"
 import { Ledger } from "./ledger/Ledger.tsx"
 import { clientFor, currentSession, type DashboardSession, endSession } from "./session/api.ts"
 import { type Workspace, WorkspaceContext } from "./session/context.ts"
@@ -45,6 +46,14 @@ const loadTeam = async (client: PromiseClient): Promise<Team | null> => {
   const [me, teams] = await Promise.all([client.me.me(), client.me.listTeams({ query: { limit: 100 } })])
   return teams.data.find((team) => team.id === me.teamId) ?? null
 }
+
+/** A team's pages, each under the banner that says spending is frozen while it is. */
+const TeamPages = ({ path }: { readonly path: string }) => (
+  <FreezesProvider value={useFreezes()}>
+    <FrozenBanner />
+    <Page path={path} />
+  </FreezesProvider>
+)
 
 const Shell = ({ workspace }: { readonly workspace: Workspace }) => {
   const { path } = useRoute()
@@ -91,7 +100,7 @@ const Shell = ({ workspace }: { readonly workspace: Workspace }) => {
             You are not in a team yet. Ask a team owner to invite you, or create a team through the API (POST /teams).
           </p>
         ) : (
-          <Page path={path} />
+          <TeamPages path={path} />
         )}
       </main>
     </WorkspaceContext.Provider>

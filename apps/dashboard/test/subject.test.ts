@@ -13,11 +13,12 @@ const merchantSubject = {
   merchant: { name: "Acme Cloud" },
   purpose: "GPU hours",
   spendingKeyId: "k1",
+  mode: "test",
   decision: { reasons: [overThreshold] }
 }
 
 describe("an approval's subject in the inbox", () => {
-  it("reads a spend request and a checkout intent from `subject`: merchant, purpose, key and reasons", () => {
+  it("reads a spend request and a checkout intent from `subject`: mode, merchant, purpose, key and reasons", () => {
     for (const [subjectType, kind] of [
       ["spend_request", "Spend request"],
       ["checkout_intent", "Checkout"]
@@ -26,6 +27,7 @@ describe("an approval's subject in the inbox", () => {
       assert.strictEqual(kindLabel(approval), kind)
       assert.deepStrictEqual(subjectOf(approval), {
         kind,
+        mode: "test",
         amount: 4_200,
         currency: "USD",
         counterparty: "Acme Cloud",
@@ -37,9 +39,16 @@ describe("an approval's subject in the inbox", () => {
   })
 
   it("reads a transfer: its payment code before its address, its memo, no key, reasons only when decided", () => {
-    const transfer = { amount: 900, currency: "USD", to: { address: "addr-1", paymentCode: "PAY-1" }, memo: "rent" }
+    const transfer = {
+      mode: "live",
+      amount: 900,
+      currency: "USD",
+      to: { address: "addr-1", paymentCode: "PAY-1" },
+      memo: "rent"
+    }
     assert.deepStrictEqual(subjectOf(approvalOf("transfer", { ...transfer, decision: { reasons: [overThreshold] } })), {
       kind: "Transfer",
+      mode: "live",
       amount: 900,
       currency: "USD",
       counterparty: "PAY-1",
@@ -49,7 +58,16 @@ describe("an approval's subject in the inbox", () => {
     })
     assert.deepStrictEqual(
       subjectOf(approvalOf("transfer", { ...transfer, to: { address: "addr-1", paymentCode: null }, memo: null })),
-      { kind: "Transfer", amount: 900, currency: "USD", counterparty: "addr-1", purpose: "", keyId: null, reasons: [] }
+      {
+        kind: "Transfer",
+        mode: "live",
+        amount: 900,
+        currency: "USD",
+        counterparty: "addr-1",
+        purpose: "",
+        keyId: null,
+        reasons: []
+      }
     )
   })
 
@@ -64,6 +82,7 @@ describe("an approval's subject in the inbox", () => {
     }
     assert.deepStrictEqual(subjectOf(approvalOf("crypto_payout", payout)), {
       kind: "Crypto payout",
+      mode: null,
       amount: 15_000,
       currency: "USD",
       counterparty: "0xabc (USDC on base)",

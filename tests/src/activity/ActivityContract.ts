@@ -125,7 +125,8 @@ export const activityContract = <E>(name: string, ports: Layer.Layer<Ports, E>) 
             at: detail.trail.at(-1)?.at ?? "",
             action: "captured",
             actor: "system",
-            detail: "captured 3000"
+            detail: "captured 3000",
+            amount: 3000
           })
           const firstDetail = yield* activity.detail(team.id, "spend_request", first.id)
           assert.deepStrictEqual(

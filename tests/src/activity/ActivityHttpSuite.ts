@@ -231,6 +231,12 @@ export const activityHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>)
           assert.deepStrictEqual(actions(ok), ["requested", "policy_evaluated", "approval_required", "approved"])
           assert.strictEqual(ok.trail[0].actor, "agent")
           assert.match(ok.trail[1].detail, /approval threshold 5000/u)
+          assert.deepStrictEqual(
+            ok.trail[1].reasons.map((r: { code: string; limit: number }) => [r.code, r.limit]),
+            [["approval_threshold", 5000]],
+            "the policy's step carries its reasons' numbers, for a client to format as money"
+          )
+          assert.strictEqual(ok.trail[0].reasons, undefined, "a step without reasons carries none")
           assert.deepStrictEqual(ok.trail[3], {
             at: ok.trail[3].at,
             action: "approved",

@@ -67,13 +67,15 @@ describe("an item's trail", () => {
         at: T0,
         action: "policy_evaluated",
         actor: "system",
-        detail: "pending_approval: amount 6000 is at or above the approval threshold 5000"
+        detail: "pending_approval: amount 6000 is at or above the approval threshold 5000",
+        reasons: pendingDecision.reasons
       },
       {
         at: T0,
         action: "approval_required",
         actor: "system",
-        detail: "amount 6000 is at or above the approval threshold 5000"
+        detail: "amount 6000 is at or above the approval threshold 5000",
+        reasons: pendingDecision.reasons
       },
       { at: T1, action: "approved", actor: "bob@example.com", detail: "first" },
       { at: T2, action: "approved", actor: "ada@example.com", detail: "second" }
@@ -108,19 +110,31 @@ describe("an item's trail", () => {
       }),
       actorOf
     )
-    assert.deepStrictEqual(denied.at(-1), { at: T0, action: "denied", actor: "system", detail: "over the limit" })
+    assert.deepStrictEqual(denied.at(-1), {
+      at: T0,
+      action: "denied",
+      actor: "system",
+      detail: "over the limit",
+      reasons: [{ code: "amount_over_limit", message: "over the limit" }]
+    })
     const captured = trailOf(
       input({
         status: "completed",
         updatedAt: T2,
         approval: null,
         decision: { outcome: "approved", reasons: [] },
-        finalStep: { action: "captured", detail: "captured 3000" }
+        finalStep: { action: "captured", detail: "captured 3000", amount: 3000 }
       }),
       actorOf
     )
     assert.deepStrictEqual(actions(captured), ["requested", "policy_evaluated", "approved", "captured"])
     assert.deepStrictEqual(captured[1], { at: T0, action: "policy_evaluated", actor: "system", detail: "approved" })
-    assert.deepStrictEqual(captured.at(-1), { at: T2, action: "captured", actor: "system", detail: "captured 3000" })
+    assert.deepStrictEqual(captured.at(-1), {
+      at: T2,
+      action: "captured",
+      actor: "system",
+      detail: "captured 3000",
+      amount: 3000
+    })
   })
 })

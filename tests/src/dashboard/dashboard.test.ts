@@ -93,6 +93,7 @@ describe("the dashboard in chromium", () => {
       assert.include(text, expected)
     }
     assert.match(text, /approval threshold|threshold/iu, "the policy's reason is shown")
+    assert.strictEqual(await card.locator(".badge-test").innerText(), "Test", "a test-mode request is marked Test")
     await screenshot(page, "approvals")
 
     await card.getByRole("button", { name: "Approve" }).click()
@@ -100,6 +101,15 @@ describe("the dashboard in chromium", () => {
       .getByRole("list", { name: "Decided approvals" })
       .getByRole("article", { name: "Spend request to Acme Cloud" })
       .waitFor()
+    const decidedCard = page
+      .getByRole("list", { name: "Decided approvals" })
+      .getByRole("article", { name: "Spend request to Acme Cloud" })
+    await decidedCard.getByText(`by ${ownerEmail}`).waitFor()
+    assert.match(
+      await decidedCard.innerText(),
+      /Decided\s+by owner-\S+@example\.com, [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M/u,
+      "who decided, and when"
+    )
     const approved = await apiCall(server, "GET", `/v1/spend-requests/${first.id}`, { token: agentKey })
     assert.strictEqual(approved.body.status, "approved")
     const moved = await balance()
@@ -126,6 +136,9 @@ describe("the dashboard in chromium", () => {
     await page.getByRole("link", { name: "Activity" }).click()
     const activity = page.getByRole("table", { name: "Activity" })
     await activity.getByRole("link", { name: /Spend request: GPU hours/u }).waitFor()
+    assert.strictEqual(await page.getByLabel("Mode").inputValue(), "test", "Activity opens in the mode with data")
+    const gpuRow = activity.getByRole("row", { name: /GPU hours/u })
+    assert.strictEqual(await gpuRow.locator(".badge-test").innerText(), "Test", "a test-mode row is marked Test")
     await page.getByLabel("Status").selectOption("denied")
     await activity.getByRole("link", { name: /Spend request: team lunch/u }).waitFor()
     await page.getByRole("link", { name: /Spend request: GPU hours/u }).waitFor({ state: "detached" })
@@ -134,7 +147,19 @@ describe("the dashboard in chromium", () => {
     await page.getByRole("heading", { name: "Spend request to Acme Cloud", level: 1 }).waitFor()
     const trail = await page.getByRole("list", { name: "Decision trail" }).innerText()
     for (const step of ["requested", "approval required", "approved"]) assert.include(trail, step)
-    assert.include(await page.getByRole("list", { name: "Ledger transactions" }).innerText(), "-$25.00")
+    assert.include(trail, "Over the key's approval threshold (limit $10.00)", "the policy's numbers are money")
+    assert.notMatch(trail, /\b(1000|2500)\b/u, "no amount in minor units")
+    assert.strictEqual(await page.locator(".facts .badge-test").innerText(), "Test", "the detail says Test")
+    const movements = await page.getByRole("list", { name: "Ledger transactions" }).innerText()
+    assert.include(movements, "-$25.00")
+    assert.match(movements, /Spend request: (held|paid)/u, "each movement says what it means")
+    assert.notMatch(movements, /post_pending|spend_request|\b[0-9a-f]{8}\b/u, "no raw codes, no id prefixes")
+    const teamAccounts = await apiCall(server, "GET", "/treasury/accounts", { token: owner })
+    const spendAccount = teamAccounts.body.data.find((a: { kind: string; mode: string }) => a.kind === "spend")
+    assert.include(movements, spendAccount.name, "accounts are named as the Ledger names them")
+    const amounts = await page.getByRole("list", { name: "Ledger transactions" }).locator("td.num").allInnerTexts()
+    assert.isNotEmpty(amounts)
+    for (const amount of amounts) assert.match(amount, /^-?\$\d{1,3}(,\d{3})*\.\d{2}$/u, "every amount is money")
 
     await page.getByRole("link", { name: "Ledger" }).click()
     const accounts = page.getByRole("table", { name: "Accounts and balances" })
@@ -144,7 +169,10 @@ describe("the dashboard in chromium", () => {
     const transactions = page.getByRole("list", { name: "Ledger transactions" })
     await transactions.waitFor()
     assert.include(await transactions.innerText(), "-$25.00")
-    await page.getByRole("radio", { name: "test" }).check()
+    assert.isTrue(
+      await page.getByRole("radio", { name: "test" }).isChecked(),
+      "spend per key opens in the mode where something was spent"
+    )
     const chart = page.getByRole("img", { name: /^research-agent: \$25\.00 over 30 days/u })
     await chart.waitFor()
     assert.include(await page.getByRole("list", { name: "Spend per key" }).innerText(), "This month")
@@ -336,6 +364,93 @@ describe("the dashboard in chromium", () => {
     await endpoint.getByText(/disabled/u).waitFor()
     const listed = await apiCall(server, "GET", "/treasury/webhook-endpoints", { token: owner })
     assert.strictEqual(listed.body.data[0].enabled, false)
+    await context.close()
+  }, 180_000)
+
+  /** Whether the element lies inside the viewport's width (nothing of it past either edge) and is shown. */
+  const onScreen = async (page: Page, selector: string) =>
+    page.evaluate((found) => {
+      const element = document.querySelector(found)
+      if (element === null) return `${found} missing`
+      const box = element.getBoundingClientRect()
+      const shown = box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== "hidden"
+      return shown && box.left >= 0 && box.right <= window.innerWidth + 0.5
+        ? "visible"
+        : `${found} at ${Math.round(box.left)}..${Math.round(box.right)}`
+    }, selector)
+
+  it("freezes and unfreezes spending with a banner on every page; a refusal stays inside the card on a phone", async () => {
+    await agentSpends(2_000, "Kite Tools", "a yearly licence for the team's diagramming tool")
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await signIn(page, ownerEmail)
+    await page.getByRole("link", { name: "Settings" }).click()
+    const killSwitch = page.getByRole("form", { name: "Freeze spending" })
+    await killSwitch.getByLabel("Why freeze").fill("an agent is looping on purchases")
+    await killSwitch.getByRole("button", { name: "Freeze all spending" }).click()
+    await killSwitch.getByRole("button", { name: "Yes, freeze" }).click()
+    const banner = page.getByRole("status", { name: "Spending is frozen" })
+    await banner.waitFor()
+    assert.include(await banner.innerText(), "an agent is looping on purchases")
+    assert.include(await banner.innerText(), ownerEmail, "the banner says who froze")
+    const frozen = await apiCall(server, "GET", "/treasury/spend-freeze", { token: owner })
+    assert.deepStrictEqual(
+      frozen.body.data.map((f: { scope: string }) => f.scope),
+      ["team"]
+    )
+    for (const name of ["Approvals", "Activity", "Ledger"]) {
+      await page.getByRole("link", { name }).click()
+      await page.getByRole("heading", { name, level: 1 }).waitFor()
+      assert.isTrue(await banner.isVisible(), `the banner shows on ${name}`)
+    }
+
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByRole("link", { name: "Approvals" }).click()
+    const card = page.getByRole("article", { name: "Spend request to Kite Tools" })
+    await card.getByRole("button", { name: "Approve" }).click()
+    const refusal = card.getByRole("alert")
+    await refusal.waitFor()
+    assert.match(await refusal.innerText(), /frozen/iu, "the refusal says why")
+    const layout = await card.evaluate((article) => {
+      const box = article.getBoundingClientRect()
+      const past = [...article.querySelectorAll("*")].filter((e) => {
+        const inner = e.getBoundingClientRect()
+        return inner.right > box.right + 0.5 || inner.left < box.left - 0.5
+      })
+      return { past: past.map((e) => e.tagName), overflow: article.scrollWidth - article.clientWidth }
+    })
+    assert.deepStrictEqual(layout, { past: [], overflow: 0 }, "the refusal stays inside the card")
+    assert.strictEqual(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      0,
+      "no sideways scrolling with the refusal shown"
+    )
+
+    await page.getByRole("link", { name: "Activity" }).click()
+    await page
+      .getByRole("table", { name: "Activity" })
+      .getByRole("link", { name: /Spend request: a yearly/u })
+      .waitFor()
+    for (const cell of ['td[data-label="Amount"]', 'td[data-label="Status"]']) {
+      assert.strictEqual(await onScreen(page, cell), "visible", "Activity shows amount and status at phone width")
+    }
+    assert.include(await page.locator('td[data-label="Amount"]').first().innerText(), "$20.00")
+    await page.getByRole("link", { name: "Ledger" }).click()
+    await page.getByRole("table", { name: "Accounts and balances" }).waitFor()
+    assert.strictEqual(await onScreen(page, 'td[data-label="Available"]'), "visible", "Ledger shows Available")
+    assert.match(await page.locator('td[data-label="Available"]').first().innerText(), /\$\d/u)
+    await screenshot(page, "ledger-phone")
+
+    await banner.getByRole("button", { name: "Unfreeze spending" }).click()
+    await banner.waitFor({ state: "detached" })
+    const lifted = await apiCall(server, "GET", "/treasury/spend-freeze", { token: owner })
+    assert.deepStrictEqual(lifted.body.data, [], "unfrozen")
+    await page.getByRole("link", { name: "Approvals" }).click()
+    await card.getByRole("button", { name: "Approve" }).click()
+    await page
+      .getByRole("list", { name: "Decided approvals" })
+      .getByRole("article", { name: "Spend request to Kite Tools" })
+      .waitFor()
     await context.close()
   }, 180_000)
 })

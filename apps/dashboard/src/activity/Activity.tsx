@@ -2,14 +2,38 @@ import { useState } from "preact/hooks"
 import { formatDateTime } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
 import { useKeyNames } from "../session/keys.ts"
-import { Field, Link, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
+import { type Mode, modeWithData } from "../session/modes.ts"
+import { Field, Link, Loading, ModeBadge, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
 import { type ActivityFilters, activityQuery, KINDS, kindWord, NO_FILTERS, statusesOf } from "./filters.ts"
 
-/** Everything the team's agents asked for, newest first, filtered by kind, status, key, mode and date. */
+/**
+ * Everything the team's agents asked for, newest first, filtered by kind, status, key, mode and date; one mode at a
+ * time unless the reader asks for both, the mode with activity first.
+ */
 export const Activity = () => {
   const { client } = useWorkspace()
-  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS)
+  const initial = useLoad(
+    () =>
+      modeWithData((mode) => client.treasury.activity({ query: { limit: 1, mode } }).then((p) => p.data.length > 0)),
+    [client]
+  )
+  return (
+    <>
+      <PageHeader title="Activity">
+        Spend requests, transfers and checkouts your agents made, newest first. Open one to see its decision trail and
+        the ledger movements it caused.
+      </PageHeader>
+      <Loading loaded={initial.loaded} label="activity">
+        {(mode) => <ActivityList mode={mode} />}
+      </Loading>
+    </>
+  )
+}
+
+const ActivityList = ({ mode }: { readonly mode: Mode }) => {
+  const { client } = useWorkspace()
+  const [filters, setFilters] = useState<ActivityFilters>({ ...NO_FILTERS, mode })
   const [cursors, setCursors] = useState<ReadonlyArray<string | null>>([null])
   const cursor = cursors[cursors.length - 1] ?? null
   const keys = useKeyNames()
@@ -25,10 +49,6 @@ export const Activity = () => {
   }
   return (
     <>
-      <PageHeader title="Activity">
-        Spend requests, transfers and checkouts your agents made, newest first. Open one to see its decision trail and
-        the ledger movements it caused.
-      </PageHeader>
       <form class="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
         <Field label="Kind">
           {(props) => (
@@ -89,7 +109,7 @@ export const Activity = () => {
           ) : (
             <>
               <div class="table-wrap">
-                <table>
+                <table class="stack">
                   <caption class="visually-hidden">Activity</caption>
                   <thead>
                     <tr>
@@ -106,19 +126,20 @@ export const Activity = () => {
                   <tbody>
                     {page.data.map((item) => (
                       <tr key={`${item.kind}-${item.id}`}>
-                        <td>{formatDateTime(item.createdAt)}</td>
-                        <td>
+                        <td data-label="When">{formatDateTime(item.createdAt)}</td>
+                        <td data-label="What">
                           <Link to={`/activity/${item.kind}/${encodeURIComponent(item.id)}`}>
                             {kindWord(item.kind)}
                             {item.purpose === null || item.purpose === "" ? "" : `: ${item.purpose}`}
-                          </Link>
+                          </Link>{" "}
+                          <ModeBadge mode={item.mode} />
                         </td>
-                        <td>{item.keyName ?? "—"}</td>
-                        <td>{item.counterparty ?? "—"}</td>
-                        <td class="num">
+                        <td data-label="Key">{item.keyName ?? "—"}</td>
+                        <td data-label="Counterparty">{item.counterparty ?? "—"}</td>
+                        <td class="num" data-label="Amount">
                           <Money amount={item.amount} currency={item.currency} />
                         </td>
-                        <td>
+                        <td data-label="Status">
                           <StatusBadge status={item.status} />
                         </td>
                       </tr>

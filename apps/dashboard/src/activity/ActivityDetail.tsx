@@ -1,27 +1,52 @@
-import type { ActivityItem } from "@svc/sdk"
+import type { ActivityItem, ActivityDetail as Detail } from "@svc/sdk"
+import { describeReason } from "../approvals/reasons.ts"
 import { formatDateTime } from "../format/time.ts"
+import { loadAccounts, namesOf } from "../ledger/accounts.ts"
 import { TransactionEntries } from "../ledger/TransactionEntries.tsx"
 import { useWorkspace } from "../session/context.ts"
-import { Link, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
+import { Link, Loading, ModeBadge, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
 import { kindWord } from "./filters.ts"
+
+/** What a step of the trail adds: the policy's reasons in words and money, an amount, or its note. */
+const StepDetail = ({ step, currency }: { readonly step: Detail["trail"][number]; readonly currency: string }) =>
+  step.reasons !== undefined ? (
+    <span class="muted"> — {step.reasons.map((reason) => describeReason(reason, currency)).join("; ")}</span>
+  ) : step.amount !== undefined ? (
+    <span class="muted">
+      {" "}
+      — <Money amount={step.amount} currency={currency} />
+    </span>
+  ) : step.detail === null ? null : (
+    <span class="muted"> — {step.detail.replaceAll("_", " ")}</span>
+  )
 
 /** One request: what it was, each step of its decision, and the ledger transactions it caused. */
 export const ActivityDetail = ({ kind, id }: { readonly kind: ActivityItem["kind"]; readonly id: string }) => {
   const { client } = useWorkspace()
-  const detail = useLoad(() => client.treasury.activityDetail({ params: { kind, id } }), [client, kind, id])
+  const detail = useLoad(
+    () =>
+      Promise.all([client.treasury.activityDetail({ params: { kind, id } }), loadAccounts(client)]).then(
+        ([answer, accounts]) => ({ ...answer, accountNames: namesOf(accounts) })
+      ),
+    [client, kind, id]
+  )
   return (
     <>
       <p>
         <Link to="/activity">← All activity</Link>
       </p>
       <Loading loaded={detail.loaded} label="the request">
-        {({ item, trail, ledgerTransactions }) => (
+        {({ item, trail, ledgerTransactions, accountNames }) => (
           <>
             <PageHeader title={`${kindWord(item.kind)}${item.counterparty === null ? "" : ` to ${item.counterparty}`}`}>
               {item.purpose ?? ""}
             </PageHeader>
             <dl class="facts">
+              <div>
+                <dt>Mode</dt>
+                <dd>{item.mode === "test" ? <ModeBadge mode={item.mode} /> : "Live"}</dd>
+              </div>
               <div>
                 <dt>Amount</dt>
                 <dd>
@@ -51,7 +76,7 @@ export const ActivityDetail = ({ kind, id }: { readonly kind: ActivityItem["kind
                     <time dateTime={step.at}>{formatDateTime(step.at)}</time>{" "}
                     <strong>{step.action.replaceAll("_", " ")}</strong>
                     {step.actor === null ? null : <> by {step.actor}</>}
-                    {step.detail === null ? null : <span class="muted"> — {step.detail}</span>}
+                    <StepDetail step={step} currency={item.currency} />
                   </li>
                 ))}
               </ol>
@@ -61,7 +86,7 @@ export const ActivityDetail = ({ kind, id }: { readonly kind: ActivityItem["kind
               {ledgerTransactions.length === 0 ? (
                 <p class="muted">No money moved.</p>
               ) : (
-                <TransactionEntries transactions={ledgerTransactions} />
+                <TransactionEntries transactions={ledgerTransactions} accountNames={accountNames} />
               )}
             </section>
           </>

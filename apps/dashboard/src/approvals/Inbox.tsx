@@ -3,7 +3,8 @@ import { useState } from "preact/hooks"
 import { formatDateTime, formatRelative } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
 import { useKeyNames } from "../session/keys.ts"
-import { ActionButton, ErrorNote, Loading, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
+import { useMemberEmails } from "../session/members.ts"
+import { ActionButton, ErrorNote, Loading, ModeBadge, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad, useNow } from "../ui/hooks.ts"
 import { PENDING_CAP, pendingByExpiry } from "./pending.ts"
 import { describeReason } from "./reasons.ts"
@@ -15,22 +16,31 @@ const POLL_MS = 5_000
 const ApprovalCard = ({
   approval,
   keyNames,
+  memberEmails,
   now,
   onDecided
 }: {
   readonly approval: Approval
   readonly keyNames: ReadonlyMap<string, string>
+  readonly memberEmails: ReadonlyMap<string, string>
   readonly now: number
   readonly onDecided: () => Promise<void>
 }) => {
   const { client, canManage } = useWorkspace()
   const [note, setNote] = useState("")
+  const [refusal, setRefusal] = useState<unknown>(null)
   const subject = subjectOf(approval)
   const agent = subject.keyId === null ? "—" : (keyNames.get(subject.keyId) ?? `key ${subject.keyId.slice(0, 8)}`)
   const title = `${kindLabel(approval)} to ${subject.counterparty}`
+  // A refusal (spending frozen, decided meanwhile) shows below the buttons, inside the card, whatever its length.
   const decide = (verdict: "approve" | "deny") => async () => {
     const payload = note.trim() === "" ? {} : { note: note.trim() }
-    await client.treasury[verdict]({ params: { id: approval.id }, payload })
+    setRefusal(null)
+    try {
+      await client.treasury[verdict]({ params: { id: approval.id }, payload })
+    } catch (error) {
+      return setRefusal(error)
+    }
     await onDecided()
   }
   const pending = approval.status === "pending"
@@ -38,7 +48,9 @@ const ApprovalCard = ({
   return (
     <article class="card approval" aria-label={title}>
       <header class="approval-head">
-        <h3>{title}</h3>
+        <h3>
+          {title} <ModeBadge mode={subject.mode} />
+        </h3>
         <span class="amount">
           {subject.amount === null || subject.currency === null ? null : (
             <Money amount={subject.amount} currency={subject.currency} />
@@ -66,6 +78,17 @@ const ApprovalCard = ({
             )}
           </dd>
         </div>
+        {pending || approval.decidedAt === null ? null : (
+          <div>
+            <dt>Decided</dt>
+            <dd>
+              {approval.decidedBy === null
+                ? "by the system"
+                : `by ${memberEmails.get(approval.decidedBy) ?? "a former member"}`}
+              , <time dateTime={approval.decidedAt}>{formatDateTime(approval.decidedAt)}</time>
+            </dd>
+          </div>
+        )}
         {approval.approvals.required > 1 ? (
           <div>
             <dt>Approvals</dt>
@@ -104,6 +127,11 @@ const ApprovalCard = ({
           </ActionButton>
         </div>
       ) : null}
+      {refusal === null ? null : (
+        <div class="refusal">
+          <ErrorNote error={refusal} />
+        </div>
+      )}
       {pending && !canManage ? <p class="muted">Only owners and admins can decide approvals.</p> : null}
     </article>
   )
@@ -115,6 +143,7 @@ export const Inbox = () => {
   const now = useNow(15_000)
   const keys = useKeyNames()
   const keyNames = new Map(keys.map((key) => [key.id, key.name]))
+  const memberEmails = useMemberEmails()
   const pending = useLoad(() => pendingByExpiry(client.treasury.approvals), [client], { everyMs: POLL_MS })
   const recent = useLoad(
     () =>
@@ -127,6 +156,21 @@ export const Inbox = () => {
   const refresh = async () => {
     await Promise.all([pending.reload(), recent.reload()])
   }
+  const cards = (label: string, approvals: ReadonlyArray<Approval>) => (
+    <ul class="cards" aria-label={label}>
+      {approvals.map((approval) => (
+        <li key={approval.id}>
+          <ApprovalCard
+            approval={approval}
+            keyNames={keyNames}
+            memberEmails={memberEmails}
+            now={now}
+            onDecided={refresh}
+          />
+        </li>
+      ))}
+    </ul>
+  )
   return (
     <>
       <PageHeader title="Approvals">
@@ -158,13 +202,7 @@ export const Inbox = () => {
                 </p>
               </div>
             ) : (
-              <ul class="cards" aria-label="Pending approvals">
-                {approvals.map((approval) => (
-                  <li key={approval.id}>
-                    <ApprovalCard approval={approval} keyNames={keyNames} now={now} onDecided={refresh} />
-                  </li>
-                ))}
-              </ul>
+              cards("Pending approvals", approvals)
             )
           }
         </Loading>
@@ -176,13 +214,7 @@ export const Inbox = () => {
           recent.loaded.value.length === 0 ? (
             <p class="muted">No decisions yet.</p>
           ) : (
-            <ul class="cards" aria-label="Decided approvals">
-              {recent.loaded.value.map((approval) => (
-                <li key={approval.id}>
-                  <ApprovalCard approval={approval} keyNames={keyNames} now={now} onDecided={refresh} />
-                </li>
-              ))}
-            </ul>
+            cards("Decided approvals", recent.loaded.value)
           )
         ) : null}
       </section>

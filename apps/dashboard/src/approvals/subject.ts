@@ -4,6 +4,8 @@ import type { Reason } from "./reasons.ts"
 /** What an approval decides, whatever its subject: the fields an inbox row shows. */
 export interface Subject {
   readonly kind: string
+  /** The subject's mode; null for a crypto payout, which has none. */
+  readonly mode: "live" | "test" | null
   readonly amount: number | null
   readonly currency: string | null
   readonly counterparty: string
@@ -31,6 +33,7 @@ export const subjectOf = (approval: Approval): Subject => {
       const { subject } = approval
       return {
         kind,
+        mode: subject.mode,
         amount: subject.amount,
         currency: subject.currency,
         counterparty: subject.merchant.name,
@@ -43,6 +46,7 @@ export const subjectOf = (approval: Approval): Subject => {
       const t = approval.subject
       return {
         kind,
+        mode: t.mode,
         amount: t.amount,
         currency: t.currency,
         counterparty: t.to.paymentCode ?? t.to.address,
@@ -55,6 +59,7 @@ export const subjectOf = (approval: Approval): Subject => {
       const payout = approval.subject
       return {
         kind,
+        mode: null,
         amount: payout.amount,
         currency: payout.currency,
         counterparty: `${payout.address} (${payout.asset} on ${payout.network})`,

@@ -1,17 +1,47 @@
 import { useState } from "preact/hooks"
 import { useWorkspace } from "../session/context.ts"
+import { type Mode, modeWithData } from "../session/modes.ts"
 import { Loading, Money, PageHeader } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
+import { loadAccounts, namesOf } from "./accounts.ts"
 import { SpendChart } from "./SpendChart.tsx"
 import { TransactionEntries } from "./TransactionEntries.tsx"
+
+/** Each key's spend in one mode, the mode switched by the reader. */
+const SpendPerKey = ({ initial }: { readonly initial: Mode }) => {
+  const { client } = useWorkspace()
+  const [mode, setMode] = useState<Mode>(initial)
+  const stats = useLoad(() => client.treasury.spendStats({ query: { days: 30, mode } }), [client, mode])
+  return (
+    <>
+      <fieldset class="modes">
+        <legend>Mode</legend>
+        {(["live", "test"] as const).map((m) => (
+          <label key={m}>
+            <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {m}
+          </label>
+        ))}
+      </fieldset>
+      <Loading loaded={stats.loaded} label="spend per key">
+        {(body) => <SpendChart keys={body.keys} />}
+      </Loading>
+    </>
+  )
+}
 
 /** Where the money is and where it went: balances, an account's transactions, and spend per key per day. */
 export const Ledger = () => {
   const { client } = useWorkspace()
-  const [mode, setMode] = useState<"live" | "test">("live")
   const [accountId, setAccountId] = useState<string | null>(null)
-  const accounts = useLoad(
-    () => client.treasury.accounts({ query: { limit: 100 } }).then((page) => page.data),
+  const accounts = useLoad(() => loadAccounts(client), [client])
+  // Spend per key opens in a mode where something was spent: test keys' spend is not "nothing spent" in live.
+  const spendMode = useLoad(
+    () =>
+      modeWithData((mode) =>
+        client.treasury
+          .spendStats({ query: { days: 30, mode } })
+          .then((body) => body.keys.some((key) => key.usedThisMonth > 0 || key.daily.some((day) => day.amount > 0)))
+      ),
     [client]
   )
   const transactions = useLoad(
@@ -21,8 +51,7 @@ export const Ledger = () => {
         : client.treasury.ledger({ query: { accountId, limit: 50 } }).then((page) => page.data),
     [client, accountId]
   )
-  const stats = useLoad(() => client.treasury.spendStats({ query: { days: 30, mode } }), [client, mode])
-  const names = new Map(accounts.loaded.state === "ready" ? accounts.loaded.value.map((a) => [a.id, a.name]) : [])
+  const names = namesOf(accounts.loaded.state === "ready" ? accounts.loaded.value : [])
   const selected = accounts.loaded.state === "ready" ? accounts.loaded.value.find((a) => a.id === accountId) : undefined
   return (
     <>
@@ -31,16 +60,8 @@ export const Ledger = () => {
       </PageHeader>
       <section aria-labelledby="spend-heading">
         <h2 id="spend-heading">Spend per key, last 30 days</h2>
-        <fieldset class="modes">
-          <legend>Mode</legend>
-          {(["live", "test"] as const).map((m) => (
-            <label key={m}>
-              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} /> {m}
-            </label>
-          ))}
-        </fieldset>
-        <Loading loaded={stats.loaded} label="spend per key">
-          {(body) => <SpendChart keys={body.keys} />}
+        <Loading loaded={spendMode.loaded} label="spend per key">
+          {(mode) => <SpendPerKey initial={mode} />}
         </Loading>
       </section>
       <section aria-labelledby="accounts-heading">
@@ -48,7 +69,7 @@ export const Ledger = () => {
         <Loading loaded={accounts.loaded} label="accounts">
           {(list) => (
             <div class="table-wrap">
-              <table>
+              <table class="stack">
                 <caption class="visually-hidden">Accounts and balances</caption>
                 <thead>
                   <tr>
@@ -74,14 +95,14 @@ export const Ledger = () => {
                         </button>
                         <span class="muted"> {account.kind}</span>
                       </th>
-                      <td>{account.mode}</td>
-                      <td class="num">
+                      <td data-label="Mode">{account.mode}</td>
+                      <td class="num" data-label="Posted">
                         <Money amount={account.balance.posted} currency={account.currency} />
                       </td>
-                      <td class="num">
+                      <td class="num" data-label="Pending">
                         <Money amount={account.balance.pending} currency={account.currency} />
                       </td>
-                      <td class="num">
+                      <td class="num" data-label="Available">
                         <Money amount={account.balance.available} currency={account.currency} />
                       </td>
                     </tr>

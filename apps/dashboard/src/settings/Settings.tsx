@@ -1,3 +1,4 @@
+import { KillSwitch } from "../approvals/SpendFreeze.tsx"
 import { useWorkspace } from "../session/context.ts"
 import { PageHeader } from "../ui/components.tsx"
 import { Members } from "./Members.tsx"
@@ -20,6 +21,7 @@ export const Settings = () => {
       ) : (
         <p class="muted">Spending keys, team API keys and webhook endpoints are visible to owners and admins.</p>
       )}
+      {canManage ? <KillSwitch /> : null}
       {canManage ? <TeamApiKeys /> : null}
       {canManage ? <Webhooks /> : null}
       <Members />

@@ -224,3 +224,11 @@ export const SecretOnce = ({ secret, what }: { readonly secret: string; readonly
 export const StatusBadge = ({ status }: { readonly status: string }) => (
   <span class={`badge badge-${status}`}>{status.replaceAll("_", " ")}</span>
 )
+
+/** The mark of a test-mode object, as Stripe marks test data; a live object carries none. */
+export const ModeBadge = ({ mode }: { readonly mode: "live" | "test" | null }) =>
+  mode === "test" ? (
+    <span class="badge badge-test" title="Test mode: no real money moves">
+      Test
+    </span>
+  ) : null

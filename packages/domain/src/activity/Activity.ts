@@ -122,7 +122,9 @@ const intentItem = (i: CheckoutIntent, names: KeyNames): ActivityItem => ({
 /** The step a final status adds to a trail after the approval's steps, per kind. */
 const finalStep = (kind: ActivityKind, status: string, subject: { readonly capturedAmount?: number | null }) => {
   if (kind === "checkout_intent" && status === "completed") {
-    return { action: "captured", detail: subject.capturedAmount == null ? null : `captured ${subject.capturedAmount}` }
+    return subject.capturedAmount == null
+      ? { action: "captured", detail: null }
+      : { action: "captured", detail: `captured ${subject.capturedAmount}`, amount: subject.capturedAmount }
   }
   if (kind === "transfer" && (status === "completed" || status === "declined")) return { action: status, detail: null }
   return status === "expired" || status === "canceled" ? { action: status, detail: null } : undefined

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { CheckoutIntentStatus } from "../checkout/model.ts"
 import { Mode } from "../shared/model.ts"
-import { SpendRequestStatus } from "../spend/model.ts"
+import { DecisionReason, SpendRequestStatus } from "../spend/model.ts"
 import { TransferStatus } from "../transfers/model.ts"
 
 /** What an activity item is: a spend request, an outgoing transfer or a checkout intent. */
@@ -45,7 +45,11 @@ export const TrailStep = Schema.Struct({
   /** The key's name, the member's e-mail, or `system`. */
   actor: Schema.NullOr(Schema.String),
   /** The policy's reasons or the approver's note. */
-  detail: Schema.NullOr(Schema.String)
+  detail: Schema.NullOr(Schema.String),
+  /** On the policy's steps, its reasons with their numbers (minor units of the item's currency); absent when none. */
+  reasons: Schema.optionalKey(Schema.Array(DecisionReason)),
+  /** On a `captured` step, the amount captured (minor units of the item's currency). */
+  amount: Schema.optionalKey(Schema.Int)
 })
 export type TrailStep = typeof TrailStep.Type
 

@@ -12,13 +12,19 @@ export interface TrailInput {
   readonly decision: SpendDecision
   readonly approval: ApprovalView | null
   /** The step a final status adds (`expired`, `captured`, ...) after the approval; none for a status that adds none. */
-  readonly finalStep?: { readonly action: string; readonly detail: string | null } | undefined
+  readonly finalStep?:
+    | { readonly action: string; readonly detail: string | null; readonly amount?: number | undefined }
+    | undefined
 }
 
 const reasonsText = (decision: SpendDecision): string | null =>
   decision.reasons.length === 0 ? null : decision.reasons.map((r) => r.message).join("; ")
 
 const SYSTEM = "system"
+
+/** The decision's reasons as a step carries them: only when there are some. */
+const reasonsOf = (decision: SpendDecision): Pick<TrailStep, "reasons"> =>
+  decision.reasons.length === 0 ? {} : { reasons: decision.reasons }
 
 /**
  * An item's trail, oldest first: `requested`, `policy_evaluated` with the policy's reasons, then what the decision led
@@ -27,20 +33,22 @@ const SYSTEM = "system"
  */
 export const trailOf = (input: TrailInput, actorOf: (userId: string) => string): ReadonlyArray<TrailStep> => {
   const reasons = reasonsText(input.decision)
+  const policy = reasonsOf(input.decision)
   const steps: Array<TrailStep> = [
     { at: input.createdAt, action: "requested", actor: input.requestedBy, detail: null },
     {
       at: input.createdAt,
       action: "policy_evaluated",
       actor: SYSTEM,
-      detail: reasons === null ? input.decision.outcome : `${input.decision.outcome}: ${reasons}`
+      detail: reasons === null ? input.decision.outcome : `${input.decision.outcome}: ${reasons}`,
+      ...policy
     }
   ]
   const approval = input.approval
   if (input.decision.outcome !== "pending_approval" || approval === null) {
-    steps.push({ at: input.createdAt, action: input.decision.outcome, actor: SYSTEM, detail: reasons })
+    steps.push({ at: input.createdAt, action: input.decision.outcome, actor: SYSTEM, detail: reasons, ...policy })
   } else {
-    steps.push({ at: input.createdAt, action: "approval_required", actor: SYSTEM, detail: reasons })
+    steps.push({ at: input.createdAt, action: "approval_required", actor: SYSTEM, detail: reasons, ...policy })
     for (const step of approval.approvals.decisions) {
       steps.push({ at: step.decidedAt, action: step.decision, actor: actorOf(step.userId), detail: step.note })
     }
@@ -58,8 +66,15 @@ export const trailOf = (input: TrailInput, actorOf: (userId: string) => string):
     }
   }
   const last = steps.at(-1)
-  if (input.finalStep !== undefined && last?.action !== input.finalStep.action) {
-    steps.push({ at: input.updatedAt, action: input.finalStep.action, actor: SYSTEM, detail: input.finalStep.detail })
+  const final = input.finalStep
+  if (final !== undefined && last?.action !== final.action) {
+    steps.push({
+      at: input.updatedAt,
+      action: final.action,
+      actor: SYSTEM,
+      detail: final.detail,
+      ...(final.amount === undefined ? {} : { amount: final.amount })
+    })
   }
   return steps.toSorted((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
 }
