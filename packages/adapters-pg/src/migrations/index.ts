@@ -44,6 +44,7 @@ import auditAtCommit from "./0041_audit_at_commit.ts"
 import idempotencyOutcomes from "./0043_idempotency_outcomes.ts"
 import inboxDisplayName from "./0046_inbox_display_name.ts"
 import userPreferences from "./0048_user_preferences.ts"
+import customerTagsInvoiceNote from "./0049_customer_tags_invoice_note.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -90,7 +91,8 @@ export const migrations = Migrator.fromRecord({
   "0041_audit_at_commit": auditAtCommit,
   "0043_idempotency_outcomes": idempotencyOutcomes,
   "0046_inbox_display_name": inboxDisplayName,
-  "0048_user_preferences": userPreferences
+  "0048_user_preferences": userPreferences,
+  "0049_customer_tags_invoice_note": customerTagsInvoiceNote
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */
