@@ -16,6 +16,7 @@ export const anInvoice = (overrides: Partial<Invoice> = {}): Invoice => ({
   lineItems: [{ name: "Design", quantity: 2.5, unitPriceMinor: 12_050, taxRate: 10, vatRate: null }],
   discountMinor: 500,
   note: null,
+  internalNote: null,
   token: "t",
   scheduledAt: null,
   sentAt: null,

@@ -41,7 +41,8 @@ describe("invoice content", () => {
         dueDate: "2026-06-30",
         lineItems: [{ name: "Design", quantity: 2.5, unitPriceMinor: 12_050, taxRate: 10, vatRate: null }],
         discountMinor: 500,
-        note: null
+        note: null,
+        internalNote: null
       })
     )
   })
@@ -65,7 +66,7 @@ describe("invoice content", () => {
   })
 
   it("an invoice's input, applied over, gives its content back", () => {
-    const stored = anInvoice({ note: "thanks" })
+    const stored = anInvoice({ note: "thanks", internalNote: "chase in May" })
     const content = Result.getOrThrow(invoiceContentOf(stored, invoiceInputOf(stored)))
     assert.deepStrictEqual(content, {
       customerId: stored.customerId,
@@ -75,7 +76,8 @@ describe("invoice content", () => {
       dueDate: stored.dueDate,
       lineItems: stored.lineItems,
       discountMinor: stored.discountMinor,
-      note: stored.note
+      note: stored.note,
+      internalNote: stored.internalNote
     })
   })
 })

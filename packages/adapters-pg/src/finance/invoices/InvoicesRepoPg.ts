@@ -17,7 +17,7 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', ${ISO})`
 
 const COLUMNS = `id, team_id, invoice_number, status, customer_id, customer_name, currency,
   to_char(issue_date, 'YYYY-MM-DD') AS issue_date, to_char(due_date, 'YYYY-MM-DD') AS due_date,
-  line_items::text AS line_items, discount_minor, note, token, ${iso("scheduled_at")} AS scheduled_at,
+  line_items::text AS line_items, discount_minor, note, internal_note, token, ${iso("scheduled_at")} AS scheduled_at,
   ${iso("sent_at")} AS sent_at, ${iso("paid_at")} AS paid_at, ${iso("canceled_at")} AS canceled_at,
   payment_intent_id, paid_transaction_id, ${iso("created_at")} AS created_at, ${iso("updated_at")} AS updated_at`
 
@@ -58,11 +58,11 @@ export const InvoicesRepoPg = Layer.effect(
         ),
       insert: (i) =>
         sql`INSERT INTO invoices (id, team_id, invoice_number, status, customer_id, customer_name, currency, issue_date,
-                                  due_date, line_items, discount_minor, note, token, scheduled_at, sent_at, paid_at,
+                                  due_date, line_items, discount_minor, note, internal_note, token, scheduled_at, sent_at, paid_at,
                                   canceled_at, payment_intent_id, paid_transaction_id, created_at, updated_at)
             VALUES (${i.id}, ${i.teamId}, ${i.invoiceNumber}, ${i.status}, ${i.customerId}, ${i.customerName},
                     ${i.currency}, ${i.issueDate}, ${i.dueDate}, ${JSON.stringify(i.lineItems)}::jsonb,
-                    ${i.discountMinor}, ${i.note}, ${i.token}, ${i.scheduledAt}, ${i.sentAt}, ${i.paidAt},
+                    ${i.discountMinor}, ${i.note}, ${i.internalNote}, ${i.token}, ${i.scheduledAt}, ${i.sentAt}, ${i.paidAt},
                     ${i.canceledAt}, ${i.paymentIntentId}, ${i.paidTransactionId}, ${i.createdAt}, ${i.updatedAt})
             ON CONFLICT (team_id, invoice_number) DO NOTHING
             RETURNING id`.pipe(orUnavailable("invoices.insert"), Effect.flatMap(anyRow("invoices.insert"))),
@@ -107,7 +107,8 @@ export const InvoicesRepoPg = Layer.effect(
             UPDATE invoices SET invoice_number = ${i.invoiceNumber}, status = ${i.status}, customer_id = ${i.customerId},
               customer_name = ${i.customerName}, currency = ${i.currency}, issue_date = ${i.issueDate},
               due_date = ${i.dueDate}, line_items = ${JSON.stringify(i.lineItems)}::jsonb,
-              discount_minor = ${i.discountMinor}, note = ${i.note}, scheduled_at = ${i.scheduledAt},
+              discount_minor = ${i.discountMinor}, note = ${i.note}, internal_note = ${i.internalNote},
+              scheduled_at = ${i.scheduledAt},
               sent_at = ${i.sentAt}, paid_at = ${i.paidAt}, canceled_at = ${i.canceledAt},
               payment_intent_id = ${i.paymentIntentId}, paid_transaction_id = ${i.paidTransactionId},
               updated_at = ${i.updatedAt}

@@ -69,6 +69,8 @@ export const Invoice = Schema.Struct({
   lineItems: Schema.Array(InvoiceLineItem),
   discountMinor: SignedAmountMinor,
   note: Schema.NullOr(Schema.String),
+  /** The team's own note: answered on the team's reads, never on what leaves the team (see `outgoingInvoice`). */
+  internalNote: Schema.NullOr(Schema.String),
   token: Schema.String,
   scheduledAt: Schema.NullOr(Schema.String),
   sentAt: Schema.NullOr(Schema.String),
@@ -80,6 +82,18 @@ export const Invoice = Schema.Struct({
   updatedAt: Schema.String
 })
 export type Invoice = typeof Invoice.Type
+
+/**
+ * An invoice as it may leave the team (its PDF, the public token routes, the payments provider): without its internal
+ * note.
+ */
+export type OutgoingInvoice = Omit<Invoice, "internalNote">
+
+/** The invoice without what stays inside the team. */
+export const outgoingInvoice = (invoice: OutgoingInvoice): OutgoingInvoice => {
+  const { internalNote: _internalNote, ...outgoing } = invoice as OutgoingInvoice & { readonly internalNote?: unknown }
+  return outgoing
+}
 
 /** The number given to a team's `n`-th numbered invoice: `INV-0001`, ..., `INV-10000`. */
 export const invoiceNumberOf = (n: number): string => `INV-${String(n).padStart(4, "0")}`
@@ -208,6 +222,7 @@ export const InvoiceView = Schema.Struct({
   vat: Schema.Finite,
   total: Schema.Finite,
   note: Schema.NullOr(Schema.String),
+  internalNote: Schema.NullOr(Schema.String),
   token: Schema.String,
   scheduledAt: Schema.NullOr(Schema.String),
   sentAt: Schema.NullOr(Schema.String),
@@ -249,6 +264,7 @@ export const invoiceView =
       vat: major(totals.vatMinor),
       total: major(totals.totalMinor),
       note: invoice.note,
+      internalNote: invoice.internalNote,
       token: invoice.token,
       scheduledAt: invoice.scheduledAt,
       sentAt: invoice.sentAt,

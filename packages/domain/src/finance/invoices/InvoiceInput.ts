@@ -23,6 +23,8 @@ export interface InvoiceInput {
   readonly lineItems: ReadonlyArray<InvoiceLineInput>
   readonly discount?: number | undefined
   readonly note?: string | null | undefined
+  /** The team's own note, never shown to the customer. */
+  readonly internalNote?: string | null | undefined
 }
 
 /**
@@ -61,7 +63,7 @@ export type InvoicePatch = Partial<InvoiceInput> & {
 /** What an invoice bills, as its input gives it: the customer, dates, lines, discount and note. */
 export type InvoiceContent = Pick<
   Invoice,
-  "customerId" | "customerName" | "currency" | "issueDate" | "dueDate" | "lineItems" | "discountMinor" | "note"
+  "customerId" | "customerName" | "currency" | "issueDate" | "dueDate" | "lineItems" | "discountMinor" | "note" | "internalNote"
 >
 
 /** The input an invoice was made from, amounts back in major units (to apply a partial change over). */
@@ -74,7 +76,8 @@ export const invoiceInputOf = (invoice: Invoice): Omit<InvoiceInput, "customerId
     unitPrice: renderMinor(item.unitPriceMinor, invoice.currency)
   })),
   discount: renderMinor(invoice.discountMinor, invoice.currency),
-  note: invoice.note
+  note: invoice.note,
+  internalNote: invoice.internalNote
 })
 
 /**
@@ -115,6 +118,7 @@ export const invoiceContentOf = (
       dueDate: input.dueDate,
       lineItems,
       discountMinor,
-      note: input.note ?? null
+      note: input.note ?? null,
+      internalNote: input.internalNote ?? null
     }
   })

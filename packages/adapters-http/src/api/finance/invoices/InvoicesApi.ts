@@ -76,7 +76,8 @@ export const CreateInvoiceRequest = Schema.Struct({
   dueDate: Schema.optionalKey(content.dueDate),
   lineItems: Schema.optionalKey(content.lineItems),
   discount: Schema.optionalKey(Amount),
-  note: Schema.optionalKey(Note)
+  note: Schema.optionalKey(Note),
+  internalNote: Schema.optionalKey(Note)
 })
 
 export const UpdateInvoiceRequest = Schema.Struct({
@@ -88,6 +89,7 @@ export const UpdateInvoiceRequest = Schema.Struct({
   lineItems: Schema.optionalKey(content.lineItems),
   discount: Schema.optionalKey(Amount),
   note: Schema.optionalKey(Note),
+  internalNote: Schema.optionalKey(Note),
   status: Schema.optionalKey(InvoiceTarget),
   paidAt: Schema.optionalKey(Instant)
 })
