@@ -43,7 +43,7 @@ layer(PortsPg.pipe(Layer.provideMerge(EmptyTestDatabase)), { timeout: "60 second
         assert.strictEqual(crossTeam._tag, "SqlError")
         const [column] = yield* sql`SELECT data_type FROM information_schema.columns
                                     WHERE table_name = 'invoices' AND column_name = 'internal_note'`
-        assert.strictEqual(column?.["dataType"], "text")
+        assert.strictEqual(column?.dataType, "text")
       })
     )
   }

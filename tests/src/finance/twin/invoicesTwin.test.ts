@@ -78,11 +78,17 @@ twinSuite("invoices", (it) => {
         body: { internalNote: `${secret}, ask for a deposit` }
       })
       assert.strictEqual(renamed.status, 200, JSON.stringify(renamed.body))
-      assert.deepInclude(renamed.body, { internalNote: `${secret}, ask for a deposit`, note: "Thanks for your business" })
+      assert.deepInclude(renamed.body, {
+        internalNote: `${secret}, ask for a deposit`,
+        note: "Thanks for your business"
+      })
       const listed = await app.call("GET", "/invoices", { token })
       assert.strictEqual(listed.body.data[0].internalNote, `${secret}, ask for a deposit`)
       const invoice = await sendInvoice(app, token, draft.body.id)
-      assert.strictEqual((await app.call("GET", `/invoices/${invoice.id}`, { token })).body.internalNote, renamed.body.internalNote)
+      assert.strictEqual(
+        (await app.call("GET", `/invoices/${invoice.id}`, { token })).body.internalNote,
+        renamed.body.internalNote
+      )
 
       const fileKey = (await app.call("GET", "/users/me", { token })).body.fileKey as string
       for (const query of [`token=${invoice.token}`, `id=${invoice.id}&fk=${encodeURIComponent(fileKey)}`]) {

@@ -28,9 +28,9 @@ export const CustomersRepoMemory = Layer.effect(
     /** The customer with the tags it carries that still exist (a deleted tag drops out, as its link cascades). */
     const withTags = (customer: Customer) =>
       Effect.map(tags.list(customer.teamId), (teamTags) => {
-        const carried = teamTags.filter((t) => customer.tagIds.includes(t.id)).toSorted((a, b) =>
-          a.name === b.name ? a.id.localeCompare(b.id) : a.name.localeCompare(b.name)
-        )
+        const carried = teamTags
+          .filter((t) => customer.tagIds.includes(t.id))
+          .toSorted((a, b) => (a.name === b.name ? a.id.localeCompare(b.id) : a.name.localeCompare(b.name)))
         return { ...customer, tagIds: carried.map((t) => t.id), tags: carried.map((t) => ({ id: t.id, name: t.name })) }
       })
     return CustomersRepo.of({

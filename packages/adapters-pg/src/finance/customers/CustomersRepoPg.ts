@@ -1,4 +1,4 @@
-import { CustomerCounts, CustomerCountsRepo, CustomersRepo, CustomerWithTags, type Customer } from "@svc/domain"
+import { type Customer, CustomerCounts, CustomerCountsRepo, CustomersRepo, CustomerWithTags } from "@svc/domain"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../../shared/index.ts"

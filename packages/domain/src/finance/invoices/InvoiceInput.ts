@@ -63,7 +63,15 @@ export type InvoicePatch = Partial<InvoiceInput> & {
 /** What an invoice bills, as its input gives it: the customer, dates, lines, discount and note. */
 export type InvoiceContent = Pick<
   Invoice,
-  "customerId" | "customerName" | "currency" | "issueDate" | "dueDate" | "lineItems" | "discountMinor" | "note" | "internalNote"
+  | "customerId"
+  | "customerName"
+  | "currency"
+  | "issueDate"
+  | "dueDate"
+  | "lineItems"
+  | "discountMinor"
+  | "note"
+  | "internalNote"
 >
 
 /** The input an invoice was made from, amounts back in major units (to apply a partial change over). */

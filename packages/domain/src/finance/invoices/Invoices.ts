@@ -264,9 +264,7 @@ export class Invoices extends Context.Service<
         return paymentStatusOf(yield* repo.all(teamId), yield* nowIso)
       }),
       byId: Effect.fn("Invoices.byId")((id: string) => repo.findById(id).pipe(Effect.flatMap(found(id)))),
-      byToken: Effect.fn("Invoices.byToken")((token: string) =>
-        storedByToken(token).pipe(Effect.map(outgoingInvoice))
-      ),
+      byToken: Effect.fn("Invoices.byToken")((token: string) => storedByToken(token).pipe(Effect.map(outgoingInvoice))),
       document: Effect.fn("Invoices.document")(function* (invoice: OutgoingInvoice, kind: InvoiceDocumentKind) {
         if (kind === "receipt" && invoice.status !== "paid") {
           return yield* new ReceiptUnavailable({ id: invoice.id, status: effectiveStatus(invoice, yield* nowIso) })
