@@ -6,7 +6,7 @@ import { AuditPortsMemory } from "./audit/index.ts"
 import { CheckoutPortsMemory } from "./checkout/index.ts"
 import { CryptoPortsMemory } from "./crypto/index.ts"
 import { BankingPortsMemory } from "./finance/banking/index.ts"
-import { CustomersPortsMemory } from "./finance/customers/index.ts"
+import { CustomerCountsPortsMemory, CustomersPortsMemory } from "./finance/customers/index.ts"
 import { DocumentsPortsMemory } from "./finance/documents/index.ts"
 import { InvoicesPortsMemory } from "./finance/invoices/index.ts"
 import { MoneyPortsMemory } from "./finance/money/index.ts"
@@ -57,13 +57,10 @@ export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
-export const PortsMemory = Layer.mergeAll(
-  ReportsPortsMemory,
-  TrackerPortsMemory,
-  SearchPortsMemory,
-  ActivityPortsMemory
-).pipe(
+export const PortsMemory = CustomerCountsPortsMemory.pipe(
+  Layer.provideMerge(Layer.mergeAll(ReportsPortsMemory, TrackerPortsMemory, SearchPortsMemory, ActivityPortsMemory)),
   Layer.provideMerge(InvoicesPortsMemory),
+  Layer.provideMerge(CustomersPortsMemory),
   Layer.provideMerge(
     Layer.mergeAll(
       TransactorMemory,
@@ -71,7 +68,6 @@ export const PortsMemory = Layer.mergeAll(
       ApprovalsPortsMemory,
       AuditPortsMemory,
       BankingPortsMemory,
-      CustomersPortsMemory,
       CheckoutPortsMemory,
       CryptoPortsMemory,
       DocumentsPortsMemory,

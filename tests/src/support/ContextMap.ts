@@ -151,7 +151,7 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
     uses: ["finance/banking", "finance/tags", "shared"],
     models: ["files", "finance/money"]
   },
-  { name: "finance/customers", owns: "a team's customers", uses: ["shared"] },
+  { name: "finance/customers", owns: "a team's customers and their tags", uses: ["finance/tags", "shared"] },
   {
     name: "finance/documents",
     owns: "documents (uploaded files' metadata), inbox items with their stored attachments, matches and suggested matches",

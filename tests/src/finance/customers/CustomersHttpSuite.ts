@@ -17,7 +17,8 @@ const full = {
   zip: "97000",
   countryCode: "US",
   vatNumber: "US123456",
-  note: "pays on net 30"
+  note: "pays on net 30",
+  description: "Sells everything"
 }
 
 /** The customer routes over HTTP on whichever ports the caller provides. */
@@ -34,6 +35,9 @@ export const customersHttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>
           id: customer.id,
           object: "customer",
           ...full,
+          tags: [],
+          invoiceCount: 0,
+          projectCount: 0,
           createdAt: customer.createdAt,
           updatedAt: customer.createdAt
         })

@@ -10,7 +10,7 @@ import { withAppOnPorts } from "../../support/HttpScenarios.ts"
 import { createInvoice, sendInvoice, teamWithCustomer } from "./InvoicesSetup.ts"
 
 /** The text of a PDF, as poppler's `pdftotext` extracts it (layout kept, so a table row stays on one line). */
-const pdfText = (pdf: Uint8Array): string => {
+export const pdfText = (pdf: Uint8Array): string => {
   const dir = mkdtempSync(join(tmpdir(), "invoice-pdf-"))
   try {
     const file = join(dir, "document.pdf")

@@ -87,4 +87,109 @@ twinSuite("tracker entries and timer", (it) => {
       )
     })
   )
+
+  it.effect("POST /tracker-entries with the twin's dates creates one entry a day at the same time, all or none", () =>
+    withAppOnPorts(async (app) => {
+      const { owner: token } = await financeTeam(app)
+      const project = await app.call("POST", "/tracker-projects", { token, body: { name: "Retainer" } })
+      const created = await app.call("POST", "/tracker-entries", {
+        token,
+        body: {
+          projectId: project.body.id,
+          start: "2026-03-02T09:00:00.000Z",
+          stop: "2026-03-02T17:30:00.000Z",
+          duration: 30_600,
+          dates: ["2026-03-02", "2026-03-04", "2026-03-05"],
+          description: "Support"
+        }
+      })
+      assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+      assert.deepStrictEqual(
+        created.body.data.map((e: { start: string; stop: string; duration: number }) => [e.start, e.stop, e.duration]),
+        [
+          ["2026-03-02T09:00:00.000Z", "2026-03-02T17:30:00.000Z", 30_600],
+          ["2026-03-04T09:00:00.000Z", "2026-03-04T17:30:00.000Z", 30_600],
+          ["2026-03-05T09:00:00.000Z", "2026-03-05T17:30:00.000Z", 30_600]
+        ]
+      )
+      const byDuration = await app.call("POST", "/tracker-entries", {
+        token,
+        body: { projectId: project.body.id, start: "2026-03-01T22:00:00Z", duration: 7200, dates: ["2026-04-10"] }
+      })
+      assert.strictEqual(byDuration.status, 201, JSON.stringify(byDuration.body))
+      assert.deepInclude(byDuration.body.data[0], {
+        start: "2026-04-10T22:00:00.000Z",
+        stop: "2026-04-11T00:00:00.000Z"
+      })
+
+      const listed = async () =>
+        (await app.call("GET", "/tracker-entries?from=2026-01-01&to=2026-12-31", { token })).body.data.length
+      const before = await listed()
+      assert.strictEqual(before, 4)
+      const backwards = await app.call("POST", "/tracker-entries", {
+        token,
+        body: {
+          projectId: project.body.id,
+          start: "2026-03-02T09:00:00Z",
+          stop: "2026-03-02T08:00:00Z",
+          dates: ["2026-03-09"]
+        }
+      })
+      assertInvalid(backwards, "stop")
+      const badDate = await app.call("POST", "/tracker-entries", {
+        token,
+        body: {
+          projectId: project.body.id,
+          start: "2026-03-02T09:00:00Z",
+          duration: 60,
+          dates: ["2026-03-09", "2026-02-30"]
+        }
+      })
+      assertInvalid(badDate, "dates.1")
+      assert.strictEqual(await listed(), before)
+    })
+  )
+
+  it.effect(
+    "the bulk route takes the twin's {entries} as well as the array; a refused item is named with its index",
+    () =>
+      withAppOnPorts(async (app) => {
+        const { owner: token } = await financeTeam(app)
+        const project = await app.call("POST", "/tracker-projects", { token, body: { name: "Migration" } })
+        const entry = (day: string, extra: Record<string, unknown> = {}) => ({
+          projectId: project.body.id,
+          start: `${day}T09:00:00.000Z`,
+          stop: `${day}T17:00:00.000Z`,
+          duration: 28_800,
+          ...extra
+        })
+        const twin = await app.call("POST", "/tracker-entries/bulk", {
+          token,
+          body: { entries: [entry("2026-04-15", { dates: ["2026-04-15"] }), entry("2026-04-16")] }
+        })
+        assert.strictEqual(twin.status, 201, JSON.stringify(twin.body))
+        assert.deepStrictEqual(
+          twin.body.data.map((e: { start: string }) => e.start),
+          ["2026-04-15T09:00:00.000Z", "2026-04-16T09:00:00.000Z"]
+        )
+        const array = await app.call("POST", "/tracker-entries/bulk", { token, body: [entry("2026-04-17")] })
+        assert.strictEqual(array.status, 201, JSON.stringify(array.body))
+
+        const refused = await app.call("POST", "/tracker-entries/bulk", {
+          token,
+          body: { entries: [entry("2026-04-18"), entry("2026-04-19", { duration: 5 })] }
+        })
+        assertInvalid(refused, "entries.1.duration")
+        const unknownProject = await app.call("POST", "/tracker-entries/bulk", {
+          token,
+          body: {
+            entries: [entry("2026-04-18"), entry("2026-04-19", { projectId: "00000000-0000-4000-8000-000000000000" })]
+          }
+        })
+        assert.strictEqual(unknownProject.status, 404)
+        assert.include(unknownProject.body.message, "entries.1.projectId")
+        const all = await app.call("GET", "/tracker-entries?from=2026-04-01&to=2026-04-30", { token })
+        assert.strictEqual(all.body.data.length, 3)
+      })
+  )
 })

@@ -58,8 +58,7 @@ export const InvoicesRepoPg = Layer.effect(
         ),
       insert: (i) =>
         sql`INSERT INTO invoices (id, team_id, invoice_number, status, customer_id, customer_name, currency, issue_date,
-                                  due_date, line_items, discount_minor, note, internal_note, token, scheduled_at, sent_at,
-                                  paid_at,
+                                  due_date, line_items, discount_minor, note, internal_note, token, scheduled_at, sent_at, paid_at,
                                   canceled_at, payment_intent_id, paid_transaction_id, created_at, updated_at)
             VALUES (${i.id}, ${i.teamId}, ${i.invoiceNumber}, ${i.status}, ${i.customerId}, ${i.customerName},
                     ${i.currency}, ${i.issueDate}, ${i.dueDate}, ${JSON.stringify(i.lineItems)}::jsonb,
@@ -108,7 +107,8 @@ export const InvoicesRepoPg = Layer.effect(
             UPDATE invoices SET invoice_number = ${i.invoiceNumber}, status = ${i.status}, customer_id = ${i.customerId},
               customer_name = ${i.customerName}, currency = ${i.currency}, issue_date = ${i.issueDate},
               due_date = ${i.dueDate}, line_items = ${JSON.stringify(i.lineItems)}::jsonb,
-              discount_minor = ${i.discountMinor}, note = ${i.note}, internal_note = ${i.internalNote}, scheduled_at = ${i.scheduledAt},
+              discount_minor = ${i.discountMinor}, note = ${i.note}, internal_note = ${i.internalNote},
+              scheduled_at = ${i.scheduledAt},
               sent_at = ${i.sentAt}, paid_at = ${i.paidAt}, canceled_at = ${i.canceledAt},
               payment_intent_id = ${i.paymentIntentId}, paid_transaction_id = ${i.paidTransactionId},
               updated_at = ${i.updatedAt}

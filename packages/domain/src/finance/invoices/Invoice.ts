@@ -69,7 +69,7 @@ export const Invoice = Schema.Struct({
   lineItems: Schema.Array(InvoiceLineItem),
   discountMinor: SignedAmountMinor,
   note: Schema.NullOr(Schema.String),
-  /** The team's own note: answered to the team only, never on the invoice's PDF, public token or events. */
+  /** The team's own note: answered on the team's reads, never on what leaves the team (see `outgoingInvoice`). */
   internalNote: Schema.NullOr(Schema.String),
   token: Schema.String,
   scheduledAt: Schema.NullOr(Schema.String),
@@ -82,6 +82,18 @@ export const Invoice = Schema.Struct({
   updatedAt: Schema.String
 })
 export type Invoice = typeof Invoice.Type
+
+/**
+ * An invoice as it may leave the team (its PDF, the public token routes, the payments provider): without its internal
+ * note.
+ */
+export type OutgoingInvoice = Omit<Invoice, "internalNote">
+
+/** The invoice without what stays inside the team. */
+export const outgoingInvoice = (invoice: OutgoingInvoice): OutgoingInvoice => {
+  const { internalNote: _internalNote, ...outgoing } = invoice as OutgoingInvoice & { readonly internalNote?: unknown }
+  return outgoing
+}
 
 /** The number given to a team's `n`-th numbered invoice: `INV-0001`, ..., `INV-10000`. */
 export const invoiceNumberOf = (n: number): string => `INV-${String(n).padStart(4, "0")}`

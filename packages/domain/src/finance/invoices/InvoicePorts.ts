@@ -1,12 +1,12 @@
 import { Context, type Effect } from "effect"
-import type { Invoice } from "./Invoice.ts"
+import type { OutgoingInvoice } from "./Invoice.ts"
 
 /** Which document of an invoice to render: the invoice itself, or the receipt of a paid one. */
 export type InvoiceDocumentKind = "invoice" | "receipt"
 
 /** What a rendered invoice document shows: the invoice and the name of the team that issued it. */
 export interface InvoiceDocument {
-  readonly invoice: Invoice
+  readonly invoice: OutgoingInvoice
   readonly teamName: string
   readonly kind: InvoiceDocumentKind
 }
@@ -26,5 +26,5 @@ export interface PaymentIntent {
 /** The card-payments provider invoices are paid through; it reports payments on the `payments` webhook. */
 export class PaymentsProvider extends Context.Service<
   PaymentsProvider,
-  { readonly createPaymentIntent: (invoice: Invoice) => Effect.Effect<PaymentIntent> }
+  { readonly createPaymentIntent: (invoice: OutgoingInvoice) => Effect.Effect<PaymentIntent> }
 >()("@svc/domain/PaymentsProvider") {}

@@ -12,7 +12,16 @@ import {
 } from "../../shared/index.ts"
 import { CustomerNotFound, CustomersRepo } from "../customers/index.ts"
 import type { InvalidAmount } from "../money/model.ts"
-import { effectiveStatus, type Invoice, InvoiceId, invoiceNumberOf, isDeletable, isPayable } from "./Invoice.ts"
+import {
+  effectiveStatus,
+  type Invoice,
+  InvoiceId,
+  invoiceNumberOf,
+  isDeletable,
+  isPayable,
+  type OutgoingInvoice,
+  outgoingInvoice
+} from "./Invoice.ts"
 import { invoicePatchRefusal, invoiceStatusConflict, patchedStatusOf, sentInvoice } from "./InvoiceChanges.ts"
 import {
   DuplicateInvoiceNumber,
@@ -85,17 +94,18 @@ export class Invoices extends Context.Service<
     readonly paymentStatus: (teamId: TeamId) => Effect.Effect<InvoicePaymentStatus, PersistenceUnavailable>
     /** The invoice with this id, whatever its team (the caller proves access to the team). */
     readonly byId: (id: string) => Effect.Effect<Invoice, InvoiceNotFound | PersistenceUnavailable>
-    readonly byToken: (token: string) => Effect.Effect<Invoice, InvoiceNotFound | PersistenceUnavailable>
-    /** The invoice or, for a paid one, its receipt, as a PDF. */
+    /** The invoice a public token names, as it may leave the team (no internal note). */
+    readonly byToken: (token: string) => Effect.Effect<OutgoingInvoice, InvoiceNotFound | PersistenceUnavailable>
+    /** The invoice or, for a paid one, its receipt, as a PDF (never with the internal note). */
     readonly document: (
-      invoice: Invoice,
+      invoice: OutgoingInvoice,
       kind: InvoiceDocumentKind
     ) => Effect.Effect<Uint8Array, ReceiptUnavailable | TeamNotFound | PersistenceUnavailable>
     /** Opens a payment of the invoice a public token names, with the payments provider. */
     readonly paymentIntent: (
       token: string
     ) => Effect.Effect<
-      { readonly invoice: Invoice; readonly intent: PaymentIntent },
+      { readonly invoice: OutgoingInvoice; readonly intent: PaymentIntent },
       InvoiceNotFound | InvoiceStatusConflict | PersistenceUnavailable
     >
   }
@@ -221,22 +231,20 @@ export class Invoices extends Context.Service<
           )
         )
 
-    const byToken = Effect.fn("Invoices.byToken")((token: string) =>
-      repo.findByToken(token).pipe(Effect.flatMap(found("token")))
-    )
+    const storedByToken = (token: string) => repo.findByToken(token).pipe(Effect.flatMap(found("token")))
 
     const paymentIntent = Effect.fn("Invoices.paymentIntent")(function* (token: string) {
-      const current = yield* byToken(token)
+      const current = yield* storedByToken(token)
       const now = yield* nowIso
       const status = effectiveStatus(current, now)
       if (!isPayable(status)) return yield* invoiceStatusConflict(current, now, `a ${status} invoice cannot be paid`)
-      const intent = yield* payments.createPaymentIntent(current)
+      const intent = yield* payments.createPaymentIntent(outgoingInvoice(current))
       const invoice = yield* storeKeepingNumber(
         { ...current, paymentIntentId: intent.id, updatedAt: now },
         current,
         now
       )
-      return { invoice, intent }
+      return { invoice: outgoingInvoice(invoice), intent }
     })
 
     return Invoices.of({
@@ -256,13 +264,13 @@ export class Invoices extends Context.Service<
         return paymentStatusOf(yield* repo.all(teamId), yield* nowIso)
       }),
       byId: Effect.fn("Invoices.byId")((id: string) => repo.findById(id).pipe(Effect.flatMap(found(id)))),
-      byToken,
-      document: Effect.fn("Invoices.document")(function* (invoice: Invoice, kind: InvoiceDocumentKind) {
+      byToken: Effect.fn("Invoices.byToken")((token: string) => storedByToken(token).pipe(Effect.map(outgoingInvoice))),
+      document: Effect.fn("Invoices.document")(function* (invoice: OutgoingInvoice, kind: InvoiceDocumentKind) {
         if (kind === "receipt" && invoice.status !== "paid") {
           return yield* new ReceiptUnavailable({ id: invoice.id, status: effectiveStatus(invoice, yield* nowIso) })
         }
         const team = yield* teamOf(invoice.teamId)
-        return yield* renderer.render({ invoice, teamName: team.name, kind })
+        return yield* renderer.render({ invoice: outgoingInvoice(invoice), teamName: team.name, kind })
       }),
       paymentIntent
     })

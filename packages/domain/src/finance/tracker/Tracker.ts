@@ -16,6 +16,7 @@ import { Tags } from "../tags/index.ts"
 import type { TagId } from "../tags/model.ts"
 import {
   finishedTimes,
+  inputsOnDates,
   secondsBetween,
   type TimerStatusView,
   type TrackerEntry,
@@ -56,6 +57,8 @@ export interface TrackerEntryInput {
   readonly stop?: string | undefined
   readonly duration?: number | undefined
   readonly description?: string | null | undefined
+  /** The twin's `dates`: one entry on each of these days (see `inputsOnDates`). */
+  readonly dates?: ReadonlyArray<string> | undefined
 }
 
 /** A change to an entry: each field given replaces the stored one; a new start or stop recomputes the duration. */
@@ -135,11 +138,15 @@ export class Tracker extends Context.Service<
       userId: UserId,
       input: TrackerEntryInput
     ) => Effect.Effect<TrackerEntry, Refusal | Failure>
-    /** Creates all the entries or, when one is refused (named `index.field`), none. */
+    /**
+     * Creates all the entries (an input with `dates`, one a date) or, when one is refused, none; the refusal names the
+     * field after `itemField` of the input's index (default `index.`).
+     */
     readonly createEntries: (
       teamId: TeamId,
       userId: UserId,
-      inputs: ReadonlyArray<TrackerEntryInput>
+      inputs: ReadonlyArray<TrackerEntryInput>,
+      itemField?: (index: number) => string
     ) => Effect.Effect<ReadonlyArray<TrackerEntry>, Refusal | Failure>
     readonly updateEntry: (
       teamId: TeamId,
@@ -276,11 +283,13 @@ export class Tracker extends Context.Service<
     const createEntries = Effect.fn("Tracker.createEntries")(function* (
       teamId: TeamId,
       userId: UserId,
-      inputs: ReadonlyArray<TrackerEntryInput>
+      inputs: ReadonlyArray<TrackerEntryInput>,
+      itemField: (index: number) => string = (i) => `${i}.`
     ) {
       return yield* transactor.withTransaction(
         Effect.gen(function* () {
-          const entries = yield* Effect.forEach(inputs, (input, i) => newEntry(teamId, userId, input, `${i}.`))
+          const expanded = inputs.flatMap((input, i) => inputsOnDates(input).map((one) => [one, i] as const))
+          const entries = yield* Effect.forEach(expanded, ([input, i]) => newEntry(teamId, userId, input, itemField(i)))
           yield* repo.insertEntries(entries)
           return entries
         })

@@ -86,6 +86,27 @@ export const finishedTimes = (
 const DAY_MS = 24 * 3600 * 1000
 
 /**
+ * The twin's `dates`: one input per date, each starting on that UTC day at the start's UTC time of day and lasting as
+ * long (a stop moves by the same time); without `dates`, the input itself.
+ */
+export const inputsOnDates = <I extends { readonly start: string; readonly stop?: string | undefined }>({
+  dates,
+  ...input
+}: I & { readonly dates?: ReadonlyArray<string> | undefined }): ReadonlyArray<Omit<I, "dates">> => {
+  if (dates === undefined) return [input]
+  const startMs = millisOfIso(input.start)
+  const timeOfDayMs = ((startMs % DAY_MS) + DAY_MS) % DAY_MS
+  return dates.map((date) => {
+    const shift = millisOfIso(`${date}T00:00:00Z`) + timeOfDayMs - startMs
+    return {
+      ...input,
+      start: isoOfMillis(startMs + shift),
+      ...(input.stop === undefined ? {} : { stop: isoOfMillis(millisOfIso(input.stop) + shift) })
+    }
+  })
+}
+
+/**
  * The start times of the UTC days `from` to `to` (inclusive) as a half-open range: `to` before `from`, or more than 366
  * days, is refused naming `to` (with `prefix`).
  */

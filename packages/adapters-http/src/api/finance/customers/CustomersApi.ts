@@ -46,7 +46,14 @@ const CustomerFields = {
   zip: optional(Text(20)),
   countryCode: optional(CountryCode),
   vatNumber: optional(Text(50)),
-  note: optional(Schema.String.check(Schema.isMaxLength(5000)))
+  note: optional(Schema.String.check(Schema.isMaxLength(5000))),
+  description: optional(Schema.String.check(Schema.isMaxLength(5000))),
+  /** The twin's shape: the team's tags by id; a `name` sent along is the tag's own and is not stored. */
+  tags: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({ id: Schema.String.check(Schema.isUUID()), name: Schema.optionalKey(Schema.String) })
+    ).check(Schema.isMaxLength(50))
+  )
 }
 
 export const CreateCustomerRequest = Schema.Struct({ name: Text(200), ...CustomerFields })
@@ -79,10 +86,11 @@ export class CustomersApi extends HttpApiGroup.make("customers")
     HttpApiEndpoint.post("create", "/customers", {
       payload: CreateCustomerRequest,
       success: CustomerResponse.pipe(HttpApiSchema.status(201)),
-      error: errors
+      error: [...errors, NotFound]
     })
       .annotate(RequiredScope, "customers.write")
-      .annotate(OpenApi.Summary, "Create a customer"),
+      .annotate(OpenApi.Summary, "Create a customer")
+      .annotate(OpenApi.Description, "`tags` names the team's tags by id (404 naming `tags[i].id` when one is not)."),
     HttpApiEndpoint.get("get", "/customers/:id", {
       params: id,
       success: CustomerResponse,
@@ -98,7 +106,10 @@ export class CustomersApi extends HttpApiGroup.make("customers")
     })
       .annotate(RequiredScope, "customers.write")
       .annotate(OpenApi.Summary, "Update a customer")
-      .annotate(OpenApi.Description, "Each field given replaces the stored one; null clears an optional field."),
+      .annotate(
+        OpenApi.Description,
+        "Each field given replaces the stored one; null clears an optional field; `tags` replaces the customer's tags."
+      ),
     HttpApiEndpoint.delete("delete", "/customers/:id", {
       params: id,
       success: DeletedCustomer,

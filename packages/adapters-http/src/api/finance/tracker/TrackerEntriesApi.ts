@@ -40,13 +40,26 @@ export const CreateTrackerEntryRequest = Schema.Struct({
   start: Instant,
   stop: Schema.optionalKey(Instant),
   duration: Schema.optionalKey(Duration),
-  description: Schema.optionalKey(Description)
+  description: Schema.optionalKey(Description),
+  /** The twin's: one entry on each of these UTC days, at the start's UTC time of day and as long. */
+  dates: Schema.optionalKey(
+    Schema.Array(CalendarDate).check(
+      Schema.isMinLength(1, { message: "expected 1 to 100 dates" }),
+      Schema.isMaxLength(100, { message: "expected 1 to 100 dates" })
+    )
+  )
 })
 
-export const BulkCreateTrackerEntriesRequest = Schema.Array(CreateTrackerEntryRequest).check(
+const BulkEntries = Schema.Array(CreateTrackerEntryRequest).check(
   Schema.isMinLength(1, { message: "expected 1 to 100 entries" }),
   Schema.isMaxLength(100, { message: "expected 1 to 100 entries" })
 )
+
+/** The entries as an array, or as the twin's `{entries}`. */
+export const BulkCreateTrackerEntriesRequest = Schema.Union([BulkEntries, Schema.Struct({ entries: BulkEntries })])
+
+/** The created entries. */
+const CreatedEntries = Schema.Struct({ data: Schema.Array(TrackerEntryResponse) })
 
 export const UpdateTrackerEntryRequest = Schema.Struct({
   projectId: Schema.optionalKey(UuidParam),
@@ -100,22 +113,27 @@ export class TrackerEntriesApi extends HttpApiGroup.make("trackerEntries")
       ),
     HttpApiEndpoint.post("create", "/tracker-entries", {
       payload: CreateTrackerEntryRequest,
-      success: TrackerEntryResponse.pipe(HttpApiSchema.status(201)),
+      success: Schema.Union([TrackerEntryResponse, CreatedEntries]).pipe(HttpApiSchema.status(201)),
       error: errors
     })
       .annotate(RequiredScope, "tracker-entries.write")
       .annotate(OpenApi.Summary, "Create a tracker entry")
-      .annotate(OpenApi.Description, TIMES),
+      .annotate(
+        OpenApi.Description,
+        `${TIMES} With the twin's \`dates\` (1 to 100 days), one entry on each UTC day at the start's UTC time of ` +
+          "day and as long, all or none, answered as `{data}`; without it, the entry."
+      ),
     HttpApiEndpoint.post("createMany", "/tracker-entries/bulk", {
       payload: BulkCreateTrackerEntriesRequest,
-      success: Schema.Struct({ data: Schema.Array(TrackerEntryResponse) }).pipe(HttpApiSchema.status(201)),
+      success: CreatedEntries.pipe(HttpApiSchema.status(201)),
       error: errors
     })
       .annotate(RequiredScope, "tracker-entries.write")
       .annotate(OpenApi.Summary, "Create tracker entries in bulk")
       .annotate(
         OpenApi.Description,
-        `1 to 100 entries, all or none: a refused item is named by its index (\`3.stop\`). ${TIMES}`
+        "1 to 100 entries, as an array or as the twin's `{entries}`, all or none (an entry with `dates` is one a " +
+          `date): a refused item is named by its index (\`3.stop\`, \`entries.3.stop\`). ${TIMES}`
       ),
     HttpApiEndpoint.post("startTimer", "/tracker-entries/timer/start", {
       payload: StartTimerRequest,

@@ -1,9 +1,17 @@
-import { Customers, customerView, toPage } from "@svc/domain"
+import { type CustomerInput, Customers, customerView, type TagNotFound, toPage } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../../api/Api.ts"
 import { notFound } from "../../../api/shared/index.ts"
-import { listPaging, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
+import { listPaging, missingResource, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
+
+/** A create or update body as the domain takes it: the twin's `tags` objects name tags by id. */
+const customerInput = <P extends { readonly tags?: ReadonlyArray<{ readonly id: string }> }>({ tags, ...rest }: P) => ({
+  ...rest,
+  ...(tags === undefined ? {} : { tagIds: tags.map((t) => t.id) })
+})
+
+const tagMissing = (e: TagNotFound) => Effect.fail(missingResource("tag", e.tagId, e.field))
 
 export const CustomersHttp = HttpApiBuilder.group(Api, "customers", (handlers) =>
   Effect.gen(function* () {
@@ -23,8 +31,8 @@ export const CustomersHttp = HttpApiBuilder.group(Api, "customers", (handlers) =
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          return customerView(yield* customers.create(teamId, payload))
-        }).pipe(orServiceUnavailable)
+          return customerView(yield* customers.create(teamId, customerInput(payload) as CustomerInput))
+        }).pipe(Effect.catchTag("TagNotFound", tagMissing), orServiceUnavailable)
       )
       .handle("get", ({ params }) =>
         Effect.gen(function* () {
@@ -35,8 +43,11 @@ export const CustomersHttp = HttpApiBuilder.group(Api, "customers", (handlers) =
       .handle("update", ({ params, payload }) =>
         Effect.gen(function* () {
           const { teamId } = yield* principalTeam
-          return customerView(yield* customers.update(teamId, params.id, payload))
-        }).pipe(Effect.catchTag("CustomerNotFound", missing(params.id)), orServiceUnavailable)
+          return customerView(yield* customers.update(teamId, params.id, customerInput(payload)))
+        }).pipe(
+          Effect.catchTags({ CustomerNotFound: missing(params.id), TagNotFound: tagMissing }),
+          orServiceUnavailable
+        )
       )
       .handle("delete", ({ params }) =>
         Effect.gen(function* () {

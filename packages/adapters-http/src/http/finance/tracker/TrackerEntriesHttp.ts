@@ -5,6 +5,9 @@ import { Api } from "../../../api/Api.ts"
 import { listPaging, orServiceUnavailable, principalTeam } from "../../shared/index.ts"
 import { trackerRefusals } from "./TrackerFailures.ts"
 
+/** Whether a bulk body is the twin's `{entries}` rather than the array. */
+const isTwinBulk = <A, B extends object>(body: ReadonlyArray<A> | B): body is B => !Array.isArray(body)
+
 export const TrackerEntriesHttp = HttpApiBuilder.group(Api, "trackerEntries", (handlers) =>
   Effect.gen(function* () {
     const { pageOf, signedPage } = yield* listPaging
@@ -29,13 +32,20 @@ export const TrackerEntriesHttp = HttpApiBuilder.group(Api, "trackerEntries", (h
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const { principal, teamId } = yield* principalTeam
+          if (payload.dates !== undefined) {
+            const entries = yield* tracker.createEntries(teamId, principal.userId, [payload], () => "")
+            return { data: entries.map(trackerEntryView) }
+          }
           return trackerEntryView(yield* tracker.createEntry(teamId, principal.userId, payload))
         }).pipe(refused, orServiceUnavailable)
       )
       .handle("createMany", ({ payload }) =>
         Effect.gen(function* () {
           const { principal, teamId } = yield* principalTeam
-          return { data: (yield* tracker.createEntries(teamId, principal.userId, payload)).map(trackerEntryView) }
+          const entries = isTwinBulk(payload)
+            ? yield* tracker.createEntries(teamId, principal.userId, payload.entries, (i) => `entries.${i}.`)
+            : yield* tracker.createEntries(teamId, principal.userId, payload)
+          return { data: entries.map(trackerEntryView) }
         }).pipe(refused, orServiceUnavailable)
       )
       .handle("startTimer", ({ payload }) =>
