@@ -45,17 +45,21 @@ export type CryptoPayoutEventType = typeof CryptoPayoutEventType.Type
 
 /** A stablecoin payout of a quote, with its policy decision, its hold and where the rail has it. */
 export const CryptoPayout = Schema.Struct({
-  id: CryptoPayoutId.annotate({
-    description: "The payout's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
-  }),
+  id: CryptoPayoutId.pipe(
+    Schema.annotateEncoded({
+      description: "The payout's id, a UUID.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
   teamId: TeamId,
   mode: Mode,
   status: CryptoPayoutStatus,
-  quoteId: CryptoQuoteId.annotate({
-    description: "The quote paid out, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
-  }),
+  quoteId: CryptoQuoteId.pipe(
+    Schema.annotateEncoded({
+      description: "The quote paid out, a UUID.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
   ...QuotedTerms,
   /** The spend account held and paid from. */
   accountId: AccountId,

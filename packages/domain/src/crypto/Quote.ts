@@ -15,10 +15,12 @@ export const QUOTE_TTL_SECONDS = 60
  * address when quoted), what leaves the spend account (`amount` US cents, fees included), the fees, and what arrives.
  */
 export const QuotedTerms = {
-  destinationId: CryptoDestinationId.annotate({
-    description: "The allow-listed destination paid, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
-  }),
+  destinationId: CryptoDestinationId.pipe(
+    Schema.annotateEncoded({
+      description: "The allow-listed destination paid, a UUID.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
   network: CryptoNetwork,
   asset: CryptoAsset,
   address: Schema.String.annotate({
@@ -60,10 +62,12 @@ export const quotedTermsOf = (quote: CryptoQuote) => Struct.pick(quote, Struct.k
  * - 2) base units). Binds amount, asset, network and destination; valid until `expiresAt`; used by at most one payout.
  */
 export const CryptoQuote = Schema.Struct({
-  id: CryptoQuoteId.annotate({
-    description: "The quote's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
-  }),
+  id: CryptoQuoteId.pipe(
+    Schema.annotateEncoded({
+      description: "The quote's id, a UUID.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
   teamId: TeamId,
   mode: Mode,
   /** The credential that asked for it: only it may pay the quote out. */
