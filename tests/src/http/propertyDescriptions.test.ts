@@ -23,9 +23,12 @@ describe("the /v1 reference describes every property", () => {
     const document = await served()
     assert.deepStrictEqual(undescribedProperties(document), [])
     const paths = document.paths as Record<string, Record<string, Json>>
-    const created = (paths["/v1/spend-requests"]?.post?.responses as Record<string, Json>)["201"] as Json
-    const view = ((created.content as Json)["application/json"] as Json).schema as {
-      readonly properties: Record<string, { readonly description?: string; readonly examples?: ReadonlyArray<unknown> }>
+    type Property = { readonly description?: string; readonly examples?: ReadonlyArray<unknown> }
+    const created = paths["/v1/spend-requests"]?.post as {
+      readonly responses: Record<string, { readonly content: Record<string, { readonly schema: Json }> }>
+    }
+    const view = created.responses["201"]?.content["application/json"]?.schema as {
+      readonly properties: Record<string, Property>
     }
     assert.include(view.properties.amount?.description ?? "", "minor units")
     assert.deepStrictEqual(view.properties.amount?.examples, [1999])
