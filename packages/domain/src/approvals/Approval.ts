@@ -45,14 +45,28 @@ export type Approval = typeof Approval.Type
 
 /** An approval as clients see it: inside its subject (a spend request's `approval`) and in the approvals queue. */
 export const ApprovalView = Schema.Struct({
-  id: Schema.String,
-  status: ApprovalStatus,
-  expiresAt: Schema.String,
-  decidedAt: Schema.NullOr(Schema.String),
-  decidedBy: Schema.NullOr(Schema.String),
-  note: Schema.NullOr(Schema.String),
+  id: Schema.String.annotate({
+    description: "The approval's id, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  status: ApprovalStatus.annotate({
+    description: "`pending` until the quorum approves, a member denies, it expires or its subject is canceled."
+  }),
+  expiresAt: Schema.String.annotate({
+    description: "When a pending approval expires (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  decidedAt: Schema.NullOr(Schema.String).annotate({
+    description: "When the approval ended (ISO 8601, UTC); null while pending."
+  }),
+  decidedBy: Schema.NullOr(Schema.String).annotate({
+    description: "The member whose step ended it (a user id); null while pending and for expiries and cancellations."
+  }),
+  note: Schema.NullOr(Schema.String).annotate({ description: "The deciding member's note; null when none." }),
   /** The quorum: how many approvals are required from which roles, how many were received, and every step. */
-  approvals: ApprovalProgress
+  approvals: ApprovalProgress.annotate({
+    description: "The quorum: how many approvals are required from which roles, how many were received, and every step."
+  })
 })
 export type ApprovalView = typeof ApprovalView.Type
 

@@ -5,11 +5,17 @@ import { AmountMinor } from "../shared/model.ts"
 /** Who must approve a request routed to approval, and how many of them. */
 export const RequiredApprovers = Schema.Struct({
   /** Distinct eligible members whose approvals make the quorum. */
-  required: Schema.Int,
+  required: Schema.Int.annotate({
+    description: "How many distinct eligible members must approve (at least 1).",
+    examples: [1]
+  }),
   /** Team roles whose members may approve. */
-  roles: Schema.Array(Role),
+  roles: Schema.Array(Role).annotate({
+    description: "The team roles whose members may approve.",
+    examples: [["owner", "admin"]]
+  }),
   /** Whether one of the approvals must be the team owner's. */
-  requireOwner: Schema.Boolean
+  requireOwner: Schema.Boolean.annotate({ description: "Whether one of the approvals must be the team owner's." })
 })
 
 /** Who must approve a request routed to approval, and how many of them. */
@@ -113,12 +119,18 @@ export const checkApprovalRules = (
 
 /** One member's decision on an approval. */
 export const ApprovalStep = Schema.Struct({
-  userId: Schema.String,
+  userId: Schema.String.annotate({
+    description: "The member who decided (a user id, a UUID).",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
   /** The member's role when they decided. */
-  role: Role,
-  decision: Schema.Literals(["approved", "denied"]),
-  note: Schema.NullOr(Schema.String),
-  decidedAt: Schema.String
+  role: Role.annotate({ description: "The member's team role when they decided.", examples: ["admin"] }),
+  decision: Schema.Literals(["approved", "denied"]).annotate({ description: "What the member decided." }),
+  note: Schema.NullOr(Schema.String).annotate({ description: "The member's note; null when they left none." }),
+  decidedAt: Schema.String.annotate({
+    description: "When the member decided (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  })
 })
 
 /** One member's decision on an approval. */
@@ -128,9 +140,9 @@ export type ApprovalStep = typeof ApprovalStep.Type
 export const ApprovalProgress = Schema.Struct({
   ...RequiredApprovers.fields,
   /** Distinct members who approved so far. */
-  received: Schema.Int,
+  received: Schema.Int.annotate({ description: "How many distinct members approved so far.", examples: [0] }),
   /** Every step, in the order recorded. */
-  decisions: Schema.Array(ApprovalStep)
+  decisions: Schema.Array(ApprovalStep).annotate({ description: "Every member's step, in the order recorded." })
 })
 
 /** What an approval needs and what it has received. */

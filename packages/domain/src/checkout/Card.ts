@@ -11,11 +11,14 @@ export type CardStatus = typeof CardStatus.Type
 
 /** What identifies a card without its secrets: shown in intents, answered to a repeated credentials request. */
 export const CardReference = Schema.Struct({
-  id: Schema.String,
-  last4: Schema.String,
-  brand: Schema.String,
-  expMonth: Schema.Int,
-  expYear: Schema.Int
+  id: Schema.String.annotate({
+    description: "The card's id, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  last4: Schema.String.annotate({ description: "The last four digits of the card number.", examples: ["4242"] }),
+  brand: Schema.String.annotate({ description: "The card network.", examples: ["visa"] }),
+  expMonth: Schema.Int.annotate({ description: "The card's expiry month, 1..12.", examples: [12] }),
+  expYear: Schema.Int.annotate({ description: "The card's expiry year, four digits.", examples: [2027] })
 })
 export type CardReference = typeof CardReference.Type
 
@@ -57,13 +60,23 @@ export const cardReference = (card: Card): CardReference => ({
  * the same card without them (`number` and `cvc` absent).
  */
 export const CardCredentials = Schema.Struct({
-  cardId: Schema.String,
-  number: Schema.optionalKey(Schema.String),
-  cvc: Schema.optionalKey(Schema.String),
-  expMonth: Schema.Int,
-  expYear: Schema.Int,
-  last4: Schema.String,
-  brand: Schema.String
+  cardId: CardReference.fields.id,
+  number: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "The full card number; on the first answer only, never again.",
+      examples: ["4242424242424242"]
+    })
+  ),
+  cvc: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "The card's security code; on the first answer only, never again.",
+      examples: ["123"]
+    })
+  ),
+  expMonth: CardReference.fields.expMonth,
+  expYear: CardReference.fields.expYear,
+  last4: CardReference.fields.last4,
+  brand: CardReference.fields.brand
 })
 export type CardCredentials = typeof CardCredentials.Type
 

@@ -21,7 +21,11 @@ export const CheckoutIntentStatus = Schema.Literals([
   "expired",
   "canceled",
   "denied"
-])
+]).annotate({
+  description:
+    "`pending_approval` (a person decides), `approved` (ask for the card), `authorized` (the card's first authorization holds the money), `completed` (cleared); `expired`, `canceled` or `denied` end it unused.",
+  examples: ["approved"]
+})
 export type CheckoutIntentStatus = typeof CheckoutIntentStatus.Type
 
 /** The statuses an intent ends in without having been used: its budget usage is given back. */
@@ -42,19 +46,28 @@ export const INTENT_TEXT_MAX_LENGTH = 500
 /** A four-digit ISO 18245 merchant category code. */
 export const MerchantCategoryCode = Schema.String.check(
   Schema.isPattern(/^[0-9]{4}$/u, { message: "a merchant category code is four digits" })
-)
+).annotate({ description: "The merchant's four-digit ISO 18245 merchant category code.", examples: ["5734"] })
 
 /** A two-letter ISO 3166-1 country code, upper case. */
 export const CountryCode = Schema.String.check(
   Schema.isPattern(/^[A-Z]{2}$/u, { message: "a country is a two-letter upper-case ISO 3166-1 code" })
-)
+).annotate({ description: "The merchant's country, a two-letter upper-case ISO 3166-1 code.", examples: ["US"] })
 
 /** The merchant an intent (and the card issued for it) is locked to. */
 export const IntentMerchant = Schema.Struct({
-  name: Schema.String,
-  url: Schema.NullOr(Schema.String),
-  mcc: Schema.NullOr(MerchantCategoryCode),
-  country: Schema.NullOr(CountryCode)
+  name: Schema.String.annotate({ description: "The merchant the card is locked to.", examples: ["Acme Cloud"] }),
+  url: Schema.NullOr(Schema.String).annotate({
+    description: "The merchant's web address; null when none was given.",
+    examples: ["https://acme.example"]
+  }),
+  mcc: Schema.NullOr(MerchantCategoryCode).annotate({
+    description: "The merchant's ISO 18245 category code; null when none was given.",
+    examples: ["5734"]
+  }),
+  country: Schema.NullOr(CountryCode).annotate({
+    description: "The merchant's ISO 3166-1 country; null when none was given.",
+    examples: ["US"]
+  })
 })
 export type IntentMerchant = typeof IntentMerchant.Type
 
@@ -89,25 +102,63 @@ export type CheckoutIntent = typeof CheckoutIntent.Type
 
 /** An intent as its team sees it: the HTTP answers and the events' `data`. */
 export const CheckoutIntentView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("checkout_intent"),
+  id: Schema.String.annotate({
+    description: "The intent's id, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  object: Schema.Literal("checkout_intent").annotate({ description: "Always `checkout_intent`." }),
   mode: Mode,
   status: CheckoutIntentStatus,
-  amount: Schema.Int,
-  currency: Schema.String,
-  merchant: IntentMerchant,
-  purpose: Schema.String,
-  accountId: Schema.String,
-  spendingKeyId: Schema.String,
-  decision: SpendDecision,
-  approval: Schema.NullOr(ApprovalView),
+  amount: Schema.Int.annotate({
+    description: "The most the card may be charged, in minor units of the currency (1999 is 19.99 USD).",
+    examples: [1999]
+  }),
+  currency: Schema.String.annotate({
+    description: "The ISO 4217 code of the amount's currency (the spend account's).",
+    examples: ["USD"]
+  }),
+  merchant: IntentMerchant.annotate({ description: "The merchant the intent and its card are locked to." }),
+  purpose: Schema.String.annotate({
+    description: "Why the agent buys, as it said.",
+    examples: ["Annual domain renewal"]
+  }),
+  accountId: Schema.String.annotate({
+    description: "The spend account that pays, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  spendingKeyId: Schema.String.annotate({
+    description: "The credential that made the intent (a spending key or team API key id).",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  decision: SpendDecision.annotate({ description: "What the key's policy decided, and why." }),
+  approval: Schema.NullOr(ApprovalView).annotate({
+    description: "The human approval when policy routed the intent to a person; null otherwise."
+  }),
   /** The issued card's reference (never its number). */
-  card: Schema.NullOr(CardReference),
-  authorizedAmount: Schema.Int,
-  capturedAmount: Schema.NullOr(Schema.Int),
-  expiresAt: Schema.String,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  card: Schema.NullOr(CardReference).annotate({
+    description: "The issued card's reference (never its number); null until the card is asked for."
+  }),
+  authorizedAmount: Schema.Int.annotate({
+    description:
+      "What card authorizations hold in minor units of the currency (1999 is 19.99 USD); 0 before the first.",
+    examples: [1999]
+  }),
+  capturedAmount: Schema.NullOr(Schema.Int).annotate({
+    description: "What the issuer cleared in minor units of the currency (1999 is 19.99 USD); null until completed.",
+    examples: [1999]
+  }),
+  expiresAt: Schema.String.annotate({
+    description: "When an unused intent expires (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  createdAt: Schema.String.annotate({
+    description: "When the intent was made (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  updatedAt: Schema.String.annotate({
+    description: "When the intent last changed (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  })
 })
 export type CheckoutIntentView = typeof CheckoutIntentView.Type
 

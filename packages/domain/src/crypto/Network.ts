@@ -1,11 +1,17 @@
 import { Schema } from "effect"
 
 /** The networks payouts go out on. */
-export const CryptoNetwork = Schema.Literals(["ethereum", "base", "polygon", "arbitrum", "solana"])
+export const CryptoNetwork = Schema.Literals(["ethereum", "base", "polygon", "arbitrum", "solana"]).annotate({
+  description: "The blockchain network the payout goes over.",
+  examples: ["base"]
+})
 export type CryptoNetwork = typeof CryptoNetwork.Type
 
 /** The stablecoins paid out. */
-export const CryptoAsset = Schema.Literals(["USDC", "USDT"])
+export const CryptoAsset = Schema.Literals(["USDC", "USDT"]).annotate({
+  description: "The stablecoin paid out.",
+  examples: ["USDC"]
+})
 export type CryptoAsset = typeof CryptoAsset.Type
 
 /** The networks whose addresses and transfers follow the EVM (EIP-55 addresses, ERC-20 tokens). */

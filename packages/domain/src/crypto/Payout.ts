@@ -23,7 +23,11 @@ export const CryptoPayoutStatus = Schema.Literals([
   "denied",
   "canceled",
   "expired"
-])
+]).annotate({
+  description:
+    "`pending_approval`, `pending` (held, queued), `submitted` (`txHash` known), then `confirmed` or `failed`; `denied`, `canceled` or `expired` end it unsent.",
+  examples: ["confirmed"]
+})
 export type CryptoPayoutStatus = typeof CryptoPayoutStatus.Type
 
 /** The outbound events of a payout's changes; each carries the payout's view. */
@@ -41,28 +45,58 @@ export type CryptoPayoutEventType = typeof CryptoPayoutEventType.Type
 
 /** A stablecoin payout of a quote, with its policy decision, its hold and where the rail has it. */
 export const CryptoPayout = Schema.Struct({
-  id: CryptoPayoutId,
+  id: CryptoPayoutId.pipe(
+    Schema.annotateEncoded({
+      description: "The payout's id, a UUID.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
   teamId: TeamId,
   mode: Mode,
   status: CryptoPayoutStatus,
-  quoteId: CryptoQuoteId,
+  quoteId: CryptoQuoteId.pipe(
+    Schema.annotateEncoded({
+      description: "The quote paid out, a UUID.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
   ...QuotedTerms,
   /** The spend account held and paid from. */
   accountId: AccountId,
   spendingKeyId: Schema.String,
-  decision: SpendDecision,
-  approval: Schema.NullOr(ApprovalView),
+  decision: SpendDecision.annotate({ description: "What the key's policy decided, and why." }),
+  approval: Schema.NullOr(ApprovalView).annotate({
+    description: "The human approval when policy routed the payout to a person; null otherwise."
+  }),
   holdTransactionId: Schema.NullOr(LedgerTransactionId),
   /** The rail's transaction, known before it is broadcast; null until submitted. */
-  txHash: Schema.NullOr(Schema.String),
+  txHash: Schema.NullOr(Schema.String).annotate({
+    description: "The network transaction's hash; null until submitted.",
+    examples: ["0x9f2c4a7e1b3d5f60718293a4b5c6d7e8f9012345678901234567890abcdef1234"]
+  }),
   /** Why the rail failed it; null otherwise. */
-  failureReason: Schema.NullOr(Schema.String),
+  failureReason: Schema.NullOr(Schema.String).annotate({
+    description: "Why the network transaction failed; null unless `failed`."
+  }),
   /** The quote's deadline: a payout awaiting approval past it expires. */
-  quoteExpiresAt: Schema.String,
-  submittedAt: Schema.NullOr(Schema.String),
-  completedAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  quoteExpiresAt: Schema.String.annotate({
+    description: "The quote's deadline (ISO 8601, UTC): a payout awaiting approval past it expires.",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  submittedAt: Schema.NullOr(Schema.String).annotate({
+    description: "When the payout was submitted to the network (ISO 8601, UTC); null until then."
+  }),
+  completedAt: Schema.NullOr(Schema.String).annotate({
+    description: "When the payout was confirmed or failed (ISO 8601, UTC); null until then."
+  }),
+  createdAt: Schema.String.annotate({
+    description: "When the payout was made (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  updatedAt: Schema.String.annotate({
+    description: "When the payout last changed (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  })
 })
 export type CryptoPayout = typeof CryptoPayout.Type
 
@@ -80,7 +114,7 @@ export class CryptoPayoutNotPending extends Schema.TaggedError<CryptoPayoutNotPe
 /** A payout as its team sees it: the HTTP answers and the events' `data` (never the rail's signed payload). */
 export const CryptoPayoutView = Schema.Struct({
   id: CryptoPayout.fields.id,
-  object: Schema.Literal("crypto_payout"),
+  object: Schema.Literal("crypto_payout").annotate({ description: "Always `crypto_payout`." }),
   ...Struct.omit(CryptoPayout.fields, ["id", "teamId", "accountId", "spendingKeyId", "holdTransactionId"])
 })
 export type CryptoPayoutView = typeof CryptoPayoutView.Type

@@ -18,7 +18,7 @@ export const cryptoDestinationView = ({ teamId: _, ...d }: CryptoDestination): C
 /** A quote as its team sees it: what is charged, what arrives, until when. */
 export const CryptoQuoteView = Schema.Struct({
   id: Quote.fields.id,
-  object: Schema.Literal("crypto_quote"),
+  object: Schema.Literal("crypto_quote").annotate({ description: "Always `crypto_quote`." }),
   ...Struct.omit(Quote.fields, ["id", "teamId", "spendingKeyId"])
 })
 export type CryptoQuoteView = typeof CryptoQuoteView.Type

@@ -4,16 +4,34 @@ import { AccountKind, type AccountWithBalance } from "./Accounts.ts"
 import { type LedgerTransaction, LedgerTransactionKind } from "./Transactions.ts"
 
 /** A balance in minor units: posted, reserved by pending holds, and available to spend. */
-export const BalanceAmounts = Schema.Struct({ posted: Schema.Int, pending: Schema.Int, available: Schema.Int })
+export const BalanceAmounts = Schema.Struct({
+  posted: Schema.Int.annotate({
+    description: "The posted balance in minor units of the currency (1999 is 19.99 USD).",
+    examples: [250000]
+  }),
+  pending: Schema.Int.annotate({
+    description: "What pending holds reserve in minor units of the currency (1999 is 19.99 USD).",
+    examples: [1999]
+  }),
+  available: Schema.Int.annotate({
+    description: "What can be spent now, posted minus pending, in minor units of the currency (1999 is 19.99 USD).",
+    examples: [248001]
+  })
+})
 
 /** A spend account as agents see it. */
 export const AccountView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("account"),
-  name: Schema.String,
-  currency: Schema.String,
+  id: Schema.String.annotate({
+    description: "The account's id, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  object: Schema.Literal("account").annotate({ description: "Always `account`." }),
+  name: Schema.String.annotate({ description: "The account's name.", examples: ["Spend account"] }),
+  currency: Schema.String.annotate({ description: "The ISO 4217 code of the account's currency.", examples: ["USD"] }),
   mode: Mode,
-  balance: BalanceAmounts
+  balance: BalanceAmounts.annotate({
+    description: "The account's balance in minor units of the currency (1999 is 19.99 USD)."
+  })
 })
 export type AccountView = typeof AccountView.Type
 
@@ -42,8 +60,8 @@ export const ledgerAccountView = (account: AccountWithBalance): LedgerAccountVie
 
 /** The balance of one account. */
 export const AccountBalanceView = Schema.Struct({
-  accountId: Schema.String,
-  currency: Schema.String,
+  accountId: AccountView.fields.id,
+  currency: AccountView.fields.currency,
   ...BalanceAmounts.fields
 })
 export type AccountBalanceView = typeof AccountBalanceView.Type

@@ -33,5 +33,8 @@ export const PositiveAmountMinor = WholeMinorUnits.check(
 })
 
 /** Live and test mode are separate worlds. */
-export const Mode = Schema.Literals(["live", "test"])
+export const Mode = Schema.Literals(["live", "test"]).annotate({
+  description: "`live` moves real money; `test` is a separate sandbox world, chosen by the credential.",
+  examples: ["live"]
+})
 export type Mode = typeof Mode.Type

@@ -198,28 +198,82 @@ export type UsageInterval = typeof UsageInterval.Type
  * minor units; counts for `velocity_exceeded`. Which figures a code carries is documented with the code.
  */
 export const DecisionReason = Schema.Struct({
-  code: DecisionReasonCode,
-  message: Schema.String,
+  code: DecisionReasonCode.annotate({
+    description: "The stable code of the rule that fired; branch on it, not on `message`.",
+    examples: ["amount_over_limit"]
+  }),
+  message: Schema.String.annotate({
+    description: "What happened, for people; its wording may change.",
+    examples: ["The amount is over the per-request limit of 50.00 USD."]
+  }),
   /** The limit that was crossed: a budget, the per-request limit, a request count, the approval threshold. */
-  limit: Schema.optionalKey(Schema.Int),
+  limit: Schema.optionalKey(
+    Schema.Int.annotate({
+      description:
+        "The limit that was crossed: a budget, the per-request limit or the approval threshold in minor units of the currency (1999 is 19.99 USD); a request count for `velocity_exceeded`.",
+      examples: [5000]
+    })
+  ),
   /** What the period has used of `limit` before this request. */
-  used: Schema.optionalKey(Schema.Int),
+  used: Schema.optionalKey(
+    Schema.Int.annotate({
+      description: "What the period had used of `limit` before this request (minor units, or a count).",
+      examples: [4000]
+    })
+  ),
   /** What this request asks for (its amount; 1 for a request count). */
-  requested: Schema.optionalKey(Schema.Int),
+  requested: Schema.optionalKey(
+    Schema.Int.annotate({
+      description: "What this request asks for: its amount in minor units (1 for a request count).",
+      examples: [1999]
+    })
+  ),
   /** What is left of `limit` in the period, never below 0. */
-  remaining: Schema.optionalKey(Schema.Int),
+  remaining: Schema.optionalKey(
+    Schema.Int.annotate({
+      description: "What is left of `limit` in the period, never below 0 (minor units, or a count).",
+      examples: [1000]
+    })
+  ),
   /** The spend account's available balance (`insufficient_funds`). */
-  available: Schema.optionalKey(Schema.Int),
+  available: Schema.optionalKey(
+    Schema.Int.annotate({
+      description:
+        "The spend account's available balance in minor units of the currency (1999 is 19.99 USD) (`insufficient_funds`).",
+      examples: [1500]
+    })
+  ),
   /** The period a budget or a velocity limit counts over. */
-  interval: Schema.optionalKey(UsageInterval),
+  interval: Schema.optionalKey(
+    UsageInterval.annotate({
+      description:
+        "The period a budget or a velocity limit counts over; `lifetime` never resets, `hour` is a rolling hour.",
+      examples: ["day"]
+    })
+  ),
   /** The category of a category budget. */
-  category: Schema.optionalKey(Schema.String),
+  category: Schema.optionalKey(
+    Schema.String.annotate({ description: "The category of a category budget.", examples: ["software"] })
+  ),
   /** When the period's usage starts again from 0 (ISO 8601); absent for lifetime budgets. */
-  resetsAt: Schema.optionalKey(Schema.String),
+  resetsAt: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "When the period's usage starts again from 0 (ISO 8601, UTC); absent for lifetime budgets.",
+      examples: ["2026-03-01T12:00:00.000Z"]
+    })
+  ),
   /** The earliest moment a request like this one can be allowed (velocity, allowed hours), ISO 8601. */
-  nextAllowedAt: Schema.optionalKey(Schema.String),
+  nextAllowedAt: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "The earliest moment a request like this one can be allowed (velocity, allowed hours), ISO 8601, UTC.",
+      examples: ["2026-03-01T12:00:00.000Z"]
+    })
+  ),
   /** Who must approve and how many (reasons that route to approval). */
-  approvers: Schema.optionalKey(RequiredApprovers)
+  approvers: Schema.optionalKey(
+    RequiredApprovers.annotate({ description: "Who must approve and how many (reasons that route to approval)." })
+  )
 })
 
 /** One rule that fired, with its code, message and figures. */
@@ -230,8 +284,14 @@ export type DecisionReason = typeof DecisionReason.Type
  * defaults' (null while the team never set any, which is `{}`). The key's policy over the team's is the policy applied.
  */
 export const DecisionPolicyVersions = Schema.Struct({
-  spendingKey: Schema.NullOr(Schema.Int),
-  team: Schema.NullOr(Schema.Int)
+  spendingKey: Schema.NullOr(Schema.Int).annotate({
+    description: "The version of the spending key's own policy; null for a team API key.",
+    examples: [3]
+  }),
+  team: Schema.NullOr(Schema.Int).annotate({
+    description: "The version of the team's default policy; null while the team never set one.",
+    examples: [1]
+  })
 })
 
 /** The policy versions a decision was made under. */
@@ -239,9 +299,18 @@ export type DecisionPolicyVersions = typeof DecisionPolicyVersions.Type
 
 /** The policy decision for a spend request; `policyVersions` is absent on decisions made before versions existed. */
 export const SpendDecision = Schema.Struct({
-  outcome: SpendOutcome,
-  reasons: Schema.Array(DecisionReason),
-  policyVersions: Schema.optionalKey(DecisionPolicyVersions)
+  outcome: SpendOutcome.annotate({
+    description: "What policy decided: `approved`, `denied` or `pending_approval` (a person decides).",
+    examples: ["approved"]
+  }),
+  reasons: Schema.Array(DecisionReason).annotate({
+    description: "Every rule that fired, with its figures; empty when nothing did."
+  }),
+  policyVersions: Schema.optionalKey(
+    DecisionPolicyVersions.annotate({
+      description: "The policy versions the decision was made under; absent on decisions made before versions existed."
+    })
+  )
 })
 
 /** The policy decision for a spend request. */

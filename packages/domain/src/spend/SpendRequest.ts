@@ -23,9 +23,15 @@ export type SpendRequestStatus = typeof SpendRequestStatus.Type
 
 /** Who a merchant is. */
 export const Merchant = Schema.Struct({
-  name: Schema.String,
-  category: Schema.NullOr(Schema.String),
-  url: Schema.NullOr(Schema.String)
+  name: Schema.String.annotate({ description: "Who is paid.", examples: ["OpenAI"] }),
+  category: Schema.NullOr(Schema.String).annotate({
+    description: "The merchant's category slug as policy reads it; null when none was given.",
+    examples: ["software"]
+  }),
+  url: Schema.NullOr(Schema.String).annotate({
+    description: "The merchant's web address; null when none was given.",
+    examples: ["https://openai.com"]
+  })
 })
 export type Merchant = typeof Merchant.Type
 
@@ -67,22 +73,55 @@ export type SpendRequestEventType = typeof SpendRequestEventType.Type
 
 /** A spend request as clients see it: the HTTP answers and the events' `data`. */
 export const SpendRequestView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("spend_request"),
+  id: Schema.String.annotate({
+    description: "The spend request's id, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  object: Schema.Literal("spend_request").annotate({ description: "Always `spend_request`." }),
   mode: Mode,
-  status: SpendRequestStatus,
-  amount: Schema.Int,
-  currency: Schema.String,
-  merchant: Merchant,
-  purpose: Schema.String,
-  accountId: Schema.String,
-  spendingKeyId: Schema.String,
-  metadata: Schema.Record(Schema.String, Schema.String),
-  decision: SpendDecision,
-  approval: Schema.NullOr(ApprovalView),
-  ledgerTransactionId: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  status: SpendRequestStatus.annotate({
+    description:
+      "`approved` and `denied` are decided at creation; `pending_approval` ends approved, denied, expired or canceled.",
+    examples: ["approved"]
+  }),
+  amount: Schema.Int.annotate({
+    description: "The amount in minor units of the currency (1999 is 19.99 USD).",
+    examples: [1999]
+  }),
+  currency: Schema.String.annotate({ description: "The ISO 4217 code of the amount's currency.", examples: ["USD"] }),
+  merchant: Merchant.annotate({ description: "Who is paid." }),
+  purpose: Schema.String.annotate({
+    description: "Why the agent spends, as it said.",
+    examples: ["Monthly API credits"]
+  }),
+  accountId: Schema.String.annotate({
+    description: "The spend account paid from, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  spendingKeyId: Schema.String.annotate({
+    description: "The credential that made the request (a spending key or team API key id).",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  metadata: Schema.Record(Schema.String, Schema.String).annotate({
+    description: "Your own key-value pairs, as sent.",
+    examples: [{ orderId: "ord_1234" }]
+  }),
+  decision: SpendDecision.annotate({ description: "What policy decided, and why." }),
+  approval: Schema.NullOr(ApprovalView).annotate({
+    description: "The human approval of a request that crossed the approval threshold; null otherwise."
+  }),
+  ledgerTransactionId: Schema.NullOr(Schema.String).annotate({
+    description: "The ledger transaction that posted the spend; null until money has moved.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  createdAt: Schema.String.annotate({
+    description: "When the request was made (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  updatedAt: Schema.String.annotate({
+    description: "When the request last changed (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  })
 })
 export type SpendRequestView = typeof SpendRequestView.Type
 

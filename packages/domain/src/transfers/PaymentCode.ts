@@ -50,7 +50,10 @@ export const PaymentCode = Schema.Struct({
 export type PaymentCode = typeof PaymentCode.Type
 
 /** `active` until an open transfer reserves it, used once a transfer completed with it, `expired` past its expiry. */
-export const PaymentCodeStatus = Schema.Literals(["active", "reserved", "used", "expired"])
+export const PaymentCodeStatus = Schema.Literals(["active", "reserved", "used", "expired"]).annotate({
+  description: "As of now: `active`; `reserved` while an open transfer made with it holds it; `used`; `expired`.",
+  examples: ["active"]
+})
 export type PaymentCodeStatus = typeof PaymentCodeStatus.Type
 
 /**
@@ -85,18 +88,38 @@ export const paymentCodeRefusal = (
 
 /** A payment code as clients see it. */
 export const PaymentCodeView = Schema.Struct({
-  object: Schema.Literal("payment_code"),
-  code: Schema.String,
-  address: Schema.String,
-  teamName: Schema.String,
+  object: Schema.Literal("payment_code").annotate({ description: "Always `payment_code`." }),
+  code: Schema.String.annotate({
+    description: "The single-use code: `PC-` and eight characters.",
+    examples: ["PC-7H3K9QWZ"]
+  }),
+  address: Schema.String.annotate({
+    description: "The receive address of the team the code pays.",
+    examples: ["acme-7k2q@svc"]
+  }),
+  teamName: Schema.String.annotate({ description: "The name of the team the code pays.", examples: ["Acme Inc."] }),
   mode: Mode,
-  amount: Schema.NullOr(Schema.Int),
-  currency: Schema.Literal("USD"),
-  memo: Schema.NullOr(Schema.String),
+  amount: Schema.NullOr(Schema.Int).annotate({
+    description: "The fixed amount in USD minor units (1999 is 19.99 USD); null when the sender chooses.",
+    examples: [1999]
+  }),
+  currency: Schema.Literal("USD").annotate({ description: "Always `USD`." }),
+  memo: Schema.NullOr(Schema.String).annotate({
+    description: "The memo a transfer with the code carries; null when none.",
+    examples: ["Invoice 2026-014"]
+  }),
   status: PaymentCodeStatus,
-  expiresAt: Schema.String,
-  usedAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String
+  expiresAt: Schema.String.annotate({
+    description: "When the code expires (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  usedAt: Schema.NullOr(Schema.String).annotate({
+    description: "When a completed transfer used the code (ISO 8601, UTC); null until then."
+  }),
+  createdAt: Schema.String.annotate({
+    description: "When the code was created (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  })
 })
 export type PaymentCodeView = typeof PaymentCodeView.Type
 

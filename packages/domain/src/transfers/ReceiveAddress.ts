@@ -22,9 +22,15 @@ export const parseReceiveAddress = (
 
 /** A team's receive address in one mode. */
 export const ReceiveAddress = Schema.Struct({
-  address: Schema.String,
+  address: Schema.String.annotate({
+    description: "The address (`name-xxxx@svc` live, `name-xxxx@test.svc` test).",
+    examples: ["acme-7k2q@svc"]
+  }),
   teamId: TeamId,
-  teamName: Schema.String,
+  teamName: Schema.String.annotate({
+    description: "The name of the team receiving at the address.",
+    examples: ["Acme Inc."]
+  }),
   mode: Mode
 })
 export type ReceiveAddress = typeof ReceiveAddress.Type
@@ -39,7 +45,7 @@ export const receiveAddressIn = (handle: ReceiveHandle, mode: Mode): ReceiveAddr
 
 /** A team's receive address in one mode, as clients see it. */
 export const ReceiveAddressView = Schema.Struct({
-  object: Schema.Literal("receive_address"),
+  object: Schema.Literal("receive_address").annotate({ description: "Always `receive_address`." }),
   ...Struct.omit(ReceiveAddress.fields, ["teamId"])
 })
 export type ReceiveAddressView = typeof ReceiveAddressView.Type

@@ -19,7 +19,11 @@ export const TransferStatus = Schema.Literals([
   "canceled",
   "expired",
   "denied"
-])
+]).annotate({
+  description:
+    "`pending_approval` (a person of the sender's team decides), `pending_acceptance` (the recipient decides), then `completed`, `declined`, `canceled`, `expired` or `denied`; final statuses never change.",
+  examples: ["completed"]
+})
 export type TransferStatus = typeof TransferStatus.Type
 
 /** The outbound events of a transfer's changes; each carries the transfer as the receiving team sees it (`TransferView`). */
@@ -44,7 +48,10 @@ export const OPEN_TRANSFER_STATUSES = [
 export const TRANSFER_MEMO_MAX_LENGTH = 500
 
 /** Which side of a transfer a team is on. */
-export const TransferDirection = Schema.Literals(["outgoing", "incoming"])
+export const TransferDirection = Schema.Literals(["outgoing", "incoming"]).annotate({
+  description: "Which side of the transfer your team is on: `outgoing` (sent) or `incoming` (received).",
+  examples: ["outgoing"]
+})
 export type TransferDirection = typeof TransferDirection.Type
 
 /** A book transfer between two teams of one mode, in USD, with its sender's policy decision and its money. */
@@ -78,22 +85,51 @@ export type Transfer = typeof Transfer.Type
 
 /** A transfer as one of its teams sees it: the HTTP answers and the events' `data`. */
 export const TransferView = Schema.Struct({
-  id: Schema.String,
-  object: Schema.Literal("transfer"),
+  id: Schema.String.annotate({
+    description: "The transfer's id, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
+  object: Schema.Literal("transfer").annotate({ description: "Always `transfer`." }),
   mode: Mode,
   direction: TransferDirection,
   status: TransferStatus,
-  amount: Schema.Int,
-  currency: Schema.Literal("USD"),
-  memo: Schema.NullOr(Schema.String),
-  from: Schema.Struct({ address: Schema.String }),
-  to: Schema.Struct({ address: Schema.String, paymentCode: Schema.NullOr(Schema.String) }),
+  amount: Schema.Int.annotate({ description: "The amount in USD minor units (1999 is 19.99 USD).", examples: [1999] }),
+  currency: Schema.Literal("USD").annotate({ description: "Always `USD`: book transfers are in USD only." }),
+  memo: Schema.NullOr(Schema.String).annotate({
+    description: "The sender's note to the recipient; null when none.",
+    examples: ["Invoice 2026-014"]
+  }),
+  from: Schema.Struct({
+    address: Schema.String.annotate({ description: "The sender's receive address.", examples: ["acme-7k2q@svc"] })
+  }).annotate({ description: "The sending team." }),
+  to: Schema.Struct({
+    address: Schema.String.annotate({ description: "The recipient's receive address.", examples: ["globex-p4m9@svc"] }),
+    paymentCode: Schema.NullOr(Schema.String).annotate({
+      description: "The payment code the transfer was made to; null when made to an address.",
+      examples: ["PC-7H3K9QWZ"]
+    })
+  }).annotate({ description: "The receiving team." }),
   /** The sender's decision and approval; only the sender sees them. */
-  decision: Schema.NullOr(SpendDecision),
-  approval: Schema.NullOr(ApprovalView),
-  expiresAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String,
-  updatedAt: Schema.String
+  decision: Schema.NullOr(SpendDecision).annotate({
+    description: "The sender's policy decision; null for the recipient, who does not see it."
+  }),
+  approval: Schema.NullOr(ApprovalView).annotate({
+    description:
+      "The sender's approval when policy routed the transfer to a person; null otherwise and for the recipient."
+  }),
+  expiresAt: Schema.NullOr(Schema.String).annotate({
+    description:
+      "When a transfer pending acceptance expires (ISO 8601, UTC); null before it awaits acceptance and after it is final.",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  createdAt: Schema.String.annotate({
+    description: "When the transfer was sent (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  }),
+  updatedAt: Schema.String.annotate({
+    description: "When the transfer last changed (ISO 8601, UTC).",
+    examples: ["2026-03-01T12:00:00.000Z"]
+  })
 })
 export type TransferView = typeof TransferView.Type
 

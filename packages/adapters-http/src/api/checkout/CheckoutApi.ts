@@ -36,21 +36,38 @@ const IntentText = Schema.String.check(
 /** The body of POST /v1/checkout/intents. */
 export const CreateCheckoutIntentBody = Schema.Struct({
   amount: PositiveAmountMinor,
-  currency: Currency,
+  currency: Currency.annotate({
+    description: "The ISO 4217 code of the amount's currency, in upper case; the spend account's currency.",
+    examples: ["USD"]
+  }),
   merchant: Schema.Struct({
-    name: IntentText,
-    url: Schema.optionalKey(HttpUrl),
+    name: IntentText.annotate({
+      description: `The merchant to buy from; the card is locked to it (1..${INTENT_TEXT_MAX_LENGTH} characters).`,
+      examples: ["Acme Cloud"]
+    }),
+    url: Schema.optionalKey(
+      HttpUrl.annotate({
+        description: "The merchant's web address (http or https).",
+        examples: ["https://acme.example"]
+      })
+    ),
     mcc: Schema.optionalKey(MerchantCategoryCode),
     country: Schema.optionalKey(CountryCode)
+  }).annotate({ description: "The merchant to buy from." }),
+  purpose: IntentText.annotate({
+    description: `Why the agent buys, shown to approvers (1..${INTENT_TEXT_MAX_LENGTH} characters).`,
+    examples: ["Annual domain renewal"]
   }),
-  purpose: IntentText,
   expiresInSeconds: Schema.optionalKey(
     Schema.Int.check(
       Schema.isBetween(
         { minimum: MIN_INTENT_TTL_SECONDS, maximum: MAX_INTENT_TTL_SECONDS },
         { message: `expected an integer between ${MIN_INTENT_TTL_SECONDS} and ${MAX_INTENT_TTL_SECONDS} seconds` }
       )
-    )
+    ).annotate({
+      description: `Seconds until an unused intent expires, ${MIN_INTENT_TTL_SECONDS}..${MAX_INTENT_TTL_SECONDS} (default 1 hour).`,
+      examples: [3600]
+    })
   )
 })
 

@@ -18,7 +18,10 @@ import {
 
 /** The body of POST /v1/crypto/payouts: the quote to pay out. */
 export const CreateCryptoPayoutBody = Schema.Struct({
-  quoteId: Schema.String.check(Schema.isUUID()).annotate({ description: "A quote from POST /v1/crypto/quotes" })
+  quoteId: Schema.String.check(Schema.isUUID()).annotate({
+    description: "A quote from POST /v1/crypto/quotes",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  })
 })
 
 /** A payout as answered (the domain's view: never the rail's signed transfer). */

@@ -17,13 +17,17 @@ import {
 /** The body of POST /v1/crypto/quotes. */
 export const CreateCryptoQuoteBody = Schema.Struct({
   amount: Schema.Int.annotate({
-    description: "What the payout costs, fees included, in US cents (a positive integer)"
+    description: "What the payout costs, fees included, in US cents (a positive integer): 10000 is 100.00 USD",
+    examples: [10000]
   }),
   // A string, not the literal: a literal field makes a mismatch fail the whole body instead of naming `currency`.
-  currency: Schema.String.annotate({ description: "`USD`: payouts are quoted in USD only" }),
+  currency: Schema.String.annotate({ description: "`USD`: payouts are quoted in USD only", examples: ["USD"] }),
   asset: CryptoAsset,
   network: CryptoNetwork,
-  destinationId: UuidParam.annotate({ description: "An allow-listed destination of the key's team and mode" })
+  destinationId: UuidParam.annotate({
+    description: "An allow-listed destination of the key's team and mode",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  })
 })
 
 /** A quote as answered. */

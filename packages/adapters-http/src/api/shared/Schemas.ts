@@ -10,9 +10,25 @@ const PageLimit = Schema.NumberFromString.check(
  * the same bounds; when both are sent `limit` wins.
  */
 export const ListQuery = {
-  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(512))),
-  limit: Schema.optionalKey(PageLimit),
-  pageSize: Schema.optionalKey(PageLimit)
+  cursor: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(512)).annotate({
+      description:
+        "The `meta.cursor` of the previous page, to read the next one (at most 512 characters); omit it for the first page."
+    })
+  ),
+  limit: Schema.optionalKey(
+    PageLimit.pipe(
+      Schema.annotateEncoded({ description: "How many items a page holds, 1..100 (default 20).", examples: ["20"] })
+    )
+  ),
+  pageSize: Schema.optionalKey(
+    PageLimit.pipe(
+      Schema.annotateEncoded({
+        description: "The twin's name for `limit`, 1..100; `limit` wins when both are sent.",
+        examples: ["20"]
+      })
+    )
+  )
 }
 
 /** A yes/no query parameter: `true` or `false`. */
@@ -33,12 +49,14 @@ export const EmailAddress = (options: { readonly padded?: boolean } = {}) =>
 
 export const ListOf = <S extends Schema.Top>(item: S) =>
   Schema.Struct({
-    data: Schema.Array(item),
+    data: Schema.Array(item).annotate({ description: "The items of this page, newest first." }),
     meta: Schema.Struct({
-      cursor: Schema.NullOr(Schema.String),
-      hasNextPage: Schema.Boolean,
-      hasPreviousPage: Schema.Boolean
-    })
+      cursor: Schema.NullOr(Schema.String).annotate({
+        description: "Pass as `?cursor=` to read the next page; null on the last page."
+      }),
+      hasNextPage: Schema.Boolean.annotate({ description: "Whether a page follows this one." }),
+      hasPreviousPage: Schema.Boolean.annotate({ description: "Whether a page precedes this one." })
+    }).annotate({ description: "Where this page is in the list." })
   })
 
 /** A resource's view with its one-time `secret`, as answered when the secret is issued. */
@@ -46,7 +64,10 @@ export const WithSecret = <Fields extends Schema.Struct.Fields>(view: Schema.Str
   Schema.Struct({ ...view.fields, secret: Schema.String })
 
 /** A UUID path parameter. */
-export const UuidParam = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))
+export const UuidParam = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" })).annotate({
+  description: "The id, a UUID.",
+  examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+})
 
 /** An http(s) URL of at most 2048 characters (the domain's rule). */
 export { HttpUrl } from "@svc/domain/model"

@@ -1,4 +1,11 @@
-import { CreateSpendRequest, Currency, PositiveAmountMinor, SpendDecision, SpendRequestView } from "@svc/domain/model"
+import {
+  BalanceAmounts,
+  CreateSpendRequest,
+  Currency,
+  PositiveAmountMinor,
+  SpendDecision,
+  SpendRequestView
+} from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { AnswersWithItsWork, IdempotencyKeyHeader, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
@@ -111,16 +118,36 @@ export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
       headers: IdempotencyKeyHeader,
       payload: Schema.Struct({
         amount: PositiveAmountMinor,
-        currency: Currency,
-        accountId: Schema.optionalKey(UuidParam)
+        currency: Currency.annotate({
+          description: "The ISO 4217 code of the deposit's currency, in upper case; the account's currency.",
+          examples: ["USD"]
+        }),
+        accountId: Schema.optionalKey(
+          UuidParam.annotate({
+            description: "The test-mode spend account to credit, a UUID; the key's account when omitted.",
+            examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+          })
+        )
       }),
       success: Schema.Struct({
-        object: Schema.Literal("deposit"),
-        accountId: Schema.String,
-        amount: Schema.Int,
-        currency: Schema.String,
-        ledgerTransactionId: Schema.String,
-        balance: Schema.Struct({ posted: Schema.Int, pending: Schema.Int, available: Schema.Int })
+        object: Schema.Literal("deposit").annotate({ description: "Always `deposit`." }),
+        accountId: Schema.String.annotate({
+          description: "The account credited, a UUID.",
+          examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+        }),
+        amount: Schema.Int.annotate({
+          description: "The amount credited in minor units of the currency (1999 is 19.99 USD).",
+          examples: [1999]
+        }),
+        currency: Schema.String.annotate({
+          description: "The ISO 4217 code of the amount's currency.",
+          examples: ["USD"]
+        }),
+        ledgerTransactionId: Schema.String.annotate({
+          description: "The ledger transaction that posted the deposit, a UUID.",
+          examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+        }),
+        balance: BalanceAmounts.annotate({ description: "The account's balance after the deposit, in minor units." })
       }).pipe(HttpApiSchema.status(201)),
       error: [...errors, NotFound]
     })

@@ -28,14 +28,28 @@ import {
 
 /** The body of POST /v1/transfers/payment-codes. */
 export const CreatePaymentCodeBody = Schema.Struct({
-  amount: Schema.optionalKey(PositiveAmountMinor),
-  currency: Schema.optionalKey(Schema.Literal("USD").annotate({ message: "payment codes are in USD only" })),
+  amount: Schema.optionalKey(
+    PositiveAmountMinor.annotate({
+      description:
+        "The amount the code fixes, in USD minor units (1999 is 19.99 USD); omit it to let the sender choose.",
+      examples: [1999]
+    })
+  ),
+  currency: Schema.optionalKey(
+    Schema.Literal("USD").annotate({
+      message: "payment codes are in USD only",
+      description: "`USD` (the default): payment codes are in USD only."
+    })
+  ),
   memo: Schema.optionalKey(
     Schema.String.check(
       Schema.isMaxLength(PAYMENT_CODE_MEMO_MAX_LENGTH, {
         message: `expected at most ${PAYMENT_CODE_MEMO_MAX_LENGTH} characters`
       })
-    )
+    ).annotate({
+      description: `The memo a transfer with the code carries (at most ${PAYMENT_CODE_MEMO_MAX_LENGTH} characters).`,
+      examples: ["Invoice 2026-014"]
+    })
   ),
   expiresInSeconds: Schema.optionalKey(
     Schema.Int.check(
@@ -45,7 +59,10 @@ export const CreatePaymentCodeBody = Schema.Struct({
           message: `expected an integer between ${PAYMENT_CODE_TTL_SECONDS.minimum} and ${PAYMENT_CODE_TTL_SECONDS.maximum} seconds`
         }
       )
-    )
+    ).annotate({
+      description: `Seconds until the code expires, ${PAYMENT_CODE_TTL_SECONDS.minimum}..${PAYMENT_CODE_TTL_SECONDS.maximum} (default 7 days).`,
+      examples: [86400]
+    })
   )
 })
 
@@ -58,18 +75,34 @@ export const PaymentCodeResponse = PaymentCodeView
 /** The body of POST /v1/transfers: to an address or to a payment code. */
 export const CreateTransferBody = Schema.Struct({
   to: Schema.Union([
-    Schema.Struct({ address: Schema.String.check(Schema.isBetweenLength(1, 200)) }),
-    Schema.Struct({ paymentCode: Schema.String.check(Schema.isBetweenLength(1, 200)) })
-  ]).annotate({ message: "expected {address} or {paymentCode}" }),
+    Schema.Struct({
+      address: Schema.String.check(Schema.isBetweenLength(1, 200)).annotate({
+        description: "The recipient's receive address (1..200 characters).",
+        examples: ["globex-p4m9@svc"]
+      })
+    }),
+    Schema.Struct({
+      paymentCode: Schema.String.check(Schema.isBetweenLength(1, 200)).annotate({
+        description: "A payment code the recipient gave you (1..200 characters).",
+        examples: ["PC-7H3K9QWZ"]
+      })
+    })
+  ]).annotate({
+    message: "expected {address} or {paymentCode}",
+    description: "Who is paid: `{address}` or `{paymentCode}`."
+  }),
   amount: PositiveAmountMinor,
   // A string, not the literal: a literal field makes a mismatch fail the whole body instead of naming `currency`.
-  currency: Schema.String.annotate({ description: "`USD`: book transfers are in USD only" }),
+  currency: Schema.String.annotate({ description: "`USD`: book transfers are in USD only", examples: ["USD"] }),
   memo: Schema.optionalKey(
     Schema.String.check(
       Schema.isMaxLength(TRANSFER_MEMO_MAX_LENGTH, {
         message: `expected at most ${TRANSFER_MEMO_MAX_LENGTH} characters`
       })
-    )
+    ).annotate({
+      description: `A note for the recipient (at most ${TRANSFER_MEMO_MAX_LENGTH} characters).`,
+      examples: ["Invoice 2026-014"]
+    })
   )
 })
 
@@ -77,6 +110,18 @@ export const CreateTransferBody = Schema.Struct({
 export const TransferResponse = TransferView
 
 const AddressParam = Schema.String.check(Schema.isMaxLength(200, { message: "expected at most 200 characters" }))
+
+/** The `:address` parameter: a receive address. */
+const ReceiveAddressParam = AddressParam.annotate({
+  description: "A receive address (at most 200 characters).",
+  examples: ["globex-p4m9@svc"]
+})
+
+/** The `:code` parameter: a payment code. */
+const PaymentCodeParam = AddressParam.annotate({
+  description: "A payment code (at most 200 characters).",
+  examples: ["PC-7H3K9QWZ"]
+})
 
 const errors = [...CommonErrors, Forbidden, TooManyRequests, NotFound] as const
 
@@ -95,7 +140,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
           "stable, given to the team when it was created."
       ),
     HttpApiEndpoint.get("resolveAddress", "/v1/transfers/receive-addresses/:address", {
-      params: { address: AddressParam },
+      params: { address: ReceiveAddressParam },
       success: ReceiveAddressResponse,
       error: errors
     })
@@ -122,7 +167,7 @@ export class TransfersApi extends HttpApiGroup.make("transfers")
           "`Idempotency-Key` header; a retry with the same key replays the first answer."
       ),
     HttpApiEndpoint.get("getPaymentCode", "/v1/transfers/payment-codes/:code", {
-      params: { code: AddressParam },
+      params: { code: PaymentCodeParam },
       success: PaymentCodeResponse,
       error: errors
     })

@@ -28,13 +28,19 @@ export const InvoiceStatus = Schema.Literals(["draft", "scheduled", "unpaid", "o
 export type InvoiceStatus = typeof InvoiceStatus.Type
 
 /** A percentage rate (tax, VAT) from 0 to 100 with at most two decimals. */
-export const RatePercent = Schema.Finite.check(
+export const RatePercent = Schema.Finite.annotate({
+  description: "A percentage from 0 to 100 with at most 2 decimals: 20 is 20 %.",
+  examples: [20]
+}).check(
   Schema.isBetween({ minimum: 0, maximum: 100 }, { message: "expected a percentage from 0 to 100" }),
   Schema.makeFilter((rate: number) => (decimalOf(rate)?.scale ?? 3) <= 2, { message: "expected at most 2 decimals" })
 )
 
 /** A line item's quantity: above zero, at most 1,000,000, with at most four decimals (hours, days). */
-export const Quantity = Schema.Finite.check(
+export const Quantity = Schema.Finite.annotate({
+  description: "How many units: above 0, at most 1000000, with at most 4 decimals.",
+  examples: [2]
+}).check(
   Schema.isGreaterThan(0, { message: "expected a quantity above 0" }),
   Schema.isLessThanOrEqualTo(1_000_000, { message: "expected a quantity of at most 1000000" }),
   Schema.makeFilter((quantity: number) => (decimalOf(quantity)?.scale ?? 5) <= 4, {
@@ -159,7 +165,10 @@ export const effectiveStatus = (
 }
 
 /** The statuses a client may ask an invoice to move to with PUT. */
-export const InvoiceTarget = Schema.Literals(["unpaid", "paid", "canceled"])
+export const InvoiceTarget = Schema.Literals(["unpaid", "paid", "canceled"]).annotate({
+  description: "The status to move the invoice to: `unpaid` sends a draft or scheduled invoice, `paid`, or `canceled`.",
+  examples: ["paid"]
+})
 export type InvoiceTarget = typeof InvoiceTarget.Type
 
 /**

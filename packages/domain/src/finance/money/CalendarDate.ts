@@ -12,7 +12,10 @@ const isRealDate = (text: string): boolean => {
 }
 
 /** A calendar day in UTC, `YYYY-MM-DD` (a real date: no February 30th). */
-export const CalendarDate = Schema.String.check(
+export const CalendarDate = Schema.String.annotate({
+  description: "A calendar day, `YYYY-MM-DD`.",
+  examples: ["2026-03-01"]
+}).check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u, { message: "expected a date YYYY-MM-DD" }),
   Schema.makeFilter(isRealDate, { message: "expected a real calendar date" })
 )

@@ -3,7 +3,10 @@ import { Currency } from "../../shared/model.ts"
 import { exponentOf, isKnownCurrency } from "./Currencies.ts"
 
 /** An ISO 4217 currency from the table of active currencies (refuses well-formed codes such as `XYZ`). */
-export const KnownCurrency = Currency.check(
+export const KnownCurrency = Currency.annotate({
+  description: "An ISO 4217 currency code the service knows, in upper case.",
+  examples: ["USD"]
+}).check(
   Schema.makeFilter((code: string) => isKnownCurrency(code), { message: "expected a known ISO 4217 currency code" })
 )
 export type KnownCurrency = typeof KnownCurrency.Type

@@ -1,4 +1,4 @@
-import { DateTime, Option, Schema } from "effect"
+import { DateTime, Option, Schema, Struct } from "effect"
 import { ContentType, FileName } from "../../files/model.ts"
 import { CalendarDate, KnownCurrency, SignedAmountMinor } from "../money/model.ts"
 import { TaxRate } from "./Category.ts"
@@ -18,7 +18,10 @@ const Name = Schema.String.check(
  * The day of a transaction: `YYYY-MM-DD`, or an ISO 8601 date-time whose UTC day is taken (SPEC.md shows dates as
  * date-times at midnight UTC).
  */
-export const TransactionDate = Schema.String.check(
+export const TransactionDate = Schema.String.annotate({
+  description: "A day: `YYYY-MM-DD`, or an ISO 8601 date-time whose UTC day is taken.",
+  examples: ["2026-03-01"]
+}).check(
   Schema.makeFilter((text: string) => transactionDayOf(text) !== undefined, {
     message: "expected a date YYYY-MM-DD or an ISO 8601 date-time"
   })
@@ -42,49 +45,110 @@ export const transactionDayOf = (text: string): CalendarDate | undefined => {
  * category is named by id or by slug; tags and the bank account by id, all the team's.
  */
 export const CreateTransaction = Schema.Struct({
-  name: Name,
+  name: Name.annotate({
+    description: "What the transaction is, 1..500 characters, no leading or trailing spaces.",
+    examples: ["Figma subscription"]
+  }),
   date: TransactionDate,
-  amount: Schema.Finite,
+  amount: Schema.Finite.annotate({
+    description:
+      "The amount in major units of `currency`, a decimal with no more decimals than the currency has; income positive, spend negative: -19.99 is a spend of 19.99 USD.",
+    examples: [-19.99]
+  }),
   currency: KnownCurrency,
-  description: Schema.optionalKey(Schema.NullOr(Text(2000))),
-  baseAmount: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
-  baseCurrency: Schema.optionalKey(Schema.NullOr(KnownCurrency)),
-  status: Schema.optionalKey(TransactionStatus),
-  internal: Schema.optionalKey(Schema.Boolean),
-  recurring: Schema.optionalKey(Schema.Boolean),
-  frequency: Schema.optionalKey(Schema.NullOr(TransactionFrequency)),
-  note: Schema.optionalKey(Schema.NullOr(Text(2000))),
-  categoryId: Schema.optionalKey(Schema.NullOr(Uuid)),
-  categorySlug: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64))),
-  bankAccountId: Schema.optionalKey(Schema.NullOr(Uuid)),
-  taxRate: Schema.optionalKey(Schema.NullOr(TaxRate)),
-  taxType: Schema.optionalKey(Schema.NullOr(Text(100))),
-  counterpartyName: Schema.optionalKey(Schema.NullOr(Text(500))),
-  tagIds: Schema.optionalKey(Schema.Array(Uuid).check(Schema.isMaxLength(50)))
+  description: Schema.optionalKey(
+    Schema.NullOr(Text(2000)).annotate({
+      description: "A longer description (at most 2000 characters); null clears it."
+    })
+  ),
+  baseAmount: Schema.optionalKey(
+    Schema.NullOr(Schema.Finite).annotate({
+      description:
+        "The amount converted to `baseCurrency`, in major units (same sign rule as `amount`); null when not converted.",
+      examples: [-18.42]
+    })
+  ),
+  baseCurrency: Schema.optionalKey(
+    Schema.NullOr(KnownCurrency).annotate({
+      description: "The team's base currency `baseAmount` is in; null when not converted.",
+      examples: ["EUR"]
+    })
+  ),
+  status: Schema.optionalKey(
+    TransactionStatus.annotate({
+      description: "Where the transaction is in its life.",
+      examples: ["posted"]
+    })
+  ),
+  internal: Schema.optionalKey(
+    Schema.Boolean.annotate({
+      description: "Whether it moves money between the team's own accounts."
+    })
+  ),
+  recurring: Schema.optionalKey(Schema.Boolean.annotate({ description: "Whether the transaction repeats." })),
+  frequency: Schema.optionalKey(
+    Schema.NullOr(TransactionFrequency).annotate({
+      description: "How often a recurring transaction repeats; null when it does not.",
+      examples: ["monthly"]
+    })
+  ),
+  note: Schema.optionalKey(
+    Schema.NullOr(Text(2000)).annotate({ description: "The team's note (at most 2000 characters); null clears it." })
+  ),
+  categoryId: Schema.optionalKey(
+    Schema.NullOr(Uuid).annotate({
+      description: "The team's category, by id (a UUID); null leaves it uncategorized.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
+  categorySlug: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(64)).annotate({
+      description: "The team's category, by slug (at most 64 characters), instead of `categoryId`.",
+      examples: ["software"]
+    })
+  ),
+  bankAccountId: Schema.optionalKey(
+    Schema.NullOr(Uuid).annotate({
+      description: "The team's bank account it belongs to, a UUID; null for none.",
+      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    })
+  ),
+  taxRate: Schema.optionalKey(
+    Schema.NullOr(TaxRate).annotate({
+      description: "The tax rate in percent (20 is 20 %); null for none.",
+      examples: [20]
+    })
+  ),
+  taxType: Schema.optionalKey(
+    Schema.NullOr(Text(100)).annotate({
+      description: "The kind of tax (at most 100 characters); null for none.",
+      examples: ["VAT"]
+    })
+  ),
+  counterpartyName: Schema.optionalKey(
+    Schema.NullOr(Text(500)).annotate({
+      description: "Who paid or was paid (at most 500 characters); null for unknown.",
+      examples: ["Figma, Inc."]
+    })
+  ),
+  tagIds: Schema.optionalKey(
+    Schema.Array(Uuid)
+      .check(Schema.isMaxLength(50))
+      .annotate({
+        description: "The team's tags to put on it, by id (UUIDs, at most 50).",
+        examples: [["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]]
+      })
+  )
 })
 export type CreateTransaction = typeof CreateTransaction.Type
 
 /** The changes of PATCH /transactions/:id: every field of a manual transaction, each optional (null clears). */
 export const UpdateTransaction = Schema.Struct({
-  name: Schema.optionalKey(Name),
-  date: Schema.optionalKey(TransactionDate),
-  amount: Schema.optionalKey(Schema.Finite),
-  currency: Schema.optionalKey(KnownCurrency),
-  description: Schema.optionalKey(Schema.NullOr(Text(2000))),
-  baseAmount: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
-  baseCurrency: Schema.optionalKey(Schema.NullOr(KnownCurrency)),
-  status: Schema.optionalKey(TransactionStatus),
-  internal: Schema.optionalKey(Schema.Boolean),
-  recurring: Schema.optionalKey(Schema.Boolean),
-  frequency: Schema.optionalKey(Schema.NullOr(TransactionFrequency)),
-  note: Schema.optionalKey(Schema.NullOr(Text(2000))),
-  categoryId: Schema.optionalKey(Schema.NullOr(Uuid)),
-  categorySlug: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64))),
-  bankAccountId: Schema.optionalKey(Schema.NullOr(Uuid)),
-  taxRate: Schema.optionalKey(Schema.NullOr(TaxRate)),
-  taxType: Schema.optionalKey(Schema.NullOr(Text(100))),
-  counterpartyName: Schema.optionalKey(Schema.NullOr(Text(500))),
-  tagIds: Schema.optionalKey(Schema.Array(Uuid).check(Schema.isMaxLength(50)))
+  name: Schema.optionalKey(CreateTransaction.fields.name),
+  date: Schema.optionalKey(CreateTransaction.fields.date),
+  amount: Schema.optionalKey(CreateTransaction.fields.amount),
+  currency: Schema.optionalKey(CreateTransaction.fields.currency),
+  ...Struct.omit(CreateTransaction.fields, ["name", "date", "amount", "currency"])
 })
 export type UpdateTransaction = typeof UpdateTransaction.Type
 

@@ -31,33 +31,56 @@ const CountryCode = Schema.String.check(
   Schema.isPattern(/^[A-Z]{2}$/u, { message: "expected an ISO 3166-1 alpha-2 country code in upper case, e.g. US" })
 )
 
-const optional = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.NullOr(schema))
+/** An optional field that null clears, described with an example. */
+const optional = <S extends Schema.Top>(schema: S, description: string, example: S["Type"]) =>
+  Schema.optionalKey(
+    Schema.NullOr(schema).annotate({ description: `${description}; null clears it.`, examples: [example] })
+  )
 
 const CustomerFields = {
-  email: optional(Email),
-  billingEmail: optional(Email),
-  phone: optional(Text(50)),
-  website: optional(HttpUrl),
-  contact: optional(Text(200)),
-  addressLine1: optional(Text(200)),
-  addressLine2: optional(Text(200)),
-  city: optional(Text(100)),
-  state: optional(Text(100)),
-  zip: optional(Text(20)),
-  countryCode: optional(CountryCode),
-  vatNumber: optional(Text(50)),
-  note: optional(Schema.String.check(Schema.isMaxLength(5000))),
-  description: optional(Schema.String.check(Schema.isMaxLength(5000))),
-  /** The twin's shape: the team's tags by id; a `name` sent along is the tag's own and is not stored. */
+  email: optional(Email, "The customer's e-mail address (at most 320 characters)", "ap@globex.example"),
+  billingEmail: optional(Email, "Where invoices are sent, when not `email`", "billing@globex.example"),
+  phone: optional(Text(50), "The customer's phone number (1..50 characters)", "+1 415 555 0100"),
+  website: optional(HttpUrl, "The customer's web address (http or https)", "https://globex.example"),
+  contact: optional(Text(200), "The person to address (1..200 characters)", "Hank Scorpio"),
+  addressLine1: optional(Text(200), "The first line of the billing address (1..200 characters)", "1 Globex Way"),
+  addressLine2: optional(Text(200), "The second line of the billing address (1..200 characters)", "Suite 400"),
+  city: optional(Text(100), "The billing address's city (1..100 characters)", "Cypress Creek"),
+  state: optional(Text(100), "The billing address's state or region (1..100 characters)", "OR"),
+  zip: optional(Text(20), "The billing address's postal code (1..20 characters)", "97000"),
+  countryCode: optional(CountryCode, "The billing address's country, an ISO 3166-1 alpha-2 code in upper case", "US"),
+  vatNumber: optional(Text(50), "The customer's VAT or tax number (1..50 characters)", "US123456789"),
+  note: optional(
+    Schema.String.check(Schema.isMaxLength(5000)),
+    "The team's note on the customer (at most 5000 characters)",
+    "Pays net 30"
+  ),
+  description: optional(
+    Schema.String.check(Schema.isMaxLength(5000)),
+    "What the customer is and does, in the team's words (at most 5000 characters)",
+    "Industrial anvils, West Coast distributor"
+  ),
   tags: Schema.optionalKey(
     Schema.Array(
-      Schema.Struct({ id: Schema.String.check(Schema.isUUID()), name: Schema.optionalKey(Schema.String) })
-    ).check(Schema.isMaxLength(50))
+      Schema.Struct({
+        id: Schema.String.check(Schema.isUUID()).annotate({ description: "One of the team's tags, by id" }),
+        name: Schema.optionalKey(
+          Schema.String.annotate({ description: "The tag's name, as the twin's clients send it; not stored" })
+        )
+      })
+    )
+      .check(Schema.isMaxLength(50))
+      .annotate({ description: "The customer's tags (at most 50): the team's tags, by id; replaces them when given" })
   )
 }
 
-export const CreateCustomerRequest = Schema.Struct({ name: Text(200), ...CustomerFields })
-export const UpdateCustomerRequest = Schema.Struct({ name: Schema.optionalKey(Text(200)), ...CustomerFields })
+const CustomerName = Text(200).annotate({
+  description: "The customer's name as invoices show it (1..200 characters, no leading or trailing spaces).",
+  examples: ["Globex Corporation"]
+})
+
+export const CreateCustomerRequest = Schema.Struct({ name: CustomerName, ...CustomerFields })
+export const UpdateCustomerRequest = Schema.Struct({ name: Schema.optionalKey(CustomerName), ...CustomerFields })
 
 /** What DELETE answers: the id of the customer that is gone. */
 export const DeletedCustomer = Schema.Struct({

@@ -27,7 +27,10 @@ import {
 export const InvoiceResponse = InvoiceView
 
 /** An instant in ISO 8601 UTC (`2026-12-01T09:00:00Z`). */
-export const Instant = Schema.String.check(
+export const Instant = Schema.String.annotate({
+  description: "An instant in ISO 8601 UTC.",
+  examples: ["2026-12-01T09:00:00Z"]
+}).check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/u, {
     message: "expected an ISO 8601 UTC timestamp, e.g. 2026-12-01T09:00:00Z"
   }),
@@ -44,28 +47,60 @@ const InvoiceNumber = Schema.String.check(
   Schema.isPattern(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,49}$/u, {
     message: "expected 1 to 50 letters, digits, '.', '_', '/' or '-', starting with a letter or digit"
   })
-)
+).annotate({
+  description: "The invoice's number: 1 to 50 letters, digits, '.', '_', '/' or '-', starting with a letter or digit.",
+  examples: ["INV-2026-014"]
+})
 
 const Amount = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0, { message: "expected an amount of 0 or more" }))
 
 const LineItem = Schema.Struct({
-  name: Text(500),
+  name: Text(500).annotate({
+    description: "What is billed (1..500 characters).",
+    examples: ["Design retainer, March"]
+  }),
   quantity: Quantity,
-  unitPrice: Amount,
-  taxRate: Schema.optionalKey(Schema.NullOr(RatePercent)),
-  vatRate: Schema.optionalKey(Schema.NullOr(RatePercent))
+  unitPrice: Amount.annotate({
+    description: "The price of one unit in major units of the invoice's currency, 0 or more: 19.99 is 19.99 USD.",
+    examples: [1500]
+  }),
+  taxRate: Schema.optionalKey(
+    Schema.NullOr(RatePercent).annotate({
+      description: "The line's tax rate in percent (20 is 20 %); null for none.",
+      examples: [8.5]
+    })
+  ),
+  vatRate: Schema.optionalKey(
+    Schema.NullOr(RatePercent).annotate({
+      description: "The line's VAT rate in percent (20 is 20 %); null for none.",
+      examples: [20]
+    })
+  )
 })
 
-const LineItems = Schema.Array(LineItem).check(Schema.isMaxLength(100, { message: "expected at most 100 line items" }))
+const LineItems = Schema.Array(LineItem)
+  .check(Schema.isMaxLength(100, { message: "expected at most 100 line items" }))
+  .annotate({ description: "What the invoice bills, at most 100 lines; the totals are computed from them." })
 
-const Note = Schema.NullOr(Schema.String.check(Schema.isMaxLength(5000)))
+const Note = Schema.NullOr(Schema.String.check(Schema.isMaxLength(5000))).annotate({
+  description: "A note printed on the invoice for the customer (at most 5000 characters); null for none.",
+  examples: ["Thank you for your business."]
+})
 const InternalNote = Note.annotate({
   description:
     "The team's own note (at most 5000 characters): answered on these routes only, never on the PDF or to the customer."
 })
 
+const Discount = Amount.annotate({
+  description: "An amount taken off the total, in major units of the invoice's currency, 0 or more: 10 is 10.00 USD.",
+  examples: [100]
+})
+
 const content = {
-  customerId: UuidParam,
+  customerId: UuidParam.annotate({
+    description: "The team's customer billed, a UUID.",
+    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  }),
   currency: KnownCurrency,
   issueDate: CalendarDate,
   dueDate: CalendarDate,
@@ -79,7 +114,7 @@ export const CreateInvoiceRequest = Schema.Struct({
   issueDate: Schema.optionalKey(content.issueDate),
   dueDate: Schema.optionalKey(content.dueDate),
   lineItems: Schema.optionalKey(content.lineItems),
-  discount: Schema.optionalKey(Amount),
+  discount: Schema.optionalKey(Discount),
   note: Schema.optionalKey(Note),
   internalNote: Schema.optionalKey(InternalNote)
 })
@@ -91,7 +126,7 @@ export const UpdateInvoiceRequest = Schema.Struct({
   issueDate: Schema.optionalKey(content.issueDate),
   dueDate: Schema.optionalKey(content.dueDate),
   lineItems: Schema.optionalKey(content.lineItems),
-  discount: Schema.optionalKey(Amount),
+  discount: Schema.optionalKey(Discount),
   note: Schema.optionalKey(Note),
   internalNote: Schema.optionalKey(InternalNote),
   status: Schema.optionalKey(InvoiceTarget),

@@ -16,29 +16,44 @@ import {
 /** An entry as answered; `duration` in seconds, null with `stop` while its timer runs. */
 export const TrackerEntryResponse = TrackerEntryView
 
-/** An ISO 8601 date-time with its offset. */
-const Instant = Schema.String.check(
-  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/u, {
-    message: "expected an ISO 8601 date-time with its offset, e.g. 2026-01-31T09:00:00Z"
-  }),
-  Schema.makeFilter((text: string) => Schema.is(CalendarDate)(text.slice(0, 10)) && !Number.isNaN(Date.parse(text)), {
-    message: "expected a real date-time"
-  })
-)
+/** An ISO 8601 date-time with its offset, described for its field (a description after the custom filter is lost). */
+const Instant = (description: string) =>
+  Schema.String.annotate({ description, examples: ["2026-03-01T09:00:00Z"] }).check(
+    Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/u, {
+      message: "expected an ISO 8601 date-time with its offset, e.g. 2026-01-31T09:00:00Z"
+    }),
+    Schema.makeFilter((text: string) => Schema.is(CalendarDate)(text.slice(0, 10)) && !Number.isNaN(Date.parse(text)), {
+      message: "expected a real date-time"
+    })
+  )
+
+const Start = Instant("When the work started: an ISO 8601 date-time with its offset.")
+const Stop = Instant("When the work stopped: an ISO 8601 date-time with its offset, not before `start`.")
+
+const ProjectId = UuidParam.annotate({
+  description: "The team's tracker project the time counts against, a UUID.",
+  examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+})
 
 const Duration = Schema.Int.check(
   Schema.isBetween(
     { minimum: 0, maximum: MAX_ENTRY_SECONDS },
     { message: `expected whole seconds, 0 to ${MAX_ENTRY_SECONDS}` }
   )
-)
+).annotate({
+  description: `How long the work took in whole seconds, 0..${MAX_ENTRY_SECONDS}; with \`stop\`, both must agree.`,
+  examples: [3600]
+})
 
-const Description = Schema.NullOr(Schema.String.check(Schema.isMaxLength(5000)))
+const Description = Schema.NullOr(Schema.String.check(Schema.isMaxLength(5000))).annotate({
+  description: "What the time was spent on (at most 5000 characters); null for nothing.",
+  examples: ["Sprint planning"]
+})
 
 export const CreateTrackerEntryRequest = Schema.Struct({
-  projectId: UuidParam,
-  start: Instant,
-  stop: Schema.optionalKey(Instant),
+  projectId: ProjectId,
+  start: Start,
+  stop: Schema.optionalKey(Stop),
   duration: Schema.optionalKey(Duration),
   description: Schema.optionalKey(Description),
   /** The twin's: one entry on each of these UTC days, at the start's UTC time of day and as long. */
@@ -62,15 +77,15 @@ export const BulkCreateTrackerEntriesRequest = Schema.Union([BulkEntries, Schema
 const CreatedEntries = Schema.Struct({ data: Schema.Array(TrackerEntryResponse) })
 
 export const UpdateTrackerEntryRequest = Schema.Struct({
-  projectId: Schema.optionalKey(UuidParam),
-  start: Schema.optionalKey(Instant),
-  stop: Schema.optionalKey(Instant),
+  projectId: Schema.optionalKey(ProjectId),
+  start: Schema.optionalKey(Start),
+  stop: Schema.optionalKey(Stop),
   duration: Schema.optionalKey(Duration),
   description: Schema.optionalKey(Description)
 })
 
 export const StartTimerRequest = Schema.Struct({
-  projectId: UuidParam,
+  projectId: ProjectId,
   description: Schema.optionalKey(Description)
 })
 
