@@ -51,7 +51,7 @@ describe("SpendPolicy schema", () => {
 
   it("rejects fractional, unsafe and non-numeric amounts", () => {
     assert.deepStrictEqual(decodeIssues({ dailyBudget: 10.5 }), [
-      { path: ["dailyBudget"], message: "Expected an integer" }
+      { path: ["dailyBudget"], message: "amounts are integers in minor units: 1999 for 19.99 USD" }
     ])
     assert.deepStrictEqual(
       decodeIssues({ monthlyBudget: Number.MAX_SAFE_INTEGER + 1 }).map((i) => i.path),
