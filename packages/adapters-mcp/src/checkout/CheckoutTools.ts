@@ -7,6 +7,7 @@ import {
 import { Schema } from "effect"
 import { Tool } from "effect/ai"
 import {
+  ById,
   ClientRequestId,
   callService,
   idempotencyHeaders,
@@ -36,7 +37,7 @@ export const GetCheckoutIntent = Tool.make("get_checkout_intent", {
     "Read one checkout intent by id: its status (`pending_approval`, `approved`, `authorized`, `completed`, `expired`, " +
     "`canceled`, `denied`), amount in minor units, merchant and expiry. Use it to follow a `pending_approval` intent until a " +
     "person decides, then call issue_card_for_intent once it is `approved`. Needs spend.read.",
-  parameters: Schema.Struct({ id: UuidParam.annotate({ description: "The checkout intent's id (a UUID)." }) }),
+  parameters: ById("checkout intent"),
   success: CheckoutIntentResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]

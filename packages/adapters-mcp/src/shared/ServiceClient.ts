@@ -1,3 +1,4 @@
+import { UuidParam } from "@svc/adapters-http/api"
 import { CallResponse, type Client, toApiError } from "@svc/sdk"
 import { Context, Effect, Schema } from "effect"
 
@@ -53,3 +54,7 @@ export const callService = <A, E>(
       )
     )
   })
+
+/** The parameters of a tool that names one resource by its id: `{id}`, a UUID, described for the agent. */
+export const ById = (what: string) =>
+  Schema.Struct({ id: UuidParam.annotate({ description: `The ${what}'s id (a UUID).` }) })

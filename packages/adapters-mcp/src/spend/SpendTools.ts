@@ -3,12 +3,12 @@ import {
   ListOf,
   ListQuery,
   SpendEvaluationResponse,
-  SpendRequestResponse,
-  UuidParam
+  SpendRequestResponse
 } from "@svc/adapters-http/api"
 import { Schema } from "effect"
 import { Tool } from "effect/ai"
 import {
+  ById,
   ClientRequestId,
   callService,
   idempotencyHeaders,
@@ -17,8 +17,6 @@ import {
   ToolFailure,
   toolHints
 } from "../shared/index.ts"
-
-const SpendRequestId = UuidParam.annotate({ description: "The spend request's id (a UUID)." })
 
 /** Asks to spend: the contract's body of POST /v1/spend-requests plus the agent's `clientRequestId`. */
 export const CreateSpendRequest = Tool.make("create_spend_request", {
@@ -53,7 +51,7 @@ export const GetSpendRequest = Tool.make("get_spend_request", {
   description:
     "Read one spend request by id: its status (`approved`, `denied`, `pending_approval`, `canceled`, `expired`), " +
     "amount in minor units, merchant and decision. Use it to follow a `pending_approval` request. Needs spend.read.",
-  parameters: Schema.Struct({ id: SpendRequestId }),
+  parameters: ById("spend request"),
   success: SpendRequestResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
@@ -81,7 +79,7 @@ export const CancelSpendRequest = Tool.make("cancel_spend_request", {
   description:
     "Cancel a `pending_approval` spend request and release its hold. Fails with `conflict` when the request is " +
     "already final (approved, denied, canceled, expired). Needs spend.write.",
-  parameters: Schema.Struct({ id: SpendRequestId }),
+  parameters: ById("spend request"),
   success: SpendRequestResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]

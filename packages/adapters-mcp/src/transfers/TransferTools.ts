@@ -1,7 +1,8 @@
-import { CreateTransferBody, TransferResponse, UuidParam } from "@svc/adapters-http/api"
+import { CreateTransferBody, TransferResponse } from "@svc/adapters-http/api"
 import { Schema } from "effect"
 import { Tool } from "effect/ai"
 import {
+  ById,
   ClientRequestId,
   callService,
   idempotencyHeaders,
@@ -35,7 +36,7 @@ export const GetTransfer = Tool.make("get_transfer", {
     "Read one transfer your team sent or received, by id: its status (`pending_approval`, `pending_acceptance`, " +
     "`completed`, `declined`, `canceled`, `expired`, `denied`), amount in cents, counterparty and `direction`. Use it " +
     "to follow a transfer until the recipient accepts or declines. Needs spend.read.",
-  parameters: Schema.Struct({ id: UuidParam.annotate({ description: "The transfer's id (a UUID)." }) }),
+  parameters: ById("transfer"),
   success: TransferResponse,
   failure: ToolFailure,
   dependencies: [ServiceClient]
