@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Mode, TeamId } from "../shared/model.ts"
+import { EXAMPLE_ID, Mode, TeamId } from "../shared/model.ts"
 import { ApprovalProgress, ApprovalStep, approvalProgress, RequiredApprovers } from "./ApprovalChain.ts"
 
 /** An approval's id. */
@@ -47,7 +47,7 @@ export type Approval = typeof Approval.Type
 export const ApprovalView = Schema.Struct({
   id: Schema.String.annotate({
     description: "The approval's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   status: ApprovalStatus.annotate({
     description: "`pending` until the quorum approves, a member denies, it expires or its subject is canceled."

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Role } from "../identity/model.ts"
-import { AmountMinor } from "../shared/model.ts"
+import { AmountMinor, EXAMPLE_ID } from "../shared/model.ts"
 
 /** Who must approve a request routed to approval, and how many of them. */
 export const RequiredApprovers = Schema.Struct({
@@ -121,7 +121,7 @@ export const checkApprovalRules = (
 export const ApprovalStep = Schema.Struct({
   userId: Schema.String.annotate({
     description: "The member who decided (a user id, a UUID).",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   /** The member's role when they decided. */
   role: Role.annotate({ description: "The member's team role when they decided.", examples: ["admin"] }),

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Mode, TeamId } from "../shared/model.ts"
+import { EXAMPLE_ID, Mode, TeamId } from "../shared/model.ts"
 
 /** A card's id in this service. */
 export const CardId = Schema.String.check(Schema.isUUID()).pipe(Schema.brand("CardId"))
@@ -13,7 +13,7 @@ export type CardStatus = typeof CardStatus.Type
 export const CardReference = Schema.Struct({
   id: Schema.String.annotate({
     description: "The card's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   last4: Schema.String.annotate({ description: "The last four digits of the card number.", examples: ["4242"] }),
   brand: Schema.String.annotate({ description: "The card network.", examples: ["visa"] }),

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ApprovalView } from "../approvals/model.ts"
-import { AccountId, Mode, TeamId } from "../shared/model.ts"
+import { AccountId, EXAMPLE_ID, Mode, TeamId } from "../shared/model.ts"
 import { SpendDecision } from "../spend/model.ts"
 import { CardReference } from "./Card.ts"
 
@@ -104,7 +104,7 @@ export type CheckoutIntent = typeof CheckoutIntent.Type
 export const CheckoutIntentView = Schema.Struct({
   id: Schema.String.annotate({
     description: "The intent's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   object: Schema.Literal("checkout_intent").annotate({ description: "Always `checkout_intent`." }),
   mode: Mode,
@@ -124,11 +124,11 @@ export const CheckoutIntentView = Schema.Struct({
   }),
   accountId: Schema.String.annotate({
     description: "The spend account that pays, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   spendingKeyId: Schema.String.annotate({
     description: "The credential that made the intent (a spending key or team API key id).",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   decision: SpendDecision.annotate({ description: "What the key's policy decided, and why." }),
   approval: Schema.NullOr(ApprovalView).annotate({

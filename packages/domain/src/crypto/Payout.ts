@@ -1,6 +1,6 @@
 import { Schema, Struct } from "effect"
 import { ApprovalView } from "../approvals/model.ts"
-import { AccountId, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
+import { AccountId, EXAMPLE_ID, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
 import { SpendDecision } from "../spend/model.ts"
 import { CryptoQuoteId, QuotedTerms } from "./Quote.ts"
 
@@ -48,7 +48,7 @@ export const CryptoPayout = Schema.Struct({
   id: CryptoPayoutId.pipe(
     Schema.annotateEncoded({
       description: "The payout's id, a UUID.",
-      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+      examples: [EXAMPLE_ID]
     })
   ),
   teamId: TeamId,
@@ -57,7 +57,7 @@ export const CryptoPayout = Schema.Struct({
   quoteId: CryptoQuoteId.pipe(
     Schema.annotateEncoded({
       description: "The quote paid out, a UUID.",
-      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+      examples: [EXAMPLE_ID]
     })
   ),
   ...QuotedTerms,

@@ -1,5 +1,5 @@
 import { Schema, Struct } from "effect"
-import { Mode, TeamId } from "../shared/model.ts"
+import { EXAMPLE_ID, Mode, TeamId } from "../shared/model.ts"
 import { CryptoDestinationId } from "./Destination.ts"
 import { CryptoAsset, CryptoNetwork } from "./Network.ts"
 
@@ -18,7 +18,7 @@ export const QuotedTerms = {
   destinationId: CryptoDestinationId.pipe(
     Schema.annotateEncoded({
       description: "The allow-listed destination paid, a UUID.",
-      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+      examples: [EXAMPLE_ID]
     })
   ),
   network: CryptoNetwork,
@@ -65,7 +65,7 @@ export const CryptoQuote = Schema.Struct({
   id: CryptoQuoteId.pipe(
     Schema.annotateEncoded({
       description: "The quote's id, a UUID.",
-      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+      examples: [EXAMPLE_ID]
     })
   ),
   teamId: TeamId,
@@ -84,7 +84,7 @@ export const CryptoQuote = Schema.Struct({
   /** The payout that used it; null while unused. */
   payoutId: Schema.NullOr(Schema.String).annotate({
     description: "The payout that used the quote, a UUID; null while unused.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   usedAt: Schema.NullOr(Schema.String).annotate({
     description: "When a payout used the quote (ISO 8601, UTC); null while unused."

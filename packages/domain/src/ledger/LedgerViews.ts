@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Mode } from "../shared/model.ts"
+import { EXAMPLE_ID, Mode } from "../shared/model.ts"
 import { AccountKind, type AccountWithBalance } from "./Accounts.ts"
 import { type LedgerTransaction, LedgerTransactionKind } from "./Transactions.ts"
 
@@ -23,7 +23,7 @@ export const BalanceAmounts = Schema.Struct({
 export const AccountView = Schema.Struct({
   id: Schema.String.annotate({
     description: "The account's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   object: Schema.Literal("account").annotate({ description: "Always `account`." }),
   name: Schema.String.annotate({ description: "The account's name.", examples: ["Spend account"] }),

@@ -4,6 +4,9 @@ import { randomBytes } from "./Random.ts"
 
 const Uuid = Schema.String.check(Schema.isUUID())
 
+/** The id the API reference shows in its examples: one UUID for every kind of id. */
+export const EXAMPLE_ID = "3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"
+
 /** A team (workspace) id. */
 export const TeamId = Uuid.pipe(Schema.brand("TeamId"))
 export type TeamId = typeof TeamId.Type

@@ -3,6 +3,7 @@ import { type ApprovalStatus, ApprovalView } from "../approvals/model.ts"
 import {
   AccountId,
   Currency,
+  EXAMPLE_ID,
   HttpUrl,
   isoOfMillis,
   LedgerTransactionId,
@@ -75,7 +76,7 @@ export type SpendRequestEventType = typeof SpendRequestEventType.Type
 export const SpendRequestView = Schema.Struct({
   id: Schema.String.annotate({
     description: "The spend request's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   object: Schema.Literal("spend_request").annotate({ description: "Always `spend_request`." }),
   mode: Mode,
@@ -96,11 +97,11 @@ export const SpendRequestView = Schema.Struct({
   }),
   accountId: Schema.String.annotate({
     description: "The spend account paid from, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   spendingKeyId: Schema.String.annotate({
     description: "The credential that made the request (a spending key or team API key id).",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   metadata: Schema.Record(Schema.String, Schema.String).annotate({
     description: "Your own key-value pairs, as sent.",
@@ -112,7 +113,7 @@ export const SpendRequestView = Schema.Struct({
   }),
   ledgerTransactionId: Schema.NullOr(Schema.String).annotate({
     description: "The ledger transaction that posted the spend; null until money has moved.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   createdAt: Schema.String.annotate({
     description: "When the request was made (ISO 8601, UTC).",

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ApprovalView } from "../approvals/model.ts"
-import { AccountId, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
+import { AccountId, EXAMPLE_ID, LedgerTransactionId, Mode, TeamId } from "../shared/model.ts"
 import { SpendDecision } from "../spend/model.ts"
 
 /** A book transfer's id. */
@@ -87,7 +87,7 @@ export type Transfer = typeof Transfer.Type
 export const TransferView = Schema.Struct({
   id: Schema.String.annotate({
     description: "The transfer's id, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   object: Schema.Literal("transfer").annotate({ description: "Always `transfer`." }),
   mode: Mode,

@@ -1,4 +1,4 @@
-import { CryptoPayoutStatus, CryptoPayoutView } from "@svc/domain/model"
+import { CryptoPayoutStatus, CryptoPayoutView, EXAMPLE_ID } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdempotencyKeyHeader, IdempotencyKeyRequired, Idempotent } from "../platform/index.ts"
@@ -20,7 +20,7 @@ import {
 export const CreateCryptoPayoutBody = Schema.Struct({
   quoteId: Schema.String.check(Schema.isUUID()).annotate({
     description: "A quote from POST /v1/crypto/quotes",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   })
 })
 

@@ -1,4 +1,4 @@
-import { CryptoAsset, CryptoNetwork, CryptoQuoteView } from "@svc/domain/model"
+import { CryptoAsset, CryptoNetwork, CryptoQuoteView, EXAMPLE_ID } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { IdempotencyKeyHeader, Idempotent } from "../platform/index.ts"
@@ -26,7 +26,7 @@ export const CreateCryptoQuoteBody = Schema.Struct({
   network: CryptoNetwork,
   destinationId: UuidParam.annotate({
     description: "An allow-listed destination of the key's team and mode",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   })
 })
 

@@ -1,3 +1,4 @@
+import { EXAMPLE_ID } from "@svc/domain/model"
 import { Schema } from "effect"
 
 const PageLimit = Schema.NumberFromString.check(
@@ -66,7 +67,7 @@ export const WithSecret = <Fields extends Schema.Struct.Fields>(view: Schema.Str
 /** A UUID path parameter. */
 export const UuidParam = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" })).annotate({
   description: "The id, a UUID.",
-  examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  examples: [EXAMPLE_ID]
 })
 
 /** An http(s) URL of at most 2048 characters (the domain's rule). */

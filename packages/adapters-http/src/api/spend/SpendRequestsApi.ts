@@ -2,6 +2,7 @@ import {
   BalanceAmounts,
   CreateSpendRequest,
   Currency,
+  EXAMPLE_ID,
   PositiveAmountMinor,
   SpendDecision,
   SpendRequestView
@@ -125,7 +126,7 @@ export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
         accountId: Schema.optionalKey(
           UuidParam.annotate({
             description: "The test-mode spend account to credit, a UUID; the key's account when omitted.",
-            examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+            examples: [EXAMPLE_ID]
           })
         )
       }),
@@ -133,7 +134,7 @@ export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
         object: Schema.Literal("deposit").annotate({ description: "Always `deposit`." }),
         accountId: Schema.String.annotate({
           description: "The account credited, a UUID.",
-          examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+          examples: [EXAMPLE_ID]
         }),
         amount: Schema.Int.annotate({
           description: "The amount credited in minor units of the currency (1999 is 19.99 USD).",
@@ -145,7 +146,7 @@ export class TestHelpersApi extends HttpApiGroup.make("testHelpers")
         }),
         ledgerTransactionId: Schema.String.annotate({
           description: "The ledger transaction that posted the deposit, a UUID.",
-          examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+          examples: [EXAMPLE_ID]
         }),
         balance: BalanceAmounts.annotate({ description: "The account's balance after the deposit, in minor units." })
       }).pipe(HttpApiSchema.status(201)),

@@ -1,5 +1,6 @@
 import { DateTime, Option, Schema, Struct } from "effect"
 import { ContentType, FileName } from "../../files/model.ts"
+import { EXAMPLE_ID } from "../../shared/model.ts"
 import { CalendarDate, KnownCurrency, SignedAmountMinor } from "../money/model.ts"
 import { TaxRate } from "./Category.ts"
 import { TransactionFrequency, TransactionStatus } from "./Transaction.ts"
@@ -98,7 +99,7 @@ export const CreateTransaction = Schema.Struct({
   categoryId: Schema.optionalKey(
     Schema.NullOr(Uuid).annotate({
       description: "The team's category, by id (a UUID); null leaves it uncategorized.",
-      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+      examples: [EXAMPLE_ID]
     })
   ),
   categorySlug: Schema.optionalKey(
@@ -110,7 +111,7 @@ export const CreateTransaction = Schema.Struct({
   bankAccountId: Schema.optionalKey(
     Schema.NullOr(Uuid).annotate({
       description: "The team's bank account it belongs to, a UUID; null for none.",
-      examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+      examples: [EXAMPLE_ID]
     })
   ),
   taxRate: Schema.optionalKey(
@@ -136,7 +137,7 @@ export const CreateTransaction = Schema.Struct({
       .check(Schema.isMaxLength(50))
       .annotate({
         description: "The team's tags to put on it, by id (UUIDs, at most 50).",
-        examples: [["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]]
+        examples: [[EXAMPLE_ID]]
       })
   )
 })

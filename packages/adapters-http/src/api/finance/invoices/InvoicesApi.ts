@@ -1,5 +1,6 @@
 import {
   CalendarDate,
+  EXAMPLE_ID,
   InvoicePaymentStatus,
   InvoiceStatus,
   InvoiceSummary,
@@ -99,7 +100,7 @@ const Discount = Amount.annotate({
 const content = {
   customerId: UuidParam.annotate({
     description: "The team's customer billed, a UUID.",
-    examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+    examples: [EXAMPLE_ID]
   }),
   currency: KnownCurrency,
   issueDate: CalendarDate,

@@ -1,4 +1,4 @@
-import { CalendarDate, MAX_ENTRY_SECONDS, TimerStatusView, TrackerEntryView } from "@svc/domain/model"
+import { CalendarDate, EXAMPLE_ID, MAX_ENTRY_SECONDS, TimerStatusView, TrackerEntryView } from "@svc/domain/model"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
@@ -32,7 +32,7 @@ const Stop = Instant("When the work stopped: an ISO 8601 date-time with its offs
 
 const ProjectId = UuidParam.annotate({
   description: "The team's tracker project the time counts against, a UUID.",
-  examples: ["3f0c2a9e-5b7d-4c1e-9a2f-8d6b4e1c7a90"]
+  examples: [EXAMPLE_ID]
 })
 
 const Duration = Schema.Int.check(
