@@ -16,6 +16,43 @@ export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
       "server or script that calls `/v1` uses a team API key instead."
   },
   {
+    id: "mcp-tool-hints-and-reads",
+    date: "2026-11-28",
+    title: "MCP tools state their hints truthfully; three new tools",
+    surfaces: ["mcp"],
+    breaking: false,
+    change:
+      "Every tool states `readOnlyHint`, `destructiveHint`, `idempotentHint` and `openWorldHint` as it behaves: the " +
+      "reads are read-only, `create_spend_request`, `create_transfer` and `cancel_spend_request` are destructive. " +
+      "New: `get_transfer`, `get_checkout_intent` and `evaluate_spend_request` (a dry run). `create_transfer`'s " +
+      "`currency` is the enum `USD`. `svc mcp --print-config` prints the host configuration by absolute paths.",
+    action:
+      "A host that trusted the old hints may now ask before the money-moving tools. Configure hosts with what " +
+      "`svc mcp --print-config` prints, never `npx svc mcp`."
+  },
+  {
+    id: "cli-login-checks-credential",
+    date: "2026-11-28",
+    title: "svc login checks the credential before storing it",
+    surfaces: ["cli"],
+    breaking: false,
+    change:
+      "`svc login` asks the service first: a credential it refuses exits 7 and an unreachable service exits 6, and " +
+      "nothing is stored in either case (it used to store anything and say it was logged in).",
+    action: "Scripts that logged in before the service was up log in once it answers."
+  },
+  {
+    id: "amounts-minor-units-message",
+    date: "2026-11-28",
+    title: "A fractional amount names the unit it expects",
+    surfaces: ["api", "sdk", "mcp"],
+    breaking: false,
+    change:
+      "An amount with decimals is refused, as before, with the message `amounts are integers in minor units: 1999 " +
+      "for 19.99 USD` instead of `Expected an integer`; every /v1 field is described in the OpenAPI document.",
+    action: "Nothing required; code that matched the old message text matches the `path` instead."
+  },
+  {
     id: "changelog",
     date: "2026-11-28",
     title: "A served changelog and a deprecation policy",
