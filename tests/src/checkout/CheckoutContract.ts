@@ -9,7 +9,6 @@ import {
   cardEventRefused,
   luhnValid,
   PersistenceUnavailable,
-  Transactor,
   UNAVAILABLE_DECLINE_REASON
 } from "@svc/domain"
 import { Clock, Effect, Fiber, type Layer, Option, Ref } from "effect"
@@ -148,12 +147,12 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
       })
     )
 
-    it.effect("10 concurrent authorizations on one intent: exactly one is approved and holds", () =>
+    it.effect("200 concurrent authorizations on one intent: exactly one is approved and holds", () =>
       Effect.gen(function* () {
         const { agent } = yield* fundedAgent({ funds: 100_000 })
         const { cardToken } = yield* intentWithCard(agent)
         const answers = yield* Effect.forEach(
-          Array.from({ length: 10 }, () => authorization(cardToken)),
+          Array.from({ length: 200 }, () => authorization(cardToken)),
           authorize,
           { concurrency: "unbounded" }
         )
@@ -165,6 +164,25 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
         )
         assert.deepStrictEqual(yield* authorizationMoves(agent), ["pending:5000"])
         assert.deepStrictEqual(yield* balanceOf(agent), { posted: 100_000, pending: 5_000, available: 95_000 })
+        yield* assertLedgerInvariants(agent.teamId)
+      })
+    )
+
+    it.effect("concurrent authorizations on 30 cards of one account hold no more than its available balance", () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 12_500 })
+        const cards = yield* Effect.forEach(Array.from({ length: 30 }), () => intentWithCard(agent, { amount: 1_000 }))
+        const answers = yield* Effect.forEach(
+          cards,
+          ({ cardToken }) => authorize(authorization(cardToken, { amount: 1_000 })),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(answers.filter((a) => a.approve_response === "APPROVED").length, 12)
+        assert.deepStrictEqual(
+          answers.filter((a) => a.approve_response === "DECLINED").map((a) => a.decline_reason),
+          Array.from({ length: 18 }, () => "insufficient_funds")
+        )
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 12_500, pending: 12_000, available: 500 })
         yield* assertLedgerInvariants(agent.teamId)
       })
     )
@@ -515,7 +533,7 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
             CardAuthorizationsRepo,
             CardAuthorizationsRepo.of({
               ...repo,
-              lockForDecision: () => Effect.fail(new PersistenceUnavailable({ operation: "test" }))
+              readForDecision: () => Effect.fail(new PersistenceUnavailable({ operation: "test" }))
             })
           )
         )
@@ -531,17 +549,17 @@ export const checkoutContract = <E>(name: string, ports: Layer.Layer<CheckoutPor
       Effect.gen(function* () {
         const { agent } = yield* fundedAgent({ funds: 10_000 })
         const { intent: created, cardToken } = yield* intentWithCard(agent)
-        const transactor = yield* Transactor
+        const repo = yield* CardAuthorizationsRepo
         const lost = yield* Ref.make(1)
-        // The first transaction commits and then its connection is lost (a failover while the commit's answer was
-        // on its way): the caller sees the database unavailable although the approval and its hold are stored.
+        // The first write commits and then its connection is lost (a failover while the commit's answer was on its
+        // way): the caller sees the database unavailable although the approval and its hold are stored.
         const lossy = yield* CardAuthorizations.make.pipe(
           Effect.provideService(
-            Transactor,
-            Transactor.of({
-              ...transactor,
-              withTransaction: (self) =>
-                Effect.tap(transactor.withTransaction(self), () =>
+            CardAuthorizationsRepo,
+            CardAuthorizationsRepo.of({
+              ...repo,
+              insertDecision: (decided) =>
+                Effect.tap(repo.insertDecision(decided), () =>
                   Effect.flatMap(
                     Ref.getAndUpdate(lost, (n) => n - 1),
                     (n) =>

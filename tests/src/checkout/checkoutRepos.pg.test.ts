@@ -13,8 +13,7 @@ import {
   Ledger,
   LedgerTransactionId,
   movementPosting,
-  planTransaction,
-  Transactor
+  planTransaction
 } from "@svc/domain"
 import { Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
@@ -160,14 +159,13 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
     it.effect("what an authorization is decided on: the stored decision, else the card, its intent and accounts", () =>
       Effect.gen(function* () {
         const repo = yield* CardAuthorizationsRepo
-        const transactor = yield* Transactor
         const intent = yield* newIntent()
         const card = cardOf(intent)
         yield* CardsRepo.use((cards) => cards.insert(card))
         const settlement = yield* Ledger.use((l) => l.settlementAccount(intent.teamId, "test", "USD"))
         const token = `auth_${crypto.randomUUID()}`
-        assert.deepStrictEqual(yield* repo.lockForDecision(token, "card_unknown"), { _tag: "NoCard" })
-        const inputs = yield* transactor.withTransaction(repo.lockForDecision(token, card.token))
+        assert.deepStrictEqual(yield* repo.readForDecision(token, "card_unknown"), { _tag: "NoCard" })
+        const inputs = yield* repo.readForDecision(token, card.token)
         assert.strictEqual(inputs._tag, "Card")
         if (inputs._tag !== "Card") return
         assert.deepStrictEqual(inputs.card, card)
@@ -225,6 +223,46 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
           data: { id: intent.id },
           createdAt: at(2)
         })
+        // An approval whose intent, card or funds moved after the reading writes nothing.
+        const sql = yield* SqlClient.SqlClient
+        const writtenFor = (reference: string) => sql<{ holds: number; authorizations: number }>`
+          SELECT (SELECT count(*)::int FROM ledger_transactions WHERE reference = ${reference}) AS holds,
+                 (SELECT count(*)::int FROM card_authorizations WHERE token = ${reference}) AS authorizations`
+        const approval = {
+          authorization: approved,
+          hold: holdOf(approved.holdTransactionId!, 2_000),
+          events: [event(crypto.randomUUID())]
+        }
+        const intents = yield* CheckoutIntentsRepo
+        yield* intents.transition(intent.id, ["approved"], {
+          status: "authorized",
+          authorizedAmount: 1,
+          updatedAt: at(1)
+        })
+        assert.isFalse(yield* repo.insertDecision(approval), "the intent was taken")
+        yield* intents.transition(intent.id, ["authorized"], {
+          status: "approved",
+          authorizedAmount: 0,
+          updatedAt: at(2)
+        })
+        yield* CardsRepo.use((cards) => cards.setStatus(card.token, "inactive", at(2)))
+        assert.isFalse(yield* repo.insertDecision(approval), "the card was made inactive")
+        yield* CardsRepo.use((cards) => cards.setStatus(card.token, "active", at(2)))
+        const other = yield* Ledger.use((l) =>
+          l.hold({
+            teamId: intent.teamId,
+            mode: "test",
+            code: "test_hold",
+            reference: crypto.randomUUID(),
+            debitAccountId: intent.accountId,
+            creditAccountId: settlement.id,
+            amount: 8_001
+          })
+        )
+        assert.isFalse(yield* repo.insertDecision(approval), "the funds were held by another")
+        assert.deepStrictEqual(yield* writtenFor(token), [{ holds: 0, authorizations: 0 }])
+        yield* Ledger.use((l) => l.voidHold(intent.teamId, other.id))
+
         const firstEvent = crypto.randomUUID()
         assert.isTrue(
           yield* repo.insertDecision({
@@ -264,12 +302,11 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
           pending: 2_000,
           available: 8_000
         })
-        const sql = yield* SqlClient.SqlClient
         const written = yield* sql<{ holds: number; events: string }>`
           SELECT (SELECT count(*)::int FROM ledger_transactions WHERE reference = ${token}) AS holds,
                  (SELECT string_agg(id::text, ',') FROM outbox_events WHERE data->>'id' = ${intent.id}) AS events`
         assert.deepStrictEqual(written, [{ holds: 1, events: firstEvent }])
-        assert.deepStrictEqual(yield* repo.lockForDecision(token, card.token), {
+        assert.deepStrictEqual(yield* repo.readForDecision(token, card.token), {
           _tag: "Decided",
           decision: { status: "approved", declineReason: null }
         })
@@ -301,7 +338,7 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
         }
         assert.isTrue(yield* repo.insertDecision({ authorization: unknown, hold: null, events: [] }))
         assert.deepStrictEqual(yield* repo.find(unknown.token), Option.some(unknown))
-        assert.deepStrictEqual(yield* repo.lockForDecision(unknown.token, "card_unknown"), {
+        assert.deepStrictEqual(yield* repo.readForDecision(unknown.token, "card_unknown"), {
           _tag: "Decided",
           decision: { status: "declined", declineReason: "card_not_found" }
         })

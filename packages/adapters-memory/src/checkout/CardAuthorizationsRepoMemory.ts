@@ -1,5 +1,6 @@
 import {
   type AuthorizationInputs,
+  balanceOf,
   type CardAuthorization,
   CardAuthorizationsRepo,
   CardsRepo,
@@ -17,8 +18,8 @@ import { CheckoutIntentsRepoMemory } from "./CheckoutIntentsRepoMemory.ts"
 
 /**
  * CardAuthorizationsRepo over the in-memory store, keyed by the issuer's authorization token. A decision is written
- * through the ledger, intents and outbox ports of the same store; writes are serialised by the store, so the locks of
- * `lockForDecision` need no counterpart here.
+ * through the ledger, intents and outbox ports of the same store; writes are serialised by the store, so an approval's
+ * checks that its intent, card and funds have not moved are made inside the store's atomic step.
  */
 export const CardAuthorizationsRepoMemory = Layer.effect(
   CardAuthorizationsRepo,
@@ -32,7 +33,7 @@ export const CardAuthorizationsRepoMemory = Layer.effect(
     const find = (token: string) => Ref.get(rows).pipe(Effect.map(HashMap.get(token)))
     return CardAuthorizationsRepo.of({
       find,
-      lockForDecision: (token, cardToken) =>
+      readForDecision: (token, cardToken) =>
         Effect.gen(function* () {
           const stored = yield* find(token)
           if (Option.isSome(stored)) return { _tag: "Decided", decision: stored.value } satisfies AuthorizationInputs
@@ -55,6 +56,12 @@ export const CardAuthorizationsRepoMemory = Layer.effect(
               // An approval holds on its intent's accounts.
               if (intentId === null)
                 return yield* Effect.die(new Error(`approval ${authorization.token} without intent`))
+              const intent = yield* intents.find(CheckoutIntentId.make(intentId))
+              const card = yield* cards.findByToken(authorization.cardToken)
+              if (Option.isNone(intent) || intent.value.status !== "approved") return false
+              if (Option.isNone(card) || card.value.status !== "active") return false
+              const [spend] = yield* ledger.lockAccounts([intent.value.accountId])
+              if (spend === undefined || balanceOf(spend.counters).available < authorization.heldAmount) return false
               yield* ledger
                 .insertTransaction(hold)
                 .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
@@ -63,9 +70,9 @@ export const CardAuthorizationsRepoMemory = Layer.effect(
                 authorizedAmount: authorization.heldAmount,
                 updatedAt: authorization.createdAt
               })
-              // Checked approved under the intent's lock.
+              // Checked approved in this atomic step.
               if (Option.isNone(authorized))
-                return yield* Effect.die(new Error(`intent ${intentId} changed under its lock`))
+                return yield* Effect.die(new Error(`intent ${intentId} changed in an atomic step`))
             }
             yield* outbox.publish(...events)
             yield* Ref.update(rows, HashMap.set(authorization.token, authorization))

@@ -16,11 +16,49 @@ const COLUMNS =
   "token, card_token, team_id, mode, intent_id, status, decline_reason, amount, currency, merchant_descriptor, " +
   "merchant_mcc, merchant_country, hold_transaction_id, held_amount, created_at, updated_at"
 
-/** The stored decision of a `lock_card_authorization` row (migration 0017). */
+/** The stored decision of a token, read as `decided_*`. */
 const DecidedRow = Schema.Struct({
   status: CardAuthorization.fields.status,
   declineReason: CardAuthorization.fields.declineReason
 })
+
+/**
+ * What an authorization is decided on, in one row per account: the token's stored decision (`decided_*`), else the
+ * card (`card_*`) and its intent with its approval (`intent_*`), and the intent's spend account and the team's
+ * settlement account of the intent's currency (`account_*`) in id order. One row of nulls answers a card unknown.
+ */
+const DECISION_INPUTS = `
+  SELECT d.status AS decided_status, d.decline_reason AS decided_decline_reason,
+    c.id AS card_id, c.team_id AS card_team_id, c.mode AS card_mode, c.intent_id AS card_intent_id,
+    c.token AS card_token, c.status AS card_status, c.last4 AS card_last4, c.brand AS card_brand,
+    c.exp_month AS card_exp_month, c.exp_year AS card_exp_year, c.number_hash AS card_number_hash,
+    c.created_at AS card_created_at, c.updated_at AS card_updated_at,
+    i.id AS intent_id, i.team_id AS intent_team_id, i.mode AS intent_mode, i.status AS intent_status,
+    i.amount AS intent_amount, i.currency AS intent_currency,
+    jsonb_build_object('name', i.merchant_name, 'url', i.merchant_url, 'mcc', i.merchant_mcc,
+                       'country', i.merchant_country) AS intent_merchant,
+    i.purpose AS intent_purpose, i.account_id AS intent_account_id, i.spending_key_id AS intent_spending_key_id,
+    i.decision AS intent_decision, i.card AS intent_card, i.authorized_amount AS intent_authorized_amount,
+    i.captured_amount AS intent_captured_amount, i.expires_at AS intent_expires_at,
+    i.created_at AS intent_created_at, i.updated_at AS intent_updated_at,
+    a.id AS intent_approval_id, a.status AS intent_approval_status, a.expires_at AS intent_approval_expires_at,
+    a.decided_at AS intent_approval_decided_at, a.decided_by AS intent_approval_decided_by,
+    a.note AS intent_approval_note, ${APPROVAL_PROGRESS_OF_A} AS intent_approval_progress,
+    l.id AS account_id, l.team_id AS account_team_id, l.mode AS account_mode, l.kind AS account_kind,
+    l.name AS account_name, l.currency::text AS account_currency, l.posted_sum AS account_posted_sum,
+    l.pending_out AS account_pending_out, l.pending_in AS account_pending_in, l.created_at AS account_created_at
+  FROM (VALUES (1)) AS one(n)
+  LEFT JOIN card_authorizations d ON d.token = $1
+  LEFT JOIN checkout_cards c ON d.token IS NULL AND c.token = $2
+  LEFT JOIN checkout_intents i ON i.id = c.intent_id
+  LEFT JOIN approvals a ON a.id = i.approval_id
+  LEFT JOIN LATERAL (
+    SELECT s.id FROM ledger_accounts s
+    WHERE s.team_id = i.team_id AND s.mode = i.mode AND s.kind = 'settlement' AND s.currency = i.currency
+    ORDER BY s.created_at, s.id LIMIT 1
+  ) settlement ON true
+  LEFT JOIN ledger_accounts l ON l.id IN (i.account_id, settlement.id)
+  ORDER BY l.id`
 
 /**
  * The columns of a wide row named `prefix_*` (read as `prefixName`), as a row of their own without the prefix. Which
@@ -52,35 +90,25 @@ export const CardAuthorizationsRepoPg = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
-    const progressOfA = sql.unsafe(APPROVAL_PROGRESS_OF_A)
-    const operation = "cardAuthorizations.lockForDecision"
+    const operation = "cardAuthorizations.readForDecision"
     return CardAuthorizationsRepo.of({
       find: (token) =>
         sql`SELECT ${columns} FROM card_authorizations WHERE token = ${token}`.pipe(
           orUnavailable("cardAuthorizations.find"),
           Effect.flatMap(decodeFirst(Row, "cardAuthorizations.find"))
         ),
-      lockForDecision: (token, cardToken) =>
+      readForDecision: (token, cardToken) =>
         Effect.gen(function* () {
-          const rows = yield* sql`SELECT * FROM lock_card_authorization(${token}, ${cardToken})`
+          const rows = yield* sql.unsafe<Record<string, unknown>>(DECISION_INPUTS, [token, cardToken])
           const first = rows[0]
-          if (first === undefined) return yield* Effect.die(new Error("lock_card_authorization answered no row"))
+          if (first === undefined) return yield* Effect.die(new Error("the decision's reading answered no row"))
           if (first.decidedStatus !== null) {
             const [decision] = yield* decodeRows(DecidedRow, operation)([decidedPart(first)])
             if (decision !== undefined) return { _tag: "Decided", decision } satisfies AuthorizationInputs
           }
           if (first.cardId === null) return { _tag: "NoCard" } satisfies AuthorizationInputs
           const [card] = yield* decodeRows(Card, operation)([cardPart(first)])
-          const intentRow = intentPart(first)
-          // The lock answers the intent's approval without its quorum; a decided approval's steps never change.
-          const [progress] =
-            intentRow.approvalId === null || intentRow.approvalId === undefined
-              ? []
-              : yield* sql`SELECT ${progressOfA} AS approval_progress FROM approvals a WHERE a.id = ${intentRow.approvalId}`
-          const [intent] = yield* decodeRows(
-            IntentRow,
-            operation
-          )([{ ...intentRow, approvalProgress: progress?.approvalProgress ?? null }])
+          const [intent] = yield* decodeRows(IntentRow, operation)([intentPart(first)])
           const accounts = yield* decodeRows(AccountRow, operation)(rows.map(accountPart))
           // One row decodes into one of each.
           if (card === undefined || intent === undefined) return yield* Effect.die(new Error("no card decoded"))
@@ -93,9 +121,13 @@ export const CardAuthorizationsRepoPg = Layer.effect(
         }).pipe(orUnavailable(operation)),
       insertDecision: ({ authorization: a, hold, events }) =>
         Effect.suspend(() => {
+          // An approval is written only if what it was decided on still holds, checked under the locks it takes.
+          const stillHolds =
+            hold === null ? sql`true` : sql`card_approval_holds(${a.token}, ${a.cardToken}, ${a.heldAmount})`
           const writes = [
             sql`card_authorization AS (
-              INSERT INTO card_authorizations ${sql.insert({
+              INSERT INTO card_authorizations (${columns})
+              SELECT ${columns} FROM jsonb_populate_record(NULL::card_authorizations, ${JSON.stringify({
                 token: a.token,
                 card_token: a.cardToken,
                 team_id: a.teamId,
@@ -112,7 +144,9 @@ export const CardAuthorizationsRepoPg = Layer.effect(
                 held_amount: a.heldAmount,
                 created_at: a.createdAt,
                 updated_at: a.updatedAt
-              })} ON CONFLICT (token) DO NOTHING RETURNING intent_id)`,
+              })}::jsonb)
+              WHERE ${stillHolds}
+              ON CONFLICT (token) DO NOTHING RETURNING intent_id)`,
             ...(hold === null
               ? []
               : [

@@ -81,11 +81,18 @@ const UNAVAILABLE: CardAuthorizationAnswer = {
   decline_reason: UNAVAILABLE_DECLINE_REASON
 }
 
-/** A concurrent delivery of the same authorization token stored its decision first. */
-class ReplayWon extends Data.TaggedError("ReplayWon")<{}> {}
+/**
+ * How many times an authorization is decided before it is answered unavailable, when each time what an approval was
+ * decided on moved before it was written (another authorization took the intent or the funds meanwhile, and the next
+ * reading decides on that).
+ */
+const DECISION_ATTEMPTS = 4
 
-/** The decision took longer than `AuthorizationDeadline`; it is rolled back. */
+/** The decision took longer than `AuthorizationDeadline`. */
 class DeadlinePassed extends Data.TaggedError("DeadlinePassed")<{}> {}
+
+/** Every attempt's approval met a state that had moved since it was read (`DECISION_ATTEMPTS`). */
+class DecisionKeptMoving extends Data.TaggedError("DecisionKeptMoving")<{}> {}
 
 /**
  * The card issuer's real-time authorizations and later events on the cards of checkout intents (ADR 0015). Each
@@ -185,14 +192,11 @@ export class CardAuthorizations extends Context.Service<
         return yield* holdOn(intent, locked, reference, amount, checkFunds)
       })
 
-    /** Appends a planned hold; its reference is new, so a duplicate means a concurrent replay already held. */
+    /** Appends a planned hold under a reference made for it, so no other transaction has it. */
     const insertHold = (hold: LedgerTransaction) =>
-      ledgerRepo.insertTransaction(hold).pipe(
-        Effect.catchTags({
-          DuplicateLedgerTransaction: () => Effect.fail(new ReplayWon()),
-          HoldAlreadyResolved: Effect.die
-        })
-      )
+      ledgerRepo
+        .insertTransaction(hold)
+        .pipe(Effect.catchTags({ DuplicateLedgerTransaction: Effect.die, HoldAlreadyResolved: Effect.die }))
 
     /** What a new authorization writes, decided on the locked card, intent and accounts (none for an unknown card). */
     const decision = (
@@ -243,33 +247,24 @@ export class CardAuthorizations extends Context.Service<
       })
 
     /**
-     * The decision on a new authorization and what it writes, in one transaction of two statements (what it is
-     * decided on, read and locked; what it writes), or the stored decision. `planned` gets the id of the hold this
-     * attempt writes, if it approves.
+     * The decision on a new authorization, in two statements and no transaction (ADR 0060): what it is decided on,
+     * read without locks; then what it writes, written only if the token is still undecided and, for an approval, the
+     * intent still approved, the card still active and the funds still there, checked under their row locks. When the
+     * write finds anything moved it writes nothing and the authorization is decided again on a new reading, which
+     * answers a concurrent delivery's stored decision. `planned` gets the id of the hold an attempt writes, if it
+     * approves.
      */
-    const decide = (request: CardAuthorizationRequest, deadline: number, planned: Ref.Ref<string | null>) =>
-      transactor.withTransaction(
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
-          const inputs = yield* authorizations.lockForDecision(request.token, request.card_token)
+    const decide = (request: CardAuthorizationRequest, planned: Ref.Ref<string | null>) =>
+      Effect.gen(function* () {
+        for (let attempt = 1; attempt <= DECISION_ATTEMPTS; attempt++) {
+          const inputs = yield* authorizations.readForDecision(request.token, request.card_token)
           if (inputs._tag === "Decided") return authorizationAnswerOf(inputs.decision)
-          const decided = yield* decision(request, inputs, now)
+          const decided = yield* decision(request, inputs, yield* Clock.currentTimeMillis)
           yield* Ref.set(planned, decided.hold?.id ?? null)
-          if (!(yield* authorizations.insertDecision(decided))) return yield* new ReplayWon()
-          if ((yield* Clock.currentTimeMillis) - now > deadline) return yield* new DeadlinePassed()
-          return authorizationAnswerOf(decided.authorization)
-        })
-      )
-
-    /** The stored decision of a token whose concurrent delivery won. */
-    const storedAnswer = (token: string) =>
-      Effect.flatMap(
-        authorizations.find(token),
-        Option.match({
-          onNone: () => Effect.die(new Error(`no stored decision for authorization ${token}`)),
-          onSome: (a) => Effect.succeed(authorizationAnswerOf(a))
-        })
-      )
+          if (yield* authorizations.insertDecision(decided)) return authorizationAnswerOf(decided.authorization)
+        }
+        return yield* new DecisionKeptMoving()
+      })
 
     /** The answer when no decision was reached: logged with the token and why, never the request. */
     const unavailable = (token: string, cause: Cause.Cause<unknown>) => {
@@ -282,8 +277,7 @@ export class CardAuthorizations extends Context.Service<
       Effect.gen(function* () {
         const deadline = yield* AuthorizationDeadline
         const planned = yield* Ref.make<string | null>(null)
-        return yield* decide(request, deadline, planned).pipe(
-          Effect.catchTag("ReplayWon", () => storedAnswer(request.token)),
+        return yield* decide(request, planned).pipe(
           Effect.timeoutOrElse({
             duration: deadline,
             orElse: () => Effect.fail(new DeadlinePassed())
@@ -406,8 +400,7 @@ export class CardAuthorizations extends Context.Service<
           Effect.catchTags({
             // The hold is the authorization's, resolved only under the intent's lock with the row's status changed.
             HoldNotFound: Effect.die,
-            HoldAlreadyResolved: Effect.die,
-            ReplayWon: Effect.die
+            HoldAlreadyResolved: Effect.die
           })
         )
     })

@@ -58,15 +58,15 @@ export interface CardAuthorizationUpdate {
   readonly updatedAt: string
 }
 
-/** What `CardAuthorizationsRepo.lockForDecision` answers for an authorization token. */
+/** What `CardAuthorizationsRepo.readForDecision` answers for an authorization token. */
 export type AuthorizationInputs =
   /** The token was decided before: a replay answers that decision. */
   | { readonly _tag: "Decided"; readonly decision: Pick<CardAuthorization, "status" | "declineReason"> }
   /** No card has the token the authorization names. */
   | { readonly _tag: "NoCard" }
   /**
-   * The card and its intent, locked, with the intent's spend account and the team's settlement account of the
-   * intent's currency, locked in id order (the settlement account absent when the team has none).
+   * The card and its intent, with the intent's spend account and the team's settlement account of the intent's
+   * currency in id order (the settlement account absent when the team has none), as one reading saw them: not locked.
    */
   | {
       readonly _tag: "Card"
@@ -93,19 +93,18 @@ export class CardAuthorizationsRepo extends Context.Service<
   {
     readonly find: (token: string) => Effect.Effect<Option.Option<CardAuthorization>, PersistenceUnavailable>
     /**
-     * Reads, in one step, what a new authorization of `token` on the card `cardToken` is decided on: the token's
-     * stored decision, else the card with its intent and accounts, locked until the transaction ends (the intent
-     * first, then the card, then the accounts in id order, the order every change of them follows), the stored
-     * decision looked up again under those locks, so concurrent deliveries of one token queue and the later ones
-     * answer the first decision.
+     * Reads, in one statement and without locks, what a new authorization of `token` on the card `cardToken` is
+     * decided on: the token's stored decision, else the card with its intent and accounts.
      */
-    readonly lockForDecision: (
+    readonly readForDecision: (
       token: string,
       cardToken: string
     ) => Effect.Effect<AuthorizationInputs, PersistenceUnavailable>
     /**
-     * Stores a decision with everything it writes, in one write; false, storing nothing at all, when the token has a
-     * decision already (a concurrent delivery won).
+     * Stores a decision with everything it writes, in one write, if what it was decided on still holds: the token has
+     * no decision yet and, for an approval, under the row locks of its intent, card and accounts (taken in that order,
+     * the order every change of them follows), the intent is still `approved`, the card still `active` and the spend
+     * account's available balance still covers the hold. False, storing nothing at all, when any of that moved.
      */
     readonly insertDecision: (decided: DecidedAuthorization) => Effect.Effect<boolean, PersistenceUnavailable>
     /** Applies a change only if the authorization's status is still one of `from`; none when it is not. */
