@@ -20,6 +20,7 @@ import { type AgentIds, directSql, nextTurn } from "./directSql.ts"
 import type { Figures } from "./figures.ts"
 import { inProcessAuthorizations } from "./inProcessAuth.ts"
 import { httpPoster, openLoop, SLOW_MS } from "./openLoop.ts"
+import { pgbenchAuthorizations } from "./pgbenchAuth.ts"
 import { withPeakRss } from "./rss.ts"
 import { freePort, onDatabase, SERVICE_NODE_FLAGS, serverUrl, waitForReady, withDatabase } from "./service.ts"
 import { AGENTS, AUTH_CARDS, AUTH_RATE, CONNECTIONS, DURATION_SECONDS, POOL_SIZE, SCENARIOS } from "./settings.ts"
@@ -288,7 +289,7 @@ const main = async () => {
       // Signed before the clock starts, so that the load generator's own work does not show as the service's latency.
       const openRequests = (await cardsFor(AUTH_RATE * DURATION_SECONDS)).map(authorizationRequest)
       let openTurn = 0
-      await measure(() =>
+      const service = await measure(() =>
         httpOpenLoop(
           `POST auth-stream, approved intents, open loop at ${AUTH_RATE}/s`,
           authStream,
@@ -312,13 +313,26 @@ const main = async () => {
         (sql) => sql<{ readonly status: string; readonly reason: string | null; readonly count: number }>`
           SELECT status, decline_reason AS reason, count(*)::int AS count FROM card_authorizations GROUP BY 1, 2`
       )
+      const database = await measure(() =>
+        pgbenchAuthorizations(
+          `pgbench: an authorization's two statements, open loop at ${AUTH_RATE}/s`,
+          url,
+          AUTH_RATE,
+          DURATION_SECONDS
+        )
+      )
       const approved = answers.find((a) => a.status === "approved")?.count ?? 0
       console.log(
         `auth-stream answers: ${approved} approved of ${AUTH_CARDS + 2 * AUTH_RATE * DURATION_SECONDS + 1} sent`,
         answers.filter((a) => a.status !== "approved")
       )
+      return () =>
+        console.log(
+          `auth-stream open loop at ${AUTH_RATE}/s against pgbench at that rate: p50 ${service.p50} ms against ` +
+            `${database.p50} ms, p99 ${service.p99} ms against ${database.p99} ms (${(service.p99 / database.p99).toFixed(1)}x)`
+        )
     }
-    if (SCENARIOS.has("auth-stream")) await authStreamScenarios()
+    const authStreamComparison = SCENARIOS.has("auth-stream") ? await authStreamScenarios() : undefined
     console.log(
       `\n${CONNECTIONS} connections (closed loop), ${DURATION_SECONDS} s each, pool ${POOL_SIZE}, ${serverUrl.replace(/\/\/[^@]*@/u, "//")}`
     )
@@ -335,6 +349,7 @@ const main = async () => {
       }))
     )
     spendRatios?.()
+    authStreamComparison?.()
   } finally {
     child?.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 1500))

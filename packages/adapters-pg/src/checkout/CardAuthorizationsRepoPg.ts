@@ -26,8 +26,9 @@ const DecidedRow = Schema.Struct({
  * What an authorization is decided on, in one row per account: the token's stored decision (`decided_*`), else the
  * card (`card_*`) and its intent with its approval (`intent_*`), and the intent's spend account and the team's
  * settlement account of the intent's currency (`account_*`) in id order. One row of nulls answers a card unknown.
+ * Parameters: `$1` the authorization's token, `$2` the card's. Exported for the benchmark's database-only reference.
  */
-const DECISION_INPUTS = `
+export const CARD_DECISION_INPUTS_SQL = `
   SELECT d.status AS decided_status, d.decline_reason AS decided_decline_reason,
     c.id AS card_id, c.team_id AS card_team_id, c.mode AS card_mode, c.intent_id AS card_intent_id,
     c.token AS card_token, c.status AS card_status, c.last4 AS card_last4, c.brand AS card_brand,
@@ -99,7 +100,7 @@ export const CardAuthorizationsRepoPg = Layer.effect(
         ),
       readForDecision: (token, cardToken) =>
         Effect.gen(function* () {
-          const rows = yield* sql.unsafe<Record<string, unknown>>(DECISION_INPUTS, [token, cardToken])
+          const rows = yield* sql.unsafe<Record<string, unknown>>(CARD_DECISION_INPUTS_SQL, [token, cardToken])
           const first = rows[0]
           if (first === undefined) return yield* Effect.die(new Error("the decision's reading answered no row"))
           if (first.decidedStatus !== null) {
