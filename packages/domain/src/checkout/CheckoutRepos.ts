@@ -2,8 +2,8 @@ import { Context, type Effect, type Option } from "effect"
 import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { LedgerTransactionId, PersistenceUnavailable } from "../shared/model.ts"
-import type { Card, CardStatus } from "./Card.ts"
+import type { LedgerTransactionId, Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { Card, CardId, CardStatus } from "./Card.ts"
 import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
 import type {
   CheckoutIntent,
@@ -37,6 +37,12 @@ export class CardsRepo extends Context.Service<
     /** Stores a new card; false, storing nothing, when the intent has one already. */
     readonly insert: (card: Card) => Effect.Effect<boolean, PersistenceUnavailable>
     readonly findByToken: (token: string) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
+    /** The card `id` of the team in `mode`; none for another team's or mode's. */
+    readonly findById: (
+      teamId: TeamId,
+      mode: Mode,
+      id: CardId
+    ) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
     readonly findByIntent: (intentId: CheckoutIntentId) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
     /**
      * Records the card's state and answers the card as it then is: a closed card stays closed, whatever a later
