@@ -174,6 +174,7 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
               status: "approved",
               amount: 2_400,
               heldAmount: 2_400,
+              refundedAmount: 0,
               currency: "USD",
               merchant: { descriptor: "ACME BOOKS #42", mcc: "5942", country: "US" },
               createdAt: authorization.createdAt,
@@ -221,16 +222,28 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
             assert.strictEqual(again.status, 200, JSON.stringify(again.body))
             assert.deepStrictEqual(again.body, partial.body, "a cleared authorization is cleared once")
             assert.deepStrictEqual(yield* t.balance, { posted: 8_000, pending: 0, available: 8_000 })
+            const refunds = `${HELPERS}/authorizations/${authorization.id}/refunds`
+            const refunded = yield* call("POST", refunds, key, { amount: 500 })
+            assert.strictEqual(refunded.status, 200, JSON.stringify(refunded.body))
+            assert.deepInclude(refunded.body, { status: "cleared", heldAmount: 0, refundedAmount: 500 })
+            assert.deepStrictEqual(yield* t.balance, { posted: 8_500, pending: 0, available: 8_500 })
+            assert.deepStrictEqual((yield* t.movements).slice(6), [`posted card_refund ${authorization.id} 500 0`])
+            const tooMuch = yield* call("POST", refunds, key, { amount: 1_501 })
+            assert.strictEqual(tooMuch.status, 409, JSON.stringify(tooMuch.body))
+            assert.deepInclude(tooMuch.body, { error: "card_refund_unmatched", code: 409 })
+            assert.deepStrictEqual(yield* t.balance, { posted: 8_500, pending: 0, available: 8_500 })
+            assert.deepStrictEqual(yield* t.newEvents, [], "a refund publishes nothing; the intent stays completed")
+            assert.deepInclude(yield* t.intentOf(a.intentId), { status: "completed", capturedAmount: 2_000 })
             const closed = yield* call("POST", `${HELPERS}/cards/${a.cardId}/authorizations`, key, purchase(100))
             assert.deepInclude(closed.body, { decision: "DECLINED", declineReason: "card_inactive", heldAmount: 0 })
-            assert.deepStrictEqual(yield* t.balance, { posted: 8_000, pending: 0, available: 8_000 })
+            assert.deepStrictEqual(yield* t.balance, { posted: 8_500, pending: 0, available: 8_500 })
 
             const b = yield* t.intentWithCard(1_000)
             const full = yield* call("POST", `${HELPERS}/cards/${b.cardId}/authorizations`, key, purchase(1_000))
             assert.strictEqual(full.body.decision, "APPROVED")
             const cleared = yield* call("POST", `${HELPERS}/authorizations/${full.body.id}/clearing`, key, {})
             assert.deepInclude(cleared.body, { status: "cleared", heldAmount: 0 })
-            assert.deepStrictEqual(yield* t.balance, { posted: 7_000, pending: 0, available: 7_000 })
+            assert.deepStrictEqual(yield* t.balance, { posted: 7_500, pending: 0, available: 7_500 })
             assert.deepInclude(yield* t.intentOf(b.intentId), { status: "completed", capturedAmount: 1_000 })
             assert.deepStrictEqual(yield* t.newEvents, [
               "checkout_intent.authorized:authorized",
@@ -255,13 +268,18 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
             assert.deepInclude(elsewhere.body, { decision: "DECLINED", declineReason: "merchant_mismatch" })
             const held = yield* call("POST", `${HELPERS}/cards/${c.cardId}/authorizations`, key, purchase(500))
             assert.strictEqual(held.body.decision, "APPROVED")
-            assert.deepStrictEqual(yield* t.balance, { posted: 7_000, pending: 500, available: 6_500 })
+            assert.deepStrictEqual(yield* t.balance, { posted: 7_500, pending: 500, available: 7_000 })
             const reversed = yield* call("POST", `${HELPERS}/authorizations/${held.body.id}/advice`, key, {
               amount: 0
             })
             assert.deepInclude(reversed.body, { status: "reversed", heldAmount: 0 })
-            assert.deepStrictEqual(yield* t.balance, { posted: 7_000, pending: 0, available: 7_000 })
+            assert.deepStrictEqual(yield* t.balance, { posted: 7_500, pending: 0, available: 7_500 })
             assert.deepInclude(yield* t.intentOf(c.intentId), { status: "approved", authorizedAmount: 0 })
+            const notCleared = yield* call("POST", `${HELPERS}/authorizations/${held.body.id}/refunds`, key, {
+              amount: 100
+            })
+            assert.strictEqual(notCleared.status, 409, JSON.stringify(notCleared.body))
+            assert.strictEqual(notCleared.body.error, "card_refund_unmatched")
             const closing = yield* call("POST", `${HELPERS}/cards/${c.cardId}/status`, key, { status: "closed" })
             assert.strictEqual(closing.status, 200, JSON.stringify(closing.body))
             assert.deepInclude(closing.body, { object: "card", id: c.cardId, intentId: c.intentId, status: "closed" })
@@ -269,7 +287,7 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
             assert.strictEqual(reopened.body.status, "closed", "a closed card stays closed")
             const refused = yield* call("POST", `${HELPERS}/cards/${c.cardId}/authorizations`, key, purchase(500))
             assert.deepInclude(refused.body, { decision: "DECLINED", declineReason: "card_inactive" })
-            assert.deepStrictEqual(yield* t.balance, { posted: 7_000, pending: 0, available: 7_000 })
+            assert.deepStrictEqual(yield* t.balance, { posted: 7_500, pending: 0, available: 7_500 })
             assert.deepStrictEqual(yield* t.newEvents, [
               "checkout_intent.authorized:authorized",
               "checkout_intent.card_issued:approved",
@@ -291,6 +309,7 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
               call("POST", `${HELPERS}/cards/${a.cardId}/authorizations`, t.live, purchase(2_000)),
               call("POST", `${HELPERS}/authorizations/${authorized.body.id}/advice`, t.live, { amount: 0 }),
               call("POST", `${HELPERS}/authorizations/${authorized.body.id}/clearing`, t.live, {}),
+              call("POST", `${HELPERS}/authorizations/${authorized.body.id}/refunds`, t.live, { amount: 100 }),
               call("POST", `${HELPERS}/cards/${a.cardId}/status`, t.live, { status: "closed" })
             ]
             for (const refused of yield* Effect.all(liveCalls)) {
@@ -304,6 +323,7 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
               call("POST", `${HELPERS}/cards/${a.cardId}/authorizations`, other.key, purchase(2_000)),
               call("POST", `${HELPERS}/authorizations/${authorized.body.id}/advice`, other.key, { amount: 0 }),
               call("POST", `${HELPERS}/authorizations/${authorized.body.id}/clearing`, other.key, {}),
+              call("POST", `${HELPERS}/authorizations/${authorized.body.id}/refunds`, other.key, { amount: 100 }),
               call("POST", `${HELPERS}/cards/${a.cardId}/status`, other.key, { status: "closed" }),
               call("POST", `${HELPERS}/cards/${crypto.randomUUID()}/authorizations`, key, purchase(2_000))
             ]
@@ -345,6 +365,10 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
               yield* call("POST", `${HELPERS}/authorizations/${authorized.body.id}/clearing`, key, { amount: 0 }),
               "amount"
             )
+            invalid(
+              yield* call("POST", `${HELPERS}/authorizations/${authorized.body.id}/refunds`, key, { amount: 0 }),
+              "amount"
+            )
             invalid(yield* call("POST", `${HELPERS}/cards/${a.cardId}/status`, key, { status: "lost" }), "status")
             assert.deepStrictEqual(yield* t.balance, { posted: 10_000, pending: 2_000, available: 8_000 })
           }).pipe(Effect.scoped)
@@ -381,6 +405,15 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
             `pending card_authorization ${first.body.id} 0 -2500`,
             `post_pending card_authorization ${first.body.id} -2000 2500`
           ])
+          const refunds = `${HELPERS}/authorizations/${first.body.id}/refunds`
+          const refundKey = { "idempotency-key": crypto.randomUUID() }
+          const refund = yield* call("POST", refunds, key, { amount: 300 }, refundKey)
+          assert.strictEqual(refund.body.refundedAmount, 300)
+          const refundAgain = yield* call("POST", refunds, key, { amount: 300 }, refundKey)
+          assert.deepStrictEqual(refundAgain.body, refund.body)
+          assert.strictEqual(refundAgain.headers.get("idempotent-replayed"), "true")
+          assert.deepStrictEqual(yield* t.balance, { posted: 8_300, pending: 0, available: 8_300 })
+          assert.deepStrictEqual((yield* t.movements).slice(2), [`posted card_refund ${first.body.id} 300 0`])
           assert.deepStrictEqual(yield* t.newEvents, [
             "checkout_intent.authorized:authorized",
             "checkout_intent.card_issued:approved",

@@ -67,6 +67,8 @@ export const CardAuthorization = Schema.Struct({
   holdTransactionId: Schema.NullOr(LedgerTransactionId),
   /** What is held now: the amount approved, changed by advice, 0 once released or cleared. */
   heldAmount: Schema.Int,
+  /** What the issuer refunded of it once cleared (at most the cleared amount). */
+  refundedAmount: Schema.Int,
   createdAt: Schema.String,
   updatedAt: Schema.String
 })
@@ -143,7 +145,7 @@ export const CardAuthorizationView = Schema.Struct({
   }),
   status: CardAuthorizationStatus.annotate({
     description:
-      "`approved` (its hold reserves the money), `declined`, `reversed` (the hold released) or `cleared` (posted).",
+      "`approved` (its hold reserves the money), `declined`, `reversed` (the hold released) or `cleared` (posted; refunds may follow).",
     examples: ["approved"]
   }),
   amount: Schema.Int.annotate({
@@ -153,6 +155,10 @@ export const CardAuthorizationView = Schema.Struct({
   heldAmount: Schema.Int.annotate({
     description: "What the authorization holds now, in minor units: 0 once released or cleared.",
     examples: [2500]
+  }),
+  refundedAmount: Schema.Int.annotate({
+    description: "What the merchant refunded once it was cleared, in minor units.",
+    examples: [500]
   }),
   currency: Schema.String.annotate({ description: "The ISO 4217 code of the amounts.", examples: ["USD"] }),
   merchant: Schema.Struct({
@@ -185,6 +191,7 @@ export const cardAuthorizationView = (
   status: authorization.status,
   amount: authorization.amount,
   heldAmount: authorization.heldAmount,
+  refundedAmount: authorization.refundedAmount,
   currency: authorization.currency,
   merchant: {
     descriptor: authorization.merchantDescriptor,

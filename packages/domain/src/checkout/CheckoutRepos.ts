@@ -114,6 +114,12 @@ export class CardAuthorizationsRepo extends Context.Service<
      * decision already (a concurrent delivery won).
      */
     readonly insertDecision: (decided: DecidedAuthorization) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** Adds `amount` to what a `cleared` authorization had refunded; none when it is not cleared. */
+    readonly addRefund: (
+      token: string,
+      amount: number,
+      updatedAt: string
+    ) => Effect.Effect<Option.Option<CardAuthorization>, PersistenceUnavailable>
     /** Applies a change only if the authorization's status is still one of `from`; none when it is not. */
     readonly update: (
       token: string,

@@ -9,7 +9,7 @@ import {
   UNAVAILABLE_DECLINE_REASON
 } from "./CardAuthorization.ts"
 import { CardAuthorizations } from "./CardAuthorizations.ts"
-import type { CardClearingUnmatched } from "./CardEventRefusal.ts"
+import type { CardClearingUnmatched, CardRefundUnmatched } from "./CardEventRefusal.ts"
 import { CardAuthorizationsRepo, CardsRepo } from "./CheckoutRepos.ts"
 
 /** The test-mode helpers were called with a live credential: nothing ran. */
@@ -75,6 +75,12 @@ export class IssuerSimulation extends Context.Service<
       authorizationId: string,
       amount: number | undefined
     ) => Effect.Effect<CardAuthorizationView, Refusal | SimulatedAuthorizationNotFound | CardClearingUnmatched>
+    /** The issuer's refund of `amount` of a cleared authorization, posted back to the spend account. */
+    readonly refund: (
+      agent: AgentPrincipal,
+      authorizationId: string,
+      amount: number
+    ) => Effect.Effect<CardAuthorizationView, Refusal | SimulatedAuthorizationNotFound | CardRefundUnmatched>
     /** The issuer's report of the card's state. */
     readonly cardChanged: (
       agent: AgentPrincipal,
@@ -157,7 +163,8 @@ export class IssuerSimulation extends Context.Service<
         Effect.catchTags({
           CardAuthorizationNotFound: Effect.die,
           CardNotFound: Effect.die,
-          CardClearingUnmatched: Effect.die
+          CardClearingUnmatched: Effect.die,
+          CardRefundUnmatched: Effect.die
         })
       )
       return yield* current(agent, authorizationId)
@@ -176,7 +183,36 @@ export class IssuerSimulation extends Context.Service<
           amount: amount ?? authorization.heldAmount,
           currency: authorization.currency
         })
-        .pipe(Effect.catchTags({ CardAuthorizationNotFound: Effect.die, CardNotFound: Effect.die }))
+        .pipe(
+          Effect.catchTags({
+            CardAuthorizationNotFound: Effect.die,
+            CardNotFound: Effect.die,
+            CardRefundUnmatched: Effect.die
+          })
+        )
+      return yield* current(agent, authorizationId)
+    })
+
+    const refund = Effect.fn("IssuerSimulation.refund")(function* (
+      agent: AgentPrincipal,
+      authorizationId: string,
+      amount: number
+    ) {
+      const { authorization } = yield* authorizationOf(agent, authorizationId)
+      yield* issuer
+        .refund({
+          refundId: yield* newIdText,
+          token: authorizationId,
+          amount,
+          currency: authorization.currency
+        })
+        .pipe(
+          Effect.catchTags({
+            CardAuthorizationNotFound: Effect.die,
+            CardNotFound: Effect.die,
+            CardClearingUnmatched: Effect.die
+          })
+        )
       return yield* current(agent, authorizationId)
     })
 
@@ -190,13 +226,14 @@ export class IssuerSimulation extends Context.Service<
         Effect.catchTags({
           CardAuthorizationNotFound: Effect.die,
           CardNotFound: Effect.die,
-          CardClearingUnmatched: Effect.die
+          CardClearingUnmatched: Effect.die,
+          CardRefundUnmatched: Effect.die
         })
       )
       return cardView(yield* cardOf(agent, cardId))
     })
 
-    return IssuerSimulation.of({ authorize, advise, clear, cardChanged })
+    return IssuerSimulation.of({ authorize, advise, clear, refund, cardChanged })
   })
 
   static readonly layer = Layer.effect(IssuerSimulation, IssuerSimulation.make)

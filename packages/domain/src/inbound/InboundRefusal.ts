@@ -3,7 +3,8 @@ import {
   CardAuthorizationNotFound,
   CardClearingUnmatched,
   type CardEventRefusal,
-  CardNotFound
+  CardNotFound,
+  CardRefundUnmatched
 } from "../checkout/model.ts"
 import { InvoiceNotFound, InvoicePaymentMismatch, InvoiceStatusConflict } from "../finance/invoices/model.ts"
 import { TeamNotFound } from "../identity/index.ts"
@@ -42,6 +43,7 @@ export const InboundRefusalReason = Schema.Union([
   CardAuthorizationNotFound,
   CardNotFound,
   CardClearingUnmatched,
+  CardRefundUnmatched,
   InvoiceNotFound,
   InvoiceStatusConflict,
   InvoicePaymentMismatch
@@ -66,6 +68,8 @@ const describe = (reason: InboundRefusalReason): string => {
       return `no card ${reason.cardToken}`
     case "CardClearingUnmatched":
       return `clearing of authorization ${reason.token} not posted: ${reason.message}`
+    case "CardRefundUnmatched":
+      return `refund of authorization ${reason.token} not posted: ${reason.message}`
     case "InvoiceNotFound":
       return `no invoice ${reason.id}`
     case "InvoiceStatusConflict":
@@ -96,5 +100,10 @@ export const cardEventRefused = <R>(
   applied: Effect.Effect<void, CardEventRefusal | PersistenceUnavailable, R>
 ): Effect.Effect<void, InboundCommandRefused | PersistenceUnavailable, R> =>
   applied.pipe(
-    Effect.catchTags({ CardAuthorizationNotFound: refused, CardNotFound: refused, CardClearingUnmatched: refused })
+    Effect.catchTags({
+      CardAuthorizationNotFound: refused,
+      CardNotFound: refused,
+      CardClearingUnmatched: refused,
+      CardRefundUnmatched: refused
+    })
   )

@@ -71,6 +71,15 @@ export const SimulateClearingBody = Schema.Struct({
   )
 })
 
+/** The body of a simulated refund: how much of the cleared amount the merchant gives back. */
+export const SimulateRefundBody = Schema.Struct({
+  amount: PositiveAmountMinor.annotate({
+    description:
+      "The amount refunded in minor units; all refunds of an authorization together at most what was cleared.",
+    examples: [500]
+  })
+})
+
 /** The body of a simulated card event: the state the issuer reports. */
 export const SimulateCardStatusBody = Schema.Struct({
   status: CardStatus.annotate({
@@ -135,6 +144,22 @@ export class CheckoutTestHelpersApi extends HttpApiGroup.make("checkoutTestHelpe
         "The issuer's `transaction` (clearing): posts `amount` of the hold (the whole hold when absent; less releases " +
           "the rest), completes the intent with `capturedAmount` and closes the card. 409 `card_clearing_unmatched` " +
           "when the authorization holds nothing (declined, reversed) or less than `amount`; nothing moves."
+      ),
+    HttpApiEndpoint.post("refund", "/v1/test-helpers/checkout/authorizations/:id/refunds", {
+      headers: IdempotencyKeyHeader,
+      params: authorizationParams,
+      payload: SimulateRefundBody,
+      success: CardAuthorizationView,
+      error: errors
+    })
+      .annotate(RequiredScope, "spend.write")
+      .annotate(OpenApi.Summary, "Simulate a refund")
+      .annotate(
+        OpenApi.Description,
+        "The issuer's `refund`: the merchant gives `amount` of a `cleared` authorization back, posted to the spend " +
+          "account (ledger code `card_refund`) and added to `refundedAmount`; the intent stays `completed`. 409 " +
+          "`card_refund_unmatched` when the authorization is not cleared or the refunds would exceed what was cleared; " +
+          "nothing moves."
       ),
     HttpApiEndpoint.post("cardStatus", "/v1/test-helpers/checkout/cards/:id/status", {
       headers: IdempotencyKeyHeader,

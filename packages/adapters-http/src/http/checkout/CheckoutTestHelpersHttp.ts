@@ -50,6 +50,16 @@ export const CheckoutTestHelpersHttp = HttpApiBuilder.group(Api, "checkoutTestHe
           )
         )
       )
+      .handle("refund", ({ params, payload }) =>
+        asAgent((agent) =>
+          simulation.refund(agent, params.id, payload.amount).pipe(
+            Effect.catchTags({
+              SimulatedAuthorizationNotFound: authorizationNotFound,
+              CardRefundUnmatched: (e) => Effect.fail(conflict("card_refund_unmatched", e.message))
+            })
+          )
+        )
+      )
       .handle("cardStatus", ({ params, payload }) =>
         asAgent((agent) =>
           simulation
