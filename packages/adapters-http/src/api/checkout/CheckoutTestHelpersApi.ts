@@ -23,6 +23,12 @@ import {
   UuidParam
 } from "../shared/index.ts"
 
+/** A simulated authorization as answered: its decision, status and what it holds and refunded. */
+export const CardAuthorizationResponse = CardAuthorizationView
+
+/** A checkout card's state as answered, never its number. */
+export const CheckoutCardResponse = CardView
+
 /** An authorization's id in a path: the issuer's token it was decided under. */
 const AuthorizationIdParam = Schema.String.check(
   Schema.isBetweenLength(1, 255, { message: "expected an authorization id of 1..255 characters" })
@@ -102,7 +108,7 @@ export class CheckoutTestHelpersApi extends HttpApiGroup.make("checkoutTestHelpe
       headers: IdempotencyKeyHeader,
       params: cardParams,
       payload: SimulateAuthorizationBody,
-      success: CardAuthorizationView.pipe(HttpApiSchema.status(201)),
+      success: CardAuthorizationResponse.pipe(HttpApiSchema.status(201)),
       error: errors
     })
       .annotate(RequiredScope, "spend.write")
@@ -119,7 +125,7 @@ export class CheckoutTestHelpersApi extends HttpApiGroup.make("checkoutTestHelpe
       headers: IdempotencyKeyHeader,
       params: authorizationParams,
       payload: SimulateAdviceBody,
-      success: CardAuthorizationView,
+      success: CardAuthorizationResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.write")
@@ -134,7 +140,7 @@ export class CheckoutTestHelpersApi extends HttpApiGroup.make("checkoutTestHelpe
       headers: IdempotencyKeyHeader,
       params: authorizationParams,
       payload: SimulateClearingBody,
-      success: CardAuthorizationView,
+      success: CardAuthorizationResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.write")
@@ -149,7 +155,7 @@ export class CheckoutTestHelpersApi extends HttpApiGroup.make("checkoutTestHelpe
       headers: IdempotencyKeyHeader,
       params: authorizationParams,
       payload: SimulateRefundBody,
-      success: CardAuthorizationView,
+      success: CardAuthorizationResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.write")
@@ -165,7 +171,7 @@ export class CheckoutTestHelpersApi extends HttpApiGroup.make("checkoutTestHelpe
       headers: IdempotencyKeyHeader,
       params: cardParams,
       payload: SimulateCardStatusBody,
-      success: CardView,
+      success: CheckoutCardResponse,
       error: errors
     })
       .annotate(RequiredScope, "spend.write")
