@@ -30,7 +30,7 @@ export const CardAuthorizationResponse = CardAuthorizationView
 export const CheckoutCardResponse = CardView
 
 /** An authorization's id in a path: the issuer's token it was decided under. */
-const AuthorizationIdParam = Schema.String.check(
+export const AuthorizationIdParam = Schema.String.check(
   Schema.isBetweenLength(1, 255, { message: "expected an authorization id of 1..255 characters" })
 ).annotate({
   description: "The authorization's id, as the simulated authorization answered it.",
