@@ -423,6 +423,39 @@ export const checkoutTestHelpersSuite = <E>(name: string, ports: Layer.Layer<Web
         }).pipe(Effect.scoped)
       )
 
+      it.effect(
+        "concurrent retries with one Idempotency-Key authorize once: the others replay it or are told to retry",
+        () =>
+          Effect.gen(function* () {
+            const t = yield* setUp(10_000)
+            const a = yield* t.intentWithCard(2_500)
+            const headers = { "idempotency-key": crypto.randomUUID() }
+            const answers = yield* Effect.all(
+              Array.from({ length: 8 }, () =>
+                t.call("POST", `${HELPERS}/cards/${a.cardId}/authorizations`, t.key, purchase(2_500), headers)
+              ),
+              { concurrency: "unbounded" }
+            )
+            const done = answers.filter((x) => x.status === 201)
+            const busy = answers.filter((x) => x.status === 409)
+            assert.strictEqual(done.length + busy.length, answers.length, JSON.stringify(answers.map((x) => x.body)))
+            for (const x of busy) assert.strictEqual(x.body.error, "idempotency_key_in_use")
+            assert.isAbove(done.length, 0)
+            for (const x of done) assert.deepStrictEqual(x.body, done[0]?.body, "one authorization, replayed")
+            assert.strictEqual(done[0]?.body.decision, "APPROVED")
+            const retried = yield* t.call(
+              "POST",
+              `${HELPERS}/cards/${a.cardId}/authorizations`,
+              t.key,
+              purchase(2_500),
+              headers
+            )
+            assert.deepStrictEqual(retried.body, done[0]?.body)
+            assert.deepStrictEqual(yield* t.balance, { posted: 10_000, pending: 2_500, available: 7_500 })
+            assert.deepStrictEqual(yield* t.movements, [`pending card_authorization ${done[0]?.body.id} 0 -2500`])
+          }).pipe(Effect.scoped)
+      )
+
       it.effect("concurrent simulated authorizations on one single-use card approve at most one", () =>
         Effect.gen(function* () {
           const t = yield* setUp(10_000)
