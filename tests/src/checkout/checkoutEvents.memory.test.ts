@@ -96,6 +96,11 @@ layer(
         yield* authorize(request)
         yield* handle(new CardAuthorizationAdvised({ token: request.token, amount: 4_000 }))
         assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
+        const overdrawn = yield* Effect.flip(
+          handle(new CardAuthorizationAdvised({ token: request.token, amount: 10_001 }))
+        )
+        assert.deepInclude(overdrawn, { _tag: "InboundCommandRefused", retryable: false })
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
         const cleared = new CardTransactionCleared({
           transactionId: "t2",
           token: request.token,

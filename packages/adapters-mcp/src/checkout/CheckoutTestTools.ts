@@ -47,7 +47,8 @@ export const SimulateAuthorizationAdvice = Tool.make("simulate_authorization_adv
   description:
     "Test mode: act as the card issuer and change an approved authorization's amount (minor units): more than it " +
     "holds is an increase (a tip), less a decrease, 0 a reversal that releases the hold and makes the intent " +
-    `\`approved\` again. An authorization that is not approved is left as it is. ${TEST_ONLY} Needs spend.write.`,
+    "`approved` again. An authorization that is not approved is left as it is; an increase beyond the available " +
+    `balance fails with \`card_advice_unmatched\`. ${TEST_ONLY} Needs spend.write.`,
   parameters: Schema.Struct({ authorizationId, ...SimulateAdviceBody.fields }),
   success: CardAuthorizationResponse,
   failure: ToolFailure,

@@ -29,6 +29,7 @@ import {
   UNAVAILABLE_DECLINE_REASON
 } from "./CardAuthorization.ts"
 import {
+  CardAdviceUnmatched,
   CardAuthorizationNotFound,
   CardClearingUnmatched,
   type CardEventRefusal,
@@ -113,7 +114,10 @@ export class CardAuthorizations extends Context.Service<
      * `AuthorizationDeadline` (the database down or slow) is answered DECLINED and leaves nothing behind.
      */
     readonly authorize: (request: CardAuthorizationRequest) => Effect.Effect<CardAuthorizationAnswer>
-    /** Moves the authorization's hold to the advised amount, or releases it (amount 0, the intent approved again). */
+    /**
+     * Moves the authorization's hold to the advised amount, or releases it (amount 0, the intent approved again); an
+     * increase beyond the spend account's available balance is refused (`CardAdviceUnmatched`) and changes nothing.
+     */
     readonly advise: (advice: AuthorizationAdvice) => Effect.Effect<void, EventError>
     /**
      * Posts the cleared amount of the hold (a smaller amount posts that and releases the rest), completes the intent
@@ -412,15 +416,25 @@ export class CardAuthorizations extends Context.Service<
             if (advice.amount === 0) return yield* reverse(intent, advice.token, holdId)
             const updatedAt = yield* nowIso
             yield* ledger.voidHold(intent.teamId, holdId)
-            // The issuer approved the new amount already: its funds are not checked again. The first hold took the
-            // token as reference; each later one takes a fresh reference under it.
+            // The spend account never goes below zero (the database refuses it): an increase beyond what is available
+            // once the old hold is released is refused and parked, as a clearing beyond the hold is. The first hold
+            // took the token as reference; each later one takes a fresh reference under it.
             const hold = yield* planMovement(
               intent,
               "hold",
               `${advice.token}:${yield* newIdText}`,
               advice.amount,
-              false
-            ).pipe(Effect.catchTag("InsufficientFunds", Effect.die))
+              true
+            ).pipe(
+              Effect.catchTag("InsufficientFunds", (e) =>
+                Effect.fail(
+                  new CardAdviceUnmatched({
+                    token: advice.token,
+                    message: `advises ${advice.amount}, more than the ${e.available} available`
+                  })
+                )
+              )
+            )
             yield* insertHold(hold)
             yield* authorizations.update(advice.token, ["approved"], {
               status: "approved",

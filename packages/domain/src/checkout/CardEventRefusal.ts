@@ -27,5 +27,19 @@ export class CardRefundUnmatched extends Schema.TaggedError<CardRefundUnmatched>
   message: Schema.String
 }) {}
 
+/**
+ * An advice this service cannot hold by itself: an increase beyond what the spend account has available (it never goes
+ * below zero). It is parked for a person to review.
+ */
+export class CardAdviceUnmatched extends Schema.TaggedError<CardAdviceUnmatched>()("CardAdviceUnmatched", {
+  token: Schema.String,
+  message: Schema.String
+}) {}
+
 /** Why the card issuer's later event on an authorization or a card was not applied. */
-export type CardEventRefusal = CardAuthorizationNotFound | CardNotFound | CardClearingUnmatched | CardRefundUnmatched
+export type CardEventRefusal =
+  | CardAuthorizationNotFound
+  | CardNotFound
+  | CardAdviceUnmatched
+  | CardClearingUnmatched
+  | CardRefundUnmatched

@@ -9,7 +9,7 @@ import {
   UNAVAILABLE_DECLINE_REASON
 } from "./CardAuthorization.ts"
 import { CardAuthorizations } from "./CardAuthorizations.ts"
-import type { CardClearingUnmatched, CardRefundUnmatched } from "./CardEventRefusal.ts"
+import type { CardAdviceUnmatched, CardClearingUnmatched, CardRefundUnmatched } from "./CardEventRefusal.ts"
 import { CardAuthorizationsRepo, CardsRepo } from "./CheckoutRepos.ts"
 
 /** The test-mode helpers were called with a live credential: nothing ran. */
@@ -63,12 +63,15 @@ export class IssuerSimulation extends Context.Service<
       cardId: string,
       request: SimulatedAuthorizationRequest
     ) => Effect.Effect<CardAuthorizationView, Refusal | SimulatedCardNotFound | AuthorizationUnavailable>
-    /** The issuer's advice: the authorization's new amount (larger, smaller, or 0 to reverse it). */
+    /**
+     * The issuer's advice: the authorization's new amount (larger, smaller, or 0 to reverse it); an increase beyond the
+     * available balance is refused.
+     */
     readonly advise: (
       agent: AgentPrincipal,
       authorizationId: string,
       amount: number
-    ) => Effect.Effect<CardAuthorizationView, Refusal | SimulatedAuthorizationNotFound>
+    ) => Effect.Effect<CardAuthorizationView, Refusal | SimulatedAuthorizationNotFound | CardAdviceUnmatched>
     /** The issuer's clearing of `amount` (the whole hold when absent; a smaller amount releases the rest). */
     readonly clear: (
       agent: AgentPrincipal,
@@ -187,6 +190,7 @@ export class IssuerSimulation extends Context.Service<
           Effect.catchTags({
             CardAuthorizationNotFound: Effect.die,
             CardNotFound: Effect.die,
+            CardAdviceUnmatched: Effect.die,
             CardRefundUnmatched: Effect.die
           })
         )
@@ -210,6 +214,7 @@ export class IssuerSimulation extends Context.Service<
           Effect.catchTags({
             CardAuthorizationNotFound: Effect.die,
             CardNotFound: Effect.die,
+            CardAdviceUnmatched: Effect.die,
             CardClearingUnmatched: Effect.die
           })
         )
@@ -226,6 +231,7 @@ export class IssuerSimulation extends Context.Service<
         Effect.catchTags({
           CardAuthorizationNotFound: Effect.die,
           CardNotFound: Effect.die,
+          CardAdviceUnmatched: Effect.die,
           CardClearingUnmatched: Effect.die,
           CardRefundUnmatched: Effect.die
         })

@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import {
+  CardAdviceUnmatched,
   CardAuthorizationNotFound,
   CardClearingUnmatched,
   type CardEventRefusal,
@@ -42,6 +43,7 @@ export const InboundRefusalReason = Schema.Union([
   InboxAddressUnknown,
   CardAuthorizationNotFound,
   CardNotFound,
+  CardAdviceUnmatched,
   CardClearingUnmatched,
   CardRefundUnmatched,
   InvoiceNotFound,
@@ -66,6 +68,8 @@ const describe = (reason: InboundRefusalReason): string => {
       return `no card authorization ${reason.token}`
     case "CardNotFound":
       return `no card ${reason.cardToken}`
+    case "CardAdviceUnmatched":
+      return `advice on authorization ${reason.token} not held: ${reason.message}`
     case "CardClearingUnmatched":
       return `clearing of authorization ${reason.token} not posted: ${reason.message}`
     case "CardRefundUnmatched":
@@ -103,6 +107,7 @@ export const cardEventRefused = <R>(
     Effect.catchTags({
       CardAuthorizationNotFound: refused,
       CardNotFound: refused,
+      CardAdviceUnmatched: refused,
       CardClearingUnmatched: refused,
       CardRefundUnmatched: refused
     })

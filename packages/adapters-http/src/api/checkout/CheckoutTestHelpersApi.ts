@@ -134,7 +134,8 @@ export class CheckoutTestHelpersApi extends HttpApiGroup.make("checkoutTestHelpe
         OpenApi.Description,
         "The issuer's `authorization.advice`: moves an `approved` authorization's hold to `amount` (an increase or a " +
           "decrease), or releases it with 0 (a reversal: status `reversed`, the intent `approved` again). An " +
-          "authorization that is not `approved` is left as it is, as the issuer's event would leave it."
+          "authorization that is not `approved` is left as it is, as the issuer's event would leave it. 409 " +
+          "`card_advice_unmatched` when an increase exceeds the spend account's available balance; nothing moves."
       ),
     HttpApiEndpoint.post("clear", "/v1/test-helpers/checkout/authorizations/:id/clearing", {
       headers: IdempotencyKeyHeader,

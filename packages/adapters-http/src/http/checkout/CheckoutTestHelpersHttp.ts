@@ -35,9 +35,12 @@ export const CheckoutTestHelpersHttp = HttpApiBuilder.group(Api, "checkoutTestHe
       )
       .handle("advise", ({ params, payload }) =>
         asAgent((agent) =>
-          simulation
-            .advise(agent, params.id, payload.amount)
-            .pipe(Effect.catchTag("SimulatedAuthorizationNotFound", authorizationNotFound))
+          simulation.advise(agent, params.id, payload.amount).pipe(
+            Effect.catchTags({
+              SimulatedAuthorizationNotFound: authorizationNotFound,
+              CardAdviceUnmatched: (e) => Effect.fail(conflict("card_advice_unmatched", e.message))
+            })
+          )
         )
       )
       .handle("clear", ({ params, payload }) =>
