@@ -1,8 +1,10 @@
 import type {
   Approval,
   Balance,
+  CardAuthorization,
   CardCredentials,
   ChangelogEntry,
+  CheckoutCard,
   CheckoutIntent,
   SpendEvaluation,
   SpendRequest,
@@ -147,6 +149,30 @@ export const card = (c: CardCredentials): string =>
       ? ""
       : "\nThe number and CVC are shown once: the service will not give them again. Store them now if you must."
   ].join("")
+
+/** A simulated authorization: the decision, its reason, and what it holds, cleared and refunded. */
+export const cardAuthorization = (a: CardAuthorization): string =>
+  fields([
+    ["id", a.id],
+    ["decision", a.decision],
+    ["reason", a.declineReason],
+    ["status", a.status],
+    ["amount", formatMoney(a.amount, a.currency)],
+    ["held", formatMoney(a.heldAmount, a.currency)],
+    ["refunded", a.refundedAmount === 0 ? undefined : formatMoney(a.refundedAmount, a.currency)],
+    ["merchant", a.merchant.descriptor],
+    ["card", a.cardId],
+    ["intent", a.intentId]
+  ])
+
+/** A card's state, never its number. */
+export const checkoutCard = (c: CheckoutCard): string =>
+  fields([
+    ["card", c.id],
+    ["status", c.status],
+    ["last4", c.last4],
+    ["intent", c.intentId]
+  ])
 
 /** The changelog, newest first: each entry's date, title and a BREAKING mark, then what changed and what to do. */
 export const changelog = (log: { readonly entries: ReadonlyArray<ChangelogEntry> }): string =>

@@ -11,9 +11,11 @@ import type {
   BankAccountResponse,
   BulkUpdateTransactionsRequest,
   BurnRateReportResponse,
+  CardAuthorizationResponse,
   CardCredentialsResponse,
   CategoryResponse,
   ChangelogEntry as ChangelogEntrySchema,
+  CheckoutCardResponse,
   CheckoutIntentResponse,
   CreateBankAccountRequest,
   CreateCategoryRequest,
@@ -48,6 +50,7 @@ import type {
   RunwayReportResponse,
   SearchResponse,
   SetExchangeRatesRequest,
+  SimulateAuthorizationBody,
   SpendEvaluationResponse,
   SpendingReportResponse,
   SpendRequestResponse,
@@ -109,6 +112,12 @@ export type CheckoutIntent = typeof CheckoutIntentResponse.Type
 export type CreateCheckoutIntentInput = typeof CreateCheckoutIntentBody.Type
 /** The card of an intent: `number` and `cvc` on the first answer only. */
 export type CardCredentials = typeof CardCredentialsResponse.Type
+/** A test-mode authorization (the test helpers): its decision and reason, its status, what it holds and refunded. */
+export type CardAuthorization = typeof CardAuthorizationResponse.Type
+/** A checkout card's state as the card-status test helper answers it (never its number). */
+export type CheckoutCard = typeof CheckoutCardResponse.Type
+/** The body of a simulated authorization: amount, currency and the merchant (descriptor, MCC, country). */
+export type SimulateAuthorizationInput = typeof SimulateAuthorizationBody.Type
 /** An approval with its subject and its progress (`approvals: {required, received, decisions}`). */
 export type Approval = typeof ApprovalResponse.Type
 /** One item of GET /treasury/activity: a spend request, outgoing transfer or checkout intent, with its key. */

@@ -4,6 +4,7 @@ import {
   CardAuthorizationAdvised,
   CardStatusReported,
   CardTransactionCleared,
+  CardTransactionRefunded,
   Checkout,
   type DomainEvent,
   InboundCommands,
@@ -85,35 +86,63 @@ layer(
     })
   )
 
-  it.effect("the issuer's advice, clearing and card events reach the authorizations through the inbound commands", () =>
-    Effect.gen(function* () {
-      const { agent } = yield* fundedAgent({ funds: 10_000 })
-      const { intent: created, cardToken } = yield* intentWithCard(agent)
-      const request = authorization(cardToken)
-      yield* authorize(request)
-      yield* handle(new CardAuthorizationAdvised({ token: request.token, amount: 4_000 }))
-      assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
-      const cleared = new CardTransactionCleared({
-        transactionId: "t2",
-        token: request.token,
-        amount: 3_500,
-        currency: "USD"
+  it.effect(
+    "the issuer's advice, clearing, refund and card events reach the authorizations through the inbound commands",
+    () =>
+      Effect.gen(function* () {
+        const { agent } = yield* fundedAgent({ funds: 10_000 })
+        const { intent: created, cardToken } = yield* intentWithCard(agent)
+        const request = authorization(cardToken)
+        yield* authorize(request)
+        yield* handle(new CardAuthorizationAdvised({ token: request.token, amount: 4_000 }))
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
+        const overdrawn = yield* Effect.flip(
+          handle(new CardAuthorizationAdvised({ token: request.token, amount: 10_001 }))
+        )
+        assert.deepInclude(overdrawn, { _tag: "InboundCommandRefused", retryable: false })
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 4_000, available: 6_000 })
+        const cleared = new CardTransactionCleared({
+          transactionId: "t2",
+          token: request.token,
+          amount: 3_500,
+          currency: "USD"
+        })
+        yield* handle(cleared)
+        yield* handle(cleared)
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 6_500, pending: 0, available: 6_500 })
+        assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).capturedAmount, 3_500)
+        const refund = new CardTransactionRefunded({
+          refundId: "r1",
+          token: request.token,
+          amount: 1_000,
+          currency: "USD"
+        })
+        yield* handle(refund)
+        yield* handle(refund)
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 7_500, pending: 0, available: 7_500 })
+        const overRefund = new CardTransactionRefunded({
+          refundId: "r2",
+          token: request.token,
+          amount: 2_501,
+          currency: "USD"
+        })
+        assert.deepInclude(yield* Effect.flip(handle(overRefund)), { _tag: "InboundCommandRefused", retryable: false })
+        yield* handle(
+          new CardTransactionRefunded({ refundId: "r3", token: request.token, amount: 2_500, currency: "USD" })
+        )
+        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 0, available: 10_000 })
+        assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).status, "completed")
+        const other = yield* intentWithCard(agent, { amount: 1_000 })
+        yield* handle(new CardStatusReported({ cardToken: other.cardToken, status: "inactive" }))
+        assert.strictEqual((yield* cardOf(other.intent)).status, "inactive")
+        yield* handle(new CardStatusReported({ cardToken, status: "active" }))
+        assert.strictEqual((yield* cardOf(created)).status, "closed")
+        const unknown = yield* Effect.flip(
+          handle(new CardStatusReported({ cardToken: "card_tok_none", status: "closed" }))
+        )
+        assert.deepInclude(unknown, { _tag: "InboundCommandRefused", retryable: false })
+        const over = yield* Effect.flip(handle(new CardAuthorizationAdvised({ token: "auth_none", amount: 1 })))
+        assert.strictEqual(over._tag, "InboundCommandRefused")
       })
-      yield* handle(cleared)
-      yield* handle(cleared)
-      assert.deepStrictEqual(yield* balanceOf(agent), { posted: 6_500, pending: 0, available: 6_500 })
-      assert.strictEqual((yield* Checkout.use((c) => c.get(agent.teamId, "test", created.id))).capturedAmount, 3_500)
-      const other = yield* intentWithCard(agent, { amount: 1_000 })
-      yield* handle(new CardStatusReported({ cardToken: other.cardToken, status: "inactive" }))
-      assert.strictEqual((yield* cardOf(other.intent)).status, "inactive")
-      yield* handle(new CardStatusReported({ cardToken, status: "active" }))
-      assert.strictEqual((yield* cardOf(created)).status, "closed")
-      const unknown = yield* Effect.flip(
-        handle(new CardStatusReported({ cardToken: "card_tok_none", status: "closed" }))
-      )
-      assert.deepInclude(unknown, { _tag: "InboundCommandRefused", retryable: false })
-      const over = yield* Effect.flip(handle(new CardAuthorizationAdvised({ token: "auth_none", amount: 1 })))
-      assert.strictEqual(over._tag, "InboundCommandRefused")
-    })
   )
 })

@@ -212,6 +212,7 @@ layer(domainOver(ports).pipe(Layer.provideMerge(ports)), { timeout: "60 seconds"
           merchantCountry: "US",
           holdTransactionId: LedgerTransactionId.make(crypto.randomUUID()),
           heldAmount: 2_000,
+          refundedAmount: 0,
           createdAt: at(2),
           updatedAt: at(2)
         }

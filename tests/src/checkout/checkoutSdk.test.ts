@@ -71,4 +71,45 @@ describe("the SDK's checkout routes", () => {
       ["amount"]
     )
   })
+
+  it("plays the card issuer in test mode: authorize, advise, clear, refund, close; a live key is refused", async () => {
+    const acme = createClient({ baseUrl: server.baseUrl(), token: teams.acme.testKey })
+    const intent = await acme.checkout.create({
+      payload: intentBody({ amount: 1_000 }),
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    const { cardId } = await acme.checkoutCredentials.credentials({ params: { id: intent.id } })
+    const merchant = { descriptor: "ACME BOOKS", mcc: "5942", country: "US" }
+    const auth = await acme.checkoutTestHelpers.authorize({
+      params: { id: cardId },
+      payload: { amount: 900, currency: "USD", merchant }
+    })
+    assert.deepInclude(auth, { decision: "APPROVED", declineReason: null, status: "approved", heldAmount: 900 })
+    const advised = await acme.checkoutTestHelpers.advise({ params: { id: auth.id }, payload: { amount: 1_000 } })
+    assert.strictEqual(advised.heldAmount, 1_000)
+    const cleared = await acme.checkoutTestHelpers.clear({ params: { id: auth.id }, payload: {} })
+    assert.deepInclude(cleared, { status: "cleared", heldAmount: 0 })
+    const refunded = await acme.checkoutTestHelpers.refund({ params: { id: auth.id }, payload: { amount: 250 } })
+    assert.strictEqual(refunded.refundedAmount, 250)
+    assert.deepInclude(await acme.checkout.get({ params: { id: intent.id } }), {
+      status: "completed",
+      capturedAmount: 1_000
+    })
+    const card = await acme.checkoutTestHelpers.cardStatus({ params: { id: cardId }, payload: { status: "closed" } })
+    assert.deepInclude(card, { object: "card", id: cardId, status: "closed" })
+    const declined = await acme.checkoutTestHelpers.authorize({
+      params: { id: cardId },
+      payload: { amount: 100, currency: "USD", merchant }
+    })
+    assert.deepInclude(declined, { decision: "DECLINED", declineReason: "card_inactive" })
+
+    const live = createClient({ baseUrl: server.baseUrl(), token: teams.acme.liveKey })
+    const refused = await failureOf(
+      live.checkoutTestHelpers.authorize({
+        params: { id: cardId },
+        payload: { amount: 100, currency: "USD", merchant }
+      })
+    )
+    assert.deepStrictEqual([refused.status, refused.error], [403, "forbidden"])
+  })
 })

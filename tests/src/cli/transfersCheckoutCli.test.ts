@@ -108,3 +108,80 @@ describe("svc checkout", () => {
     assert.strictEqual(reference.last4, number?.slice(-4))
   })
 })
+
+describe("svc checkout simulate", () => {
+  it("plays the card issuer on a test card: authorize, advise, clear, refund, card-status; a live key is refused", async () => {
+    const owner = await sessionToken({ email: "owner@initech.test" })
+    assert.strictEqual((await app.call("POST", "/teams", { token: owner, body: { name: "initech" } })).status, 201)
+    const keyOf = async (mode: string) =>
+      (await app.call("POST", "/treasury/spending-keys", { token: owner, body: { name: mode, mode, policy: {} } })).body
+        .secret as string
+    const [test, live] = [await keyOf("test"), await keyOf("live")]
+    const env = { SVC_TOKEN: test, SVC_BASE_URL: baseUrl() }
+    await app.call("POST", "/v1/test-helpers/deposits", {
+      token: test,
+      body: { amount: 10_000, currency: "USD" },
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    const created = await app.call("POST", "/v1/checkout/intents", {
+      token: test,
+      body: { amount: 2_500, currency: "USD", merchant: { name: "Acme Books", mcc: "5942" }, purpose: "a book" },
+      headers: { "idempotency-key": crypto.randomUUID() }
+    })
+    const card = await app.call("POST", `/v1/checkout/intents/${created.body.id}/credentials`, { token: test })
+    const cardId = card.body.cardId as string
+
+    const declined = await svc(
+      ["checkout", "simulate", "authorize", cardId, "--amount", "30", "--currency", "USD", "--merchant", "ACME BOOKS"],
+      env
+    )
+    assert.strictEqual(declined.code, 3, declined.stderr)
+    assert.match(declined.stdout, /decision\s+DECLINED\nreason\s+amount_over_intent/u)
+    const approved = await svc(
+      [
+        "checkout",
+        "simulate",
+        "authorize",
+        cardId,
+        "--amount",
+        "24",
+        "--currency",
+        "USD",
+        "--merchant",
+        "ACME BOOKS #42",
+        "--mcc",
+        "5942",
+        "--json"
+      ],
+      env
+    )
+    assert.strictEqual(approved.code, 0, approved.stderr)
+    const authorization = JSON.parse(approved.stdout)
+    assert.deepInclude(authorization, { decision: "APPROVED", status: "approved", heldAmount: 2_400 })
+
+    const advised = await svc(["checkout", "simulate", "advise", authorization.id, "--amount", "25"], env)
+    assert.strictEqual(advised.code, 0, advised.stderr)
+    assert.match(advised.stdout, /held\s+USD 25\.00/u)
+    const cleared = await svc(["checkout", "simulate", "clear", authorization.id, "--amount-minor", "2000"], env)
+    assert.strictEqual(cleared.code, 0, cleared.stderr)
+    assert.match(cleared.stdout, /status\s+cleared/u)
+    const refunded = await svc(["checkout", "simulate", "refund", authorization.id, "--amount", "5", "--json"], env)
+    assert.strictEqual(refunded.code, 0, refunded.stderr)
+    assert.strictEqual(JSON.parse(refunded.stdout).refundedAmount, 500)
+    const balance = (await app.call("GET", "/v1/balance", { token: test })).body
+    assert.deepInclude(balance, { posted: 8_500, pending: 0, available: 8_500 })
+    const closed = await svc(["checkout", "simulate", "card-status", cardId, "--status", "closed"], env)
+    assert.strictEqual(closed.code, 0, closed.stderr)
+    assert.match(closed.stdout, /status\s+closed/u)
+    const tooMuch = await svc(["checkout", "simulate", "refund", authorization.id, "--amount", "20"], env)
+    assert.strictEqual(tooMuch.code, 5)
+    assert.match(tooMuch.stderr, /error: card_refund_unmatched \(409\)/u)
+
+    const refused = await svc(["checkout", "simulate", "card-status", cardId, "--status", "active"], {
+      ...env,
+      SVC_TOKEN: live
+    })
+    assert.strictEqual(refused.code, 5)
+    assert.match(refused.stderr, /error: forbidden \(403\)/u)
+  })
+})

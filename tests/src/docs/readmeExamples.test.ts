@@ -48,6 +48,9 @@ describe("the README's examples", () => {
       assert.include(output, '"status":"approved"', "the first spend request")
       assert.include(output, '"status":"completed"', "the accepted transfer")
       assert.include(output, '"status":"canceled"', "the canceled transfer")
+      assert.include(output, '"refundedAmount":300', "the test-mode checkout's refund")
+      assert.include(output, '"capturedAmount":2300', "the test-mode checkout's clearing")
+      assert.include(output, '"declineReason":"card_inactive"', "the single-use card's second authorization")
     } finally {
       await rm(home, { recursive: true, force: true })
     }

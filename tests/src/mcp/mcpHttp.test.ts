@@ -102,7 +102,7 @@ describe("the MCP server over Streamable HTTP at /mcp", () => {
     const { client, provider } = await connectAfterConsent(["spend.read", "spend.write", "accounts.read"])
     assert.match(provider.tokens()?.access_token ?? "", /^mid_access_token_/u)
     const { tools } = await client.listTools()
-    assert.strictEqual(tools.length, 11)
+    assert.strictEqual(tools.length, 16)
 
     const created = toolAnswer(await client.callTool({ name: "create_spend_request", arguments: spend }))
     assert.isFalse(created.isError, JSON.stringify(created.body))

@@ -19,7 +19,12 @@ const TOOLS: Record<string, readonly [boolean, boolean, boolean, boolean]> = {
   get_spend_request: [true, false, true, false],
   get_transfer: [true, false, true, false],
   issue_card_for_intent: [false, false, true, true],
-  list_spend_requests: [true, false, true, false]
+  list_spend_requests: [true, false, true, false],
+  simulate_authorization_advice: [false, true, true, false],
+  simulate_card_authorization: [false, true, false, false],
+  simulate_card_status: [false, true, true, false],
+  simulate_clearing: [false, true, true, false],
+  simulate_refund: [false, true, false, false]
 }
 
 const spend = (amount: number, clientRequestId?: string) => ({
@@ -46,7 +51,7 @@ const call = async (name: string, args: Record<string, unknown> = {}) =>
   toolAnswer(await agent.callTool({ name, arguments: args }))
 
 describe("the MCP server over stdio", () => {
-  it("lists the eleven spend tools, each with a JSON schema of its parameters and a description", async () => {
+  it("lists the eleven spend tools and the five test-mode issuer tools, each with a JSON schema of its parameters and a description", async () => {
     const { tools } = await agent.listTools()
     assert.deepStrictEqual(tools.map((t) => t.name).sort(), Object.keys(TOOLS).sort())
     for (const tool of tools) {
@@ -193,6 +198,50 @@ describe("the MCP server over stdio", () => {
     const again = await call("issue_card_for_intent", { intentId: intent.body.id })
     assert.strictEqual(again.body.cardId, card.body.cardId)
     assert.isUndefined(again.body.number)
+  })
+
+  it("plays the card issuer in test mode: authorizes, advises, clears and refunds, then closes the card", async () => {
+    const intent = await call("create_checkout_intent", {
+      amount: 3_000,
+      currency: "USD",
+      merchant: { name: "Acme Books", mcc: "5942", country: "US" },
+      purpose: "a third book"
+    })
+    const card = await call("issue_card_for_intent", { intentId: intent.body.id })
+    const before = (await call("get_balance")).body
+    const merchant = { descriptor: "ACME BOOKS #42", mcc: "5942", country: "US" }
+    const clientRequestId = crypto.randomUUID()
+    const first = await call("simulate_card_authorization", {
+      cardId: card.body.cardId,
+      amount: 2_800,
+      currency: "USD",
+      merchant,
+      clientRequestId
+    })
+    assert.isFalse(first.isError, JSON.stringify(first.body))
+    assert.deepInclude(first.body, { decision: "APPROVED", status: "approved", heldAmount: 2_800 })
+    const retried = await call("simulate_card_authorization", {
+      cardId: card.body.cardId,
+      amount: 2_800,
+      currency: "USD",
+      merchant,
+      clientRequestId
+    })
+    assert.deepStrictEqual(retried.body, first.body, "the same clientRequestId answers the first authorization")
+    assert.strictEqual((await call("get_balance")).body.available, before.available - 2_800)
+    const advised = await call("simulate_authorization_advice", { authorizationId: first.body.id, amount: 3_000 })
+    assert.strictEqual(advised.body.heldAmount, 3_000)
+    const cleared = await call("simulate_clearing", { authorizationId: first.body.id, amount: 2_900 })
+    assert.deepInclude(cleared.body, { status: "cleared", heldAmount: 0 })
+    const refunded = await call("simulate_refund", { authorizationId: first.body.id, amount: 400 })
+    assert.strictEqual(refunded.body.refundedAmount, 400)
+    const after = (await call("get_balance")).body
+    assert.deepStrictEqual([after.posted, after.available], [before.posted - 2_500, before.available - 2_500])
+    const closed = await call("simulate_card_status", { cardId: card.body.cardId, status: "closed" })
+    assert.deepInclude(closed.body, { id: card.body.cardId, status: "closed" })
+    const tooMuch = await call("simulate_refund", { authorizationId: first.body.id, amount: 2_501 })
+    assert.isTrue(tooMuch.isError)
+    assert.deepInclude(tooMuch.body, { status: 409, error: "card_refund_unmatched" })
   })
 
   it("refuses invalid parameters before calling the service, naming the field", async () => {

@@ -68,7 +68,7 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
   },
   {
     name: "checkout",
-    owns: "checkout intents, single-use cards and the card-issuer port, card authorizations and their holds (ADR 0015)",
+    owns: "checkout intents, single-use cards and the card-issuer port, card authorizations, their holds and refunds (ADR 0015), the test-mode issuer simulation (ADR 0059)",
     uses: ["approvals", "governance", "ledger", "platform", "shared", "spend"],
     models: ["access"]
   },

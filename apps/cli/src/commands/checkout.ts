@@ -72,8 +72,164 @@ const card = Command.make(
   )
 )
 
-/** `svc checkout intent|card`. */
+const cardId = Argument.String("cardId").pipe(Argument.withDescription("The card's id (`card` of the intent)"))
+const authorizationId = Argument.String("authorizationId").pipe(
+  Argument.withDescription("The authorization's id, as `svc checkout simulate authorize` showed it")
+)
+
+/** The amount of an existing authorization: `--amount`/`--amount-minor` in its currency (USD unless `--currency`). */
+const authorizationAmountOf = (flags: Parameters<typeof amountOf>[0]) =>
+  Effect.map(amountOf(flags, "USD"), (money) => money.amount)
+
+const authorize = Command.make(
+  "authorize",
+  {
+    cardId,
+    ...amountFlags,
+    merchant: Flag.String("merchant").pipe(Flag.withDescription('The merchant\'s descriptor, e.g. "ACME BOOKS #42"')),
+    mcc: Flag.String("mcc").pipe(Flag.withDescription("The merchant category code (four digits)"), Flag.optional),
+    country: Flag.String("country").pipe(Flag.withDescription("The merchant's country (ISO 3166-1)"), Flag.optional),
+    idempotencyKey: idempotencyKeyFlag
+  },
+  Effect.fn(function* (input) {
+    const money = yield* amountOf(input)
+    const connection = yield* connect
+    const payload = {
+      ...money,
+      merchant: { descriptor: input.merchant, ...optional("mcc", input.mcc), ...optional("country", input.country) }
+    }
+    const answer = yield* call(
+      connection,
+      connection.client.checkoutTestHelpers.authorize({
+        ...idempotencyHeaders(input.idempotencyKey),
+        params: { id: input.cardId },
+        payload
+      })
+    )
+    yield* show(answer, Render.cardAuthorization)
+    yield* exitForStatus(answer.status)
+  })
+).pipe(
+  Command.withDescription(
+    "Ask, as the card issuer would, to authorize an amount on a test-mode card: approved exits 0, declined 3"
+  )
+)
+
+const advise = Command.make(
+  "advise",
+  { authorizationId, ...amountFlags, idempotencyKey: idempotencyKeyFlag },
+  Effect.fn(function* (input) {
+    const amount = yield* authorizationAmountOf(input)
+    const connection = yield* connect
+    const answer = yield* call(
+      connection,
+      connection.client.checkoutTestHelpers.advise({
+        ...idempotencyHeaders(input.idempotencyKey),
+        params: { id: input.authorizationId },
+        payload: { amount }
+      })
+    )
+    yield* show(answer, Render.cardAuthorization)
+  })
+).pipe(Command.withDescription("The issuer's advice: the authorization's new amount, more or less than it holds"))
+
+const reverse = Command.make(
+  "reverse",
+  { authorizationId, idempotencyKey: idempotencyKeyFlag },
+  Effect.fn(function* (input) {
+    const connection = yield* connect
+    const answer = yield* call(
+      connection,
+      connection.client.checkoutTestHelpers.advise({
+        ...idempotencyHeaders(input.idempotencyKey),
+        params: { id: input.authorizationId },
+        payload: { amount: 0 }
+      })
+    )
+    yield* show(answer, Render.cardAuthorization)
+  })
+).pipe(Command.withDescription("The issuer's reversal: the hold released, the intent approved again"))
+
+const clear = Command.make(
+  "clear",
+  {
+    authorizationId,
+    amount: amountFlags.amount.pipe(Flag.withDescription("The amount cleared in major units (default: all it holds)")),
+    amountMinor: amountFlags.amountMinor,
+    currency: amountFlags.currency,
+    idempotencyKey: idempotencyKeyFlag
+  },
+  Effect.fn(function* (input) {
+    const whole = Option.isNone(input.amount) && Option.isNone(input.amountMinor)
+    const amount = whole ? undefined : yield* authorizationAmountOf(input)
+    const connection = yield* connect
+    const answer = yield* call(
+      connection,
+      connection.client.checkoutTestHelpers.clear({
+        ...idempotencyHeaders(input.idempotencyKey),
+        params: { id: input.authorizationId },
+        payload: amount === undefined ? {} : { amount }
+      })
+    )
+    yield* show(answer, Render.cardAuthorization)
+  })
+).pipe(
+  Command.withDescription(
+    "The issuer's clearing: posts the amount (all the hold by default; less releases the rest), completes the intent"
+  )
+)
+
+const refund = Command.make(
+  "refund",
+  { authorizationId, ...amountFlags, idempotencyKey: idempotencyKeyFlag },
+  Effect.fn(function* (input) {
+    const amount = yield* authorizationAmountOf(input)
+    const connection = yield* connect
+    const answer = yield* call(
+      connection,
+      connection.client.checkoutTestHelpers.refund({
+        ...idempotencyHeaders(input.idempotencyKey),
+        params: { id: input.authorizationId },
+        payload: { amount }
+      })
+    )
+    yield* show(answer, Render.cardAuthorization)
+  })
+).pipe(Command.withDescription("The issuer's refund of a cleared authorization, posted back to the spend account"))
+
+const cardStatus = Command.make(
+  "card-status",
+  {
+    cardId,
+    status: Flag.Literals("status", ["active", "inactive", "closed"]).pipe(
+      Flag.withDescription("The card's state at the issuer: active, inactive (frozen) or closed (for good)")
+    ),
+    idempotencyKey: idempotencyKeyFlag
+  },
+  Effect.fn(function* (input) {
+    const connection = yield* connect
+    const answer = yield* call(
+      connection,
+      connection.client.checkoutTestHelpers.cardStatus({
+        ...idempotencyHeaders(input.idempotencyKey),
+        params: { id: input.cardId },
+        payload: { status: input.status }
+      })
+    )
+    yield* show(answer, Render.checkoutCard)
+  })
+).pipe(Command.withDescription("The issuer's card event: active, inactive or closed"))
+
+/** `svc checkout simulate ...`: test mode's card issuer (test keys only). */
+const simulate = Command.make("simulate").pipe(
+  Command.withDescription(
+    "Play the card issuer on a test-mode card: authorize, advise, reverse, clear, refund, card-status"
+  ),
+  Command.withSubcommands([authorize, advise, reverse, clear, refund, cardStatus])
+)
+
+/** `svc checkout intent|card|simulate`. */
 export const checkout = Command.make("checkout").pipe(
   Command.withDescription("Just-in-time cards for one purchase"),
-  Command.withSubcommands([intent, card])
+  Command.withSubcommands([intent, card, simulate])
 )

@@ -3,7 +3,7 @@ import { AgentKeysApi, ApiKeysApi } from "./access/index.ts"
 import { GovernanceApi } from "./approvals/index.ts"
 import { AuditApi } from "./audit/index.ts"
 import { ChangelogApi } from "./changelog/index.ts"
-import { CheckoutApi, CheckoutCredentialsApi } from "./checkout/index.ts"
+import { CheckoutApi, CheckoutCredentialsApi, CheckoutTestHelpersApi } from "./checkout/index.ts"
 import { CryptoDestinationsApi, CryptoPayoutsApi, CryptoQuotesApi } from "./crypto/index.ts"
 import { FilesApi } from "./files/index.ts"
 import { BankAccountsApi } from "./finance/banking/index.ts"
@@ -42,6 +42,7 @@ export class Api extends HttpApi.make("svc")
   .add(TransfersApi)
   .add(CheckoutApi)
   .add(CheckoutCredentialsApi)
+  .add(CheckoutTestHelpersApi)
   .add(TreasuryApi)
   .add(GovernanceApi)
   .add(AgentKeysApi)

@@ -32,7 +32,12 @@ export const REFERENCE_CATALOG: ReadonlyArray<TagGroup> = [
     tags: [
       tag("transfers", "Transfers", "Book transfers between workspaces: addresses, payment codes and transfers."),
       tag("checkout", "Checkout intents", "Agent purchases paid with single-use cards."),
-      tag("checkoutCredentials", "Checkout cards", "The secrets of a checkout card, answered once.")
+      tag("checkoutCredentials", "Checkout cards", "The secrets of a checkout card, answered once."),
+      tag(
+        "checkoutTestHelpers",
+        "Checkout test helpers",
+        "Play the card issuer in test mode: authorize, advise, clear and change a card's state."
+      )
     ]
   },
   {

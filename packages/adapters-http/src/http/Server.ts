@@ -5,7 +5,7 @@ import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
 import { AuditHttp } from "./audit/index.ts"
 import { ChangelogHttp } from "./changelog/index.ts"
-import { CheckoutCredentialsHttp, CheckoutHttp } from "./checkout/index.ts"
+import { CheckoutCredentialsHttp, CheckoutHttp, CheckoutTestHelpersHttp } from "./checkout/index.ts"
 import { CryptoDestinationsHttp, CryptoPayoutsHttp, CryptoQuotesHttp } from "./crypto/index.ts"
 import { FilesHttp } from "./files/index.ts"
 import { BankAccountsHttp } from "./finance/banking/index.ts"
@@ -51,6 +51,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     TransfersHttp,
     CheckoutHttp,
     CheckoutCredentialsHttp,
+    CheckoutTestHelpersHttp,
     TreasuryHttp,
     GovernanceHttp,
     AgentKeysHttp,

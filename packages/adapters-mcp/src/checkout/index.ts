@@ -1,1 +1,2 @@
+export * from "./CheckoutTestTools.ts"
 export * from "./CheckoutTools.ts"

@@ -1,5 +1,16 @@
 import { Toolkit } from "effect/ai"
-import { CreateCheckoutIntent, checkoutHandlers, GetCheckoutIntent, IssueCardForIntent } from "../checkout/index.ts"
+import {
+  CreateCheckoutIntent,
+  checkoutHandlers,
+  checkoutTestHandlers,
+  GetCheckoutIntent,
+  IssueCardForIntent,
+  SimulateAuthorizationAdvice,
+  SimulateCardAuthorization,
+  SimulateCardStatus,
+  SimulateClearing,
+  SimulateRefund
+} from "../checkout/index.ts"
 import { balanceHandlers, GetBalance } from "../ledger/index.ts"
 import {
   CancelSpendRequest,
@@ -11,7 +22,7 @@ import {
 } from "../spend/index.ts"
 import { CreateTransfer, GetTransfer, transferHandlers } from "../transfers/index.ts"
 
-/** The eleven spend tools an agent gets over MCP. */
+/** The eleven spend tools an agent gets over MCP, and the five that play the card issuer in test mode. */
 export const SpendToolkit = Toolkit.make(
   GetBalance,
   EvaluateSpendRequest,
@@ -23,7 +34,12 @@ export const SpendToolkit = Toolkit.make(
   GetTransfer,
   CreateCheckoutIntent,
   GetCheckoutIntent,
-  IssueCardForIntent
+  IssueCardForIntent,
+  SimulateCardAuthorization,
+  SimulateAuthorizationAdvice,
+  SimulateClearing,
+  SimulateRefund,
+  SimulateCardStatus
 )
 
 /** Every tool's handler: one SDK call each, as the caller. */
@@ -31,5 +47,6 @@ export const SpendToolkitHandlers = SpendToolkit.toLayer({
   ...balanceHandlers,
   ...spendHandlers,
   ...transferHandlers,
-  ...checkoutHandlers
+  ...checkoutHandlers,
+  ...checkoutTestHandlers
 })

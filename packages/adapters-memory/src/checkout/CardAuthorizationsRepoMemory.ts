@@ -79,6 +79,20 @@ export const CardAuthorizationsRepoMemory = Layer.effect(
             return true
           })
         ),
+      addRefund: (token, amount, updatedAt) =>
+        store.atomically(
+          Ref.modify(rows, (map) => {
+            const row = HashMap.get(map, token)
+            if (Option.isNone(row) || row.value.status !== "cleared")
+              return [Option.none<CardAuthorization>(), map] as const
+            const next: CardAuthorization = {
+              ...row.value,
+              refundedAmount: row.value.refundedAmount + amount,
+              updatedAt
+            }
+            return [Option.some(next), HashMap.set(map, token, next)] as const
+          })
+        ),
       update: (token, from, update) =>
         store.atomically(
           Ref.modify(rows, (map) => {

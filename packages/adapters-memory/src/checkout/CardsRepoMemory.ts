@@ -20,6 +20,10 @@ export const CardsRepoMemory = Layer.effect(
           )
         ),
       findByToken: (token) => findBy((c) => c.token === token),
+      findById: (teamId, mode, id) =>
+        Ref.get(cards).pipe(
+          Effect.map((map) => Option.filter(HashMap.get(map, id), (c) => c.teamId === teamId && c.mode === mode))
+        ),
       findByIntent: (intentId) => findBy((c) => c.intentId === intentId),
       setStatus: (token, status, updatedAt) =>
         store.atomically(

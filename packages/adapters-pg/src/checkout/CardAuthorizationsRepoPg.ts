@@ -9,12 +9,13 @@ import { IntentRow, toIntent } from "./CheckoutIntentsRepoPg.ts"
 const Row = Schema.Struct({
   ...CardAuthorization.fields,
   amount: SafeIntegerColumn,
-  heldAmount: SafeIntegerColumn
+  heldAmount: SafeIntegerColumn,
+  refundedAmount: SafeIntegerColumn
 })
 
 const COLUMNS =
   "token, card_token, team_id, mode, intent_id, status, decline_reason, amount, currency, merchant_descriptor, " +
-  "merchant_mcc, merchant_country, hold_transaction_id, held_amount, created_at, updated_at"
+  "merchant_mcc, merchant_country, hold_transaction_id, held_amount, refunded_amount, created_at, updated_at"
 
 /** The stored decision of a token, read as `decided_*`. */
 const DecidedRow = Schema.Struct({
@@ -143,6 +144,7 @@ export const CardAuthorizationsRepoPg = Layer.effect(
                 merchant_country: a.merchantCountry,
                 hold_transaction_id: a.holdTransactionId,
                 held_amount: a.heldAmount,
+                refunded_amount: a.refundedAmount,
                 created_at: a.createdAt,
                 updated_at: a.updatedAt
               })}::jsonb)
@@ -189,6 +191,14 @@ export const CardAuthorizationsRepoPg = Layer.effect(
               return Effect.die(new Error(`intent ${a.intentId} changed under its lock`))
             return Effect.succeed(inserted)
           })
+        ),
+      addRefund: (token, amount, updatedAt) =>
+        sql`UPDATE card_authorizations
+            SET refunded_amount = refunded_amount + ${amount}, updated_at = ${updatedAt}
+            WHERE token = ${token} AND status = 'cleared'
+            RETURNING ${columns}`.pipe(
+          orUnavailable("cardAuthorizations.addRefund"),
+          Effect.flatMap(decodeFirst(Row, "cardAuthorizations.addRefund"))
         ),
       update: (token, from, u) =>
         sql`UPDATE card_authorizations

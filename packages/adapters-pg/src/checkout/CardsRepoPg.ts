@@ -40,6 +40,11 @@ export const CardsRepoPg = Layer.effect(
           orUnavailable("cards.findByToken"),
           Effect.flatMap(decodeFirst(Card, "cards.findByToken"))
         ),
+      findById: (teamId, mode, id) =>
+        sql`SELECT ${columns} FROM checkout_cards WHERE id = ${id} AND team_id = ${teamId} AND mode = ${mode}`.pipe(
+          orUnavailable("cards.findById"),
+          Effect.flatMap(decodeFirst(Card, "cards.findById"))
+        ),
       findByIntent: (intentId) =>
         sql`SELECT ${columns} FROM checkout_cards WHERE intent_id = ${intentId}`.pipe(
           orUnavailable("cards.findByIntent"),

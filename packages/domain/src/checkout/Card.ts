@@ -55,6 +55,31 @@ export const cardReference = (card: Card): CardReference => ({
   expYear: card.expYear
 })
 
+/** A card's state as the test-mode helpers answer it, never its number. */
+export const CardView = Schema.Struct({
+  object: Schema.Literal("card").annotate({ description: "Always `card`." }),
+  ...CardReference.fields,
+  intentId: Schema.String.annotate({ description: "The card's checkout intent, a UUID.", examples: [EXAMPLE_ID] }),
+  status: CardStatus.annotate({
+    description: "`active` (may be authorized), `inactive` (frozen) or `closed` (for good).",
+    examples: ["active"]
+  }),
+  updatedAt: Schema.String.annotate({
+    description: "When its state last changed (ISO 8601, UTC).",
+    examples: ["2026-11-29T10:05:00.000Z"]
+  })
+})
+export type CardView = typeof CardView.Type
+
+/** The view of a stored card. */
+export const cardView = (card: Card): CardView => ({
+  object: "card",
+  ...cardReference(card),
+  intentId: card.intentId,
+  status: card.status,
+  updatedAt: card.updatedAt
+})
+
 /**
  * The answer to a credentials request. The first one carries the number and CVC, once; a repeated request answers
  * the same card without them (`number` and `cvc` absent).

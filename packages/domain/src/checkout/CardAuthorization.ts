@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { LedgerTransactionId, Mode, millisOfIso } from "../shared/model.ts"
+import { EXAMPLE_ID, LedgerTransactionId, Mode, millisOfIso } from "../shared/model.ts"
 import type { Card } from "./Card.ts"
 import type { CheckoutIntent } from "./CheckoutIntent.ts"
 
@@ -67,6 +67,8 @@ export const CardAuthorization = Schema.Struct({
   holdTransactionId: Schema.NullOr(LedgerTransactionId),
   /** What is held now: the amount approved, changed by advice, 0 once released or cleared. */
   heldAmount: Schema.Int,
+  /** What the issuer refunded of it once cleared (at most the cleared amount). */
+  refundedAmount: Schema.Int,
   createdAt: Schema.String,
   updatedAt: Schema.String
 })
@@ -122,3 +124,80 @@ export const authorizationCheck = (
   if (!merchantMatches(intent, request)) return "merchant_mismatch"
   return undefined
 }
+
+/** An authorization as the test-mode helpers answer it: what was decided, what it holds now. */
+export const CardAuthorizationView = Schema.Struct({
+  object: Schema.Literal("card_authorization").annotate({ description: "Always `card_authorization`." }),
+  id: Schema.String.annotate({
+    description: "The authorization's id at the card issuer (its token); later advice, clearing and refunds name it.",
+    examples: ["7c0f3ad2-5b1e-4c8e-9a51-2f6d0e4b9c17"]
+  }),
+  cardId: Schema.String.annotate({ description: "The card authorized, a UUID.", examples: [EXAMPLE_ID] }),
+  intentId: Schema.String.annotate({ description: "The card's checkout intent, a UUID.", examples: [EXAMPLE_ID] }),
+  decision: Schema.Literals(["APPROVED", "DECLINED"]).annotate({
+    description: "What the service answered the issuer, the same decision the auth-stream takes.",
+    examples: ["APPROVED"]
+  }),
+  declineReason: Schema.NullOr(Schema.String).annotate({
+    description:
+      "Why it was declined (`card_inactive`, `intent_not_approved`, `intent_expired`, `currency_mismatch`, `amount_over_intent`, `merchant_mismatch`, `insufficient_funds`); null when approved.",
+    examples: ["amount_over_intent"]
+  }),
+  status: CardAuthorizationStatus.annotate({
+    description:
+      "`approved` (its hold reserves the money), `declined`, `reversed` (the hold released) or `cleared` (posted; refunds may follow).",
+    examples: ["approved"]
+  }),
+  amount: Schema.Int.annotate({
+    description: "The amount first asked for, in minor units of `currency`.",
+    examples: [2500]
+  }),
+  heldAmount: Schema.Int.annotate({
+    description: "What the authorization holds now, in minor units: 0 once released or cleared.",
+    examples: [2500]
+  }),
+  refundedAmount: Schema.Int.annotate({
+    description: "What the merchant refunded once it was cleared, in minor units.",
+    examples: [500]
+  }),
+  currency: Schema.String.annotate({ description: "The ISO 4217 code of the amounts.", examples: ["USD"] }),
+  merchant: Schema.Struct({
+    descriptor: Schema.String.annotate({ description: "The merchant's descriptor.", examples: ["ACME BOOKS #42"] }),
+    mcc: Schema.NullOr(Schema.String).annotate({ description: "The merchant category code.", examples: ["5942"] }),
+    country: Schema.NullOr(Schema.String).annotate({ description: "The merchant's country.", examples: ["US"] })
+  }).annotate({ description: "The merchant the authorization named." }),
+  createdAt: Schema.String.annotate({
+    description: "When it was decided (ISO 8601, UTC).",
+    examples: ["2026-11-29T10:00:00.000Z"]
+  }),
+  updatedAt: Schema.String.annotate({
+    description: "When it last changed (ISO 8601, UTC).",
+    examples: ["2026-11-29T10:05:00.000Z"]
+  })
+})
+export type CardAuthorizationView = typeof CardAuthorizationView.Type
+
+/** The view of a stored authorization on the card `cardId`. */
+export const cardAuthorizationView = (
+  authorization: CardAuthorization & { readonly intentId: string },
+  cardId: string
+): CardAuthorizationView => ({
+  object: "card_authorization",
+  id: authorization.token,
+  cardId,
+  intentId: authorization.intentId,
+  decision: authorizationAnswerOf(authorization).approve_response,
+  declineReason: authorization.status === "declined" ? authorization.declineReason : null,
+  status: authorization.status,
+  amount: authorization.amount,
+  heldAmount: authorization.heldAmount,
+  refundedAmount: authorization.refundedAmount,
+  currency: authorization.currency,
+  merchant: {
+    descriptor: authorization.merchantDescriptor,
+    mcc: authorization.merchantMcc,
+    country: authorization.merchantCountry
+  },
+  createdAt: authorization.createdAt,
+  updatedAt: authorization.updatedAt
+})

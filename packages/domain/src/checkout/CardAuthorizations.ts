@@ -29,10 +29,12 @@ import {
   UNAVAILABLE_DECLINE_REASON
 } from "./CardAuthorization.ts"
 import {
+  CardAdviceUnmatched,
   CardAuthorizationNotFound,
   CardClearingUnmatched,
   type CardEventRefusal,
-  CardNotFound
+  CardNotFound,
+  CardRefundUnmatched
 } from "./CardEventRefusal.ts"
 import { CardIssuer } from "./CardIssuer.ts"
 import { type CheckoutIntent, CheckoutIntentId } from "./CheckoutIntent.ts"
@@ -70,10 +72,22 @@ export interface ClearedTransaction {
   readonly currency: string
 }
 
+/** The issuer refunded `amount` of a cleared authorization `token` (the merchant gave money back). */
+export interface CardRefund {
+  /** The issuer's id of the refund; in the posting's reference (`token:refundId`), so a redelivery posts nothing more. */
+  readonly refundId: string
+  readonly token: string
+  readonly amount: number
+  readonly currency: string
+}
+
 type EventError = CardEventRefusal | PersistenceUnavailable
 
 /** The ledger code of an authorization's hold. */
 const HOLD_CODE = "card_authorization"
+
+/** The ledger code of a refund posted back to the spend account. */
+const REFUND_CODE = "card_refund"
 
 /** The answer when no decision was reached in time; it is stored nowhere, so a retry is decided afresh. */
 const UNAVAILABLE: CardAuthorizationAnswer = {
@@ -107,13 +121,21 @@ export class CardAuthorizations extends Context.Service<
      * `AuthorizationDeadline` (the database down or slow) is answered DECLINED and leaves nothing behind.
      */
     readonly authorize: (request: CardAuthorizationRequest) => Effect.Effect<CardAuthorizationAnswer>
-    /** Moves the authorization's hold to the advised amount, or releases it (amount 0, the intent approved again). */
+    /**
+     * Moves the authorization's hold to the advised amount, or releases it (amount 0, the intent approved again); an
+     * increase beyond the spend account's available balance is refused (`CardAdviceUnmatched`) and changes nothing.
+     */
     readonly advise: (advice: AuthorizationAdvice) => Effect.Effect<void, EventError>
     /**
      * Posts the cleared amount of the hold (a smaller amount posts that and releases the rest), completes the intent
      * and closes its card.
      */
     readonly clear: (cleared: ClearedTransaction) => Effect.Effect<void, EventError>
+    /**
+     * Posts a refund of a cleared authorization back to the intent's spend account (ledger code `card_refund`); the
+     * refunds of an authorization never exceed what was cleared. The intent stays `completed`.
+     */
+    readonly refund: (refund: CardRefund) => Effect.Effect<void, EventError>
     /** Records the card's state as the issuer reports it. */
     readonly cardChanged: (cardToken: string, status: CardStatus) => Effect.Effect<void, EventError>
   }
@@ -143,12 +165,14 @@ export class CardAuthorizations extends Context.Service<
       )
 
     /**
-     * A hold of `amount` on the intent's spend account towards the team's settlement account, planned over both
-     * accounts as `locked`; with `checkFunds`, refused when the spend account's available balance does not cover it.
+     * A movement of `amount` between the intent's spend account and the team's settlement account, planned over both
+     * accounts as `locked`: a `hold` towards the settlement account (with `checkFunds`, refused when the spend
+     * account's available balance does not cover it), or a `refund` posted back to the spend account.
      */
-    const holdOn = (
+    const movementOn = (
       intent: CheckoutIntent,
       locked: ReadonlyArray<LockedAccount>,
+      kind: "hold" | "refund",
       reference: string,
       amount: number,
       checkFunds: boolean
@@ -157,17 +181,19 @@ export class CardAuthorizations extends Context.Service<
         const settlement = locked.find((l) => l.account.kind === "settlement")
         // The intent was created against this settlement account, and accounts are never deleted.
         if (settlement === undefined) return yield* Effect.die(new Error(`no settlement account for ${intent.id}`))
+        const [debitAccountId, creditAccountId] =
+          kind === "hold" ? [intent.accountId, settlement.account.id] : [settlement.account.id, intent.accountId]
         const { base, entries } = movementPosting(
           {
             teamId: intent.teamId,
             mode: intent.mode,
-            code: HOLD_CODE,
+            code: kind === "hold" ? HOLD_CODE : REFUND_CODE,
             reference,
-            debitAccountId: intent.accountId,
-            creditAccountId: settlement.account.id,
+            debitAccountId,
+            creditAccountId,
             amount
           },
-          true
+          kind === "hold"
         )
         const header = { ...base, id: yield* newId(LedgerTransactionId), createdAt: yield* nowIso }
         return yield* Effect.fromResult(planTransaction(header, entries, { locked, checkFunds })).pipe(
@@ -176,8 +202,14 @@ export class CardAuthorizations extends Context.Service<
         )
       })
 
-    /** `holdOn` the intent's spend account and the team's settlement account, locked now. */
-    const planHold = (intent: CheckoutIntent, reference: string, amount: number, checkFunds: boolean) =>
+    /** `movementOn` the intent's spend account and the team's settlement account, locked now. */
+    const planMovement = (
+      intent: CheckoutIntent,
+      kind: "hold" | "refund",
+      reference: string,
+      amount: number,
+      checkFunds: boolean
+    ) =>
       Effect.gen(function* () {
         const settlement = yield* ledgerRepo.findAccountByKind(
           intent.teamId,
@@ -189,7 +221,7 @@ export class CardAuthorizations extends Context.Service<
           intent.accountId,
           ...Option.toArray(settlement).map((a) => a.id)
         ])
-        return yield* holdOn(intent, locked, reference, amount, checkFunds)
+        return yield* movementOn(intent, locked, kind, reference, amount, checkFunds)
       })
 
     /** Appends a planned hold under a reference made for it, so no other transaction has it. */
@@ -210,7 +242,7 @@ export class CardAuthorizations extends Context.Service<
         let hold: LedgerTransaction | null = null
         if (found !== undefined && reason === undefined) {
           const planned = yield* Effect.result(
-            holdOn(found.intent, found.accounts, request.token, request.amount, true)
+            movementOn(found.intent, found.accounts, "hold", request.token, request.amount, true)
           )
           if (planned._tag === "Success") hold = planned.success
           else reason = "insufficient_funds"
@@ -232,6 +264,7 @@ export class CardAuthorizations extends Context.Service<
           merchantCountry: request.merchant.country ?? null,
           holdTransactionId: hold?.id ?? null,
           heldAmount: hold === null ? 0 : request.amount,
+          refundedAmount: 0,
           createdAt,
           updatedAt: createdAt
         }
@@ -377,10 +410,24 @@ export class CardAuthorizations extends Context.Service<
             if (advice.amount === 0) return yield* reverse(intent, advice.token, holdId)
             const updatedAt = yield* nowIso
             yield* ledger.voidHold(intent.teamId, holdId)
-            // The issuer approved the new amount already: its funds are not checked again. The first hold took the
-            // token as reference; each later one takes a fresh reference under it.
-            const hold = yield* planHold(intent, `${advice.token}:${yield* newIdText}`, advice.amount, false).pipe(
-              Effect.catchTag("InsufficientFunds", Effect.die)
+            // The spend account never goes below zero (the database refuses it): an increase beyond what is available
+            // once the old hold is released is refused and parked, as a clearing beyond the hold is. The first hold
+            // took the token as reference; each later one takes a fresh reference under it.
+            const hold = yield* planMovement(
+              intent,
+              "hold",
+              `${advice.token}:${yield* newIdText}`,
+              advice.amount,
+              true
+            ).pipe(
+              Effect.catchTag("InsufficientFunds", (e) =>
+                Effect.fail(
+                  new CardAdviceUnmatched({
+                    token: advice.token,
+                    message: `advises ${advice.amount}, more than the ${e.available} available`
+                  })
+                )
+              )
             )
             yield* insertHold(hold)
             yield* authorizations.update(advice.token, ["approved"], {
@@ -468,12 +515,47 @@ export class CardAuthorizations extends Context.Service<
       }
     })
 
+    const refund = Effect.fn("CardAuthorizations.refund")(function* (refunded: CardRefund) {
+      const unmatched = (message: string) => Effect.fail(new CardRefundUnmatched({ token: refunded.token, message }))
+      yield* transactor.withTransaction(
+        Effect.gen(function* () {
+          const locked = yield* lockedAuthorization(refunded.token)
+          if (Option.isNone(locked)) return yield* unmatched("the authorization was declined")
+          const { intent, authorization } = locked.value
+          if (authorization.status !== "cleared")
+            return yield* unmatched(`the authorization is ${authorization.status}`)
+          if (refunded.currency !== authorization.currency) {
+            return yield* unmatched(`refunded in ${refunded.currency}, cleared in ${authorization.currency}`)
+          }
+          // Under the token, as its holds are, so the authorization's movements are found together.
+          const reference = `${refunded.token}:${refunded.refundId}`
+          const posting = yield* planMovement(intent, "refund", reference, refunded.amount, false).pipe(
+            Effect.catchTag("InsufficientFunds", Effect.die)
+          )
+          const posted = yield* ledgerRepo.insertTransaction(posting).pipe(
+            Effect.as(true),
+            Effect.catchTags({
+              DuplicateLedgerTransaction: () => Effect.succeed(false),
+              HoldAlreadyResolved: Effect.die
+            })
+          )
+          // A redelivered refund was posted already.
+          if (!posted) return
+          const refundable = (intent.capturedAmount ?? 0) - authorization.refundedAmount
+          if (refunded.amount > refundable) {
+            return yield* unmatched(`refunds ${refunded.amount}, more than the ${refundable} cleared and not refunded`)
+          }
+          yield* authorizations.addRefund(refunded.token, refunded.amount, yield* nowIso)
+        })
+      )
+    })
+
     const cardChanged = Effect.fn("CardAuthorizations.cardChanged")(function* (cardToken: string, status: CardStatus) {
       const card = yield* cards.setStatus(cardToken, status, yield* nowIso)
       if (Option.isNone(card)) return yield* new CardNotFound({ cardToken })
     })
 
-    return CardAuthorizations.of({ authorize, advise, clear, cardChanged })
+    return CardAuthorizations.of({ authorize, advise, clear, refund, cardChanged })
   })
 
   static readonly layer = Layer.effect(CardAuthorizations, CardAuthorizations.make)

@@ -2,8 +2,8 @@ import { Context, type Effect, type Option } from "effect"
 import type { GovernedQuery, GovernedRepo } from "../governance/model.ts"
 import type { LedgerTransaction, LockedAccount } from "../ledger/model.ts"
 import type { DomainEvent } from "../platform/index.ts"
-import type { LedgerTransactionId, PersistenceUnavailable } from "../shared/model.ts"
-import type { Card, CardStatus } from "./Card.ts"
+import type { LedgerTransactionId, Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { Card, CardId, CardStatus } from "./Card.ts"
 import type { CardAuthorization, CardAuthorizationStatus } from "./CardAuthorization.ts"
 import type {
   CheckoutIntent,
@@ -37,6 +37,12 @@ export class CardsRepo extends Context.Service<
     /** Stores a new card; false, storing nothing, when the intent has one already. */
     readonly insert: (card: Card) => Effect.Effect<boolean, PersistenceUnavailable>
     readonly findByToken: (token: string) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
+    /** The card `id` of the team in `mode`; none for another team's or mode's. */
+    readonly findById: (
+      teamId: TeamId,
+      mode: Mode,
+      id: CardId
+    ) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
     readonly findByIntent: (intentId: CheckoutIntentId) => Effect.Effect<Option.Option<Card>, PersistenceUnavailable>
     /**
      * Records the card's state and answers the card as it then is: a closed card stays closed, whatever a later
@@ -107,6 +113,12 @@ export class CardAuthorizationsRepo extends Context.Service<
      * account's available balance still covers the hold. False, storing nothing at all, when any of that moved.
      */
     readonly insertDecision: (decided: DecidedAuthorization) => Effect.Effect<boolean, PersistenceUnavailable>
+    /** Adds `amount` to what a `cleared` authorization had refunded; none when it is not cleared. */
+    readonly addRefund: (
+      token: string,
+      amount: number,
+      updatedAt: string
+    ) => Effect.Effect<Option.Option<CardAuthorization>, PersistenceUnavailable>
     /** Applies a change only if the authorization's status is still one of `from`; none when it is not. */
     readonly update: (
       token: string,

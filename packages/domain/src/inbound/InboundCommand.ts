@@ -101,6 +101,14 @@ export class CardTransactionCleared extends Schema.TaggedClass<CardTransactionCl
   currency: Currency
 }) {}
 
+/** The card issuer refunded `amount` of a cleared authorization (the merchant gave money back). */
+export class CardTransactionRefunded extends Schema.TaggedClass<CardTransactionRefunded>()("CardTransactionRefunded", {
+  refundId: Schema.NonEmptyString,
+  token: Schema.NonEmptyString,
+  amount: PositiveAmountMinor,
+  currency: Currency
+}) {}
+
 /** The card issuer reports a card's state. */
 export class CardStatusReported extends Schema.TaggedClass<CardStatusReported>()("CardStatusReported", {
   cardToken: Schema.NonEmptyString,
@@ -127,6 +135,7 @@ export const InboundCommand = Schema.Union([
   InboxEmailReceived,
   CardAuthorizationAdvised,
   CardTransactionCleared,
+  CardTransactionRefunded,
   CardStatusReported,
   InvoicePaymentSucceeded
 ])
@@ -152,6 +161,7 @@ export const teamOfCommand = (command: InboundCommand): TeamId | null => {
     case "BankTransactionsReceived":
     case "CardAuthorizationAdvised":
     case "CardTransactionCleared":
+    case "CardTransactionRefunded":
     case "CardStatusReported":
     case "InvoicePaymentSucceeded":
       return null

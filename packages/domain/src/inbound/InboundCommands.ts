@@ -218,6 +218,8 @@ export class InboundCommands extends Context.Service<
           return cardAuthorizations.advise(command).pipe(cardEventRefused)
         case "CardTransactionCleared":
           return cardAuthorizations.clear(command).pipe(cardEventRefused)
+        case "CardTransactionRefunded":
+          return cardAuthorizations.refund(command).pipe(cardEventRefused)
         case "CardStatusReported":
           return cardAuthorizations.cardChanged(command.cardToken, command.status).pipe(cardEventRefused)
         case "InvoicePaymentSucceeded":

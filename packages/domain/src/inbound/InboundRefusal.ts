@@ -1,9 +1,11 @@
 import { Effect, Schema } from "effect"
 import {
+  CardAdviceUnmatched,
   CardAuthorizationNotFound,
   CardClearingUnmatched,
   type CardEventRefusal,
-  CardNotFound
+  CardNotFound,
+  CardRefundUnmatched
 } from "../checkout/model.ts"
 import { InvoiceNotFound, InvoicePaymentMismatch, InvoiceStatusConflict } from "../finance/invoices/model.ts"
 import { TeamNotFound } from "../identity/index.ts"
@@ -41,7 +43,9 @@ export const InboundRefusalReason = Schema.Union([
   InboxAddressUnknown,
   CardAuthorizationNotFound,
   CardNotFound,
+  CardAdviceUnmatched,
   CardClearingUnmatched,
+  CardRefundUnmatched,
   InvoiceNotFound,
   InvoiceStatusConflict,
   InvoicePaymentMismatch
@@ -64,8 +68,12 @@ const describe = (reason: InboundRefusalReason): string => {
       return `no card authorization ${reason.token}`
     case "CardNotFound":
       return `no card ${reason.cardToken}`
+    case "CardAdviceUnmatched":
+      return `advice on authorization ${reason.token} not held: ${reason.message}`
     case "CardClearingUnmatched":
       return `clearing of authorization ${reason.token} not posted: ${reason.message}`
+    case "CardRefundUnmatched":
+      return `refund of authorization ${reason.token} not posted: ${reason.message}`
     case "InvoiceNotFound":
       return `no invoice ${reason.id}`
     case "InvoiceStatusConflict":
@@ -96,5 +104,11 @@ export const cardEventRefused = <R>(
   applied: Effect.Effect<void, CardEventRefusal | PersistenceUnavailable, R>
 ): Effect.Effect<void, InboundCommandRefused | PersistenceUnavailable, R> =>
   applied.pipe(
-    Effect.catchTags({ CardAuthorizationNotFound: refused, CardNotFound: refused, CardClearingUnmatched: refused })
+    Effect.catchTags({
+      CardAuthorizationNotFound: refused,
+      CardNotFound: refused,
+      CardAdviceUnmatched: refused,
+      CardClearingUnmatched: refused,
+      CardRefundUnmatched: refused
+    })
   )

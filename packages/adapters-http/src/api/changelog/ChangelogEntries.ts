@@ -3,6 +3,22 @@ import type { ChangelogEntry } from "./ChangelogApi.ts"
 /** The changelog of the agent-spend surface, newest first: the one source of `GET /changelog` and CHANGELOG.md. */
 export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
   {
+    id: "checkout-test-helpers",
+    date: "2026-11-29",
+    title: "Checkout test helpers: play the card issuer in test mode; card refunds",
+    surfaces: ["api", "sdk", "cli", "mcp"],
+    breaking: false,
+    change:
+      "New test-mode routes under `/v1/test-helpers/checkout` simulate, on a test card or authorization named by the " +
+      "ids the API answers, an authorization (decided as the auth-stream decides it), an advice, a clearing, a refund " +
+      "and a card status event; live keys get 403. The SDK has them as `checkoutTestHelpers.*`, the CLI as " +
+      "`svc checkout simulate ...`, MCP as the five `simulate_*` tools. The issuer's new `refund` event posts a " +
+      "refund of a cleared authorization back to the spend account (ledger code `card_refund`).",
+    action:
+      "Nothing required. Test a checkout integration end to end in test mode with the helpers instead of signing " +
+      "auth-stream requests with a card token no API answer carries."
+  },
+  {
     id: "oauth-tokens-refused-on-v1",
     date: "2026-11-28",
     title: "OAuth access tokens are refused on /v1",

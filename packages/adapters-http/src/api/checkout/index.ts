@@ -1,1 +1,2 @@
 export * from "./CheckoutApi.ts"
+export * from "./CheckoutTestHelpersApi.ts"

@@ -1,1 +1,2 @@
 export * from "./CheckoutHttp.ts"
+export * from "./CheckoutTestHelpersHttp.ts"

@@ -4,6 +4,7 @@ import {
   CardStatus,
   CardStatusReported,
   CardTransactionCleared,
+  CardTransactionRefunded,
   Currency,
   PositiveAmountMinor
 } from "@svc/domain"
@@ -21,12 +22,15 @@ const TransactionData = Schema.Struct({
   currency: Currency
 })
 
+/** `refund` data: a refund of a cleared authorization. */
+const RefundData = TransactionData
+
 /** `card.*` data: the card's state at the issuer. */
 const CardData = Schema.Struct({ card_token: Required(255), status: CardStatus })
 
 /**
- * card-issuing-a: `authorization.advice` adjusts or releases an authorization's hold, `transaction` clears it, and
- * every `card.*` event reports a card's state. Authorizations themselves come on the auth stream, answered at once.
+ * card-issuing-a: `authorization.advice` adjusts or releases an authorization's hold, `transaction` clears it,
+ * `refund` gives part or all of a cleared one back, and every `card.*` event reports a card's state. Authorizations themselves come on the auth stream, answered at once.
  */
 export const cardIssuingAEvents: EventMapping = (event) => {
   if (event.type === "authorization.advice") {
@@ -46,6 +50,22 @@ export const cardIssuingAEvents: EventMapping = (event) => {
         (data) =>
           new CardTransactionCleared({
             transactionId: data.id,
+            token: data.token,
+            amount: data.amount,
+            currency: data.currency
+          })
+      )
+    )
+  }
+  if (event.type === "refund") {
+    return decodePart(
+      RefundData,
+      "refund data"
+    )(event.payload.data).pipe(
+      Result.map(
+        (data) =>
+          new CardTransactionRefunded({
+            refundId: data.id,
             token: data.token,
             amount: data.amount,
             currency: data.currency

@@ -5,6 +5,7 @@ import {
   CardAuthorizationAdvised,
   CardStatusReported,
   CardTransactionCleared,
+  CardTransactionRefunded,
   DepositReceived,
   InboxEmailReceived,
   InvoicePaymentSucceeded,
@@ -106,6 +107,10 @@ describe("provider events map to inbound commands", () => {
     [
       event("card-issuing-a", "transaction", { id: "txn_1", token: "auth_1", amount: 3_000, currency: "USD" }),
       new CardTransactionCleared({ transactionId: "txn_1", token: "auth_1", amount: 3_000, currency: "USD" })
+    ],
+    [
+      event("card-issuing-a", "refund", { id: "rfd_1", token: "auth_1", amount: 500, currency: "USD" }),
+      new CardTransactionRefunded({ refundId: "rfd_1", token: "auth_1", amount: 500, currency: "USD" })
     ],
     [
       event("card-issuing-a", "card.updated", { card_token: "card_tok_1", status: "inactive" }),
@@ -246,6 +251,11 @@ describe("malformed payloads of events the service acts on are refused with the 
       event("card-issuing-a", "transaction", { token: "auth_1", amount: 10, currency: "USD" }),
       "invalid transaction data",
       '["id"]'
+    ],
+    [
+      event("card-issuing-a", "refund", { id: "rfd_1", token: "auth_1", amount: 0, currency: "USD" }),
+      "invalid refund data",
+      '["amount"]'
     ],
     [
       event("card-issuing-a", "card.updated", { card_token: "card_tok_1", status: "frozen" }),

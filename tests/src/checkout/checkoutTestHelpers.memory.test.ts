@@ -1,0 +1,4 @@
+import { PortsMemory } from "@svc/adapters-memory"
+import { checkoutTestHelpersSuite } from "./CheckoutTestHelpersSuite.ts"
+
+checkoutTestHelpersSuite("memory", PortsMemory)
