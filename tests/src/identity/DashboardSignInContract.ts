@@ -196,7 +196,9 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
           csrfToken: "csrf",
           createdAt: "2026-11-27T10:00:00.000Z",
           expiresAt: "2026-11-27T22:00:00.000Z",
-          revokedAt: null
+          revokedAt: null,
+          name: null,
+          preview: null
         }
         yield* repo.insertSession(session)
         assert.deepStrictEqual(yield* repo.findSession(session.tokenHash), Option.some(session))
@@ -207,6 +209,37 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
           yield* repo.findSession(session.tokenHash),
           Option.some({ ...session, revokedAt: "2026-11-27T11:00:00.000Z" })
         )
+      })
+    )
+
+    it.effect("a person's personal tokens are listed while they work, newest first; browser sessions never", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const other = yield* newUser()
+        const t = (minutes: number) => isoOfMillis(Date.parse("2030-01-01T00:00:00.000Z") + minutes * 60_000)
+        const token = (owner: UserId, name: string | null, createdAt: string, expiresAt: string): DashboardSession => ({
+          id: crypto.randomUUID(),
+          tokenHash: crypto.randomUUID(),
+          userId: owner,
+          csrfToken: "csrf",
+          createdAt,
+          expiresAt,
+          revokedAt: null,
+          name,
+          preview: name === null ? null : "svcsess_…abcd"
+        })
+        const older = token(user.id, "laptop", t(-20), t(100))
+        const newer = token(user.id, "ci", t(-10), t(100))
+        const expired = token(user.id, "old", t(-30), t(-1))
+        const revoked = token(user.id, "gone", t(-5), t(100))
+        const browser = token(user.id, null, t(-1), t(100))
+        const theirs = token(other.id, "theirs", t(-1), t(100))
+        for (const s of [older, newer, expired, revoked, browser, theirs]) yield* repo.insertSession(s)
+        assert.isTrue(yield* repo.revokeSession(revoked.id, t(-2)))
+        assert.deepStrictEqual(yield* repo.listPersonalTokens(user.id, t(0)), [newer, older])
+        assert.deepStrictEqual(yield* repo.listPersonalTokens(other.id, t(0)), [theirs])
+        assert.deepStrictEqual(yield* repo.listPersonalTokens(user.id, t(200)), [])
       })
     )
 
@@ -222,7 +255,9 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
           csrfToken: "csrf",
           createdAt: t(-1000),
           expiresAt,
-          revokedAt
+          revokedAt,
+          name: null,
+          preview: null
         })
         const oldLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(-1) }
         const liveLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(1) }

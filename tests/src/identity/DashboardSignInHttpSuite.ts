@@ -110,6 +110,106 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
       })
     )
 
+    it.effect("a personal token made with the cookie acts as its person, in their role, until revoked", () =>
+      withSignInApp({}, async (app) => {
+        const owner = await knownUser(app)
+        const team = await app.call("POST", "/teams", { token: owner.token, body: { name: "Acme" } })
+        assert.strictEqual(team.status, 201)
+        const member = await knownUser(app)
+        const invited = await app.call("POST", `/teams/${team.body.id}/invites`, {
+          token: owner.token,
+          body: { email: member.email, role: "member" }
+        })
+        assert.strictEqual(invited.status, 201, JSON.stringify(invited.body))
+        const inviteToken = /"token": "([^"]+)"/u.exec(app.mail().findLast((m) => m.to === member.email)?.text ?? "")
+        const joined = await app.call("POST", "/invites/accept", {
+          token: member.token,
+          body: { token: inviteToken?.[1] }
+        })
+        assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
+
+        const tokenOf = async (email: string, name: string) => {
+          const { cookie, csrf } = await signIn(app, email)
+          const made = await app.call("POST", "/auth/personal-tokens", {
+            headers: { ...cookie, "x-csrf-token": csrf },
+            body: { name }
+          })
+          assert.strictEqual(made.status, 201, JSON.stringify(made.body))
+          return { made: made.body, cookie, csrf }
+        }
+        const mine = await tokenOf(owner.email, "laptop CLI")
+        assert.match(mine.made.secret, /^svcsess_[A-Za-z0-9_-]{43}$/u)
+        assert.strictEqual(mine.made.object, "personal_token")
+        assert.strictEqual(mine.made.preview, `svcsess_…${mine.made.secret.slice(-4)}`)
+        const lifetime = Date.parse(mine.made.expiresAt) - Date.parse(mine.made.createdAt)
+        assert.strictEqual(lifetime, 90 * 86_400_000, "90 days unless chosen")
+        const pat = mine.made.secret as string
+
+        const me = await app.call("GET", "/users/me", { token: pat })
+        assert.strictEqual(me.status, 200, JSON.stringify(me.body))
+        assert.deepStrictEqual([me.body.id, me.body.teamId], [owner.id, team.body.id])
+        assert.strictEqual((await app.call("GET", "/treasury/approvals", { token: pat })).status, 200)
+        const rename = await app.call("PATCH", `/teams/${team.body.id}`, { token: pat, body: { name: "Acme Inc" } })
+        assert.strictEqual(rename.status, 200, "an owner's token acts as an owner")
+        assert.strictEqual((await app.call("GET", "/v1/balance", { token: pat })).status, 401, "never on /v1")
+
+        const theirs = await tokenOf(member.email, "member CLI")
+        const memberPat = theirs.made.secret as string
+        const refused = await app.call("PATCH", `/teams/${team.body.id}`, { token: memberPat, body: { name: "Nope" } })
+        assert.strictEqual(refused.status, 403, "a member's token acts as a member, no more")
+
+        // A token is a bearer credential only: as a cookie, or as a bearer on the cookie-only routes, it makes nothing.
+        const asCookie = { cookie: `svc_session=${pat}` }
+        assert.strictEqual((await app.call("GET", "/auth/session", { headers: asCookie })).status, 401)
+        assert.strictEqual((await app.call("GET", "/users/me", { headers: asCookie })).status, 401)
+        const minted = await app.call("POST", "/auth/personal-tokens", { token: pat, body: { name: "more" } })
+        assert.strictEqual(minted.status, 401)
+
+        const listed = await app.call("GET", "/auth/personal-tokens", { headers: mine.cookie })
+        assert.strictEqual(listed.status, 200, JSON.stringify(listed.body))
+        assert.deepStrictEqual(
+          listed.body.data,
+          [{ ...mine.made, secret: undefined }].map(({ secret: _, ...view }) => view)
+        )
+        assert.notInclude(JSON.stringify(listed.body), pat)
+
+        for (const [body, path] of [
+          [{ name: "" }, "name"],
+          [{ name: " padded " }, "name"],
+          [{ name: "x".repeat(101) }, "name"],
+          [{ name: "ok", expiresInDays: 0 }, "expiresInDays"],
+          [{ name: "ok", expiresInDays: 366 }, "expiresInDays"],
+          [{ name: "ok", expiresInDays: 1.5 }, "expiresInDays"]
+        ] as const) {
+          const bad = await app.call("POST", "/auth/personal-tokens", {
+            headers: { ...mine.cookie, "x-csrf-token": mine.csrf },
+            body
+          })
+          assert.strictEqual(bad.status, 400, JSON.stringify(body))
+          assert.include(JSON.stringify(bad.body.details), path, JSON.stringify(bad.body))
+        }
+
+        const revokeAs = (session: { cookie: Record<string, string>; csrf: string }, id: string) =>
+          app.call("DELETE", `/auth/personal-tokens/${id}`, {
+            headers: { ...session.cookie, "x-csrf-token": session.csrf }
+          })
+        assert.strictEqual((await revokeAs(theirs, mine.made.id)).status, 404, "another person's token is not found")
+        assert.strictEqual((await app.call("GET", "/users/me", { token: pat })).status, 200)
+        const revoked = await revokeAs(mine, mine.made.id)
+        assert.strictEqual(revoked.status, 200, JSON.stringify(revoked.body))
+        assert.isString(revoked.body.revokedAt)
+        assert.strictEqual((await app.call("GET", "/users/me", { token: pat })).status, 401, "refused at once")
+        assert.strictEqual((await revokeAs(mine, mine.made.id)).status, 404)
+        assert.deepStrictEqual((await app.call("GET", "/auth/personal-tokens", { headers: mine.cookie })).body.data, [])
+        assert.strictEqual((await app.call("GET", "/users/me", { token: memberPat })).status, 200)
+
+        const audit = await app.call("GET", "/treasury/audit", { headers: mine.cookie })
+        for (const type of ["personal_token.created", "personal_token.revoked"]) {
+          assert.include(JSON.stringify(audit.body), type)
+        }
+      })
+    )
+
     it.effect("unsafe cookie requests need the session's CSRF token and, with an Origin, this origin", () =>
       withSignInApp({}, async (app) => {
         const user = await knownUser(app)

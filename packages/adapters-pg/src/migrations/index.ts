@@ -47,6 +47,7 @@ import userPreferences from "./0048_user_preferences.ts"
 import invoiceInternalNote from "./0049_invoice_internal_note.ts"
 import twinCategoryTaxonomy from "./0050_twin_category_taxonomy.ts"
 import customerTags from "./0051_customer_tags.ts"
+import personalTokens from "./0052_personal_tokens.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -96,7 +97,8 @@ export const migrations = Migrator.fromRecord({
   "0048_user_preferences": userPreferences,
   "0049_invoice_internal_note": invoiceInternalNote,
   "0050_twin_category_taxonomy": twinCategoryTaxonomy,
-  "0051_customer_tags": customerTags
+  "0051_customer_tags": customerTags,
+  "0052_personal_tokens": personalTokens
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

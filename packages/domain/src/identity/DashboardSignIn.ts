@@ -1,5 +1,5 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import { AuditLogRepo, auditDraft } from "../audit/index.ts"
+import { AuditLogRepo } from "../audit/index.ts"
 import { Mailer, type MailMessage } from "../platform/index.ts"
 import {
   constantTimeEqual,
@@ -14,6 +14,7 @@ import {
   type UserId
 } from "../shared/index.ts"
 import { type DashboardSession, isSessionLive, type QueuedLinkRequest, type SignInLink } from "./DashboardSession.ts"
+import { auditSession } from "./internal/SessionAudit.ts"
 import { normalizeEmail } from "./Member.ts"
 import {
   SIGN_IN_LINK_TTL_SECONDS,
@@ -64,6 +65,11 @@ export class DashboardSessionsRepo extends Context.Service<
     ) => Effect.Effect<Option.Option<UserId>, PersistenceUnavailable>
     readonly insertSession: (session: DashboardSession) => Effect.Effect<void, PersistenceUnavailable>
     readonly findSession: (tokenHash: string) => Effect.Effect<Option.Option<DashboardSession>, PersistenceUnavailable>
+    /** The user's personal tokens that are neither revoked nor expired at `at`, newest first. */
+    readonly listPersonalTokens: (
+      userId: UserId,
+      at: string
+    ) => Effect.Effect<ReadonlyArray<DashboardSession>, PersistenceUnavailable>
     /** Revokes the session at `at` unless it was revoked already; true when this call revoked it. */
     readonly revokeSession: (id: string, at: string) => Effect.Effect<boolean, PersistenceUnavailable>
     /** Deletes links expired before `cutoff` and sessions expired or revoked before it; returns how many. */
@@ -139,19 +145,6 @@ export class DashboardSignIn extends Context.Service<
       const audit = yield* AuditLogRepo
       const transactor = yield* Transactor
       const mailer = yield* Mailer
-
-      const audited = (user: User, type: string, session: DashboardSession, at: string) =>
-        user.currentTeamId === null
-          ? Effect.void
-          : Effect.flatMap(
-              auditDraft(user.currentTeamId, {
-                type,
-                mode: null,
-                at,
-                data: { userId: user.id, email: user.email, sessionId: session.id }
-              }),
-              (draft) => audit.append([draft])
-            )
 
       const requestLink = Effect.fn("DashboardSignIn.requestLink")(function* (email: string, clientAddress: string) {
         yield* repo.enqueueLinkRequest({
@@ -242,10 +235,12 @@ export class DashboardSignIn extends Context.Service<
               csrfToken,
               createdAt: at,
               expiresAt: isoOfMillis(now + settings.sessionTtlSeconds * 1000),
-              revokedAt: null
+              revokedAt: null,
+              name: null,
+              preview: null
             }
             yield* repo.insertSession(opened)
-            yield* audited(user.value, "dashboard_session.created", opened, at)
+            yield* auditSession(audit, user.value, "dashboard_session.created", opened, at)
             return { session: opened, token: sessionToken, user: user.value }
           })
         )
@@ -267,7 +262,7 @@ export class DashboardSignIn extends Context.Service<
         yield* transactor.withTransaction(
           Effect.gen(function* () {
             if (yield* repo.revokeSession(active.session.id, at)) {
-              yield* audited(active.user, "dashboard_session.revoked", active.session, at)
+              yield* auditSession(audit, active.user, "dashboard_session.revoked", active.session, at)
             }
           })
         )
