@@ -6,6 +6,7 @@ import { isKind } from "./activity/filters.ts"
 import { Inbox } from "./approvals/Inbox.tsx"
 import { FreezesProvider, FrozenBanner, useFreezes } from "./approvals/SpendFreeze.tsx"
 import { Ledger } from "./ledger/Ledger.tsx"
+import { CreateTeam } from "./onboarding/CreateTeam.tsx"
 import { clientFor, currentSession, type DashboardSession, endSession } from "./session/api.ts"
 import { type Workspace, WorkspaceContext } from "./session/context.ts"
 import { SignIn } from "./session/SignIn.tsx"
@@ -55,8 +56,15 @@ const TeamPages = ({ path }: { readonly path: string }) => (
   </FreezesProvider>
 )
 
-const Shell = ({ workspace }: { readonly workspace: Workspace }) => {
+const Shell = ({
+  workspace,
+  onTeamCreated
+}: {
+  readonly workspace: Workspace
+  readonly onTeamCreated: (team: Team) => void
+}) => {
   const { path } = useRoute()
+  const [created, setCreated] = useState<Team | null>(null)
   const section = sectionOf(path)
   const firstPath = useRef(path)
   useEffect(() => {
@@ -96,11 +104,24 @@ const Shell = ({ workspace }: { readonly workspace: Workspace }) => {
       </header>
       <main id="main">
         {workspace.team === null ? (
-          <p role="status">
-            You are not in a team yet. Ask a team owner to invite you, or create a team through the API (POST /teams).
-          </p>
+          <CreateTeam
+            workspace={workspace}
+            onCreated={(team) => {
+              setCreated(team)
+              onTeamCreated(team)
+              navigate("/settings")
+            }}
+          />
         ) : (
-          <TeamPages path={path} />
+          <>
+            {created === null || section !== "/settings" ? null : (
+              <p role="status" class="notice">
+                {created.name} is ready and you are its owner. Invite the others under Members and roles, and make
+                yourself a personal token for the CLI under Personal tokens.
+              </p>
+            )}
+            <TeamPages path={path} />
+          </>
         )}
       </main>
     </WorkspaceContext.Provider>
@@ -165,5 +186,10 @@ export const App = () => {
       })
     }
   }
-  return <Shell workspace={workspace} />
+  return (
+    <Shell
+      workspace={workspace}
+      onTeamCreated={(created) => setState({ state: "signed-in", session, team: created })}
+    />
+  )
 }

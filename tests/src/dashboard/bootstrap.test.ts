@@ -1,0 +1,118 @@
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import type { Browser } from "playwright-core"
+import { apiProcesses, type Running } from "../support/ApiProcess.ts"
+import { mailOutbox } from "../support/MailOutbox.ts"
+import { sessionToken } from "../support/Session.ts"
+import { apiCall, launchBrowser, newContext, screenshot, signInThroughPage } from "./BrowserHarness.ts"
+
+/**
+ * The first person of a new deployment, in a real browser: signed in with no team, they create it (one team however
+ * often the button is pressed), invite a colleague, and make a personal token for the CLI, shown once.
+ */
+describe("starting a team from the dashboard in chromium", () => {
+  const processes = apiProcesses()
+  let server: Running
+  let browser: Browser
+  let outbox: Awaited<ReturnType<typeof mailOutbox>>
+  const suffix = crypto.randomUUID().slice(0, 8)
+  const founderEmail = `founder-${suffix}@example.com`
+  const colleagueEmail = `colleague-${suffix}@example.com`
+  const founder = sessionToken({ email: founderEmail, name: "Frida Founder" })
+
+  beforeAll(async () => {
+    outbox = await mailOutbox()
+    server = await processes.start({ MAIL_OUTBOX_DIR: outbox.dir })
+    browser = await launchBrowser()
+    const me = await apiCall(server, "GET", "/users/me", { token: founder })
+    assert.strictEqual(me.status, 200, JSON.stringify(me.body))
+    assert.isNull(me.body.teamId, "a new person has no team")
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await outbox?.remove()
+  })
+
+  it("creates the team, invites a colleague and makes a personal token that works until revoked", async () => {
+    const context = await newContext(browser)
+    await context.grantPermissions(["clipboard-read", "clipboard-write"])
+    const page = await context.newPage()
+    await signInThroughPage(page, server, outbox, founderEmail)
+
+    await page.getByRole("heading", { name: "Create your team" }).waitFor()
+    const form = page.getByRole("form", { name: "Create a team" })
+    const create = form.getByRole("button", { name: "Create team" })
+    await create.click()
+    await form.getByText("Enter the team's name.").waitFor()
+    assert.strictEqual(await form.getByLabel("Team name").getAttribute("aria-invalid"), "true")
+    await form.getByLabel("Team name").fill("Founders Inc")
+    await form.getByLabel("Base currency").fill("XYZ")
+    await create.click()
+    await form.getByText("expected a known ISO 4217 currency code").waitFor()
+    assert.strictEqual(await form.getByLabel("Base currency").getAttribute("aria-invalid"), "true")
+    assert.strictEqual(await form.getByLabel("Team name").getAttribute("aria-invalid"), null, "the name is fine")
+    assert.strictEqual((await apiCall(server, "GET", "/teams", { token: founder })).body.data.length, 0)
+    await screenshot(page, "create-team")
+
+    await form.getByLabel("Base currency").fill("USD")
+    await create.dblclick()
+    await page.getByRole("heading", { name: "Settings" }).waitFor()
+    await page.getByText("Founders Inc is ready and you are its owner.").waitFor()
+    assert.include(await page.locator(".who").innerText(), "Founders Inc (owner)")
+    const teams = await apiCall(server, "GET", "/teams", { token: founder })
+    assert.deepStrictEqual(
+      teams.body.data.map((t: { name: string; role: string }) => [t.name, t.role]),
+      [["Founders Inc", "owner"]],
+      "a double click creates one team"
+    )
+    const teamId: string = teams.body.data[0].id
+
+    const invite = page.getByRole("form", { name: "Invite a member" })
+    await invite.getByLabel("Invitee e-mail").fill(colleagueEmail)
+    await invite.getByLabel("Invitee role").selectOption("admin")
+    await invite.getByRole("button", { name: "Send invitation" }).click()
+    await invite.getByText(`Invitation sent to ${colleagueEmail}.`).waitFor()
+    await outbox.waitFor(colleagueEmail, /(invited to join Founders Inc as admin)/u)
+    const invites = await apiCall(server, "GET", `/teams/${teamId}/invites`, { token: founder })
+    assert.deepStrictEqual(
+      invites.body.data.map((i: { email: string; role: string }) => [i.email, i.role]),
+      [[colleagueEmail, "admin"]]
+    )
+
+    const tokens = page.getByRole("region", { name: "Personal tokens" })
+    const newToken = tokens.getByRole("form", { name: "New personal token" })
+    await newToken.getByRole("button", { name: "Create personal token" }).click()
+    await newToken.getByText("Name the token, so you know it later.").waitFor()
+    await newToken.getByLabel("Token name").fill("work laptop")
+    await newToken.getByRole("button", { name: "Create personal token" }).click()
+    const shown = tokens.getByRole("region", { name: 'New personal token "work laptop" secret' })
+    await shown.waitFor()
+    const secret = await shown.locator("code").innerText()
+    assert.match(secret, /^svcsess_[A-Za-z0-9_-]{43}$/u)
+    await shown.getByRole("button", { name: "Copy secret" }).click()
+    await shown.getByRole("button", { name: "Copied" }).waitFor()
+    assert.strictEqual(await page.evaluate(() => navigator.clipboard.readText()), secret)
+    const row = tokens.getByRole("row", { name: /work laptop/u })
+    await row.waitFor()
+    assert.include(await row.innerText(), `svcsess_…${secret.slice(-4)}`)
+    await screenshot(page, "personal-token")
+
+    const asToken = await apiCall(server, "GET", "/users/me", { token: secret })
+    assert.strictEqual(asToken.status, 200, JSON.stringify(asToken.body))
+    assert.deepStrictEqual([asToken.body.email, asToken.body.teamId], [founderEmail, teamId])
+
+    await page.reload()
+    await tokens.getByRole("row", { name: /work laptop/u }).waitFor()
+    assert.notInclude(await page.content(), secret, "the secret is shown once, never again")
+    assert.strictEqual(await tokens.getByRole("region", { name: /secret/u }).count(), 0)
+
+    await tokens
+      .getByRole("row", { name: /work laptop/u })
+      .getByRole("button", { name: "Revoke" })
+      .click()
+    await tokens.getByRole("button", { name: "Yes, revoke" }).click()
+    await tokens.getByText("No personal tokens.").waitFor()
+    assert.strictEqual((await apiCall(server, "GET", "/users/me", { token: secret })).status, 401)
+    await context.close()
+  })
+})
