@@ -2,12 +2,12 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import type { Browser } from "playwright-core"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { mailOutbox } from "../support/MailOutbox.ts"
-import { sessionToken } from "../support/Session.ts"
-import { apiCall, launchBrowser, newContext, screenshot, signInThroughPage } from "./BrowserHarness.ts"
+import { apiCall, launchBrowser, newContext, publicBaseUrl, screenshot, signInThroughPage } from "./BrowserHarness.ts"
 
 /**
- * The first person of a new deployment, in a real browser: signed in with no team, they create it (one team however
- * often the button is pressed), invite a colleague, and make a personal token for the CLI, shown once.
+ * The first person of a new deployment, in a real browser: a new address signs up with the mailed link (open sign-up,
+ * the default), has no team, creates it (one team however often the button is pressed), invites a colleague, and
+ * makes a personal token for the CLI, shown once.
  */
 describe("starting a team from the dashboard in chromium", () => {
   const processes = apiProcesses()
@@ -17,15 +17,11 @@ describe("starting a team from the dashboard in chromium", () => {
   const suffix = crypto.randomUUID().slice(0, 8)
   const founderEmail = `founder-${suffix}@example.com`
   const colleagueEmail = `colleague-${suffix}@example.com`
-  const founder = sessionToken({ email: founderEmail, name: "Frida Founder" })
 
   beforeAll(async () => {
     outbox = await mailOutbox()
     server = await processes.start({ MAIL_OUTBOX_DIR: outbox.dir })
     browser = await launchBrowser()
-    const me = await apiCall(server, "GET", "/users/me", { token: founder })
-    assert.strictEqual(me.status, 200, JSON.stringify(me.body))
-    assert.isNull(me.body.teamId, "a new person has no team")
   }, 180_000)
 
   afterAll(async () => {
@@ -38,6 +34,13 @@ describe("starting a team from the dashboard in chromium", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"])
     const page = await context.newPage()
     await signInThroughPage(page, server, outbox, founderEmail)
+    /** A call with the page's session cookie (GET only: it sends no CSRF token). */
+    const asFounder = async (path: string) => {
+      const response = await context.request.get(`${publicBaseUrl(server)}${path}`)
+      return { status: response.status(), body: await response.json() }
+    }
+    const me = await asFounder("/users/me")
+    assert.deepStrictEqual([me.status, me.body.email, me.body.teamId], [200, founderEmail, null], "new, no team")
 
     await page.getByRole("heading", { name: "Create your team" }).waitFor()
     const form = page.getByRole("form", { name: "Create a team" })
@@ -51,7 +54,7 @@ describe("starting a team from the dashboard in chromium", () => {
     await form.getByText("expected a known ISO 4217 currency code").waitFor()
     assert.strictEqual(await form.getByLabel("Base currency").getAttribute("aria-invalid"), "true")
     assert.strictEqual(await form.getByLabel("Team name").getAttribute("aria-invalid"), null, "the name is fine")
-    assert.strictEqual((await apiCall(server, "GET", "/teams", { token: founder })).body.data.length, 0)
+    assert.strictEqual((await asFounder("/teams")).body.data.length, 0)
     await screenshot(page, "create-team")
 
     await form.getByLabel("Base currency").fill("USD")
@@ -59,7 +62,7 @@ describe("starting a team from the dashboard in chromium", () => {
     await page.getByRole("heading", { name: "Settings" }).waitFor()
     await page.getByText("Founders Inc is ready and you are its owner.").waitFor()
     assert.include(await page.locator(".who").innerText(), "Founders Inc (owner)")
-    const teams = await apiCall(server, "GET", "/teams", { token: founder })
+    const teams = await asFounder("/teams")
     assert.deepStrictEqual(
       teams.body.data.map((t: { name: string; role: string }) => [t.name, t.role]),
       [["Founders Inc", "owner"]],
@@ -73,7 +76,7 @@ describe("starting a team from the dashboard in chromium", () => {
     await invite.getByRole("button", { name: "Send invitation" }).click()
     await invite.getByText(`Invitation sent to ${colleagueEmail}.`).waitFor()
     await outbox.waitFor(colleagueEmail, /(invited to join Founders Inc as admin)/u)
-    const invites = await apiCall(server, "GET", `/teams/${teamId}/invites`, { token: founder })
+    const invites = await asFounder(`/teams/${teamId}/invites`)
     assert.deepStrictEqual(
       invites.body.data.map((i: { email: string; role: string }) => [i.email, i.role]),
       [[colleagueEmail, "admin"]]

@@ -252,32 +252,52 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
       })
     )
 
-    it.effect("unknown addresses get the same answer and no mail; bad, unknown, expired and used links one 400", () =>
+    it.effect("open sign-up: a new address gets a link, signs in without a team and creates one as its owner", () =>
       withSignInApp({}, async (app) => {
-        const user = await knownUser(app)
-        const stranger = `${crypto.randomUUID()}@example.com`
-        assert.deepStrictEqual(await requestLink(app, stranger.toUpperCase()), {
-          object: "sign_in_link_request",
-          email: stranger
+        const email = `${crypto.randomUUID()}@example.com`
+        const { cookie, csrf, body } = await signIn(app, email)
+        assert.strictEqual(body.user.email, email)
+        const me = await app.call("GET", "/users/me", { headers: cookie })
+        assert.deepStrictEqual([me.status, me.body.teamId], [200, null], "a newcomer has no team")
+        const team = await app.call("POST", "/teams", {
+          headers: { ...cookie, "x-csrf-token": csrf },
+          body: { name: "Newco", baseCurrency: "EUR" }
         })
-        assert.deepStrictEqual(app.mail(), [])
-
-        const invalid = await app.call("POST", "/auth/sign-in-links", { body: { email: "not-an-address" } })
-        assert.strictEqual(invalid.status, 400)
-        assert.include(JSON.stringify(invalid.body.details), "email")
-
-        const unknown = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")
-        for (const token of ["x", "svcsess_abc", unknown, `${unknown}=`]) {
-          const refused = await app.call("POST", "/auth/sessions", { body: { token } })
-          assert.deepStrictEqual([refused.status, refused.body], [400, INVALID_LINK], token)
-        }
-
-        await requestLink(app, user.email)
-        const token = linkTokenMailedTo(app.mail(), user.email, BASE)
-        app.advance(15 * MINUTE)
-        const expired = await app.call("POST", "/auth/sessions", { body: { token } })
-        assert.deepStrictEqual([expired.status, expired.body], [400, INVALID_LINK])
+        assert.strictEqual(team.status, 201, JSON.stringify(team.body))
+        assert.deepStrictEqual([team.body.name, team.body.baseCurrency, team.body.role], ["Newco", "EUR", "owner"])
+        const after = await app.call("GET", "/users/me", { headers: cookie })
+        assert.strictEqual(after.body.teamId, team.body.id, "the new team is the current one")
       })
+    )
+
+    it.effect(
+      "with sign-up for the invited, unknown addresses get the same answer and no mail; bad links one 400",
+      () =>
+        withSignInApp({ dashboardSignUp: "invited" }, async (app) => {
+          const user = await knownUser(app)
+          const stranger = `${crypto.randomUUID()}@example.com`
+          assert.deepStrictEqual(await requestLink(app, stranger.toUpperCase()), {
+            object: "sign_in_link_request",
+            email: stranger
+          })
+          assert.deepStrictEqual(app.mail(), [])
+
+          const invalid = await app.call("POST", "/auth/sign-in-links", { body: { email: "not-an-address" } })
+          assert.strictEqual(invalid.status, 400)
+          assert.include(JSON.stringify(invalid.body.details), "email")
+
+          const unknown = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")
+          for (const token of ["x", "svcsess_abc", unknown, `${unknown}=`]) {
+            const refused = await app.call("POST", "/auth/sessions", { body: { token } })
+            assert.deepStrictEqual([refused.status, refused.body], [400, INVALID_LINK], token)
+          }
+
+          await requestLink(app, user.email)
+          const token = linkTokenMailedTo(app.mail(), user.email, BASE)
+          app.advance(15 * MINUTE)
+          const expired = await app.call("POST", "/auth/sessions", { body: { token } })
+          assert.deepStrictEqual([expired.status, expired.body], [400, INVALID_LINK])
+        })
     )
 
     it.effect("at most 5 links per address and client per 15 minutes, quietly", () =>

@@ -11,7 +11,7 @@ import {
   type PersistenceUnavailable,
   periodicJob,
   Transactor,
-  type UserId
+  UserId
 } from "../shared/index.ts"
 import { type DashboardSession, isSessionLive, type QueuedLinkRequest, type SignInLink } from "./DashboardSession.ts"
 import { auditSession } from "./internal/SessionAudit.ts"
@@ -23,6 +23,7 @@ import {
   type SignInLinkLimits,
   signInClientOf
 } from "./SignInAllowance.ts"
+import { TeamInvitesRepo } from "./TeamManagement.ts"
 import type { User } from "./User.ts"
 import { UsersRepo } from "./Users.ts"
 
@@ -91,11 +92,19 @@ export const DashboardSessionsPurgeJob = (options: {
     options.interval
   )
 
-/** Where sign-in links point and how long sessions live. */
+/**
+ * Who may sign up by asking for a link with an address no user has (ADR 0057): `open`, anyone who reads the mail sent
+ * to it (a new person, then, creates their team); `invited`, only an address with a pending invitation.
+ */
+export const SIGN_UP_POLICIES = ["open", "invited"] as const
+export type SignUpPolicy = (typeof SIGN_UP_POLICIES)[number]
+
+/** Where sign-in links point, how long sessions live, and who may sign up. */
 export interface DashboardSignInSettings {
   /** The dashboard's sign-in page; the token goes in its fragment (`#token=`), so it never reaches a server log. */
   readonly signInUrl: string
   readonly sessionTtlSeconds: number
+  readonly signUp: SignUpPolicy
 }
 
 /** A session just opened: the session, its raw token (set as the cookie, never stored) and its user. */
@@ -142,6 +151,7 @@ export class DashboardSignIn extends Context.Service<
     Effect.gen(function* () {
       const repo = yield* DashboardSessionsRepo
       const users = yield* UsersRepo
+      const invites = yield* TeamInvitesRepo
       const audit = yield* AuditLogRepo
       const transactor = yield* Transactor
       const mailer = yield* Mailer
@@ -154,13 +164,27 @@ export class DashboardSignIn extends Context.Service<
         })
       })
 
+      /**
+       * The user an address without one signs up as, provisioned now (their link needs them) when the sign-up policy
+       * lets the address in; none otherwise.
+       */
+      const newcomer = (email: string, now: number) =>
+        Effect.gen(function* () {
+          const admitted = settings.signUp === "open" || (yield* invites.hasPendingFor(email, isoOfMillis(now)))
+          if (!admitted) return Option.none<User>()
+          const id = UserId.make(yield* newIdText)
+          return Option.some(yield* users.ensure({ id, email, fullName: null }))
+        })
+
       /** The mail a queued request calls for, the link stored: none for a stale request, a stranger or past the allowance. */
       const linkFor = (request: QueuedLinkRequest) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const windowStart = now - SIGN_IN_LINK_TTL_SECONDS * 1000
           if (Date.parse(request.requestedAt) < windowStart) return Option.none<MailMessage>()
-          const user = yield* users.findByEmail(request.email)
+          const user = yield* Effect.flatMap(users.findByEmail(request.email), (known) =>
+            Option.isSome(known) ? Effect.succeed(known) : newcomer(request.email, now)
+          )
           if (Option.isNone(user)) return Option.none<MailMessage>()
           const token = yield* generateSecret("")
           const link: SignInLink = {

@@ -65,6 +65,8 @@ export class TeamInvitesRepo extends Context.Service<
   {
     readonly insert: (invite: TeamInvite) => Effect.Effect<void, PersistenceUnavailable>
     readonly findByTokenHash: (hash: string) => Effect.Effect<Option.Option<TeamInvite>, PersistenceUnavailable>
+    /** Whether an invitation to this address (compared without case) is neither accepted nor expired at `at`. */
+    readonly hasPendingFor: (email: string, at: string) => Effect.Effect<boolean, PersistenceUnavailable>
     /** The team's invitations, newest first. */
     readonly listForTeam: (teamId: TeamId) => Effect.Effect<ReadonlyArray<TeamInvite>, PersistenceUnavailable>
     /**
