@@ -60,7 +60,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     Users.layer,
     Teams.layer,
     TeamOpening.layer,
-    TeamManagement.layer,
+    TeamManagement.layer({ invitationUrl: `${config.publicBaseUrl}/dashboard/invitations` }),
     PersonalTokens.layer,
     Customers.layer,
     Reports.layer,

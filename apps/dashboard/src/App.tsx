@@ -7,6 +7,7 @@ import { Inbox } from "./approvals/Inbox.tsx"
 import { FreezesProvider, FrozenBanner, useFreezes } from "./approvals/SpendFreeze.tsx"
 import { Ledger } from "./ledger/Ledger.tsx"
 import { CreateTeam } from "./onboarding/CreateTeam.tsx"
+import { PendingInvitation, rememberInvitation } from "./onboarding/Invitation.tsx"
 import { clientFor, currentSession, type DashboardSession, endSession } from "./session/api.ts"
 import { type Workspace, WorkspaceContext } from "./session/context.ts"
 import { SignIn } from "./session/SignIn.tsx"
@@ -58,10 +59,12 @@ const TeamPages = ({ path }: { readonly path: string }) => (
 
 const Shell = ({
   workspace,
-  onTeamCreated
+  onTeamCreated,
+  reloadTeam
 }: {
   readonly workspace: Workspace
   readonly onTeamCreated: (team: Team) => void
+  readonly reloadTeam: () => Promise<void>
 }) => {
   const { path } = useRoute()
   const [created, setCreated] = useState<Team | null>(null)
@@ -103,6 +106,7 @@ const Shell = ({
         </div>
       </header>
       <main id="main">
+        <PendingInvitation workspace={workspace} onAccepted={reloadTeam} />
         {workspace.team === null ? (
           <CreateTeam
             workspace={workspace}
@@ -143,6 +147,7 @@ export const App = () => {
       (error: unknown) => setState({ state: "failed", error })
     )
   useEffect(() => {
+    rememberInvitation()
     currentSession().then(
       (session) => {
         if (session === null) return setState({ state: "signed-out" })
@@ -190,6 +195,7 @@ export const App = () => {
     <Shell
       workspace={workspace}
       onTeamCreated={(created) => setState({ state: "signed-in", session, team: created })}
+      reloadTeam={() => enter(session)}
     />
   )
 }

@@ -76,6 +76,10 @@ describe("starting a team from the dashboard in chromium", () => {
     await invite.getByRole("button", { name: "Send invitation" }).click()
     await invite.getByText(`Invitation sent to ${colleagueEmail}.`).waitFor()
     await outbox.waitFor(colleagueEmail, /(invited to join Founders Inc as admin)/u)
+    const invitationLink = await outbox.waitFor(
+      colleagueEmail,
+      /(https?:\/\/\S+\/dashboard\/invitations#invitation=\S+)/u
+    )
     const invites = await asFounder(`/teams/${teamId}/invites`)
     assert.deepStrictEqual(
       invites.body.data.map((i: { email: string; role: string }) => [i.email, i.role]),
@@ -117,5 +121,24 @@ describe("starting a team from the dashboard in chromium", () => {
     await tokens.getByText("No personal tokens.").waitFor()
     assert.strictEqual((await apiCall(server, "GET", "/users/me", { token: secret })).status, 401)
     await context.close()
+
+    // The colleague, new here too, opens the invitation, signs up with the mailed link and joins as an admin.
+    const theirs = await newContext(browser)
+    const colleague = await theirs.newPage()
+    await colleague.goto(invitationLink)
+    await colleague.getByLabel("Work e-mail").waitFor()
+    assert.notInclude(colleague.url(), "invitation=", "the invitation leaves the address bar")
+    await signInThroughPage(colleague, server, outbox, colleagueEmail)
+    const invitation = colleague.getByRole("region", { name: "You are invited to a team" })
+    await invitation.getByRole("button", { name: "Accept invitation" }).click()
+    await colleague.getByText("Founders Inc (admin)").waitFor()
+    await colleague.getByRole("heading", { name: "Approvals" }).waitFor()
+    assert.strictEqual(await invitation.count(), 0, "the invitation is gone once accepted")
+    const members = await (await theirs.request.get(`${publicBaseUrl(server)}/teams/${teamId}/members`)).json()
+    assert.sameMembers(
+      members.data.map((m: { email: string; role: string }) => `${m.email} ${m.role}`),
+      [`${founderEmail} owner`, `${colleagueEmail} admin`]
+    )
+    await theirs.close()
   })
 })
