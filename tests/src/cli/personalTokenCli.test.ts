@@ -143,5 +143,5 @@ describe("svc with a personal token made in the dashboard", () => {
     const relogin = await svc(["login", "--token", approver.secret, "--base-url", server.baseUrl], cli)
     assert.strictEqual(relogin.code, 7, "svc login checks the credential and refuses the revoked one")
     assert.strictEqual((await svc(["approvals", "list"], asMember)).code, 0, "other tokens keep working")
-  })
+  }, 180_000)
 })

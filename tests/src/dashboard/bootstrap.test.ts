@@ -140,5 +140,5 @@ describe("starting a team from the dashboard in chromium", () => {
       [`${founderEmail} owner`, `${colleagueEmail} admin`]
     )
     await theirs.close()
-  })
+  }, 180_000)
 })
