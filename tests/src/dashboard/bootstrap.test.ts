@@ -80,6 +80,8 @@ describe("starting a team from the dashboard in chromium", () => {
       colleagueEmail,
       /(https?:\/\/\S+\/dashboard\/invitations#invitation=\S+)/u
     )
+    const pending = page.getByRole("table", { name: "Pending invitations" })
+    assert.include(await pending.getByRole("row", { name: new RegExp(colleagueEmail, "u") }).innerText(), "admin")
     const invites = await asFounder(`/teams/${teamId}/invites`)
     assert.deepStrictEqual(
       invites.body.data.map((i: { email: string; role: string }) => [i.email, i.role]),
@@ -134,6 +136,9 @@ describe("starting a team from the dashboard in chromium", () => {
     await colleague.getByText("Founders Inc (admin)").waitFor()
     await colleague.getByRole("heading", { name: "Approvals" }).waitFor()
     assert.strictEqual(await invitation.count(), 0, "the invitation is gone once accepted")
+    await colleague.getByRole("link", { name: "Settings" }).click()
+    await colleague.getByRole("table", { name: "Members" }).getByText(founderEmail).waitFor()
+    assert.strictEqual(await colleague.getByRole("table", { name: "Pending invitations" }).count(), 0)
     const members = await (await theirs.request.get(`${publicBaseUrl(server)}/teams/${teamId}/members`)).json()
     assert.sameMembers(
       members.data.map((m: { email: string; role: string }) => `${m.email} ${m.role}`),
