@@ -4,7 +4,9 @@ import type { SmtpSettings } from "@svc/adapters-integrations"
 import {
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
-  DEFAULT_MAX_FILE_BYTES
+  DEFAULT_MAX_FILE_BYTES,
+  SIGN_UP_POLICIES,
+  type SignUpPolicy
 } from "@svc/domain"
 import { Config, Duration, Effect, Option, Redacted, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { IpNetwork } from "effect/net"
@@ -60,6 +62,8 @@ export interface ServiceConfig {
   readonly dashboardDir?: string
   /** How long a dashboard session lives (12 h unless given). */
   readonly dashboardSessionTtlSeconds?: number
+  /** Who may sign up to the dashboard with an address no user has (ADR 0057); `open` unless set. */
+  readonly dashboardSignUp?: SignUpPolicy
   /** How often the sign-in pass mails the links asked for since its last run (250 ms unless given). */
   readonly signInLinkIntervalMs?: number
   /** Where mail is written as JSON files (`MAIL_OUTBOX_DIR`) instead of the log; tests read sign-in links there. */
@@ -262,6 +266,9 @@ export const serviceConfig = Effect.gen(function* () {
     60,
     30 * 86_400
   )
+  const dashboardSignUp = yield* Config.Literals(SIGN_UP_POLICIES, "DASHBOARD_SIGN_UP").pipe(
+    Config.withDefault<SignUpPolicy>("open")
+  )
   const signInLinkIntervalMs = yield* wholeNumber(
     "SIGN_IN_LINK_INTERVAL_MS",
     DEFAULT_SIGN_IN_LINK_INTERVAL_MS,
@@ -297,6 +304,7 @@ export const serviceConfig = Effect.gen(function* () {
     chatApprovalsIntervalMs,
     dashboardDir,
     dashboardSessionTtlSeconds,
+    dashboardSignUp,
     signInLinkIntervalMs,
     ...(Option.isSome(mailOutboxDir) ? { mailOutboxDir: mailOutboxDir.value } : {}),
     ...(Option.isSome(readAfterWrite) ? { readAfterWrite: readAfterWrite.value } : {}),

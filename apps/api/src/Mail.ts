@@ -21,10 +21,11 @@ export const outboundMail = (config: ServiceConfig) =>
       ? Layer.empty
       : MailerFs(config.mailOutboxDir)
 
-/** Where dashboard sign-in links point and how long its sessions live, from the service configuration. */
+/** Where dashboard sign-in links point, how long its sessions live and who may sign up, from the service configuration. */
 export const signInSettings = (config: ServiceConfig): DashboardSignInSettings => ({
   signInUrl: `${config.publicBaseUrl}/dashboard/sign-in`,
-  sessionTtlSeconds: config.dashboardSessionTtlSeconds ?? DEFAULT_DASHBOARD_SESSION_TTL_SECONDS
+  sessionTtlSeconds: config.dashboardSessionTtlSeconds ?? DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
+  signUp: config.dashboardSignUp ?? "open"
 })
 
 /** Dashboard sign-in, and its pass mailing the links asked for, every `signInLinkIntervalMs` (ADR 0044). */

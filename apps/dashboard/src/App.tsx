@@ -6,6 +6,8 @@ import { isKind } from "./activity/filters.ts"
 import { Inbox } from "./approvals/Inbox.tsx"
 import { FreezesProvider, FrozenBanner, useFreezes } from "./approvals/SpendFreeze.tsx"
 import { Ledger } from "./ledger/Ledger.tsx"
+import { CreateTeam } from "./onboarding/CreateTeam.tsx"
+import { PendingInvitation, rememberInvitation } from "./onboarding/Invitation.tsx"
 import { clientFor, currentSession, type DashboardSession, endSession } from "./session/api.ts"
 import { type Workspace, WorkspaceContext } from "./session/context.ts"
 import { SignIn } from "./session/SignIn.tsx"
@@ -55,8 +57,17 @@ const TeamPages = ({ path }: { readonly path: string }) => (
   </FreezesProvider>
 )
 
-const Shell = ({ workspace }: { readonly workspace: Workspace }) => {
+const Shell = ({
+  workspace,
+  onTeamCreated,
+  reloadTeam
+}: {
+  readonly workspace: Workspace
+  readonly onTeamCreated: (team: Team) => void
+  readonly reloadTeam: () => Promise<void>
+}) => {
   const { path } = useRoute()
+  const [created, setCreated] = useState<Team | null>(null)
   const section = sectionOf(path)
   const firstPath = useRef(path)
   useEffect(() => {
@@ -95,12 +106,26 @@ const Shell = ({ workspace }: { readonly workspace: Workspace }) => {
         </div>
       </header>
       <main id="main">
+        <PendingInvitation workspace={workspace} onAccepted={reloadTeam} />
         {workspace.team === null ? (
-          <p role="status">
-            You are not in a team yet. Ask a team owner to invite you, or create a team through the API (POST /teams).
-          </p>
+          <CreateTeam
+            workspace={workspace}
+            onCreated={(team) => {
+              setCreated(team)
+              onTeamCreated(team)
+              navigate("/settings")
+            }}
+          />
         ) : (
-          <TeamPages path={path} />
+          <>
+            {created === null || section !== "/settings" ? null : (
+              <p role="status" class="notice">
+                {created.name} is ready and you are its owner. Invite the others under Members and roles, and make
+                yourself a personal token for the CLI under Personal tokens.
+              </p>
+            )}
+            <TeamPages path={path} />
+          </>
         )}
       </main>
     </WorkspaceContext.Provider>
@@ -122,6 +147,7 @@ export const App = () => {
       (error: unknown) => setState({ state: "failed", error })
     )
   useEffect(() => {
+    rememberInvitation()
     currentSession().then(
       (session) => {
         if (session === null) return setState({ state: "signed-out" })
@@ -165,5 +191,11 @@ export const App = () => {
       })
     }
   }
-  return <Shell workspace={workspace} />
+  return (
+    <Shell
+      workspace={workspace}
+      onTeamCreated={(created) => setState({ state: "signed-in", session, team: created })}
+      reloadTeam={() => enter(session)}
+    />
+  )
 }

@@ -1,8 +1,10 @@
 import { mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { assert } from "@effect/vitest"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import type { Running } from "../support/ApiProcess.ts"
+import type { mailOutbox } from "../support/MailOutbox.ts"
 
 /** Debian's chromium, as CI installs it. */
 const CHROMIUM = "/usr/bin/chromium"
@@ -52,4 +54,27 @@ export const apiCall = async (
   })
   const text = await response.text()
   return { status: response.status, body: text === "" ? null : JSON.parse(text) }
+}
+
+/** The server's PUBLIC_BASE_URL as it defaults (localhost), the origin its mailed links and cookies belong to. */
+export const publicBaseUrl = (server: Running) => server.baseUrl.replace("127.0.0.1", "localhost")
+
+/** Signs in through the page: asks for a link, opens the mailed link, presses "Sign in"; answers the link. */
+export const signInThroughPage = async (
+  page: Page,
+  server: Running,
+  outbox: Awaited<ReturnType<typeof mailOutbox>>,
+  email: string
+) => {
+  const before = (await outbox.messages()).length
+  await page.goto(`${publicBaseUrl(server)}/dashboard/`)
+  await page.getByLabel("Work e-mail").fill(email)
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click()
+  await page.getByText("Check your inbox").waitFor()
+  const link = await outbox.waitFor(email, /(https?:\/\/\S+\/dashboard\/sign-in#token=\S+)/u, before)
+  await page.goto(link)
+  await page.getByRole("button", { name: "Sign in" }).click()
+  await page.getByRole("navigation", { name: "Main" }).waitFor()
+  assert.notInclude(page.url(), "token=", "the token leaves the address bar")
+  return link
 }

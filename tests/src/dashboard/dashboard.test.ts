@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { mailOutbox } from "../support/MailOutbox.ts"
 import { sessionToken } from "../support/Session.ts"
-import { apiCall, launchBrowser, newContext, screenshot } from "./BrowserHarness.ts"
+import { apiCall, launchBrowser, newContext, screenshot, signInThroughPage } from "./BrowserHarness.ts"
 
 /**
  * The dashboard in a real browser against the real server on a real database: sign-in through the mailed link, the
@@ -59,25 +59,9 @@ describe("the dashboard in chromium", () => {
     return answer.body as { id: string; approval: { id: string } }
   }
 
-  /** The server's PUBLIC_BASE_URL as it defaults (localhost), the origin its mailed links and cookies belong to. */
-  const publicBaseUrl = () => server.baseUrl.replace("127.0.0.1", "localhost")
-
   const balance = async () => (await apiCall(server, "GET", "/v1/balance", { token: agentKey })).body
 
-  /** Signs in through the page: asks for a link, opens the mailed link, presses "Sign in". */
-  const signIn = async (page: Page, email: string) => {
-    const before = (await outbox.messages()).length
-    await page.goto(`${publicBaseUrl()}/dashboard/`)
-    await page.getByLabel("Work e-mail").fill(email)
-    await page.getByRole("button", { name: "Email me a sign-in link" }).click()
-    await page.getByText("Check your inbox").waitFor()
-    const link = await outbox.waitFor(email, /(https?:\/\/\S+\/dashboard\/sign-in#token=\S+)/u, before)
-    await page.goto(link)
-    await page.getByRole("button", { name: "Sign in" }).click()
-    await page.getByRole("navigation", { name: "Main" }).waitFor()
-    assert.notInclude(page.url(), "token=", "the token leaves the address bar")
-    return link
-  }
+  const signIn = (page: Page, email: string) => signInThroughPage(page, server, outbox, email)
 
   it("signs an owner in, who approves and denies requests and sees the ledger move", async () => {
     const first = await agentSpends(2_500, "Acme Cloud", "GPU hours for the eval run")

@@ -11,6 +11,10 @@ import {
   type PersistenceUnavailable,
   type QueuedLinkRequest,
   type SignInLink,
+  type SignUpPolicy,
+  type TeamId,
+  TeamInvitesRepo,
+  TeamsRepo,
   Transactor,
   type UserId,
   UsersRepo
@@ -43,12 +47,12 @@ interface SignInScene {
   readonly ask: (email: string, client?: string) => Effect.Effect<void, PersistenceUnavailable>
 }
 
-/** Runs `body` in a new scene whose sessions live an hour. */
-const withSignIn = <A, E, R>(body: (scene: SignInScene) => Effect.Effect<A, E, R>) =>
+/** Runs `body` in a new scene whose sessions live an hour, where only invited addresses may sign up unless told. */
+const withSignIn = <A, E, R>(body: (scene: SignInScene) => Effect.Effect<A, E, R>, signUp: SignUpPolicy = "invited") =>
   Effect.gen(function* () {
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
     const user = yield* newUser()
-    const signInLayer = DashboardSignIn.layer({ signInUrl: SIGN_IN_URL, sessionTtlSeconds: 3600 }).pipe(
+    const signInLayer = DashboardSignIn.layer({ signInUrl: SIGN_IN_URL, sessionTtlSeconds: 3600, signUp }).pipe(
       Layer.provide(Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) }))
     )
     const signIn = yield* Effect.provide(DashboardSignIn.use(Effect.succeed), signInLayer)
@@ -75,7 +79,7 @@ const limits = (sinceMs: number, perClient: number, perAddress: number) => ({
   perAddress
 })
 
-type Ports = DashboardSessionsRepo | UsersRepo | AuditLogRepo | Transactor
+type Ports = DashboardSessionsRepo | UsersRepo | AuditLogRepo | Transactor | TeamInvitesRepo | TeamsRepo
 
 /** What every DashboardSessionsRepo adapter must do, and DashboardSignIn over it (time from the TestClock). */
 export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Ports, E, never>) =>
@@ -196,7 +200,9 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
           csrfToken: "csrf",
           createdAt: "2026-11-27T10:00:00.000Z",
           expiresAt: "2026-11-27T22:00:00.000Z",
-          revokedAt: null
+          revokedAt: null,
+          name: null,
+          preview: null
         }
         yield* repo.insertSession(session)
         assert.deepStrictEqual(yield* repo.findSession(session.tokenHash), Option.some(session))
@@ -207,6 +213,37 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
           yield* repo.findSession(session.tokenHash),
           Option.some({ ...session, revokedAt: "2026-11-27T11:00:00.000Z" })
         )
+      })
+    )
+
+    it.effect("a person's personal tokens are listed while they work, newest first; browser sessions never", () =>
+      Effect.gen(function* () {
+        const repo = yield* DashboardSessionsRepo
+        const user = yield* newUser()
+        const other = yield* newUser()
+        const t = (minutes: number) => isoOfMillis(Date.parse("2030-01-01T00:00:00.000Z") + minutes * 60_000)
+        const token = (owner: UserId, name: string | null, createdAt: string, expiresAt: string): DashboardSession => ({
+          id: crypto.randomUUID(),
+          tokenHash: crypto.randomUUID(),
+          userId: owner,
+          csrfToken: "csrf",
+          createdAt,
+          expiresAt,
+          revokedAt: null,
+          name,
+          preview: name === null ? null : "svcsess_…abcd"
+        })
+        const older = token(user.id, "laptop", t(-20), t(100))
+        const newer = token(user.id, "ci", t(-10), t(100))
+        const expired = token(user.id, "old", t(-30), t(-1))
+        const revoked = token(user.id, "gone", t(-5), t(100))
+        const browser = token(user.id, null, t(-1), t(100))
+        const theirs = token(other.id, "theirs", t(-1), t(100))
+        for (const s of [older, newer, expired, revoked, browser, theirs]) yield* repo.insertSession(s)
+        assert.isTrue(yield* repo.revokeSession(revoked.id, t(-2)))
+        assert.deepStrictEqual(yield* repo.listPersonalTokens(user.id, t(0)), [newer, older])
+        assert.deepStrictEqual(yield* repo.listPersonalTokens(other.id, t(0)), [theirs])
+        assert.deepStrictEqual(yield* repo.listPersonalTokens(user.id, t(200)), [])
       })
     )
 
@@ -222,7 +259,9 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
           csrfToken: "csrf",
           createdAt: t(-1000),
           expiresAt,
-          revokedAt
+          revokedAt,
+          name: null,
+          preview: null
         })
         const oldLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(-1) }
         const liveLink = { ...link(user.id, Date.parse(t(-100))), expiresAt: t(1) }
@@ -287,6 +326,72 @@ export const dashboardSignInContract = <E>(name: string, ports: Layer.Layer<Port
           assert.strictEqual(yield* signIn.sendRequestedLinks, 0)
         })
       )
+    )
+
+    it.effect("open sign-up: a new address is mailed a link that opens a session of a new user without a team", () =>
+      withSignIn(
+        ({ signIn, mailed, ask }) =>
+          Effect.gen(function* () {
+            const users = yield* UsersRepo
+            const email = `${crypto.randomUUID()}@example.com`
+            yield* ask(` ${email.toUpperCase()} `)
+            yield* ask(email)
+            const mail = yield* mailed
+            assert.deepStrictEqual(
+              mail.map((m) => m.to),
+              [email, email]
+            )
+            const user = yield* users.findByEmail(email)
+            assert.isTrue(Option.isSome(user), "the newcomer is a user once a link is mailed")
+            const opened = yield* signIn.signIn(tokenIn(mail[1]))
+            assert.strictEqual(opened.user.id, Option.getOrThrow(user).id, "the second link is the same user's")
+            assert.deepStrictEqual([opened.user.email, opened.user.currentTeamId], [email, null])
+          }),
+        "open"
+      )
+    )
+
+    it.effect(
+      "invited sign-up: only an address with a pending invitation is mailed, and only while it is pending",
+      () =>
+        withSignIn(({ user, mailed, ask }) =>
+          Effect.gen(function* () {
+            const users = yield* UsersRepo
+            const invites = yield* TeamInvitesRepo
+            const now = yield* Clock.currentTimeMillis
+            const teamId = crypto.randomUUID() as TeamId
+            const invitation = (email: string, expiresAt: string, acceptedAt: string | null) => ({
+              id: crypto.randomUUID(),
+              teamId,
+              email,
+              role: "member" as const,
+              tokenHash: crypto.randomUUID(),
+              invitedBy: user.id,
+              expiresAt,
+              acceptedAt,
+              acceptedBy: null,
+              createdAt: isoOfMillis(now - 1000)
+            })
+            const invited = `${crypto.randomUUID()}@Example.com`
+            const lapsed = `${crypto.randomUUID()}@example.com`
+            const stranger = `${crypto.randomUUID()}@example.com`
+            yield* (yield* TeamsRepo).insert({
+              id: teamId,
+              name: "Acme",
+              baseCurrency: "USD",
+              createdAt: isoOfMillis(now)
+            })
+            yield* invites.insert(invitation(invited, isoOfMillis(now + 3600_000), null))
+            yield* invites.insert(invitation(lapsed, isoOfMillis(now - 1), null))
+            for (const email of [invited.toLowerCase(), lapsed, stranger]) yield* ask(email)
+            assert.deepStrictEqual(
+              (yield* mailed).map((m) => m.to),
+              [invited.toLowerCase()]
+            )
+            assert.isTrue(Option.isNone(yield* users.findByEmail(stranger)), "no user for a stranger")
+            assert.isTrue(Option.isNone(yield* users.findByEmail(lapsed)))
+          })
+        )
     )
 
     it.effect("a known address is mailed a link that opens one session; unknown addresses are mailed nothing", () =>

@@ -110,6 +110,106 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
       })
     )
 
+    it.effect("a personal token made with the cookie acts as its person, in their role, until revoked", () =>
+      withSignInApp({}, async (app) => {
+        const owner = await knownUser(app)
+        const team = await app.call("POST", "/teams", { token: owner.token, body: { name: "Acme" } })
+        assert.strictEqual(team.status, 201)
+        const member = await knownUser(app)
+        const invited = await app.call("POST", `/teams/${team.body.id}/invites`, {
+          token: owner.token,
+          body: { email: member.email, role: "member" }
+        })
+        assert.strictEqual(invited.status, 201, JSON.stringify(invited.body))
+        const inviteToken = /"token": "([^"]+)"/u.exec(app.mail().findLast((m) => m.to === member.email)?.text ?? "")
+        const joined = await app.call("POST", "/invites/accept", {
+          token: member.token,
+          body: { token: inviteToken?.[1] }
+        })
+        assert.strictEqual(joined.status, 200, JSON.stringify(joined.body))
+
+        const tokenOf = async (email: string, name: string) => {
+          const { cookie, csrf } = await signIn(app, email)
+          const made = await app.call("POST", "/auth/personal-tokens", {
+            headers: { ...cookie, "x-csrf-token": csrf },
+            body: { name }
+          })
+          assert.strictEqual(made.status, 201, JSON.stringify(made.body))
+          return { made: made.body, cookie, csrf }
+        }
+        const mine = await tokenOf(owner.email, "laptop CLI")
+        assert.match(mine.made.secret, /^svcsess_[A-Za-z0-9_-]{43}$/u)
+        assert.strictEqual(mine.made.object, "personal_token")
+        assert.strictEqual(mine.made.preview, `svcsess_…${mine.made.secret.slice(-4)}`)
+        const lifetime = Date.parse(mine.made.expiresAt) - Date.parse(mine.made.createdAt)
+        assert.strictEqual(lifetime, 90 * 86_400_000, "90 days unless chosen")
+        const pat = mine.made.secret as string
+
+        const me = await app.call("GET", "/users/me", { token: pat })
+        assert.strictEqual(me.status, 200, JSON.stringify(me.body))
+        assert.deepStrictEqual([me.body.id, me.body.teamId], [owner.id, team.body.id])
+        assert.strictEqual((await app.call("GET", "/treasury/approvals", { token: pat })).status, 200)
+        const rename = await app.call("PATCH", `/teams/${team.body.id}`, { token: pat, body: { name: "Acme Inc" } })
+        assert.strictEqual(rename.status, 200, "an owner's token acts as an owner")
+        assert.strictEqual((await app.call("GET", "/v1/balance", { token: pat })).status, 401, "never on /v1")
+
+        const theirs = await tokenOf(member.email, "member CLI")
+        const memberPat = theirs.made.secret as string
+        const refused = await app.call("PATCH", `/teams/${team.body.id}`, { token: memberPat, body: { name: "Nope" } })
+        assert.strictEqual(refused.status, 403, "a member's token acts as a member, no more")
+
+        // A token is a bearer credential only: as a cookie, or as a bearer on the cookie-only routes, it makes nothing.
+        const asCookie = { cookie: `svc_session=${pat}` }
+        assert.strictEqual((await app.call("GET", "/auth/session", { headers: asCookie })).status, 401)
+        assert.strictEqual((await app.call("GET", "/users/me", { headers: asCookie })).status, 401)
+        const minted = await app.call("POST", "/auth/personal-tokens", { token: pat, body: { name: "more" } })
+        assert.strictEqual(minted.status, 401)
+
+        const listed = await app.call("GET", "/auth/personal-tokens", { headers: mine.cookie })
+        assert.strictEqual(listed.status, 200, JSON.stringify(listed.body))
+        assert.deepStrictEqual(
+          listed.body.data,
+          [{ ...mine.made, secret: undefined }].map(({ secret: _, ...view }) => view)
+        )
+        assert.notInclude(JSON.stringify(listed.body), pat)
+
+        for (const [body, path] of [
+          [{ name: "" }, "name"],
+          [{ name: " padded " }, "name"],
+          [{ name: "x".repeat(101) }, "name"],
+          [{ name: "ok", expiresInDays: 0 }, "expiresInDays"],
+          [{ name: "ok", expiresInDays: 366 }, "expiresInDays"],
+          [{ name: "ok", expiresInDays: 1.5 }, "expiresInDays"]
+        ] as const) {
+          const bad = await app.call("POST", "/auth/personal-tokens", {
+            headers: { ...mine.cookie, "x-csrf-token": mine.csrf },
+            body
+          })
+          assert.strictEqual(bad.status, 400, JSON.stringify(body))
+          assert.include(JSON.stringify(bad.body.details), path, JSON.stringify(bad.body))
+        }
+
+        const revokeAs = (session: { cookie: Record<string, string>; csrf: string }, id: string) =>
+          app.call("DELETE", `/auth/personal-tokens/${id}`, {
+            headers: { ...session.cookie, "x-csrf-token": session.csrf }
+          })
+        assert.strictEqual((await revokeAs(theirs, mine.made.id)).status, 404, "another person's token is not found")
+        assert.strictEqual((await app.call("GET", "/users/me", { token: pat })).status, 200)
+        const revoked = await revokeAs(mine, mine.made.id)
+        assert.strictEqual(revoked.status, 200, JSON.stringify(revoked.body))
+        assert.isString(revoked.body.revokedAt)
+        assert.strictEqual((await app.call("GET", "/users/me", { token: pat })).status, 401, "refused at once")
+        assert.strictEqual((await revokeAs(mine, mine.made.id)).status, 404)
+        assert.deepStrictEqual((await app.call("GET", "/auth/personal-tokens", { headers: mine.cookie })).body.data, [])
+        assert.strictEqual((await app.call("GET", "/users/me", { token: memberPat })).status, 200)
+
+        const audit = await app.call("GET", "/treasury/audit", { headers: mine.cookie })
+        for (const type of ["personal_token.created", "personal_token.revoked"]) {
+          assert.include(JSON.stringify(audit.body), type)
+        }
+      })
+    )
+
     it.effect("unsafe cookie requests need the session's CSRF token and, with an Origin, this origin", () =>
       withSignInApp({}, async (app) => {
         const user = await knownUser(app)
@@ -152,32 +252,52 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
       })
     )
 
-    it.effect("unknown addresses get the same answer and no mail; bad, unknown, expired and used links one 400", () =>
+    it.effect("open sign-up: a new address gets a link, signs in without a team and creates one as its owner", () =>
       withSignInApp({}, async (app) => {
-        const user = await knownUser(app)
-        const stranger = `${crypto.randomUUID()}@example.com`
-        assert.deepStrictEqual(await requestLink(app, stranger.toUpperCase()), {
-          object: "sign_in_link_request",
-          email: stranger
+        const email = `${crypto.randomUUID()}@example.com`
+        const { cookie, csrf, body } = await signIn(app, email)
+        assert.strictEqual(body.user.email, email)
+        const me = await app.call("GET", "/users/me", { headers: cookie })
+        assert.deepStrictEqual([me.status, me.body.teamId], [200, null], "a newcomer has no team")
+        const team = await app.call("POST", "/teams", {
+          headers: { ...cookie, "x-csrf-token": csrf },
+          body: { name: "Newco", baseCurrency: "EUR" }
         })
-        assert.deepStrictEqual(app.mail(), [])
-
-        const invalid = await app.call("POST", "/auth/sign-in-links", { body: { email: "not-an-address" } })
-        assert.strictEqual(invalid.status, 400)
-        assert.include(JSON.stringify(invalid.body.details), "email")
-
-        const unknown = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")
-        for (const token of ["x", "svcsess_abc", unknown, `${unknown}=`]) {
-          const refused = await app.call("POST", "/auth/sessions", { body: { token } })
-          assert.deepStrictEqual([refused.status, refused.body], [400, INVALID_LINK], token)
-        }
-
-        await requestLink(app, user.email)
-        const token = linkTokenMailedTo(app.mail(), user.email, BASE)
-        app.advance(15 * MINUTE)
-        const expired = await app.call("POST", "/auth/sessions", { body: { token } })
-        assert.deepStrictEqual([expired.status, expired.body], [400, INVALID_LINK])
+        assert.strictEqual(team.status, 201, JSON.stringify(team.body))
+        assert.deepStrictEqual([team.body.name, team.body.baseCurrency, team.body.role], ["Newco", "EUR", "owner"])
+        const after = await app.call("GET", "/users/me", { headers: cookie })
+        assert.strictEqual(after.body.teamId, team.body.id, "the new team is the current one")
       })
+    )
+
+    it.effect(
+      "with sign-up for the invited, unknown addresses get the same answer and no mail; bad links one 400",
+      () =>
+        withSignInApp({ dashboardSignUp: "invited" }, async (app) => {
+          const user = await knownUser(app)
+          const stranger = `${crypto.randomUUID()}@example.com`
+          assert.deepStrictEqual(await requestLink(app, stranger.toUpperCase()), {
+            object: "sign_in_link_request",
+            email: stranger
+          })
+          assert.deepStrictEqual(app.mail(), [])
+
+          const invalid = await app.call("POST", "/auth/sign-in-links", { body: { email: "not-an-address" } })
+          assert.strictEqual(invalid.status, 400)
+          assert.include(JSON.stringify(invalid.body.details), "email")
+
+          const unknown = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")
+          for (const token of ["x", "svcsess_abc", unknown, `${unknown}=`]) {
+            const refused = await app.call("POST", "/auth/sessions", { body: { token } })
+            assert.deepStrictEqual([refused.status, refused.body], [400, INVALID_LINK], token)
+          }
+
+          await requestLink(app, user.email)
+          const token = linkTokenMailedTo(app.mail(), user.email, BASE)
+          app.advance(15 * MINUTE)
+          const expired = await app.call("POST", "/auth/sessions", { body: { token } })
+          assert.deepStrictEqual([expired.status, expired.body], [400, INVALID_LINK])
+        })
     )
 
     it.effect("at most 5 links per address and client per 15 minutes, quietly", () =>

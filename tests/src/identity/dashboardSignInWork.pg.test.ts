@@ -16,7 +16,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
   `asking for a sign-in link (${process.env.DATABASE_URL === undefined ? "embedded PGlite" : "real Postgres"})`,
   (it) => {
     it.effect("runs the same SQL for a known and an unknown address, none of it reading users or links", () =>
-      withSignInApp({}, async (app) => {
+      withSignInApp({ dashboardSignUp: "invited" }, async (app) => {
         const email = `${crypto.randomUUID()}@example.com`
         assert.strictEqual((await app.call("GET", "/users/me", { token: await sessionToken({ email }) })).status, 200)
 
@@ -30,7 +30,7 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabase)), { timeout: "120 seconds", 
         assert.deepStrictEqual(
           app.mail().map((message) => message.to),
           [email],
-          "the sign-in pass mails the known address only"
+          "with sign-up for the invited, the sign-in pass mails the known address only"
         )
       })
     )

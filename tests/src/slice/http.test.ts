@@ -343,7 +343,7 @@ describe("service documents and health", () => {
       }
       const security = path.startsWith("/v1/")
         ? [{ bearer: [] }]
-        : path === "/auth/session"
+        : path === "/auth/session" || path.startsWith("/auth/personal-tokens")
           ? [{ sessionCookie: [] }]
           : [{ bearer: [] }, { sessionCookie: [] }]
       assert.deepStrictEqual(op.security, security, `${method} ${path} lists its security`)

@@ -52,7 +52,8 @@ export const SignIn = ({ onSignedIn }: { readonly onSignedIn: (session: Dashboar
       ) : sentTo !== null ? (
         <div role="status">
           <p>
-            <strong>Check your inbox.</strong> If {sentTo} has an account, a sign-in link is on its way. It works once.
+            <strong>Check your inbox.</strong> If {sentTo} may sign in or sign up here, a link is on its way. It works
+            once.
           </p>
           <button type="button" onClick={() => setSentTo(null)}>
             Use another address
@@ -65,7 +66,7 @@ export const SignIn = ({ onSignedIn }: { readonly onSignedIn: (session: Dashboar
             run(() => requestSignInLink(email.trim()).then(() => setSentTo(email.trim())))
           }}
         >
-          <p>We e-mail you a one-time link; no password needed.</p>
+          <p>We e-mail you a one-time link; no password needed. First time here? The same link signs you up.</p>
           <label for="email">Work e-mail</label>
           <input
             id="email"

@@ -16,6 +16,13 @@ export const Members = () => {
     () => client.teamAdmin.listMembers({ params: { id: teamId }, query: { limit: 100 } }).then((p) => p.data),
     [client, teamId]
   )
+  const invites = useLoad(
+    () =>
+      client.teamAdmin
+        .listInvites({ params: { id: teamId }, query: { limit: 100 } })
+        .then((p) => p.data.filter((invite) => invite.status === "pending")),
+    [client, teamId]
+  )
   const [email, setEmail] = useState("")
   const [role, setRole] = useState<Role>("member")
   const [invited, setInvited] = useState<string | null>(null)
@@ -48,6 +55,7 @@ export const Members = () => {
               await client.teamAdmin.invite({ params: { id: teamId }, payload: { email: email.trim(), role } })
               setInvited(email.trim())
               setEmail("")
+              await invites.reload()
             }}
           >
             Send invitation
@@ -55,6 +63,33 @@ export const Members = () => {
           {invited === null ? null : <p role="status">Invitation sent to {invited}.</p>}
         </form>
       ) : null}
+      <Loading loaded={invites.loaded} label="invitations">
+        {(pending) =>
+          pending.length === 0 ? null : (
+            <div class="table-wrap">
+              <table>
+                <caption>Pending invitations</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Invitee</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Expires</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {pending.map((invite) => (
+                    <tr key={invite.id}>
+                      <td>{invite.email}</td>
+                      <td>{invite.role}</td>
+                      <td>{formatDate(invite.expiresAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loading>
       {roleError === null ? null : <ErrorNote error={roleError} />}
       <Loading loaded={members.loaded} label="members">
         {(list) => (

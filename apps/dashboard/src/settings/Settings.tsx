@@ -2,6 +2,7 @@ import { KillSwitch } from "../approvals/SpendFreeze.tsx"
 import { useWorkspace } from "../session/context.ts"
 import { PageHeader } from "../ui/components.tsx"
 import { Members } from "./Members.tsx"
+import { PersonalTokens } from "./PersonalTokens.tsx"
 import { SpendingKeys } from "./SpendingKeys.tsx"
 import { TeamApiKeys } from "./TeamApiKeys.tsx"
 import { Webhooks } from "./Webhooks.tsx"
@@ -13,8 +14,8 @@ export const Settings = () => {
     <>
       <PageHeader title="Settings">
         {canManage
-          ? "Spending keys and their policies, team API keys, webhook endpoints, and who is in the team."
-          : "What is set up for the team. Only owners and admins can change it."}
+          ? "Spending keys and their policies, team API keys, webhook endpoints, who is in the team, and your personal tokens."
+          : "What is set up for the team (only owners and admins can change it), and your personal tokens."}
       </PageHeader>
       {canManage ? (
         <SpendingKeys />
@@ -25,6 +26,7 @@ export const Settings = () => {
       {canManage ? <TeamApiKeys /> : null}
       {canManage ? <Webhooks /> : null}
       <Members />
+      <PersonalTokens />
     </>
   )
 }

@@ -90,25 +90,59 @@ export const PageHeader = ({ title, children }: { readonly title: string; readon
 export const Field = ({
   label,
   help,
+  error,
   children
 }: {
   readonly label: string
   readonly help?: string
-  readonly children: (props: { readonly id: string; readonly "aria-describedby"?: string }) => ComponentChildren
+  /** What is wrong with the value, shown under the field and announced with it; none when it is fine. */
+  readonly error?: string | undefined
+  readonly children: (props: {
+    readonly id: string
+    readonly "aria-describedby"?: string
+    readonly "aria-invalid"?: true
+  }) => ComponentChildren
 }) => {
   const id = useId()
   const helpId = `${id}-help`
+  const errorId = `${id}-error`
+  const describedBy = [help === undefined ? null : helpId, error === undefined ? null : errorId]
+    .filter((part) => part !== null)
+    .join(" ")
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      {children(help === undefined ? { id } : { id, "aria-describedby": helpId })}
+      {children({
+        id,
+        ...(describedBy === "" ? {} : { "aria-describedby": describedBy }),
+        ...(error === undefined ? {} : { "aria-invalid": true as const })
+      })}
       {help === undefined ? null : (
         <small id={helpId} class="muted">
           {help}
         </small>
       )}
+      {error === undefined ? null : (
+        <small id={errorId} class="error">
+          {error}
+        </small>
+      )}
     </div>
   )
+}
+
+/**
+ * The field errors of a refused request by field name (the last part of each detail's path, e.g. `payload.name` →
+ * `name`), when the service or the client refused the input; null for any other failure.
+ */
+export const fieldErrorsOf = (error: unknown): Readonly<Record<string, string>> | null => {
+  if (!(error instanceof ApiError) || error.details === undefined || error.details.length === 0) return null
+  const byField: Record<string, string> = {}
+  for (const detail of error.details) {
+    const field = detail.path.split(".").at(-1) ?? ""
+    byField[field] ??= detail.message
+  }
+  return byField
 }
 
 /** A button that runs `action`, disabled while it runs, reporting its failure beside it. */

@@ -16,7 +16,15 @@ import { SearchApi } from "./finance/search/index.ts"
 import { TagsApi } from "./finance/tags/index.ts"
 import { TrackerEntriesApi, TrackerProjectsApi } from "./finance/tracker/index.ts"
 import { CategoriesApi, TransactionsApi } from "./finance/transactions/index.ts"
-import { DashboardSessionApi, DashboardSignInApi, InvitesApi, MeApi, TeamAdminApi, TeamsApi } from "./identity/index.ts"
+import {
+  DashboardSessionApi,
+  DashboardSignInApi,
+  InvitesApi,
+  MeApi,
+  PersonalTokensApi,
+  TeamAdminApi,
+  TeamsApi
+} from "./identity/index.ts"
 import { InboundEventsApi, withInboundWebhooks } from "./inbound/index.ts"
 import { ChatAppApi, MailAccountsApi, MailCallbackApi } from "./integrations/index.ts"
 import { AccountsApi } from "./ledger/index.ts"
@@ -80,6 +88,7 @@ export class Api extends HttpApi.make("svc")
   .add(MailCallbackApi)
   .add(DashboardSignInApi)
   .add(DashboardSessionApi)
+  .add(PersonalTokensApi)
   .add(ChangelogApi)
   .add(DesktopApi)
   .middleware(InputLimits)

@@ -82,6 +82,11 @@ export const REFERENCE_CATALOG: ReadonlyArray<TagGroup> = [
     tags: [
       tag("dashboardSignIn", "Dashboard sign-in", "Sign in to the dashboard by email."),
       tag("dashboardSession", "Dashboard session", "The dashboard's session: read it, end it."),
+      tag(
+        "personalTokens",
+        "Personal tokens",
+        "A person's own bearer token for the CLI, made in the dashboard: acts as them, shown once, revocable."
+      ),
       tag("oauth", "OAuth", "The OAuth 2.0 authorization server: authorization code with PKCE, refresh tokens."),
       tag("wellKnown", "OAuth discovery", "Metadata that lets OAuth clients discover the server."),
       tag("oauthApplications", "OAuth applications", "The team's OAuth applications (developer settings)."),

@@ -23,6 +23,7 @@ import {
   DashboardSignInHttp,
   InvitesHttp,
   MeHttp,
+  PersonalTokensHttp,
   TeamAdminHttp,
   TeamsHttp
 } from "./identity/index.ts"
@@ -89,6 +90,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     MailCallbackHttp,
     DashboardSignInHttp,
     DashboardSessionHttp,
+    PersonalTokensHttp,
     ChangelogHttp,
     DesktopHttp
   ]),

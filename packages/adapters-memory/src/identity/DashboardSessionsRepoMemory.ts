@@ -51,6 +51,20 @@ export const DashboardSessionsRepoMemory = Layer.effect(
         Ref.get(sessions).pipe(
           Effect.map((all) => Option.fromNullishOr([...all.values()].find((s) => s.tokenHash === tokenHash)))
         ),
+      listPersonalTokens: (userId, at) =>
+        Ref.get(sessions).pipe(
+          Effect.map((all) =>
+            [...all.values()]
+              .filter(
+                (s) =>
+                  s.userId === userId &&
+                  s.name !== null &&
+                  s.revokedAt === null &&
+                  Date.parse(s.expiresAt) > Date.parse(at)
+              )
+              .toSorted((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+          )
+        ),
       revokeSession: (id, at) =>
         store.atomically(
           Ref.modify(sessions, (all) => {

@@ -1,4 +1,4 @@
-import { newestFirst, type TeamInvite, TeamInvitesRepo } from "@svc/domain"
+import { newestFirst, sameEmail, type TeamInvite, TeamInvitesRepo } from "@svc/domain"
 import { Effect, Layer, Option, Ref } from "effect"
 import { MemoryStore } from "../shared/index.ts"
 
@@ -13,6 +13,14 @@ export const TeamInvitesRepoMemory = Layer.effect(
       findByTokenHash: (hash) =>
         Ref.get(rows).pipe(
           Effect.map((all) => Option.fromNullishOr([...all.values()].find((i) => i.tokenHash === hash)))
+        ),
+      hasPendingFor: (email, at) =>
+        Ref.get(rows).pipe(
+          Effect.map((all) =>
+            [...all.values()].some(
+              (i) => sameEmail(i.email, email) && i.acceptedAt === null && Date.parse(i.expiresAt) > Date.parse(at)
+            )
+          )
         ),
       listForTeam: (teamId) =>
         Ref.get(rows).pipe(

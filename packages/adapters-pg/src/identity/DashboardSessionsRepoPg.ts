@@ -22,6 +22,9 @@ export const DashboardSessionsRepoPg = Layer.effect(
   DashboardSessionsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(
+      "id, token_hash, user_id, csrf_token, created_at, expires_at, revoked_at, name, preview"
+    )
     return DashboardSessionsRepo.of({
       enqueueLinkRequest: (r) =>
         sql`INSERT INTO sign_in_link_requests (email, requested_from, requested_at)
@@ -62,14 +65,24 @@ export const DashboardSessionsRepoPg = Layer.effect(
           Effect.map(Option.map((row) => row.userId))
         ),
       insertSession: (s) =>
-        sql`INSERT INTO dashboard_sessions (id, token_hash, user_id, csrf_token, created_at, expires_at, revoked_at)
+        sql`INSERT INTO dashboard_sessions
+              (id, token_hash, user_id, csrf_token, created_at, expires_at, revoked_at, name, preview)
             VALUES (${s.id}, ${s.tokenHash}, ${s.userId}, ${s.csrfToken}, ${s.createdAt}, ${s.expiresAt},
-                    ${s.revokedAt})`.pipe(Effect.asVoid, orUnavailable("dashboardSessions.insert")),
+                    ${s.revokedAt}, ${s.name}, ${s.preview})`.pipe(
+          Effect.asVoid,
+          orUnavailable("dashboardSessions.insert")
+        ),
       findSession: (tokenHash) =>
-        sql`SELECT id, token_hash, user_id, csrf_token, created_at, expires_at, revoked_at
-            FROM dashboard_sessions WHERE token_hash = ${tokenHash}`.pipe(
+        sql`SELECT ${columns} FROM dashboard_sessions WHERE token_hash = ${tokenHash}`.pipe(
           orUnavailable("dashboardSessions.find"),
           Effect.flatMap(decodeFirst(DashboardSession, "dashboardSessions.find"))
+        ),
+      listPersonalTokens: (userId, at) =>
+        sql`SELECT ${columns} FROM dashboard_sessions
+            WHERE user_id = ${userId} AND name IS NOT NULL AND revoked_at IS NULL AND expires_at > ${at}
+            ORDER BY created_at DESC, id DESC`.pipe(
+          orUnavailable("dashboardSessions.listPersonalTokens"),
+          Effect.flatMap(decodeRows(DashboardSession, "dashboardSessions.listPersonalTokens"))
         ),
       revokeSession: (id, at) =>
         sql`UPDATE dashboard_sessions SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`.pipe(

@@ -24,6 +24,14 @@ export const TeamInvitesRepoPg = Layer.effect(
           orUnavailable("teamInvites.findByTokenHash"),
           Effect.flatMap(decodeFirst(TeamInvite, "teamInvites.findByTokenHash"))
         ),
+      hasPendingFor: (email, at) =>
+        sql`SELECT id FROM team_invites
+            WHERE lower(email) = lower(${email}) AND accepted_at IS NULL AND expires_at > ${at}
+            LIMIT 1`.pipe(
+          orUnavailable("teamInvites.hasPendingFor"),
+          Effect.flatMap(decodeRows(IdRow, "teamInvites.hasPendingFor")),
+          Effect.map((rows) => rows.length > 0)
+        ),
       listForTeam: (teamId) =>
         sql`SELECT * FROM team_invites WHERE team_id = ${teamId} ORDER BY created_at DESC, id DESC`.pipe(
           orUnavailable("teamInvites.listForTeam"),

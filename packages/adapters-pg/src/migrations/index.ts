@@ -47,6 +47,7 @@ import userPreferences from "./0048_user_preferences.ts"
 import invoiceInternalNote from "./0049_invoice_internal_note.ts"
 import twinCategoryTaxonomy from "./0050_twin_category_taxonomy.ts"
 import customerTags from "./0051_customer_tags.ts"
+import personalTokens from "./0052_personal_tokens.ts"
 import cardRefunds from "./0053_card_refunds.ts"
 import cardAuthorizationUnlockedReads from "./0054_card_authorization_unlocked_reads.ts"
 
@@ -99,6 +100,7 @@ export const migrations = Migrator.fromRecord({
   "0049_invoice_internal_note": invoiceInternalNote,
   "0050_twin_category_taxonomy": twinCategoryTaxonomy,
   "0051_customer_tags": customerTags,
+  "0052_personal_tokens": personalTokens,
   "0053_card_refunds": cardRefunds,
   "0054_card_authorization_unlocked_reads": cardAuthorizationUnlockedReads
 })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { UserId } from "../shared/model.ts"
+import { EXAMPLE_ID, UserId } from "../shared/model.ts"
 
 /**
  * A one-time sign-in link: the raw token is mailed once and stored only as its SHA-256 hash; it can be consumed once,
@@ -27,8 +27,10 @@ export const QueuedLinkRequest = Schema.Struct({
 export type QueuedLinkRequest = typeof QueuedLinkRequest.Type
 
 /**
- * A dashboard session behind the `svc_session` cookie: the opaque token is stored only as its SHA-256 hash; the CSRF
- * token is random and stored as it is (it is worthless without the cookie). Live until `expiresAt` or `revokedAt`.
+ * A dashboard session: the `svc_session` cookie of a browser that signed in, or a personal token (ADR 0057) that its
+ * person created in the dashboard for the CLI and other tools, sent as a bearer token. The opaque token is stored only
+ * as its SHA-256 hash; the CSRF token is random and stored as it is (it is worthless without the cookie). Live until
+ * `expiresAt` or `revokedAt`.
  */
 export const DashboardSession = Schema.Struct({
   id: Schema.String,
@@ -37,9 +39,60 @@ export const DashboardSession = Schema.Struct({
   csrfToken: Schema.String,
   createdAt: Schema.String,
   expiresAt: Schema.String,
-  revokedAt: Schema.NullOr(Schema.String)
+  revokedAt: Schema.NullOr(Schema.String),
+  /** A personal token's name; null for a browser's sign-in session. */
+  name: Schema.NullOr(Schema.String),
+  /** A personal token's recognisable, non-secret part (`svcsess_…` and its last four characters); null otherwise. */
+  preview: Schema.NullOr(Schema.String)
 })
 export type DashboardSession = typeof DashboardSession.Type
+
+/** How long a personal token works unless its person chooses: 90 days. */
+export const DEFAULT_PERSONAL_TOKEN_DAYS = 90
+
+/** The longest a personal token may work: a year. */
+export const MAX_PERSONAL_TOKEN_DAYS = 365
+
+/** Whether the session is a personal token (a bearer credential), not a browser's sign-in. */
+export const isPersonalToken = (session: DashboardSession): boolean => session.name !== null
+
+/** A personal token as its person sees it: never the secret. */
+export const PersonalTokenView = Schema.Struct({
+  id: Schema.String.annotate({ description: "The token's id.", examples: [EXAMPLE_ID] }),
+  object: Schema.Literal("personal_token"),
+  name: Schema.String.annotate({
+    description: "What the token is for, as its person named it.",
+    examples: ["laptop CLI"]
+  }),
+  preview: Schema.String.annotate({
+    description: "The token's prefix and last four characters, to recognise it (never the secret).",
+    examples: ["svcsess_…x7Qa"]
+  }),
+  createdAt: Schema.String.annotate({
+    description: "When it was created (ISO 8601 UTC).",
+    examples: ["2026-11-29T09:30:00.000Z"]
+  }),
+  expiresAt: Schema.String.annotate({
+    description: "When it stops working (ISO 8601 UTC).",
+    examples: ["2027-02-27T09:30:00.000Z"]
+  }),
+  revokedAt: Schema.NullOr(Schema.String).annotate({
+    description: "When it was revoked (ISO 8601 UTC); null while it works.",
+    examples: [null]
+  })
+})
+export type PersonalTokenView = typeof PersonalTokenView.Type
+
+/** The view of a personal token. */
+export const personalTokenView = (session: DashboardSession): PersonalTokenView => ({
+  id: session.id,
+  object: "personal_token",
+  name: session.name ?? "",
+  preview: session.preview ?? "",
+  createdAt: session.createdAt,
+  expiresAt: session.expiresAt,
+  revokedAt: session.revokedAt
+})
 
 /** The answer to a sign-in link request: the same whether or not the address belongs to a user. */
 export const SignInLinkRequestView = Schema.Struct({

@@ -1,5 +1,5 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
-import { AuditLogRepo, auditDraft } from "../audit/index.ts"
+import { AuditLogRepo } from "../audit/index.ts"
 import { Mailer, type MailMessage } from "../platform/index.ts"
 import {
   constantTimeEqual,
@@ -11,9 +11,10 @@ import {
   type PersistenceUnavailable,
   periodicJob,
   Transactor,
-  type UserId
+  UserId
 } from "../shared/index.ts"
 import { type DashboardSession, isSessionLive, type QueuedLinkRequest, type SignInLink } from "./DashboardSession.ts"
+import { auditSession } from "./internal/SessionAudit.ts"
 import { normalizeEmail } from "./Member.ts"
 import {
   SIGN_IN_LINK_TTL_SECONDS,
@@ -22,6 +23,7 @@ import {
   type SignInLinkLimits,
   signInClientOf
 } from "./SignInAllowance.ts"
+import { TeamInvitesRepo } from "./TeamManagement.ts"
 import type { User } from "./User.ts"
 import { UsersRepo } from "./Users.ts"
 
@@ -64,6 +66,11 @@ export class DashboardSessionsRepo extends Context.Service<
     ) => Effect.Effect<Option.Option<UserId>, PersistenceUnavailable>
     readonly insertSession: (session: DashboardSession) => Effect.Effect<void, PersistenceUnavailable>
     readonly findSession: (tokenHash: string) => Effect.Effect<Option.Option<DashboardSession>, PersistenceUnavailable>
+    /** The user's personal tokens that are neither revoked nor expired at `at`, newest first. */
+    readonly listPersonalTokens: (
+      userId: UserId,
+      at: string
+    ) => Effect.Effect<ReadonlyArray<DashboardSession>, PersistenceUnavailable>
     /** Revokes the session at `at` unless it was revoked already; true when this call revoked it. */
     readonly revokeSession: (id: string, at: string) => Effect.Effect<boolean, PersistenceUnavailable>
     /** Deletes links expired before `cutoff` and sessions expired or revoked before it; returns how many. */
@@ -85,11 +92,19 @@ export const DashboardSessionsPurgeJob = (options: {
     options.interval
   )
 
-/** Where sign-in links point and how long sessions live. */
+/**
+ * Who may sign up by asking for a link with an address no user has (ADR 0057): `open`, anyone who reads the mail sent
+ * to it (a new person, then, creates their team); `invited`, only an address with a pending invitation.
+ */
+export const SIGN_UP_POLICIES = ["open", "invited"] as const
+export type SignUpPolicy = (typeof SIGN_UP_POLICIES)[number]
+
+/** Where sign-in links point, how long sessions live, and who may sign up. */
 export interface DashboardSignInSettings {
   /** The dashboard's sign-in page; the token goes in its fragment (`#token=`), so it never reaches a server log. */
   readonly signInUrl: string
   readonly sessionTtlSeconds: number
+  readonly signUp: SignUpPolicy
 }
 
 /** A session just opened: the session, its raw token (set as the cookie, never stored) and its user. */
@@ -136,22 +151,10 @@ export class DashboardSignIn extends Context.Service<
     Effect.gen(function* () {
       const repo = yield* DashboardSessionsRepo
       const users = yield* UsersRepo
+      const invites = yield* TeamInvitesRepo
       const audit = yield* AuditLogRepo
       const transactor = yield* Transactor
       const mailer = yield* Mailer
-
-      const audited = (user: User, type: string, session: DashboardSession, at: string) =>
-        user.currentTeamId === null
-          ? Effect.void
-          : Effect.flatMap(
-              auditDraft(user.currentTeamId, {
-                type,
-                mode: null,
-                at,
-                data: { userId: user.id, email: user.email, sessionId: session.id }
-              }),
-              (draft) => audit.append([draft])
-            )
 
       const requestLink = Effect.fn("DashboardSignIn.requestLink")(function* (email: string, clientAddress: string) {
         yield* repo.enqueueLinkRequest({
@@ -161,13 +164,27 @@ export class DashboardSignIn extends Context.Service<
         })
       })
 
+      /**
+       * The user an address without one signs up as, provisioned now (their link needs them) when the sign-up policy
+       * lets the address in; none otherwise.
+       */
+      const newcomer = (email: string, now: number) =>
+        Effect.gen(function* () {
+          const admitted = settings.signUp === "open" || (yield* invites.hasPendingFor(email, isoOfMillis(now)))
+          if (!admitted) return Option.none<User>()
+          const id = UserId.make(yield* newIdText)
+          return Option.some(yield* users.ensure({ id, email, fullName: null }))
+        })
+
       /** The mail a queued request calls for, the link stored: none for a stale request, a stranger or past the allowance. */
       const linkFor = (request: QueuedLinkRequest) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const windowStart = now - SIGN_IN_LINK_TTL_SECONDS * 1000
           if (Date.parse(request.requestedAt) < windowStart) return Option.none<MailMessage>()
-          const user = yield* users.findByEmail(request.email)
+          const user = yield* Effect.flatMap(users.findByEmail(request.email), (known) =>
+            Option.isSome(known) ? Effect.succeed(known) : newcomer(request.email, now)
+          )
           if (Option.isNone(user)) return Option.none<MailMessage>()
           const token = yield* generateSecret("")
           const link: SignInLink = {
@@ -242,10 +259,12 @@ export class DashboardSignIn extends Context.Service<
               csrfToken,
               createdAt: at,
               expiresAt: isoOfMillis(now + settings.sessionTtlSeconds * 1000),
-              revokedAt: null
+              revokedAt: null,
+              name: null,
+              preview: null
             }
             yield* repo.insertSession(opened)
-            yield* audited(user.value, "dashboard_session.created", opened, at)
+            yield* auditSession(audit, user.value, "dashboard_session.created", opened, at)
             return { session: opened, token: sessionToken, user: user.value }
           })
         )
@@ -267,7 +286,7 @@ export class DashboardSignIn extends Context.Service<
         yield* transactor.withTransaction(
           Effect.gen(function* () {
             if (yield* repo.revokeSession(active.session.id, at)) {
-              yield* audited(active.user, "dashboard_session.revoked", active.session, at)
+              yield* auditSession(audit, active.user, "dashboard_session.revoked", active.session, at)
             }
           })
         )

@@ -25,6 +25,11 @@ export const InviteTtlSeconds = Context.Reference<number>("@svc/domain/InviteTtl
   defaultValue: () => 7 * 86_400
 })
 
+/** Where the dashboard accepts an invitation: its token goes in the fragment (`#invitation=`), never to a server log. */
+export interface TeamManagementSettings {
+  readonly invitationUrl: string
+}
+
 /** A member of a team acting on it. */
 export interface TeamActor {
   readonly userId: UserId
@@ -65,6 +70,8 @@ export class TeamInvitesRepo extends Context.Service<
   {
     readonly insert: (invite: TeamInvite) => Effect.Effect<void, PersistenceUnavailable>
     readonly findByTokenHash: (hash: string) => Effect.Effect<Option.Option<TeamInvite>, PersistenceUnavailable>
+    /** Whether an invitation to this address (compared without case) is neither accepted nor expired at `at`. */
+    readonly hasPendingFor: (email: string, at: string) => Effect.Effect<boolean, PersistenceUnavailable>
     /** The team's invitations, newest first. */
     readonly listForTeam: (teamId: TeamId) => Effect.Effect<ReadonlyArray<TeamInvite>, PersistenceUnavailable>
     /**
@@ -128,160 +135,168 @@ export class TeamManagement extends Context.Service<
     ) => Effect.Effect<TeamMember, TeamActionForbidden | MemberNotFound | LastOwner | PersistenceUnavailable>
   }
 >()("@svc/domain/TeamManagement") {
-  static readonly make = Effect.gen(function* () {
-    const teams = yield* TeamsRepo
-    const users = yield* UsersRepo
-    const invitesRepo = yield* TeamInvitesRepo
-    const transactor = yield* Transactor
-    const mailer = yield* Mailer
-    const ttlSeconds = yield* InviteTtlSeconds
+  static readonly make = (settings: TeamManagementSettings) =>
+    Effect.gen(function* () {
+      const teams = yield* TeamsRepo
+      const users = yield* UsersRepo
+      const invitesRepo = yield* TeamInvitesRepo
+      const transactor = yield* Transactor
+      const mailer = yield* Mailer
+      const ttlSeconds = yield* InviteTtlSeconds
 
-    const get = Effect.fn("TeamManagement.get")(function* (teamId: TeamId) {
-      const team = yield* teams.findById(teamId)
-      if (Option.isNone(team)) return yield* new TeamNotFound({ teamId })
-      return team.value
-    })
+      const get = Effect.fn("TeamManagement.get")(function* (teamId: TeamId) {
+        const team = yield* teams.findById(teamId)
+        if (Option.isNone(team)) return yield* new TeamNotFound({ teamId })
+        return team.value
+      })
 
-    const requireManager = (actor: TeamActor, action: string) =>
-      mayManageTeam(actor.role) ? Effect.void : Effect.fail(new TeamActionForbidden({ action }))
+      const requireManager = (actor: TeamActor, action: string) =>
+        mayManageTeam(actor.role) ? Effect.void : Effect.fail(new TeamActionForbidden({ action }))
 
-    const update = Effect.fn("TeamManagement.update")(function* (actor: TeamActor, patch: TeamPatch) {
-      yield* requireManager(actor, "update the team")
-      return yield* transactor.withTransaction(
+      const update = Effect.fn("TeamManagement.update")(function* (actor: TeamActor, patch: TeamPatch) {
+        yield* requireManager(actor, "update the team")
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            yield* teams.lockTeam(actor.teamId)
+            const current = yield* get(actor.teamId)
+            const next: Team = {
+              ...current,
+              name: patch.name ?? current.name,
+              baseCurrency: patch.baseCurrency ?? current.baseCurrency
+            }
+            yield* teams.update(next)
+            return next
+          })
+        )
+      })
+
+      const invite = Effect.fn("TeamManagement.invite")(function* (actor: TeamActor, input: InviteMember) {
+        yield* requireManager(actor, "invite members")
+        if (!mayAssignRole(actor.role, input.role)) {
+          return yield* new TeamActionForbidden({ action: `invite with the role ${input.role}` })
+        }
+        const team = yield* get(actor.teamId).pipe(Effect.catchTag("TeamNotFound", Effect.die))
+        const token = yield* generateSecret(INVITE_TOKEN_PREFIX)
+        const now = yield* Clock.currentTimeMillis
+        const invitation: TeamInvite = {
+          id: yield* newIdText,
+          teamId: actor.teamId,
+          email: input.email.trim(),
+          role: input.role,
+          tokenHash: yield* hashSecret(token),
+          invitedBy: actor.userId,
+          expiresAt: isoOfMillis(now + ttlSeconds * 1000),
+          acceptedAt: null,
+          acceptedBy: null,
+          createdAt: isoOfMillis(now)
+        }
+        yield* invitesRepo.insert(invitation)
+        yield* mailer.send({
+          to: invitation.email,
+          subject: `You are invited to join ${team.name}`,
+          text:
+            `You have been invited to join ${team.name} as ${input.role}.\n` +
+            `Accept it in the dashboard (sign in, or sign up, with this address when asked):\n` +
+            `${settings.invitationUrl}#invitation=${token}\n` +
+            `Or, signed in with this address, send POST /invites/accept with {"token": "${token}"}.\n` +
+            `The invitation expires at ${invitation.expiresAt} and works once.`
+        })
+        return invitation
+      })
+
+      const memberOf = (teamId: TeamId, userId: UserId) =>
+        Effect.map(teams.members(teamId), (all) => all.find((m) => m.userId === userId))
+
+      const accept = Effect.fn("TeamManagement.accept")(function* (user: User, token: string) {
+        const hash = yield* hashSecret(token)
+        const found = yield* invitesRepo.findByTokenHash(hash)
+        if (Option.isNone(found) || !constantTimeEqual(found.value.tokenHash, hash)) return yield* new InviteNotFound()
+        const invitation = found.value
+        const now = yield* Clock.currentTimeMillis
+        if (invitation.acceptedAt !== null) return yield* new InviteNotUsable({ reason: "used" })
+        if (Date.parse(invitation.expiresAt) <= now) return yield* new InviteNotUsable({ reason: "expired" })
+        if (!sameEmail(invitation.email, user.email)) return yield* new InviteEmailMismatch()
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            yield* teams.lockTeam(invitation.teamId)
+            if (Option.isSome(yield* teams.membership(invitation.teamId, user.id))) {
+              return yield* new AlreadyMember({ teamId: invitation.teamId })
+            }
+            if (!(yield* invitesRepo.markAccepted(invitation.id, user.id, isoOfMillis(now)))) {
+              return yield* new InviteNotUsable({ reason: "used" })
+            }
+            yield* teams.addMember(invitation.teamId, user.id, invitation.role)
+            yield* users.setCurrentTeam(user.id, invitation.teamId)
+            const member = yield* memberOf(invitation.teamId, user.id)
+            return member ?? (yield* Effect.die(new Error("the member just added is missing")))
+          })
+        )
+      })
+
+      /**
+       * Under the team's lock: the actor's role as of now (a concurrent change may have taken it), the member `userId`,
+       * and whether they are the team's only owner.
+       */
+      const lockedMember = (actor: TeamActor, userId: UserId, action: string) =>
         Effect.gen(function* () {
           yield* teams.lockTeam(actor.teamId)
-          const current = yield* get(actor.teamId)
-          const next: Team = {
-            ...current,
-            name: patch.name ?? current.name,
-            baseCurrency: patch.baseCurrency ?? current.baseCurrency
-          }
-          yield* teams.update(next)
-          return next
+          const all = yield* teams.members(actor.teamId)
+          const self = all.find((m) => m.userId === actor.userId)
+          if (self === undefined) return yield* new TeamActionForbidden({ action })
+          const member = all.find((m) => m.userId === userId)
+          if (member === undefined) return yield* new MemberNotFound({ userId })
+          const lastOwner = member.role === "owner" && all.filter((m) => m.role === "owner").length === 1
+          return { role: self.role, member, lastOwner }
         })
-      )
-    })
 
-    const invite = Effect.fn("TeamManagement.invite")(function* (actor: TeamActor, input: InviteMember) {
-      yield* requireManager(actor, "invite members")
-      if (!mayAssignRole(actor.role, input.role)) {
-        return yield* new TeamActionForbidden({ action: `invite with the role ${input.role}` })
-      }
-      const team = yield* get(actor.teamId).pipe(Effect.catchTag("TeamNotFound", Effect.die))
-      const token = yield* generateSecret(INVITE_TOKEN_PREFIX)
-      const now = yield* Clock.currentTimeMillis
-      const invitation: TeamInvite = {
-        id: yield* newIdText,
-        teamId: actor.teamId,
-        email: input.email.trim(),
-        role: input.role,
-        tokenHash: yield* hashSecret(token),
-        invitedBy: actor.userId,
-        expiresAt: isoOfMillis(now + ttlSeconds * 1000),
-        acceptedAt: null,
-        acceptedBy: null,
-        createdAt: isoOfMillis(now)
-      }
-      yield* invitesRepo.insert(invitation)
-      yield* mailer.send({
-        to: invitation.email,
-        subject: `You are invited to join ${team.name}`,
-        text:
-          `You have been invited to join ${team.name} as ${input.role}.\n` +
-          `Accept by signing in and sending POST /invites/accept with {"token": "${token}"}.\n` +
-          `The invitation expires at ${invitation.expiresAt} and works once.`
-      })
-      return invitation
-    })
-
-    const memberOf = (teamId: TeamId, userId: UserId) =>
-      Effect.map(teams.members(teamId), (all) => all.find((m) => m.userId === userId))
-
-    const accept = Effect.fn("TeamManagement.accept")(function* (user: User, token: string) {
-      const hash = yield* hashSecret(token)
-      const found = yield* invitesRepo.findByTokenHash(hash)
-      if (Option.isNone(found) || !constantTimeEqual(found.value.tokenHash, hash)) return yield* new InviteNotFound()
-      const invitation = found.value
-      const now = yield* Clock.currentTimeMillis
-      if (invitation.acceptedAt !== null) return yield* new InviteNotUsable({ reason: "used" })
-      if (Date.parse(invitation.expiresAt) <= now) return yield* new InviteNotUsable({ reason: "expired" })
-      if (!sameEmail(invitation.email, user.email)) return yield* new InviteEmailMismatch()
-      return yield* transactor.withTransaction(
-        Effect.gen(function* () {
-          yield* teams.lockTeam(invitation.teamId)
-          if (Option.isSome(yield* teams.membership(invitation.teamId, user.id))) {
-            return yield* new AlreadyMember({ teamId: invitation.teamId })
-          }
-          if (!(yield* invitesRepo.markAccepted(invitation.id, user.id, isoOfMillis(now)))) {
-            return yield* new InviteNotUsable({ reason: "used" })
-          }
-          yield* teams.addMember(invitation.teamId, user.id, invitation.role)
-          yield* users.setCurrentTeam(user.id, invitation.teamId)
-          const member = yield* memberOf(invitation.teamId, user.id)
-          return member ?? (yield* Effect.die(new Error("the member just added is missing")))
-        })
-      )
-    })
-
-    /**
-     * Under the team's lock: the actor's role as of now (a concurrent change may have taken it), the member `userId`,
-     * and whether they are the team's only owner.
-     */
-    const lockedMember = (actor: TeamActor, userId: UserId, action: string) =>
-      Effect.gen(function* () {
-        yield* teams.lockTeam(actor.teamId)
-        const all = yield* teams.members(actor.teamId)
-        const self = all.find((m) => m.userId === actor.userId)
-        if (self === undefined) return yield* new TeamActionForbidden({ action })
-        const member = all.find((m) => m.userId === userId)
-        if (member === undefined) return yield* new MemberNotFound({ userId })
-        const lastOwner = member.role === "owner" && all.filter((m) => m.role === "owner").length === 1
-        return { role: self.role, member, lastOwner }
+      const changeRole = Effect.fn("TeamManagement.changeRole")(function* (
+        actor: TeamActor,
+        userId: UserId,
+        role: Role
+      ) {
+        yield* requireManager(actor, "change roles")
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const now = yield* lockedMember(actor, userId, "change roles")
+            const { member, lastOwner } = now
+            if (!mayManageTeam(now.role) || !mayAssignRole(now.role, member.role) || !mayAssignRole(now.role, role)) {
+              return yield* new TeamActionForbidden({ action: `change the role ${member.role} to ${role}` })
+            }
+            if (lastOwner && role !== "owner") return yield* new LastOwner({ teamId: actor.teamId })
+            yield* teams.setRole(actor.teamId, userId, role)
+            return { ...member, role }
+          })
+        )
       })
 
-    const changeRole = Effect.fn("TeamManagement.changeRole")(function* (actor: TeamActor, userId: UserId, role: Role) {
-      yield* requireManager(actor, "change roles")
-      return yield* transactor.withTransaction(
-        Effect.gen(function* () {
-          const now = yield* lockedMember(actor, userId, "change roles")
-          const { member, lastOwner } = now
-          if (!mayManageTeam(now.role) || !mayAssignRole(now.role, member.role) || !mayAssignRole(now.role, role)) {
-            return yield* new TeamActionForbidden({ action: `change the role ${member.role} to ${role}` })
-          }
-          if (lastOwner && role !== "owner") return yield* new LastOwner({ teamId: actor.teamId })
-          yield* teams.setRole(actor.teamId, userId, role)
-          return { ...member, role }
-        })
-      )
-    })
+      const removeMember = Effect.fn("TeamManagement.removeMember")(function* (actor: TeamActor, userId: UserId) {
+        const leaving = userId === actor.userId
+        if (!leaving) yield* requireManager(actor, "remove members")
+        return yield* transactor.withTransaction(
+          Effect.gen(function* () {
+            const now = yield* lockedMember(actor, userId, "remove members")
+            const { member, lastOwner } = now
+            if (!leaving && (!mayManageTeam(now.role) || !mayAssignRole(now.role, member.role))) {
+              return yield* new TeamActionForbidden({ action: `remove a member with the role ${member.role}` })
+            }
+            if (lastOwner) return yield* new LastOwner({ teamId: actor.teamId })
+            yield* teams.removeMember(actor.teamId, userId)
+            return member
+          })
+        )
+      })
 
-    const removeMember = Effect.fn("TeamManagement.removeMember")(function* (actor: TeamActor, userId: UserId) {
-      const leaving = userId === actor.userId
-      if (!leaving) yield* requireManager(actor, "remove members")
-      return yield* transactor.withTransaction(
-        Effect.gen(function* () {
-          const now = yield* lockedMember(actor, userId, "remove members")
-          const { member, lastOwner } = now
-          if (!leaving && (!mayManageTeam(now.role) || !mayAssignRole(now.role, member.role))) {
-            return yield* new TeamActionForbidden({ action: `remove a member with the role ${member.role}` })
-          }
-          if (lastOwner) return yield* new LastOwner({ teamId: actor.teamId })
-          yield* teams.removeMember(actor.teamId, userId)
-          return member
-        })
-      )
+      return TeamManagement.of({
+        get,
+        update,
+        members: Effect.fn("TeamManagement.members")((teamId: TeamId) => teams.members(teamId)),
+        invite,
+        invites: Effect.fn("TeamManagement.invites")((teamId: TeamId) => invitesRepo.listForTeam(teamId)),
+        accept,
+        changeRole,
+        removeMember
+      })
     })
-
-    return TeamManagement.of({
-      get,
-      update,
-      members: Effect.fn("TeamManagement.members")((teamId: TeamId) => teams.members(teamId)),
-      invite,
-      invites: Effect.fn("TeamManagement.invites")((teamId: TeamId) => invitesRepo.listForTeam(teamId)),
-      accept,
-      changeRole,
-      removeMember
-    })
-  })
-  static readonly layer = Layer.effect(TeamManagement, TeamManagement.make)
+  static readonly layer = (settings: TeamManagementSettings) =>
+    Layer.effect(TeamManagement, TeamManagement.make(settings))
 }

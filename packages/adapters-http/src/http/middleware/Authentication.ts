@@ -6,6 +6,7 @@ import {
   DashboardSignIn,
   hasScope,
   isPersistenceUnavailable,
+  isPersonalToken,
   type PersistenceUnavailable,
   TeamCredentials,
   type TeamPrincipal,
@@ -100,7 +101,8 @@ const withoutAuthorization = Effect.gen(function* () {
 
 /**
  * The live dashboard session behind the `svc_session` cookie, or the response refusing the request: 401 without a
- * live session; 403 csrf_failed when an unsafe method lacks the session's CSRF token or comes from another origin.
+ * live browser session (a personal token is a bearer credential only, so it never reaches the cookie-only routes that
+ * make more tokens); 403 csrf_failed when an unsafe method lacks the session's CSRF token or comes from another origin.
  */
 const cookieSessions = Effect.gen(function* () {
   const signIn = yield* DashboardSignIn
@@ -108,7 +110,9 @@ const cookieSessions = Effect.gen(function* () {
   return (credential: string, resourceMetadata: string | undefined) =>
     Effect.gen(function* () {
       const active = credential === "" ? Option.none<ActiveSession>() : yield* signIn.authenticate(credential)
-      if (Option.isNone(active)) return Result.fail(unauthorizedResponse(resourceMetadata))
+      if (Option.isNone(active) || isPersonalToken(active.value.session)) {
+        return Result.fail(unauthorizedResponse(resourceMetadata))
+      }
       const request = yield* HttpServerRequest.HttpServerRequest
       if (!SAFE_METHODS.has(request.method.toUpperCase())) {
         const csrf = request.headers[CSRF_HEADER] ?? ""
