@@ -1,5 +1,6 @@
 import { Console, Effect } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
+import { baseUrlHelp } from "./Credentials.ts"
 import { approvals } from "./commands/approvals.ts"
 import { balance } from "./commands/balance.ts"
 import { changelog } from "./commands/changelog.ts"
@@ -19,6 +20,7 @@ const svc = Command.make("svc").pipe(
   Command.withDescription(
     "Governed agent spend from the terminal: log in once, then spend, approve, transfer and check out. " +
       "Human output by default; --json prints the API's JSON on stdout. " +
+      `Where the service is: ${baseUrlHelp}. ` +
       exitCodesHelp
   ),
   Command.withSubcommands(subcommands),

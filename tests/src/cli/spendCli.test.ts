@@ -88,6 +88,25 @@ describe("svc login", () => {
   })
 })
 
+describe("where svc finds the service", () => {
+  it("without --base-url, SVC_BASE_URL or a stored URL: the server's default on this machine, http://localhost:$PORT", async () => {
+    const home = await newHome()
+    const port = new URL(baseUrl()).port
+    const login = await svc(["login", "--token", team.key], { XDG_CONFIG_HOME: home, PORT: port })
+    assert.strictEqual(login.code, 0, login.stderr)
+    assert.include(login.stderr, `logged in to http://localhost:${port};`)
+    const stored = JSON.parse(await readFile(join(home, "svc", "credentials.json"), "utf8"))
+    assert.strictEqual(stored.baseUrl, `http://localhost:${port}`)
+    const balance = await svc(["balance"], { SVC_TOKEN: team.key, PORT: port })
+    assert.strictEqual(balance.code, 0, balance.stderr)
+    const elsewhere = await svc(["balance"], { SVC_TOKEN: team.key, PORT: "9" })
+    assert.strictEqual(elsewhere.code, 6, elsewhere.stderr)
+    assert.include(elsewhere.stderr, "could not reach http://localhost:9")
+    const help = await svc(["--help"], {})
+    assert.match(help.stdout, /SVC_BASE_URL, else the stored login's, else the server's own default/u)
+  })
+})
+
 describe("svc login checks the credential first", () => {
   it("a key the service refuses exits 7 and stores nothing; so does an unreachable service (exit 6)", async () => {
     const home = await newHome()
