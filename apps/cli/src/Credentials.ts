@@ -1,7 +1,7 @@
 import { homedir } from "node:os"
 import { DEFAULT_PORT, localServiceUrl } from "@svc/domain/model"
 import { Config, Effect, FileSystem, Option, Path, Schema } from "effect"
-import { CliExit, ExitCode, usage } from "./Failure.ts"
+import { type CliExit, ExitCode, failure, usage } from "./Failure.ts"
 
 /** Where the service is and the bearer credential (a spending key, team API key or session token) to call it with. */
 export interface Credentials {
@@ -11,7 +11,7 @@ export interface Credentials {
 
 /** Where the service's URL comes from when nothing names it, as `--help` says it. */
 export const baseUrlHelp =
-  "the service's URL: --base-url where a command takes it, else SVC_BASE_URL, else the stored login's, else the " +
+  "--base-url where a command takes it, else SVC_BASE_URL, else the stored login's, else the " +
   `server's own default on this machine, http://localhost:$PORT (PORT as the server reads it, ${DEFAULT_PORT} unless set)`
 
 const Stored = Schema.Struct({ baseUrl: Schema.String, token: Schema.String })
@@ -96,10 +96,7 @@ export const currentCredentials = Effect.gen(function* () {
     () => Option.map(file, (c) => c.token)
   )
   if (Option.isNone(token)) {
-    return yield* new CliExit({
-      exitCode: ExitCode.notLoggedIn,
-      message: "error: not logged in: run `svc login` or set SVC_TOKEN"
-    })
+    return yield* failure(ExitCode.notLoggedIn, "not logged in", [], ["log in: svc login, or set SVC_TOKEN"])
   }
   const baseUrl = yield* resolveBaseUrl(Option.none(), file)
   return { baseUrl, token: token.value } satisfies Credentials

@@ -107,6 +107,52 @@ describe("where svc finds the service", () => {
   })
 })
 
+describe("one failure style", () => {
+  /** `error: <what>`, then details indented by two spaces, then what to do next; nothing else, nothing on stdout. */
+  const STYLE = /^error: \S[^\n]*(\n {2}\S[^\n]*)*(\n(see|request id|log in|log in again): [^\n]+)*\n$/u
+
+  it("prints every kind of failure the same way on stderr, with the exit code of its kind", async () => {
+    const home = await newHome()
+    const runs = await Promise.all([
+      svc(["spend", "list", "--limit", "abc"], agent()),
+      svc(["spend", "lsit"], agent()),
+      svc(["spend", "get"], agent()),
+      svc(["spend", "get", crypto.randomUUID()], agent()),
+      svc(["spend", "get", "not-an-id"], agent()),
+      svc(
+        ["checkout", "intent", "--amount", "1", "--currency", "EUR", "--merchant", "Acme", "--purpose", "a book"],
+        agent()
+      ),
+      svc(["balance"], { SVC_TOKEN: team.key, SVC_BASE_URL: "http://127.0.0.1:9" }),
+      svc(["balance"], { XDG_CONFIG_HOME: home, SVC_BASE_URL: baseUrl() }),
+      svc(["balance"], { ...agent(), SVC_RETRY_MAX_MS: "soon" })
+    ])
+    const [badFlag, unknownCommand, missingArgument, unknownId, malformedId, refused, down, loggedOut, badSetting] =
+      runs
+    assert.deepStrictEqual(
+      runs.map((run) => run.code),
+      [2, 2, 2, 5, 2, 5, 6, 7, 2],
+      runs.map((run) => run.stderr).join("\n")
+    )
+    for (const run of runs) {
+      assert.match(run.stderr, STYLE)
+      assert.strictEqual(run.stdout, "")
+    }
+    assert.match(badFlag.stderr, /^error: Invalid value for flag --limit: "abc"/u)
+    assert.match(badFlag.stderr, /^see: svc spend list --help$/mu)
+    assert.match(unknownCommand.stderr, /^error: Unknown subcommand "lsit"/u)
+    assert.match(missingArgument.stderr, /^error: Missing required argument: id/u)
+    assert.match(unknownId.stderr, /^error: not_found \(404\): /u)
+    assert.match(unknownId.stderr, /^request id: \S+$/mu)
+    assert.match(malformedId.stderr, /^error: validation_failed: expected a UUID\n {2}id: expected a UUID\n$/u)
+    assert.match(refused.stderr, /^error: \w+ \(400\): /u)
+    assert.match(refused.stderr, /currency/u)
+    assert.match(down.stderr, /^error: connection_error: .*\n {2}could not reach http:\/\/127\.0\.0\.1:9\n$/u)
+    assert.match(loggedOut.stderr, /^error: not logged in\nlog in: svc login, or set SVC_TOKEN\n$/u)
+    assert.match(badSetting.stderr, /^error: SVC_RETRY_MAX_MS: expected a whole number of milliseconds/u)
+  })
+})
+
 describe("svc login checks the credential first", () => {
   it("a key the service refuses exits 7 and stores nothing; so does an unreachable service (exit 6)", async () => {
     const home = await newHome()
@@ -114,7 +160,7 @@ describe("svc login checks the credential first", () => {
       XDG_CONFIG_HOME: home
     })
     assert.strictEqual(refused.code, 7, refused.stderr)
-    assert.match(refused.stderr, /refused this credential \(401\); nothing was stored/u)
+    assert.match(refused.stderr, /error: \S+ refused this credential \(401\)\n {2}nothing was stored/u)
     assert.notMatch(refused.stderr, /logged in/u)
     const unreachable = await svc(["login", "--token", team.key, "--base-url", "http://127.0.0.1:9"], {
       XDG_CONFIG_HOME: home

@@ -4,7 +4,7 @@ import { Console, Effect, Option, Redacted } from "effect"
 import { Command, Flag, Prompt } from "effect/cli"
 import { FetchHttpClient } from "effect/http"
 import { baseUrlHelp, forget, resolveBaseUrl, store } from "../Credentials.ts"
-import { CliExit, ExitCode, usage } from "../Failure.ts"
+import { ExitCode, failure, usage } from "../Failure.ts"
 
 /** The HTTP status a call answers: 200 when it succeeds, 0 when the service could not be reached. */
 const statusOf = <A, E>(request: Effect.Effect<A, E>) => {
@@ -30,16 +30,12 @@ const verify = (baseUrl: string, token: string) =>
     const asAgent = yield* statusOf(client.accounts.balance())
     const status = asAgent === 401 ? yield* statusOf(client.me.me()) : asAgent
     if (status === 0) {
-      return yield* new CliExit({
-        exitCode: ExitCode.unavailable,
-        message: `error: could not reach ${baseUrl} to check the credential; nothing was stored`
-      })
+      return yield* failure(ExitCode.unavailable, `could not reach ${baseUrl} to check the credential`, [
+        "nothing was stored"
+      ])
     }
     if (status === 401) {
-      return yield* new CliExit({
-        exitCode: ExitCode.notLoggedIn,
-        message: `error: ${baseUrl} refused this credential (401); nothing was stored`
-      })
+      return yield* failure(ExitCode.notLoggedIn, `${baseUrl} refused this credential (401)`, ["nothing was stored"])
     }
   })
 
