@@ -1,3 +1,4 @@
+import { describeReason } from "@svc/domain/model"
 import type {
   Approval,
   Balance,
@@ -13,10 +14,13 @@ import { columns, fields } from "./Output.ts"
 
 type Decision = Pick<SpendEvaluation, "outcome" | "reasons">
 
-const reasonsOf = (decision: Decision | null): string | undefined =>
+/** The policy's reasons, one a line: each code, then the reason in words with its money as the amount beside it. */
+const reasonsOf = (decision: Decision | null, currency: string): string | undefined =>
   decision === null || decision.reasons.length === 0
     ? undefined
-    : decision.reasons.map((r) => `${r.code}: ${r.message}`).join("\n          ")
+    : decision.reasons
+        .map((r) => `${r.code}: ${describeReason(r, (amountMinor) => formatMoney(amountMinor, currency))}`)
+        .join("\n          ")
 
 const approvalOf = (approval: SpendRequest["approval"]): string | undefined =>
   approval === null
@@ -42,7 +46,7 @@ export const spendRequest = (r: SpendRequest): string =>
     ["merchant", r.merchant.category === null ? r.merchant.name : `${r.merchant.name} (${r.merchant.category})`],
     ["url", r.merchant.url],
     ["purpose", r.purpose],
-    ["reasons", reasonsOf(r.decision)],
+    ["reasons", reasonsOf(r.decision, r.currency)],
     ["approval", approvalOf(r.approval)],
     ["created", r.createdAt]
   ])
@@ -97,7 +101,7 @@ export const transfer = (t: Transfer): string =>
     ["from", t.from.address],
     ["to", t.to.paymentCode === null ? t.to.address : `${t.to.address} (code ${t.to.paymentCode})`],
     ["memo", t.memo],
-    ["reasons", reasonsOf(t.decision)],
+    ["reasons", reasonsOf(t.decision, t.currency)],
     ["approval", approvalOf(t.approval)],
     ["expires", t.expiresAt],
     ["created", t.createdAt]
@@ -127,7 +131,7 @@ export const checkoutIntent = (c: CheckoutIntent): string =>
     ["amount", formatMoney(c.amount, c.currency)],
     ["merchant", c.merchant.name],
     ["purpose", c.purpose],
-    ["reasons", reasonsOf(c.decision)],
+    ["reasons", reasonsOf(c.decision, c.currency)],
     ["approval", approvalOf(c.approval)],
     ["card", c.card === null ? undefined : c.card.id],
     ["expires", c.expiresAt]

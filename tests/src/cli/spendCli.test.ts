@@ -236,7 +236,10 @@ describe("svc spend request", () => {
     const denied = await svc(spendArgs("150.00"), agent())
     assert.strictEqual(denied.code, 3, denied.stderr)
     assert.match(denied.stdout, /status\s+denied/u)
-    assert.match(denied.stdout, /reasons\s+amount_over_limit: /u)
+    // The reason's money reads like the amount beside it, never in minor units.
+    assert.match(denied.stdout, /amount\s+USD 150\.00/u)
+    assert.match(denied.stdout, /reasons\s+amount_over_limit: Over the per-request limit \(limit USD 100\.00\)$/mu)
+    assert.notInclude(denied.stdout, "10000")
   })
 
   it("exits 4 with --no-wait while the request waits for approval; spend get and cancel then act on it", async () => {
