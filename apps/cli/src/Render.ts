@@ -22,11 +22,20 @@ const reasonsOf = (decision: Decision | null, currency: string): string | undefi
         .map((r) => `${r.code}: ${describeReason(r, (amountMinor) => formatMoney(amountMinor, currency))}`)
         .join("\n          ")
 
-const approvalOf = (approval: SpendRequest["approval"]): string | undefined =>
-  approval === null
-    ? undefined
-    : `${approval.id} ${approval.status} (${approval.approvals.received}/${approval.approvals.required} approvals, ` +
-      `expires ${approval.expiresAt})`
+/** Who decided an approval: their name (else e-mail) as the service answers it, the user id only without one. */
+const deciderOf = (approval: Pick<Approval, "decidedBy" | "decidedByName">): string | undefined =>
+  approval.decidedByName ?? approval.decidedBy ?? undefined
+
+const by = (decider: string | undefined) => (decider === undefined ? "" : ` by ${decider}`)
+
+const approvalOf = (approval: SpendRequest["approval"]): string | undefined => {
+  if (approval === null) return undefined
+  const decider = deciderOf(approval)
+  return (
+    `${approval.id} ${approval.status}${by(decider)} ` +
+    `(${approval.approvals.received}/${approval.approvals.required} approvals, expires ${approval.expiresAt})`
+  )
+}
 
 /** The balance of the credential's account. */
 export const balance = (b: Balance): string =>
@@ -80,7 +89,7 @@ export const approval = (a: Approval): string =>
     ["status", a.status],
     ["subject", subjectOf(a)],
     ["approvals", `${a.approvals.received}/${a.approvals.required}`],
-    ["decided", a.decidedAt === null ? undefined : `${a.decidedAt} by ${a.decidedBy ?? "?"}`],
+    ["decided", a.decidedAt === null ? undefined : `${a.decidedAt}${by(deciderOf(a))}`],
     ["note", a.note],
     ["expires", a.expiresAt]
   ])
@@ -89,7 +98,10 @@ export const approval = (a: Approval): string =>
 export const approvals = (as: ReadonlyArray<Approval>): string =>
   as.length === 0
     ? "no approvals"
-    : columns([["ID", "STATUS", "EXPIRES", "SUBJECT"], ...as.map((a) => [a.id, a.status, a.expiresAt, subjectOf(a)])])
+    : columns([
+        ["ID", "STATUS", "EXPIRES", "DECIDED BY", "SUBJECT"],
+        ...as.map((a) => [a.id, a.status, a.expiresAt, deciderOf(a) ?? "", subjectOf(a)])
+      ])
 
 /** One transfer as the caller's team sees it. */
 export const transfer = (t: Transfer): string =>

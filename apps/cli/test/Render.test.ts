@@ -55,3 +55,22 @@ describe("svc spend get", () => {
     assert.notInclude(text, "exceeds the per-request limit 2500")
   })
 })
+
+describe("svc approvals: who decided", () => {
+  it("names the approver as the service does (name, else e-mail), the user id only when nothing else is known", () => {
+    const decided = (decidedByName: string | null) =>
+      ({
+        ...approvalOf("a9", "transfer", { amount: 900, to: { address: "addr-1" } }),
+        status: "approved",
+        decidedAt: "2026-11-28T12:05:00Z",
+        decidedBy: "0190f2aa-0000-7000-8000-000000000001",
+        decidedByName,
+        note: null,
+        approvals: { received: 1, required: 1 }
+      }) as unknown as Approval
+    assert.match(Render.approval(decided("Ada Lovelace")), /^decided\s+2026-11-28T12:05:00Z by Ada Lovelace$/mu)
+    assert.notInclude(Render.approval(decided("Ada Lovelace")), "0190f2aa")
+    assert.match(Render.approvals([decided("ada@acme.test")]), /^a9\s+approved\s+\S+\s+ada@acme\.test\s+transfer/mu)
+    assert.match(Render.approval(decided(null)), /by 0190f2aa-0000-7000-8000-000000000001$/mu)
+  })
+})

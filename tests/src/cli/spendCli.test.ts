@@ -11,7 +11,7 @@ const newHome = configHome()
 /** The team's owner session and a test spending key: approved up to USD 50, approval above, denied above USD 100. */
 const team = { owner: "", key: "" }
 beforeAll(async () => {
-  team.owner = await sessionToken({ email: "owner@cli.test" })
+  team.owner = await sessionToken({ email: "owner@cli.test", name: "Olivia Owner" })
   assert.strictEqual((await app.call("POST", "/teams", { token: team.owner, body: { name: "Cli" } })).status, 201)
   const key = await app.call("POST", "/treasury/spending-keys", {
     token: team.owner,
@@ -195,12 +195,17 @@ describe("svc changelog", () => {
   it("prints the changelog newest first with breaking entries marked; --json prints the API's JSON alone", async () => {
     const [human, json] = await Promise.all([svc(["changelog"], agent()), svc(["changelog", "--json"], agent())])
     assert.strictEqual(human.code, 0, human.stderr)
-    assert.match(human.stdout, /^2026-11-28 {2}OAuth access tokens are refused on \/v1 {2}\[BREAKING\]\n {2}changed: /u)
+    assert.match(human.stdout, /^2026-11-29 {2}Approvals name who decided them\n {2}changed: /u)
+    assert.match(
+      human.stdout,
+      /^2026-11-28 {2}OAuth access tokens are refused on \/v1 {2}\[BREAKING\]\n {2}changed: /mu
+    )
     assert.include(human.stdout, "  to do:   ")
     assert.strictEqual(json.code, 0, json.stderr)
     const log = JSON.parse(json.stdout)
-    assert.strictEqual(log.entries[0].id, "oauth-tokens-refused-on-v1")
-    assert.isTrue(log.entries[0].breaking)
+    assert.strictEqual(log.entries[0].id, "approvals-name-the-decider")
+    const breaking = log.entries.find((entry: { breaking: boolean }) => entry.breaking)
+    assert.strictEqual(breaking.id, "oauth-tokens-refused-on-v1")
   })
 })
 
@@ -373,8 +378,13 @@ describe("svc approvals", () => {
     assert.strictEqual(approve.code, 0, approve.stderr)
     assert.match(approve.stdout, /status\s+approved/u)
     assert.match(approve.stdout, /note\s+fine/u)
+    // The approver by name (the API answers it), never by user id.
+    assert.match(approve.stdout, /^decided\s+\S+ by Olivia Owner$/mu)
     assert.strictEqual(deny.code, 0, deny.stderr)
-    assert.strictEqual(JSON.parse(deny.stdout).status, "denied")
+    const denied = JSON.parse(deny.stdout)
+    assert.strictEqual(denied.status, "denied")
+    assert.strictEqual(denied.decidedByName, "Olivia Owner")
+    assert.notInclude(approve.stdout, denied.decidedBy)
 
     const [approvedRequest, deniedRequest] = await Promise.all([
       svc(["spend", "get", first.id, "--json"], agent()),
@@ -382,6 +392,14 @@ describe("svc approvals", () => {
     ])
     assert.strictEqual(JSON.parse(approvedRequest.stdout).status, "approved")
     assert.strictEqual(JSON.parse(deniedRequest.stdout).status, "denied")
+    const shown = await svc(["spend", "get", first.id], agent())
+    assert.match(shown.stdout, new RegExp(`^approval\\s+${first.approval.id} approved by Olivia Owner \\(1/1`, "mu"))
+    const decided = await svc(["approvals", "list", "--status", "denied"], owner)
+    assert.match(decided.stdout, /^ID\s+STATUS\s+EXPIRES\s+DECIDED BY\s+SUBJECT$/mu)
+    assert.match(
+      decided.stdout,
+      new RegExp(`^${second.approval.id}\\s+denied\\s+\\S+\\s+Olivia Owner\\s+spend USD 52\\.00`, "mu")
+    )
     const twice = await svc(["approvals", "deny", first.approval.id], owner)
     assert.strictEqual(twice.code, 5)
   })

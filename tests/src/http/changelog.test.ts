@@ -19,8 +19,10 @@ describe("the changelog", () => {
     assert.strictEqual(new Set(answer.body.entries.map((entry: { id: string }) => entry.id)).size, dates.length)
   })
 
-  it("the newest entry is the breaking refusal of OAuth tokens on /v1, with what to do", async () => {
-    const [newest] = (await app.call("GET", "/changelog")).body.entries
+  it("the newest breaking entry is the refusal of OAuth tokens on /v1, with what to do", async () => {
+    const entries: ReadonlyArray<{ id: string; breaking: boolean }> = (await app.call("GET", "/changelog")).body.entries
+    assert.strictEqual(entries[0]?.id, "approvals-name-the-decider", "the newest entry")
+    const newest = entries.find((entry) => entry.breaking) as (typeof entries)[number] & Record<string, string>
     assert.strictEqual(newest.id, "oauth-tokens-refused-on-v1")
     assert.strictEqual(newest.date, "2026-11-28")
     assert.isTrue(newest.breaking)

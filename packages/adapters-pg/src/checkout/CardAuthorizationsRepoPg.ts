@@ -1,7 +1,7 @@
 import { type AuthorizationInputs, Card, CardAuthorization, CardAuthorizationsRepo } from "@svc/domain"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { APPROVAL_PROGRESS_OF_A } from "../approvals/index.ts"
+import { APPROVAL_PROGRESS_OF_A, DECIDED_BY_NAME_OF_A } from "../approvals/index.ts"
 import { AccountRow, lockedAccount, postingCtes } from "../ledger/index.ts"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 import { IntentRow, toIntent } from "./CheckoutIntentsRepoPg.ts"
@@ -53,6 +53,7 @@ export const CardAuthorizationsRepoPg = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
     const progressOfA = sql.unsafe(APPROVAL_PROGRESS_OF_A)
+    const deciderOfA = sql.unsafe(DECIDED_BY_NAME_OF_A)
     const operation = "cardAuthorizations.lockForDecision"
     return CardAuthorizationsRepo.of({
       find: (token) =>
@@ -72,15 +73,23 @@ export const CardAuthorizationsRepoPg = Layer.effect(
           if (first.cardId === null) return { _tag: "NoCard" } satisfies AuthorizationInputs
           const [card] = yield* decodeRows(Card, operation)([cardPart(first)])
           const intentRow = intentPart(first)
-          // The lock answers the intent's approval without its quorum; a decided approval's steps never change.
+          // The lock answers the intent's approval without its quorum and decider's name; a decided approval's steps
+          // and decider never change.
           const [progress] =
             intentRow.approvalId === null || intentRow.approvalId === undefined
               ? []
-              : yield* sql`SELECT ${progressOfA} AS approval_progress FROM approvals a WHERE a.id = ${intentRow.approvalId}`
+              : yield* sql`SELECT ${progressOfA} AS approval_progress, ${deciderOfA} AS approval_decided_by_name
+                  FROM approvals a WHERE a.id = ${intentRow.approvalId}`
           const [intent] = yield* decodeRows(
             IntentRow,
             operation
-          )([{ ...intentRow, approvalProgress: progress?.approvalProgress ?? null }])
+          )([
+            {
+              ...intentRow,
+              approvalProgress: progress?.approvalProgress ?? null,
+              approvalDecidedByName: progress?.approvalDecidedByName ?? null
+            }
+          ])
           const accounts = yield* decodeRows(AccountRow, operation)(rows.map(accountPart))
           // One row decodes into one of each.
           if (card === undefined || intent === undefined) return yield* Effect.die(new Error("no card decoded"))
