@@ -5,6 +5,8 @@ import {
   DEFAULT_ACCEPTANCE_TTL_SECONDS,
   DEFAULT_DASHBOARD_SESSION_TTL_SECONDS,
   DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_PORT,
+  localServiceUrl,
   SIGN_UP_POLICIES,
   type SignUpPolicy
 } from "@svc/domain"
@@ -99,8 +101,8 @@ export const trustedProxies = Config.schema(TrustedProxies, "TRUST_PROXY").pipe(
   Config.withDefault<ReadonlyArray<IpNetwork.IpNetwork>>([])
 )
 
-/** The port the server listens on (`PORT`, default 3000). */
-const port = Config.Port("PORT").pipe(Config.withDefault(3000))
+/** The port the server listens on (`PORT`, default `DEFAULT_PORT`, 3000). */
+const port = Config.Port("PORT").pipe(Config.withDefault(DEFAULT_PORT))
 
 /** `SESSION_JWT_SECRET`, when set. */
 export const configuredSessionSecret = Config.option(Config.Redacted("SESSION_JWT_SECRET"))
@@ -243,9 +245,7 @@ export const serviceConfig = Effect.gen(function* () {
   const fileKeySecret = Option.getOrElse(yield* configuredFileKeySecret, () => sessionJwtSecret)
   const cursorSigningKey = yield* Config.Redacted("CURSOR_SIGNING_KEY").pipe(Config.withDefault(fileKeySecret))
   const presignedUrlKey = yield* Config.option(Config.Redacted("PRESIGNED_URL_KEY"))
-  const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(
-    Config.withDefault(`http://localhost:${listenPort}`)
-  )
+  const publicBaseUrl = yield* Config.String("PUBLIC_BASE_URL").pipe(Config.withDefault(localServiceUrl(listenPort)))
   const approvalSweepIntervalSeconds = yield* Config.Int("APPROVAL_SWEEP_INTERVAL_SECONDS").pipe(Config.withDefault(15))
   const transferAcceptanceTtlSeconds = yield* Config.schema(
     Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThan(0)),

@@ -1,7 +1,7 @@
 import { MetricsRoute } from "@svc/adapters-http"
 import { ApprovalsRepo, InboundEventStore, nowIso, WebhookDeliveriesRepo } from "@svc/domain"
-import { ConfigProvider, Effect, Layer, Metric, Option } from "effect"
-import { FetchHttpClient, HttpMiddleware, UrlParams } from "effect/http"
+import { ConfigProvider, Effect, Layer, Metric, Option, Ref } from "effect"
+import { FetchHttpClient, HttpClient, type HttpClientRequest, HttpMiddleware, UrlParams } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { SqlClient } from "effect/sql"
 import { backgroundJobsOn, metricsToken } from "./Config.ts"
@@ -24,6 +24,49 @@ const pathOf = (url: string) => {
   return end === -1 ? url : url.slice(0, end)
 }
 
+/** The collector's URL as the log shows it: without credentials, query or fragment. */
+const collectorOf = (request: HttpClientRequest.HttpClientRequest): string => {
+  if (!URL.canParse(request.url)) return "(an invalid URL)"
+  const url = new URL(request.url)
+  url.username = ""
+  url.password = ""
+  url.search = ""
+  url.hash = ""
+  return url.toString()
+}
+
+/**
+ * The HTTP client the trace exporter posts with: the first failed export of an outage (the collector unreachable, or
+ * answering an error) logs one warning naming the collector, and the first export that gets through again one info
+ * line. The exporter itself retries and then drops its spans silently, once per batch.
+ */
+const CollectorClient = Layer.effect(
+  HttpClient.HttpClient,
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const failing = yield* Ref.make(false)
+    const failed = (request: HttpClientRequest.HttpClientRequest, why: string) =>
+      Effect.flatMap(Ref.getAndSet(failing, true), (already) =>
+        already
+          ? Effect.void
+          : Effect.logWarning(
+              `traces are not exported: the collector ${collectorOf(request)} ${why}; spans are dropped until it ` +
+                "accepts them again (logged once per outage)"
+            )
+      )
+    const recovered = (request: HttpClientRequest.HttpClientRequest) =>
+      Effect.flatMap(Ref.getAndSet(failing, false), (was) =>
+        was ? Effect.logInfo(`traces are exported again to the collector ${collectorOf(request)}`) : Effect.void
+      )
+    return client.pipe(
+      HttpClient.tap((response) =>
+        response.status >= 400 ? failed(response.request, `answered ${response.status}`) : recovered(response.request)
+      ),
+      HttpClient.tapError((error) => failed(error.request, "could not be reached"))
+    )
+  })
+).pipe(Layer.provide(FetchHttpClient.layer))
+
 /**
  * Traces over OTLP/HTTP (JSON) when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set:
  * a server span per HTTP request (named by its method, with `http.route` set to the route template) and the spans
@@ -31,11 +74,12 @@ const pathOf = (url: string) => {
  * `OTEL_SERVICE_NAME` (default `svc-api`), `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_RESOURCE_ATTRIBUTES`,
  * `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER=none`. Without an endpoint no tracer is
  * installed, and requests take the untraced path. Health probes and /metrics are never traced; request and response
- * headers are never recorded, and query parameters that look like credentials are redacted.
+ * headers are never recorded, and query parameters that look like credentials are redacted. A collector that cannot be
+ * reached is logged once per outage (`CollectorClient`), never per batch, and never stops the service.
  */
 export const TracingLive = Layer.mergeAll(
   OtlpTracer.layerFromConfig().pipe(
-    Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer]),
+    Layer.provide([OtlpSerialization.layerJson, CollectorClient]),
     // Fallbacks only: effect exports only when OTEL_TRACES_EXPORTER names otlp, which OpenTelemetry makes the default.
     Layer.provide(
       ConfigProvider.layerAdd(

@@ -2,7 +2,7 @@ import { CallResponse, type Client, makeClient, toApiError } from "@svc/sdk"
 import { Config, Effect } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { type Credentials, currentCredentials } from "./Credentials.ts"
-import { fromApiError } from "./Failure.ts"
+import { fromApiError, usage } from "./Failure.ts"
 
 /** The SDK's Effect client for the current credentials, with where it points. */
 export interface Connection {
@@ -19,7 +19,9 @@ const retryMaxMs = Config.Int("SVC_RETRY_MAX_MS").pipe(Config.withDefault(10_000
 /** Connects with the stored or environment credentials (exit 7 when there are none). */
 export const connect = Effect.gen(function* () {
   const credentials: Credentials = yield* currentCredentials
-  const maxElapsedMs = yield* retryMaxMs.pipe(Effect.orDie)
+  const maxElapsedMs = yield* retryMaxMs.pipe(
+    Effect.mapError(() => usage("SVC_RETRY_MAX_MS: expected a whole number of milliseconds, e.g. 10000"))
+  )
   const client = yield* makeClient({
     baseUrl: credentials.baseUrl,
     token: credentials.token,

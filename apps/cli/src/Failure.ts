@@ -4,6 +4,7 @@ import { Data, Effect, Runtime } from "effect"
 /** The process exit codes of `svc`, one per kind of outcome (documented in `svc --help` and the README). */
 export const ExitCode = {
   success: 0,
+  unexpected: 1,
   usage: 2,
   denied: 3,
   pending: 4,
@@ -14,7 +15,7 @@ export const ExitCode = {
 
 /** The help text listing the exit codes. */
 export const exitCodesHelp =
-  "Exit codes: 0 success or approved; 2 usage error (nothing was sent); 3 denied (or expired/canceled before a " +
+  "Exit codes: 0 success or approved; 1 an unexpected failure (a bug: report it); 2 usage error (nothing was sent); 3 denied (or expired/canceled before a " +
   "decision); 4 still pending approval; 5 the API refused the request (4xx); 6 the service could not be reached or " +
   "failed (5xx); 7 not logged in or the credential was refused (401)."
 
@@ -32,8 +33,32 @@ export class CliExit extends Data.TaggedError("CliExit")<{
   }
 }
 
+/**
+ * The one shape of every failure `svc` prints on stderr, whatever failed: `error: <what failed>`, then each detail
+ * indented by two spaces, then the lines that say what to do next (`see: ...`, `request id: ...`).
+ */
+export const failure = (
+  exitCode: number,
+  headline: string,
+  details: ReadonlyArray<string> = [],
+  next: ReadonlyArray<string> = []
+) =>
+  new CliExit({
+    exitCode,
+    message: [`error: ${headline}`, ...details.map((detail) => `  ${detail}`), ...next].join("\n")
+  })
+
 /** A usage error: the arguments are wrong and nothing was sent. */
-export const usage = (message: string) => new CliExit({ exitCode: ExitCode.usage, message: `error: ${message}` })
+export const usage = (message: string, next: ReadonlyArray<string> = []) => failure(ExitCode.usage, message, [], next)
+
+/** A failure nobody planned for (a defect): exit 1, its message alone, never a stack trace. */
+export const unexpected = (defect: unknown) =>
+  failure(
+    ExitCode.unexpected,
+    `unexpected failure: ${defect instanceof Error ? defect.message : String(defect)}`,
+    [],
+    ["this is a bug in svc: please report it with the command you ran"]
+  )
 
 /** The exit code an API failure maps to. */
 const exitCodeOf = (error: ApiError): number => {
@@ -46,13 +71,18 @@ const exitCodeOf = (error: ApiError): number => {
 /** A failed call as the user reads it: the service's code, status, message, each invalid field and the request id. */
 export const fromApiError = (error: ApiError, baseUrl: string): CliExit => {
   const status = error.status === 0 ? "" : ` (${error.status})`
-  const lines = [`error: ${error.error}${status}: ${error.message}`]
-  for (const issue of error.details ?? [])
-    lines.push(`  ${issue.path === "" ? "(body)" : issue.path}: ${issue.message}`)
-  if (error.error === "connection_error") lines.push(`  could not reach ${baseUrl}`)
-  if (error.status === 401) lines.push("  log in again: svc login")
-  if (error.requestId !== undefined) lines.push(`request id: ${error.requestId}`)
-  return new CliExit({ exitCode: exitCodeOf(error), message: lines.join("\n") })
+  const issues = error.details ?? []
+  // A client-side validation message repeats its issues (with their paths) after its first line; they are listed below.
+  const message = issues.length === 0 ? error.message : (error.message.split("\n")[0] ?? error.message)
+  const details = [
+    ...issues.map((issue) => `${issue.path === "" ? "(body)" : issue.path}: ${issue.message}`),
+    ...(error.error === "connection_error" ? [`could not reach ${baseUrl}`] : [])
+  ]
+  const next = [
+    ...(error.status === 401 ? ["log in again: svc login"] : []),
+    ...(error.requestId === undefined ? [] : [`request id: ${error.requestId}`])
+  ]
+  return failure(exitCodeOf(error), `${error.error}${status}: ${message}`, details, next)
 }
 
 /** The exit of a decided outcome: 0 approved (or settled), 3 refused, 4 still pending. */

@@ -1,3 +1,4 @@
+import { describeReason } from "@svc/domain/model"
 import type {
   Approval,
   Balance,
@@ -15,16 +16,28 @@ import { columns, fields } from "./Output.ts"
 
 type Decision = Pick<SpendEvaluation, "outcome" | "reasons">
 
-const reasonsOf = (decision: Decision | null): string | undefined =>
+/** The policy's reasons, one a line: each code, then the reason in words with its money as the amount beside it. */
+const reasonsOf = (decision: Decision | null, currency: string): string | undefined =>
   decision === null || decision.reasons.length === 0
     ? undefined
-    : decision.reasons.map((r) => `${r.code}: ${r.message}`).join("\n          ")
+    : decision.reasons
+        .map((r) => `${r.code}: ${describeReason(r, (amountMinor) => formatMoney(amountMinor, currency))}`)
+        .join("\n          ")
 
-const approvalOf = (approval: SpendRequest["approval"]): string | undefined =>
-  approval === null
-    ? undefined
-    : `${approval.id} ${approval.status} (${approval.approvals.received}/${approval.approvals.required} approvals, ` +
-      `expires ${approval.expiresAt})`
+/** Who decided an approval: their name (else e-mail) as the service answers it, the user id only without one. */
+const deciderOf = (approval: Pick<Approval, "decidedBy" | "decidedByName">): string | undefined =>
+  approval.decidedByName ?? approval.decidedBy ?? undefined
+
+const by = (decider: string | undefined) => (decider === undefined ? "" : ` by ${decider}`)
+
+const approvalOf = (approval: SpendRequest["approval"]): string | undefined => {
+  if (approval === null) return undefined
+  const decider = deciderOf(approval)
+  return (
+    `${approval.id} ${approval.status}${by(decider)} ` +
+    `(${approval.approvals.received}/${approval.approvals.required} approvals, expires ${approval.expiresAt})`
+  )
+}
 
 /** The balance of the credential's account. */
 export const balance = (b: Balance): string =>
@@ -44,7 +57,7 @@ export const spendRequest = (r: SpendRequest): string =>
     ["merchant", r.merchant.category === null ? r.merchant.name : `${r.merchant.name} (${r.merchant.category})`],
     ["url", r.merchant.url],
     ["purpose", r.purpose],
-    ["reasons", reasonsOf(r.decision)],
+    ["reasons", reasonsOf(r.decision, r.currency)],
     ["approval", approvalOf(r.approval)],
     ["created", r.createdAt]
   ])
@@ -78,7 +91,7 @@ export const approval = (a: Approval): string =>
     ["status", a.status],
     ["subject", subjectOf(a)],
     ["approvals", `${a.approvals.received}/${a.approvals.required}`],
-    ["decided", a.decidedAt === null ? undefined : `${a.decidedAt} by ${a.decidedBy ?? "?"}`],
+    ["decided", a.decidedAt === null ? undefined : `${a.decidedAt}${by(deciderOf(a))}`],
     ["note", a.note],
     ["expires", a.expiresAt]
   ])
@@ -87,7 +100,10 @@ export const approval = (a: Approval): string =>
 export const approvals = (as: ReadonlyArray<Approval>): string =>
   as.length === 0
     ? "no approvals"
-    : columns([["ID", "STATUS", "EXPIRES", "SUBJECT"], ...as.map((a) => [a.id, a.status, a.expiresAt, subjectOf(a)])])
+    : columns([
+        ["ID", "STATUS", "EXPIRES", "DECIDED BY", "SUBJECT"],
+        ...as.map((a) => [a.id, a.status, a.expiresAt, deciderOf(a) ?? "", subjectOf(a)])
+      ])
 
 /** One transfer as the caller's team sees it. */
 export const transfer = (t: Transfer): string =>
@@ -99,7 +115,7 @@ export const transfer = (t: Transfer): string =>
     ["from", t.from.address],
     ["to", t.to.paymentCode === null ? t.to.address : `${t.to.address} (code ${t.to.paymentCode})`],
     ["memo", t.memo],
-    ["reasons", reasonsOf(t.decision)],
+    ["reasons", reasonsOf(t.decision, t.currency)],
     ["approval", approvalOf(t.approval)],
     ["expires", t.expiresAt],
     ["created", t.createdAt]
@@ -129,7 +145,7 @@ export const checkoutIntent = (c: CheckoutIntent): string =>
     ["amount", formatMoney(c.amount, c.currency)],
     ["merchant", c.merchant.name],
     ["purpose", c.purpose],
-    ["reasons", reasonsOf(c.decision)],
+    ["reasons", reasonsOf(c.decision, c.currency)],
     ["approval", approvalOf(c.approval)],
     ["card", c.card === null ? undefined : c.card.id],
     ["expires", c.expiresAt]

@@ -42,10 +42,7 @@ describe("the dashboard's formatting", () => {
 
   it("puts a policy reason in words, its limits in money and counts as counts", () => {
     assert.strictEqual(
-      describeReason(
-        { code: "approval_threshold", message: "amount 2500 ≥ 1000", limit: 1000, requested: 2500 },
-        "USD"
-      ),
+      describeReason({ code: "approval_threshold", message: "amount 2500 ≥ 1000", limit: 1000 }, "USD"),
       "Over the key's approval threshold (limit $10.00)"
     )
     assert.strictEqual(

@@ -17,6 +17,7 @@ const approval = (over: Partial<ApprovalView>): ApprovalView => ({
   expiresAt: T3,
   decidedAt: null,
   decidedBy: null,
+  decidedByName: null,
   note: null,
   approvals: { required: 2, roles: ["owner", "admin"], requireOwner: false, received: 0, decisions: [] },
   ...over

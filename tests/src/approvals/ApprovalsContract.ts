@@ -181,7 +181,7 @@ export const approvalsContract = <E>(name: string, ports: Layer.Layer<Ports, E>)
           yield* repo.insertStep(approval.teamId, approval.id, second)
           const stepped = { ...approval, decisions: [first, second] }
           assert.deepStrictEqual(yield* repo.find(approval.teamId, approval.id), Option.some(stepped))
-          assert.deepStrictEqual(approvalView(stepped).approvals, {
+          assert.deepStrictEqual(approvalView(stepped, null).approvals, {
             ...DEFAULT_APPROVERS,
             received: 2,
             decisions: [first, second]

@@ -11,7 +11,7 @@ const newHome = configHome()
 /** The team's owner session and a test spending key: approved up to USD 50, approval above, denied above USD 100. */
 const team = { owner: "", key: "" }
 beforeAll(async () => {
-  team.owner = await sessionToken({ email: "owner@cli.test" })
+  team.owner = await sessionToken({ email: "owner@cli.test", name: "Olivia Owner" })
   assert.strictEqual((await app.call("POST", "/teams", { token: team.owner, body: { name: "Cli" } })).status, 201)
   const key = await app.call("POST", "/treasury/spending-keys", {
     token: team.owner,
@@ -88,6 +88,71 @@ describe("svc login", () => {
   })
 })
 
+describe("where svc finds the service", () => {
+  it("without --base-url, SVC_BASE_URL or a stored URL: the server's default on this machine, http://localhost:$PORT", async () => {
+    const home = await newHome()
+    const port = new URL(baseUrl()).port
+    const login = await svc(["login", "--token", team.key], { XDG_CONFIG_HOME: home, PORT: port })
+    assert.strictEqual(login.code, 0, login.stderr)
+    assert.include(login.stderr, `logged in to http://localhost:${port};`)
+    const stored = JSON.parse(await readFile(join(home, "svc", "credentials.json"), "utf8"))
+    assert.strictEqual(stored.baseUrl, `http://localhost:${port}`)
+    const balance = await svc(["balance"], { SVC_TOKEN: team.key, PORT: port })
+    assert.strictEqual(balance.code, 0, balance.stderr)
+    const elsewhere = await svc(["balance"], { SVC_TOKEN: team.key, PORT: "9" })
+    assert.strictEqual(elsewhere.code, 6, elsewhere.stderr)
+    assert.include(elsewhere.stderr, "could not reach http://localhost:9")
+    const help = await svc(["--help"], {})
+    assert.match(help.stdout, /SVC_BASE_URL, else the stored login's, else the server's own default/u)
+  })
+})
+
+describe("one failure style", () => {
+  /** `error: <what>`, then details indented by two spaces, then what to do next; nothing else, nothing on stdout. */
+  const STYLE = /^error: \S[^\n]*(\n {2}\S[^\n]*)*(\n(see|request id|log in|log in again): [^\n]+)*\n$/u
+
+  it("prints every kind of failure the same way on stderr, with the exit code of its kind", async () => {
+    const home = await newHome()
+    const runs = await Promise.all([
+      svc(["spend", "list", "--limit", "abc"], agent()),
+      svc(["spend", "lsit"], agent()),
+      svc(["spend", "get"], agent()),
+      svc(["spend", "get", crypto.randomUUID()], agent()),
+      svc(["spend", "get", "not-an-id"], agent()),
+      svc(
+        ["checkout", "intent", "--amount", "1", "--currency", "EUR", "--merchant", "Acme", "--purpose", "a book"],
+        agent()
+      ),
+      svc(["balance"], { SVC_TOKEN: team.key, SVC_BASE_URL: "http://127.0.0.1:9" }),
+      svc(["balance"], { XDG_CONFIG_HOME: home, SVC_BASE_URL: baseUrl() }),
+      svc(["balance"], { ...agent(), SVC_RETRY_MAX_MS: "soon" })
+    ])
+    const [badFlag, unknownCommand, missingArgument, unknownId, malformedId, refused, down, loggedOut, badSetting] =
+      runs
+    assert.deepStrictEqual(
+      runs.map((run) => run.code),
+      [2, 2, 2, 5, 2, 5, 6, 7, 2],
+      runs.map((run) => run.stderr).join("\n")
+    )
+    for (const run of runs) {
+      assert.match(run.stderr, STYLE)
+      assert.strictEqual(run.stdout, "")
+    }
+    assert.match(badFlag.stderr, /^error: Invalid value for flag --limit: "abc"/u)
+    assert.match(badFlag.stderr, /^see: svc spend list --help$/mu)
+    assert.match(unknownCommand.stderr, /^error: Unknown subcommand "lsit"/u)
+    assert.match(missingArgument.stderr, /^error: Missing required argument: id/u)
+    assert.match(unknownId.stderr, /^error: not_found \(404\): /u)
+    assert.match(unknownId.stderr, /^request id: \S+$/mu)
+    assert.match(malformedId.stderr, /^error: validation_failed: expected a UUID\n {2}id: expected a UUID\n$/u)
+    assert.match(refused.stderr, /^error: \w+ \(400\): /u)
+    assert.match(refused.stderr, /currency/u)
+    assert.match(down.stderr, /^error: connection_error: .*\n {2}could not reach http:\/\/127\.0\.0\.1:9\n$/u)
+    assert.match(loggedOut.stderr, /^error: not logged in\nlog in: svc login, or set SVC_TOKEN\n$/u)
+    assert.match(badSetting.stderr, /^error: SVC_RETRY_MAX_MS: expected a whole number of milliseconds/u)
+  })
+})
+
 describe("svc login checks the credential first", () => {
   it("a key the service refuses exits 7 and stores nothing; so does an unreachable service (exit 6)", async () => {
     const home = await newHome()
@@ -95,7 +160,7 @@ describe("svc login checks the credential first", () => {
       XDG_CONFIG_HOME: home
     })
     assert.strictEqual(refused.code, 7, refused.stderr)
-    assert.match(refused.stderr, /refused this credential \(401\); nothing was stored/u)
+    assert.match(refused.stderr, /error: \S+ refused this credential \(401\)\n {2}nothing was stored/u)
     assert.notMatch(refused.stderr, /logged in/u)
     const unreachable = await svc(["login", "--token", team.key, "--base-url", "http://127.0.0.1:9"], {
       XDG_CONFIG_HOME: home
@@ -180,7 +245,10 @@ describe("svc spend request", () => {
     const denied = await svc(spendArgs("150.00"), agent())
     assert.strictEqual(denied.code, 3, denied.stderr)
     assert.match(denied.stdout, /status\s+denied/u)
-    assert.match(denied.stdout, /reasons\s+amount_over_limit: /u)
+    // The reason's money reads like the amount beside it, never in minor units.
+    assert.match(denied.stdout, /amount\s+USD 150\.00/u)
+    assert.match(denied.stdout, /reasons\s+amount_over_limit: Over the per-request limit \(limit USD 100\.00\)$/mu)
+    assert.notInclude(denied.stdout, "10000")
   })
 
   it("exits 4 with --no-wait while the request waits for approval; spend get and cancel then act on it", async () => {
@@ -314,8 +382,13 @@ describe("svc approvals", () => {
     assert.strictEqual(approve.code, 0, approve.stderr)
     assert.match(approve.stdout, /status\s+approved/u)
     assert.match(approve.stdout, /note\s+fine/u)
+    // The approver by name (the API answers it), never by user id.
+    assert.match(approve.stdout, /^decided\s+\S+ by Olivia Owner$/mu)
     assert.strictEqual(deny.code, 0, deny.stderr)
-    assert.strictEqual(JSON.parse(deny.stdout).status, "denied")
+    const denied = JSON.parse(deny.stdout)
+    assert.strictEqual(denied.status, "denied")
+    assert.strictEqual(denied.decidedByName, "Olivia Owner")
+    assert.notInclude(approve.stdout, denied.decidedBy)
 
     const [approvedRequest, deniedRequest] = await Promise.all([
       svc(["spend", "get", first.id, "--json"], agent()),
@@ -323,6 +396,14 @@ describe("svc approvals", () => {
     ])
     assert.strictEqual(JSON.parse(approvedRequest.stdout).status, "approved")
     assert.strictEqual(JSON.parse(deniedRequest.stdout).status, "denied")
+    const shown = await svc(["spend", "get", first.id], agent())
+    assert.match(shown.stdout, new RegExp(`^approval\\s+${first.approval.id} approved by Olivia Owner \\(1/1`, "mu"))
+    const decided = await svc(["approvals", "list", "--status", "denied"], owner)
+    assert.match(decided.stdout, /^ID\s+STATUS\s+EXPIRES\s+DECIDED BY\s+SUBJECT$/mu)
+    assert.match(
+      decided.stdout,
+      new RegExp(`^${second.approval.id}\\s+denied\\s+\\S+\\s+Olivia Owner\\s+spend USD 52\\.00`, "mu")
+    )
     const twice = await svc(["approvals", "deny", first.approval.id], owner)
     assert.strictEqual(twice.code, 5)
   })

@@ -39,7 +39,8 @@ describe("the README's examples", () => {
     try {
       const run = await promisify(execFile)("bash", ["-c", script], {
         cwd: ROOT,
-        env: { ...process.env, XDG_CONFIG_HOME: home, SVC_TOKEN: "", SVC_BASE_URL: "" },
+        // PORT as in the shell that started the server: `svc login` without --base-url finds it by PORT.
+        env: { ...process.env, XDG_CONFIG_HOME: home, SVC_TOKEN: "", SVC_BASE_URL: "", PORT: String(port) },
         timeout: 240_000,
         maxBuffer: 16 * 1024 * 1024
       }).catch((error: { stdout?: string; stderr?: string; code?: number }) => error)

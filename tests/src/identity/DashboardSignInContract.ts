@@ -53,7 +53,9 @@ const withSignIn = <A, E, R>(body: (scene: SignInScene) => Effect.Effect<A, E, R
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
     const user = yield* newUser()
     const signInLayer = DashboardSignIn.layer({ signInUrl: SIGN_IN_URL, sessionTtlSeconds: 3600, signUp }).pipe(
-      Layer.provide(Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) }))
+      Layer.provide(
+        Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]), localDelivery: null })
+      )
     )
     const signIn = yield* Effect.provide(DashboardSignIn.use(Effect.succeed), signInLayer)
     const ask = (email: string, client = CLIENT) =>

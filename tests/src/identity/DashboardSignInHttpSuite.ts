@@ -52,7 +52,7 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
         )
 
         const asked = await requestLink(app, `  ${user.email.toUpperCase()} `)
-        assert.deepStrictEqual(asked, { object: "sign_in_link_request", email: user.email })
+        assert.deepStrictEqual(asked, { object: "sign_in_link_request", email: user.email, localDelivery: null })
         assert.strictEqual(app.mail().length, 1)
         const token = linkTokenMailedTo(app.mail(), user.email, BASE)
 
@@ -278,7 +278,8 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
           const stranger = `${crypto.randomUUID()}@example.com`
           assert.deepStrictEqual(await requestLink(app, stranger.toUpperCase()), {
             object: "sign_in_link_request",
-            email: stranger
+            email: stranger,
+            localDelivery: null
           })
           assert.deepStrictEqual(app.mail(), [])
 
@@ -306,7 +307,8 @@ export const dashboardSignInHttpSuite = <E>(name: string, ports: Layer.Layer<Por
         for (let i = 0; i < 7; i++) {
           assert.deepStrictEqual(await requestLink(app, user.email), {
             object: "sign_in_link_request",
-            email: user.email
+            email: user.email,
+            localDelivery: null
           })
         }
         assert.strictEqual(app.mail().length, 5)

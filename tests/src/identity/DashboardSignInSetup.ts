@@ -81,7 +81,7 @@ export const withSignInApp = (config: Partial<ServiceConfig>, f: (app: SignInApp
     const sql = sqlRecorder()
     const fullConfig = { ...testConfig, ...config }
     const services = Layer.mergeAll(
-      Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) }),
+      Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]), localDelivery: null }),
       Layer.succeed(Clock.Clock, clock),
       Layer.succeed(Tracer.Tracer, sql.tracer)
     )

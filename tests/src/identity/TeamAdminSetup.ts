@@ -31,7 +31,10 @@ export const withTeamApp = (
   Effect.gen(function* () {
     const context = yield* Effect.context<Ports>()
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
-    const mailer = Layer.succeed(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) })
+    const mailer = Layer.succeed(Mailer, {
+      send: (message) => Ref.update(sent, (all) => [...all, message]),
+      localDelivery: null
+    })
     const app = appLayer(
       testConfig,
       Layer.succeedContext(context),

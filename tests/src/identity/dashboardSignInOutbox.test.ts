@@ -24,7 +24,9 @@ describe("dashboard sign-in as apps/api is configured from the environment", () 
     const email = `${crypto.randomUUID()}@example.com`
     const me = await app.call("GET", "/users/me", { token: await sessionToken({ email }) })
     assert.strictEqual(me.status, 200)
-    assert.strictEqual((await app.call("POST", "/auth/sign-in-links", { body: { email } })).status, 202)
+    const asked = await app.call("POST", "/auth/sign-in-links", { body: { email } })
+    assert.strictEqual(asked.status, 202)
+    assert.strictEqual(asked.body.localDelivery, `a JSON file in ${outbox}`, "local mode says where the link goes")
 
     // The app's own sign-in pass (every SIGN_IN_LINK_INTERVAL_MS) mails it.
     const files = await vi.waitFor(
@@ -46,6 +48,18 @@ describe("dashboard sign-in as apps/api is configured from the environment", () 
     const cookie = opened.headers.getSetCookie().find((c) => c.startsWith("svc_session=")) ?? ""
     assert.include(cookie.split("; "), "Max-Age=900")
     assert.notInclude(cookie.split("; "), "Secure", "PUBLIC_BASE_URL is on localhost")
+  })
+
+  it("without SMTP_URL or MAIL_OUTBOX_DIR (the log mailer) the answer says the link is written to the log", async () => {
+    const { MAIL_OUTBOX_DIR: _, ...withoutOutbox } = env
+    const local = inProcessApp(await configFrom(withoutOutbox), withoutOutbox)
+    try {
+      const asked = await local.call("POST", "/auth/sign-in-links", { body: { email: "ada@example.com" } })
+      assert.strictEqual(asked.status, 202)
+      assert.strictEqual(asked.body.localDelivery, 'the service\'s log (the line "mail (log mailer, local use only)")')
+    } finally {
+      await local.dispose()
+    }
   })
 
   it("a bad DASHBOARD_SESSION_TTL_SECONDS or SIGN_IN_LINK_INTERVAL_MS is refused, naming the variable", async () => {

@@ -12,7 +12,9 @@ const mail: Array<MailMessage> = []
 const { handler, dispose } = HttpRouter.toWebHandler(
   appInMemory(testConfig).pipe(
     Layer.provide(HttpServer.layerServices),
-    Layer.provide(Layer.succeed(Mailer, { send: (message) => Effect.sync(() => void mail.push(message)) }))
+    Layer.provide(
+      Layer.succeed(Mailer, { send: (message) => Effect.sync(() => void mail.push(message)), localDelivery: null })
+    )
   ),
   { disableLogger: true }
 )

@@ -29,7 +29,11 @@ describe("sign-in links asked by other clients (the real server)", () => {
     })
     const body = await answer.text()
     assert.strictEqual(answer.status, 202, body)
-    assert.deepStrictEqual(JSON.parse(body), { object: "sign_in_link_request", email })
+    assert.deepStrictEqual(JSON.parse(body), {
+      object: "sign_in_link_request",
+      email,
+      localDelivery: `a JSON file in ${outbox.dir}`
+    })
   }
 
   it("a stranger's requests for a person's address never silence the person's own request from elsewhere", async () => {

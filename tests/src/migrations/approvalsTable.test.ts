@@ -14,7 +14,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** An approval as spend requests carried it before migration 0010. */
-type LegacyApproval = Omit<ApprovalView, "approvals">
+type LegacyApproval = Omit<ApprovalView, "approvals" | "decidedByName">
 
 layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 seconds" })(
   "migration 0010 (approvals)",
@@ -75,8 +75,16 @@ layer(PortsPg.pipe(Layer.provideMerge(TestDatabaseBefore(10))), { timeout: "60 s
             requests.find(TeamId.make(team), SpendRequestId.make(id)).pipe(Effect.map(Option.getOrThrow))
           // Approvals made before approval chains (migration 0019) need one owner or admin and have no steps.
           const legacy = { ...DEFAULT_APPROVERS, received: 0, decisions: [] }
-          assert.deepStrictEqual((yield* read(pendingRequest)).approval, { ...pending, approvals: legacy })
-          assert.deepStrictEqual((yield* read(approvedRequest)).approval, { ...approved, approvals: legacy })
+          assert.deepStrictEqual((yield* read(pendingRequest)).approval, {
+            ...pending,
+            decidedByName: null,
+            approvals: legacy
+          })
+          assert.deepStrictEqual((yield* read(approvedRequest)).approval, {
+            ...approved,
+            decidedByName: "owner@example.com",
+            approvals: legacy
+          })
           assert.isNull((yield* read(plainRequest)).approval)
           const stored = Option.getOrThrow(
             yield* ApprovalsRepo.use((repo) => repo.find(TeamId.make(team), ApprovalId.make(approved.id)))

@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { apiProcesses, type Running } from "../support/ApiProcess.ts"
+import { apiProcesses, freePort, type Running } from "../support/ApiProcess.ts"
 import { sessionToken } from "../support/InProcessApp.ts"
 import { sampleValue } from "./Prometheus.ts"
 
@@ -177,5 +177,25 @@ describe("traces and metrics of the real server process", () => {
       otlp.spans.some((s) => s.attributes["url.path"] === "/metrics"),
       "scrapes are not traced (the scrape came before the request whose span arrived)"
     )
+  })
+
+  it("says once in the log, naming the collector and no secret, that a collector it cannot reach gets no traces; serving goes on", async () => {
+    const closed = await freePort()
+    const unreachable = await processes.start({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closed}`,
+      OTEL_EXPORTER_OTLP_HEADERS: "x-collector-key=collector-secret",
+      OTEL_BSP_SCHEDULE_DELAY: "100"
+    })
+    const warning = `traces are not exported: the collector http://127.0.0.1:${closed}/v1/traces could not be reached`
+    // Requests for five seconds: batches every 100 ms, and the exporter's own retries of the first (one a second).
+    const until = Date.now() + 5_000
+    while (Date.now() < until) {
+      assert.strictEqual((await fetch(`${unreachable.baseUrl}/users/me`)).status, 401)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const log = unreachable.output()
+    assert.strictEqual(log.split(warning).length - 1, 1, log)
+    assert.notInclude(log, "collector-secret")
+    assert.strictEqual(unreachable.child.exitCode, null, "the service is still running")
   })
 })

@@ -1,9 +1,10 @@
+import { DEFAULT_PORT } from "@svc/domain/model"
 import { CallResponse, makeClient, toApiError } from "@svc/sdk"
 import { Console, Effect, Option, Redacted } from "effect"
 import { Command, Flag, Prompt } from "effect/cli"
 import { FetchHttpClient } from "effect/http"
-import { defaultBaseUrl, forget, store } from "../Credentials.ts"
-import { CliExit, ExitCode, usage } from "../Failure.ts"
+import { baseUrlHelp, forget, resolveBaseUrl, store } from "../Credentials.ts"
+import { ExitCode, failure, usage } from "../Failure.ts"
 
 /** The HTTP status a call answers: 200 when it succeeds, 0 when the service could not be reached. */
 const statusOf = <A, E>(request: Effect.Effect<A, E>) => {
@@ -29,16 +30,12 @@ const verify = (baseUrl: string, token: string) =>
     const asAgent = yield* statusOf(client.accounts.balance())
     const status = asAgent === 401 ? yield* statusOf(client.me.me()) : asAgent
     if (status === 0) {
-      return yield* new CliExit({
-        exitCode: ExitCode.unavailable,
-        message: `error: could not reach ${baseUrl} to check the credential; nothing was stored`
-      })
+      return yield* failure(ExitCode.unavailable, `could not reach ${baseUrl} to check the credential`, [
+        "nothing was stored"
+      ])
     }
     if (status === 401) {
-      return yield* new CliExit({
-        exitCode: ExitCode.notLoggedIn,
-        message: `error: ${baseUrl} refused this credential (401); nothing was stored`
-      })
+      return yield* failure(ExitCode.notLoggedIn, `${baseUrl} refused this credential (401)`, ["nothing was stored"])
     }
   })
 
@@ -51,12 +48,14 @@ export const login = Command.make(
       Flag.optional
     ),
     baseUrl: Flag.String("base-url").pipe(
-      Flag.withDescription(`The service's URL (default ${defaultBaseUrl})`),
-      Flag.withDefault(defaultBaseUrl)
+      Flag.withDescription(
+        `The service's URL (else SVC_BASE_URL, else http://localhost:$PORT, PORT ${DEFAULT_PORT} unless set)`
+      ),
+      Flag.optional
     )
   },
-  Effect.fn(function* ({ token, baseUrl }) {
-    if (!URL.canParse(baseUrl)) return yield* usage(`--base-url: expected a URL such as ${defaultBaseUrl}`)
+  Effect.fn(function* ({ token, baseUrl: given }) {
+    const service = yield* resolveBaseUrl(given, Option.none())
     const secret = Option.isSome(token)
       ? token.value
       : process.stdin.isTTY === true
@@ -67,16 +66,17 @@ export const login = Command.make(
           )
         : yield* usage("--token: give the token (no terminal to prompt on)")
     if (secret.trim() === "") return yield* usage("--token: the token is empty")
-    const service = baseUrl.replace(/\/+$/u, "")
     yield* verify(service, secret.trim())
     const file = yield* store({ baseUrl: service, token: secret.trim() })
-    yield* Console.error(`logged in to ${baseUrl}; the credential is stored in ${file}`)
+    yield* Console.error(`logged in to ${service}; the credential is stored in ${file}`)
   })
 ).pipe(
   Command.withDescription(
     "Check a credential with the service, then store it for later commands, in $XDG_CONFIG_HOME/svc (else " +
       "~/.config/svc), readable by you alone. " +
-      "SVC_TOKEN and SVC_BASE_URL in the environment win over the stored ones."
+      "SVC_TOKEN and SVC_BASE_URL in the environment win over the stored ones. Where the service is: " +
+      baseUrlHelp +
+      "."
   )
 )
 

@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url"
 import { layerStdio } from "@svc/adapters-mcp"
-import { Config, Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
-import { currentCredentials, defaultBaseUrl } from "../Credentials.ts"
+import { currentCredentials, resolveBaseUrl, storedCredentials } from "../Credentials.ts"
 
 /** This CLI's entry point, as an absolute path. */
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url))
@@ -37,7 +37,7 @@ export const mcp = Command.make(
   },
   Effect.fn(function* ({ printConfig }) {
     if (printConfig) {
-      const baseUrl = yield* Config.String("SVC_BASE_URL").pipe(Config.withDefault(defaultBaseUrl))
+      const baseUrl = yield* resolveBaseUrl(Option.none(), yield* storedCredentials)
       return yield* Console.log(JSON.stringify(hostConfig(baseUrl), null, 2))
     }
     const credentials = yield* currentCredentials

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { ErrorNote } from "../ui/components.tsx"
-import { type DashboardSession, requestSignInLink, startSession } from "./api.ts"
+import { type DashboardSession, requestSignInLink, type SignInLinkRequest, startSession } from "./api.ts"
 
 /** The one-time token of a mailed link (`#token=…`), read once and then taken out of the address bar. */
 const takeLinkToken = (): string | null => {
@@ -16,7 +16,7 @@ const takeLinkToken = (): string | null => {
 export const SignIn = ({ onSignedIn }: { readonly onSignedIn: (session: DashboardSession) => void }) => {
   const [token] = useState(takeLinkToken)
   const [email, setEmail] = useState("")
-  const [sentTo, setSentTo] = useState<string | null>(null)
+  const [sent, setSent] = useState<SignInLinkRequest | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>(null)
   const run = (work: () => Promise<void>) => {
@@ -49,13 +49,20 @@ export const SignIn = ({ onSignedIn }: { readonly onSignedIn: (session: Dashboar
             <a href="/dashboard/sign-in">ask for a new one</a>.
           </p>
         </>
-      ) : sentTo !== null ? (
+      ) : sent !== null ? (
         <div role="status">
-          <p>
-            <strong>Check your inbox.</strong> If {sentTo} may sign in or sign up here, a link is on its way. It works
-            once.
-          </p>
-          <button type="button" onClick={() => setSentTo(null)}>
+          {sent.localDelivery === null ? (
+            <p>
+              <strong>Check your inbox.</strong> If {sent.email} may sign in or sign up here, a link is on its way. It
+              works once.
+            </p>
+          ) : (
+            <p>
+              <strong>In local mode the link is written to {sent.localDelivery}</strong>, not mailed: the service has no
+              mail provider configured. If {sent.email} may sign in or sign up here, its link is there. It works once.
+            </p>
+          )}
+          <button type="button" onClick={() => setSent(null)}>
             Use another address
           </button>
         </div>
@@ -63,7 +70,7 @@ export const SignIn = ({ onSignedIn }: { readonly onSignedIn: (session: Dashboar
         <form
           onSubmit={(event) => {
             event.preventDefault()
-            run(() => requestSignInLink(email.trim()).then(() => setSentTo(email.trim())))
+            run(() => requestSignInLink(email.trim()).then(setSent))
           }}
         >
           <p>We e-mail you a one-time link; no password needed. First time here? The same link signs you up.</p>

@@ -9,8 +9,12 @@ export type DashboardSession = Awaited<ReturnType<PromiseClient["dashboardSessio
  */
 const beforeSignIn = (): PromiseClient => createClient({ baseUrl: location.origin })
 
+/** The answer to a sign-in link request: the address, and where the link is written in local mode (else null). */
+export type SignInLinkRequest = Awaited<ReturnType<PromiseClient["dashboardSignIn"]["requestLink"]>>
+
 /** Mails a one-time sign-in link to the address (the API answers the same for unknown addresses). */
-export const requestSignInLink = (email: string) => beforeSignIn().dashboardSignIn.requestLink({ payload: { email } })
+export const requestSignInLink = (email: string): Promise<SignInLinkRequest> =>
+  beforeSignIn().dashboardSignIn.requestLink({ payload: { email } })
 
 /** Trades the link's one-time token for a session cookie. */
 export const startSession = (token: string) => beforeSignIn().dashboardSignIn.signIn({ payload: { token } })

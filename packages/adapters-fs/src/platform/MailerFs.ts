@@ -15,6 +15,7 @@ export const MailerFs = (dir: string) =>
       const base = resolve(dir)
       yield* Effect.promise(() => mkdir(base, { recursive: true }))
       return {
+        localDelivery: `a JSON file in ${base}`,
         send: (message) =>
           Effect.gen(function* () {
             const id = yield* newIdText

@@ -163,7 +163,7 @@ const deliverOnce = (settings: SmtpSettings, to: string, data: string) =>
  * exchange is retried with a doubling delay, and one that still fails is logged (step and server reply, never the body,
  * which may carry a sign-in link) — the mail port does not fail its caller.
  */
-export const smtpMailer = (settings: SmtpSettings): MailerShape => ({
+export const smtpMailer = (settings: SmtpSettings): Pick<MailerShape, "send"> => ({
   send: (message) =>
     Effect.gen(function* () {
       if (!ADDRESS.test(message.to) || /[\r\n]/u.test(message.subject)) {
@@ -203,7 +203,10 @@ export const SmtpMailer = {
       Effect.gen(function* () {
         const sending = yield* FiberSet.make<void, never>()
         const mailer = smtpMailer(settings)
-        return { send: (message: MailMessage) => Effect.asVoid(FiberSet.run(sending)(mailer.send(message))) }
+        return {
+          send: (message: MailMessage) => Effect.asVoid(FiberSet.run(sending)(mailer.send(message))),
+          localDelivery: null
+        }
       })
     )
 }

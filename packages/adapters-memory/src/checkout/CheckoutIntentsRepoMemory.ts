@@ -1,7 +1,6 @@
 import {
   ApprovalId,
   ApprovalsRepo,
-  approvalView,
   type CheckoutIntent,
   type CheckoutIntentId,
   CheckoutIntentsRepo,
@@ -9,7 +8,7 @@ import {
   newestFirst
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { ApprovalsRepoMemory } from "../approvals/index.ts"
+import { ApprovalViewsMemory, approvalViews, viewOrNull } from "../approvals/index.ts"
 import { MemoryStore } from "../shared/index.ts"
 
 /** A stored intent refers to its approval, which the approvals port keeps. */
@@ -36,11 +35,15 @@ export const CheckoutIntentsRepoMemory = Layer.effect(
   Effect.gen(function* () {
     const store = yield* MemoryStore
     const approvals = yield* ApprovalsRepo
+    const viewOf = viewOrNull(yield* approvalViews)
     const rows = yield* store.table(HashMap.empty<CheckoutIntentId, StoredIntent>())
     const withApproval = ({ approvalId, ...stored }: StoredIntent) =>
       Effect.map(
-        approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
-        (approval): CheckoutIntent => ({ ...stored, approval: Option.getOrNull(Option.map(approval, approvalView)) })
+        Effect.flatMap(
+          approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
+          viewOf
+        ),
+        (approval): CheckoutIntent => ({ ...stored, approval })
       )
     const all = Ref.get(rows).pipe(Effect.flatMap((map) => Effect.forEach(HashMap.values(map), withApproval)))
     const toStored = ({ approval, ...intent }: CheckoutIntent): StoredIntent => ({
@@ -111,4 +114,4 @@ export const CheckoutIntentsRepoMemory = Layer.effect(
         )
     })
   })
-).pipe(Layer.provide(ApprovalsRepoMemory))
+).pipe(Layer.provide(ApprovalViewsMemory))

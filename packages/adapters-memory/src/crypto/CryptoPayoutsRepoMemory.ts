@@ -1,7 +1,6 @@
 import {
   ApprovalId,
   ApprovalsRepo,
-  approvalView,
   type CryptoPayout,
   type CryptoPayoutId,
   CryptoPayoutsRepo,
@@ -10,7 +9,7 @@ import {
   type PreparedTransfer
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { ApprovalsRepoMemory } from "../approvals/index.ts"
+import { ApprovalViewsMemory, approvalViews, viewOrNull } from "../approvals/index.ts"
 import { MemoryStore } from "../shared/index.ts"
 
 /** A stored payout refers to its approval, which the approvals port keeps, and keeps the rail's signed payload. */
@@ -37,11 +36,15 @@ export const CryptoPayoutsRepoMemory = Layer.effect(
   Effect.gen(function* () {
     const store = yield* MemoryStore
     const approvals = yield* ApprovalsRepo
+    const viewOf = viewOrNull(yield* approvalViews)
     const rows = yield* store.table(HashMap.empty<CryptoPayoutId, StoredPayout>())
     const withApproval = ({ approvalId, payload: _payload, ...stored }: StoredPayout) =>
       Effect.map(
-        approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
-        (approval): CryptoPayout => ({ ...stored, approval: Option.getOrNull(Option.map(approval, approvalView)) })
+        Effect.flatMap(
+          approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
+          viewOf
+        ),
+        (approval): CryptoPayout => ({ ...stored, approval })
       )
     const stored = Ref.get(rows).pipe(Effect.map((map) => Array.from(HashMap.values(map))))
     const all = Effect.flatMap(stored, (ps) => Effect.forEach(ps, withApproval))
@@ -144,4 +147,4 @@ export const CryptoPayoutsRepoMemory = Layer.effect(
         )
     })
   })
-).pipe(Layer.provide(ApprovalsRepoMemory))
+).pipe(Layer.provide(ApprovalViewsMemory))

@@ -11,7 +11,7 @@ export const MailerMemory = Layer.effectContext(
   Effect.gen(function* () {
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
     return Context.make(SentMail, sent).pipe(
-      Context.add(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]) })
+      Context.add(Mailer, { send: (message) => Ref.update(sent, (all) => [...all, message]), localDelivery: null })
     )
   })
 )

@@ -2,7 +2,6 @@ import {
   AgentKeysRepo,
   ApprovalId,
   ApprovalsRepo,
-  approvalView,
   BUDGET_INTERVALS,
   type BudgetInterval,
   type DecisionInputs,
@@ -26,7 +25,7 @@ import {
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { AgentKeysRepoMemory } from "../access/index.ts"
-import { ApprovalsRepoMemory } from "../approvals/index.ts"
+import { ApprovalViewsMemory, approvalViews, viewOrNull } from "../approvals/index.ts"
 import { LedgerRepoMemory } from "../ledger/index.ts"
 import { EventOutboxMemory } from "../platform/index.ts"
 import { MemoryStore } from "../shared/index.ts"
@@ -74,6 +73,7 @@ export const SpendRequestsRepoMemory = Layer.effect(
     const keys = yield* AgentKeysRepo
     const outbox = yield* EventOutbox
     const approvals = yield* ApprovalsRepo
+    const viewOf = viewOrNull(yield* approvalViews)
     const freezes = yield* SpendFreezesRepo
     const requests = yield* store.table(HashMap.empty<SpendRequestId, StoredRequest>())
     const usage = yield* store.table(HashMap.empty<string, number>())
@@ -93,8 +93,11 @@ export const SpendRequestsRepoMemory = Layer.effect(
       )
     const withApproval = ({ approvalId, ...stored }: StoredRequest) =>
       Effect.map(
-        approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
-        (approval): SpendRequest => ({ ...stored, approval: Option.getOrNull(Option.map(approval, approvalView)) })
+        Effect.flatMap(
+          approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.teamId, approvalId),
+          viewOf
+        ),
+        (approval): SpendRequest => ({ ...stored, approval })
       )
     const all = Ref.get(requests).pipe(Effect.flatMap((map) => Effect.forEach(HashMap.values(map), withApproval)))
     const addUsage = (keyId: string, windows: UsageWindows, delta: number) =>
@@ -256,5 +259,5 @@ export const SpendRequestsRepoMemory = Layer.effect(
     })
   })
 ).pipe(
-  Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory, ApprovalsRepoMemory, SpendFreezesRepoMemory])
+  Layer.provide([LedgerRepoMemory, AgentKeysRepoMemory, EventOutboxMemory, ApprovalViewsMemory, SpendFreezesRepoMemory])
 )

@@ -1,7 +1,6 @@
 import {
   ApprovalId,
   ApprovalsRepo,
-  approvalView,
   directionOf,
   isAfter,
   newestFirst,
@@ -10,7 +9,7 @@ import {
   TransfersRepo
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
-import { ApprovalsRepoMemory } from "../approvals/index.ts"
+import { ApprovalViewsMemory, approvalViews, viewOrNull } from "../approvals/index.ts"
 import { MemoryStore } from "../shared/index.ts"
 
 /** A stored transfer refers to its approval, which the approvals port keeps. */
@@ -32,11 +31,15 @@ export const TransfersRepoMemory = Layer.effect(
   Effect.gen(function* () {
     const store = yield* MemoryStore
     const approvals = yield* ApprovalsRepo
+    const viewOf = viewOrNull(yield* approvalViews)
     const rows = yield* store.table(HashMap.empty<TransferId, StoredTransfer>())
     const withApproval = ({ approvalId, ...stored }: StoredTransfer) =>
       Effect.map(
-        approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.senderTeamId, approvalId),
-        (approval): Transfer => ({ ...stored, approval: Option.getOrNull(Option.map(approval, approvalView)) })
+        Effect.flatMap(
+          approvalId === null ? Effect.succeed(Option.none()) : approvals.find(stored.senderTeamId, approvalId),
+          viewOf
+        ),
+        (approval): Transfer => ({ ...stored, approval })
       )
     const all = Ref.get(rows).pipe(Effect.flatMap((map) => Effect.forEach(HashMap.values(map), withApproval)))
     const toStored = ({ approval, ...t }: Transfer): StoredTransfer => ({
@@ -100,4 +103,4 @@ export const TransfersRepoMemory = Layer.effect(
         )
     })
   })
-).pipe(Layer.provide(ApprovalsRepoMemory))
+).pipe(Layer.provide(ApprovalViewsMemory))

@@ -20,10 +20,14 @@ export const APPROVAL_PROGRESS_OF_A =
   "CASE WHEN a.id IS NULL THEN NULL ELSE jsonb_build_object('required', a.required_approvals, 'roles', " +
   `a.approver_roles, 'requireOwner', a.require_owner, 'decisions', ${STEPS_OF_A}) END`
 
+/** Who decided approval `a`, as `displayNameOf` names a user: the full name, else the e-mail (null: nobody). */
+export const DECIDED_BY_NAME_OF_A = "(SELECT COALESCE(u.full_name, u.email) FROM users u WHERE u.id = a.decided_by)"
+
 /** The columns of a request's approval joined to it as `a` (`LEFT JOIN approvals a`), prefixed `approval_`. */
 export const JOINED_APPROVAL_COLUMNS =
   "a.id AS approval_id, a.status AS approval_status, a.expires_at AS approval_expires_at, " +
   "a.decided_at AS approval_decided_at, a.decided_by AS approval_decided_by, a.note AS approval_note, " +
+  `${DECIDED_BY_NAME_OF_A} AS approval_decided_by_name, ` +
   `${APPROVAL_PROGRESS_OF_A} AS approval_progress`
 
 /** The row fields of `JOINED_APPROVAL_COLUMNS`: all null when the request has no approval. */
@@ -33,6 +37,7 @@ export const JoinedApprovalFields = {
   approvalExpiresAt: Schema.NullOr(ApprovalView.fields.expiresAt),
   approvalDecidedAt: ApprovalView.fields.decidedAt,
   approvalDecidedBy: ApprovalView.fields.decidedBy,
+  approvalDecidedByName: ApprovalView.fields.decidedByName,
   approvalNote: ApprovalView.fields.note,
   approvalProgress: Schema.NullOr(ApprovalProgress.mapFields(({ received: _, ...rest }) => rest))
 }
@@ -46,6 +51,7 @@ export const withJoinedApproval = <R extends JoinedApprovalRow>({
   approvalExpiresAt,
   approvalDecidedAt,
   approvalDecidedBy,
+  approvalDecidedByName,
   approvalNote,
   approvalProgress: progress,
   ...request
@@ -60,6 +66,7 @@ export const withJoinedApproval = <R extends JoinedApprovalRow>({
           expiresAt: approvalExpiresAt,
           decidedAt: approvalDecidedAt,
           decidedBy: approvalDecidedBy,
+          decidedByName: approvalDecidedBy === null ? null : approvalDecidedByName,
           note: approvalNote,
           approvals: approvalProgress(
             { required: progress.required, roles: progress.roles, requireOwner: progress.requireOwner },

@@ -1,7 +1,7 @@
 import { type AuthorizationInputs, Card, CardAuthorization, CardAuthorizationsRepo } from "@svc/domain"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { APPROVAL_PROGRESS_OF_A } from "../approvals/index.ts"
+import { APPROVAL_PROGRESS_OF_A, DECIDED_BY_NAME_OF_A } from "../approvals/index.ts"
 import { AccountRow, lockedAccount, postingCtes } from "../ledger/index.ts"
 import { decodeFirst, decodeRows, orUnavailable, SafeIntegerColumn } from "../shared/index.ts"
 import { IntentRow, toIntent } from "./CheckoutIntentsRepoPg.ts"
@@ -46,6 +46,7 @@ export const CARD_DECISION_INPUTS_SQL = `
     a.id AS intent_approval_id, a.status AS intent_approval_status, a.expires_at AS intent_approval_expires_at,
     a.decided_at AS intent_approval_decided_at, a.decided_by AS intent_approval_decided_by,
     a.note AS intent_approval_note, ${APPROVAL_PROGRESS_OF_A} AS intent_approval_progress,
+    ${DECIDED_BY_NAME_OF_A} AS intent_approval_decided_by_name,
     l.id AS account_id, l.team_id AS account_team_id, l.mode AS account_mode, l.kind AS account_kind,
     l.name AS account_name, l.currency::text AS account_currency, l.posted_sum AS account_posted_sum,
     l.pending_out AS account_pending_out, l.pending_in AS account_pending_in, l.created_at AS account_created_at

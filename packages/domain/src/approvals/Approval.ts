@@ -62,6 +62,11 @@ export const ApprovalView = Schema.Struct({
   decidedBy: Schema.NullOr(Schema.String).annotate({
     description: "The member whose step ended it (a user id); null while pending and for expiries and cancellations."
   }),
+  decidedByName: Schema.NullOr(Schema.String).annotate({
+    description:
+      "The name of the member whose step ended it, else their e-mail, for people to read; null when `decidedBy` is.",
+    examples: ["Ada Lovelace"]
+  }),
   note: Schema.NullOr(Schema.String).annotate({ description: "The deciding member's note; null when none." }),
   /** The quorum: how many approvals are required from which roles, how many were received, and every step. */
   approvals: ApprovalProgress.annotate({
@@ -70,13 +75,14 @@ export const ApprovalView = Schema.Struct({
 })
 export type ApprovalView = typeof ApprovalView.Type
 
-/** The view of an approval. */
-export const approvalView = (approval: Approval): ApprovalView => ({
+/** The view of an approval, its decider named `decidedByName` (null while nobody decided it). */
+export const approvalView = (approval: Approval, decidedByName: string | null): ApprovalView => ({
   id: approval.id,
   status: approval.status,
   expiresAt: approval.expiresAt,
   decidedAt: approval.decidedAt,
   decidedBy: approval.decidedBy,
+  decidedByName: approval.decidedBy === null ? null : decidedByName,
   note: approval.note,
   approvals: approvalProgress(approval.approvers, approval.decisions)
 })

@@ -129,7 +129,7 @@ export const recordApprovalStep = (
         ? ["approval.step_recorded", "approval.quorum_reached"]
         : ["approval.step_recorded"]
     const data = {
-      ...approvalView(after),
+      ...approvalView(after, null),
       object: "approval",
       subjectType: after.subjectType,
       subjectId: after.subjectId,

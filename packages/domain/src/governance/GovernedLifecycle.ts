@@ -162,7 +162,7 @@ export const governedLifecycle = <S extends GovernedRow, T, Q, O extends string,
           ...governed,
           id,
           status: outcome === "approved" ? spec.approvedStatus : (outcome as S["status"]),
-          approvalView: governed.approval === null ? null : approvalView(governed.approval),
+          approvalView: governed.approval === null ? null : approvalView(governed.approval, null),
           createdAt: isoOfMillis(now)
         }
         return start

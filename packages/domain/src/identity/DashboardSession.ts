@@ -97,7 +97,16 @@ export const personalTokenView = (session: DashboardSession): PersonalTokenView 
 /** The answer to a sign-in link request: the same whether or not the address belongs to a user. */
 export const SignInLinkRequestView = Schema.Struct({
   object: Schema.Literal("sign_in_link_request"),
-  email: Schema.String
+  email: Schema.String.annotate({
+    description: "The address, normalized, that the link is for.",
+    examples: ["ada@acme.test"]
+  }),
+  localDelivery: Schema.NullOr(Schema.String).annotate({
+    description:
+      "In local mode (no mail provider configured), where the link is written instead of mailed, in words; null when " +
+      "the service mails it.",
+    examples: ['the service\'s log (the line "mail (log mailer, local use only)")']
+  })
 })
 export type SignInLinkRequestView = typeof SignInLinkRequestView.Type
 

@@ -26,6 +26,9 @@ export const User = Schema.Struct({
 })
 export type User = typeof User.Type
 
+/** How a person is named to others: their full name, else their e-mail. */
+export const displayNameOf = (user: Pick<User, "fullName" | "email">): string => user.fullName ?? user.email
+
 /** The team a user acts for, as their profile shows it. */
 export const UserTeamView = Schema.Struct({ id: Schema.String, name: Schema.String, baseCurrency: Schema.String })
 export type UserTeamView = typeof UserTeamView.Type

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { AgentKeysRepo } from "../access/index.ts"
 import { type Approval, ApprovalId, ApprovalsRepo } from "../approvals/index.ts"
-import { UsersRepo } from "../identity/index.ts"
+import { displayNameOf, UsersRepo } from "../identity/index.ts"
 import {
   doublingDelayMs,
   isoOfMillis,
@@ -134,7 +134,7 @@ export class ChatApprovals extends Context.Service<
     const nameOf = (userId: string | null) =>
       userId === null || !Schema.is(UserId)(userId)
         ? Effect.succeed(null)
-        : Effect.map(users.findById(userId), (u) => (Option.isSome(u) ? (u.value.fullName ?? u.value.email) : null))
+        : Effect.map(users.findById(userId), (u) => (Option.isSome(u) ? displayNameOf(u.value) : null))
 
     const failed = (message: ChatApprovalMessage, error: ChatMessagingFailed, nowMs: number): ChatAttemptOutcome => ({
       _tag: "Failed",

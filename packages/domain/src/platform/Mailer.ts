@@ -10,6 +10,11 @@ export interface MailMessage {
 /** Sends e-mail. */
 export interface MailerShape {
   readonly send: (message: MailMessage) => Effect.Effect<void>
+  /**
+   * Where a mailer that mails nobody (local use) puts each message instead, in words ("the service's log"), for the
+   * person waiting for it; null for a mailer that delivers.
+   */
+  readonly localDelivery: string | null
 }
 
 /**
@@ -21,7 +26,8 @@ export const logMailer: MailerShape = {
   send: (message) =>
     Effect.logInfo("mail (log mailer, local use only)").pipe(
       Effect.annotateLogs({ to: message.to, subject: message.subject, text: message.text })
-    )
+    ),
+  localDelivery: 'the service\'s log (the line "mail (log mailer, local use only)")'
 }
 
 /** The mail port; the log mailer unless a composition root provides another. */

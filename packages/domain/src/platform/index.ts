@@ -1,5 +1,6 @@
 export * from "./DesktopRelease.ts"
 export * from "./Events.ts"
 export * from "./Idempotency.ts"
+export * from "./LocalService.ts"
 export * from "./Mailer.ts"
 export * from "./RateLimits.ts"

@@ -1,2 +1,3 @@
 /** The platform context's shapes and pure rules that clients may load. */
 export * from "./DesktopRelease.ts"
+export * from "./LocalService.ts"

@@ -68,7 +68,7 @@ export const decideSpend = Effect.fn("SpendRequests.decide")(function* (
     spendingKeyId: agent.keyId,
     metadata: input.metadata ?? {},
     decision,
-    approval: approval === null ? null : approvalView(approval),
+    approval: approval === null ? null : approvalView(approval, null),
     ledgerTransactionId: decision.outcome === "approved" && ledgerTransaction !== null ? ledgerTransaction.id : null,
     holdTransactionId:
       decision.outcome === "pending_approval" && ledgerTransaction !== null ? ledgerTransaction.id : null,

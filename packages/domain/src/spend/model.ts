@@ -2,6 +2,7 @@
 
 export * from "./AllowedHours.ts"
 export * from "./BudgetPeriods.ts"
+export * from "./ReasonText.ts"
 export * from "./SpendEvaluation.ts"
 export * from "./SpendFreeze.ts"
 export * from "./SpendPolicy.ts"

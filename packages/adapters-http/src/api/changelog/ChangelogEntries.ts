@@ -19,6 +19,35 @@ export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
       "auth-stream requests with a card token no API answer carries."
   },
   {
+    id: "approvals-name-the-decider",
+    date: "2026-11-29",
+    title: "Approvals name who decided them",
+    surfaces: ["api", "sdk", "cli"],
+    breaking: false,
+    change:
+      "Every approval (a spend request's, transfer's, checkout intent's or payout's `approval`, and `/treasury/approvals`) " +
+      "carries `decidedByName` beside `decidedBy`: the deciding member's name, else their e-mail; null while pending " +
+      "and for expiries and cancellations. `svc` prints it wherever it says who decided (a `DECIDED BY` column in " +
+      "`svc approvals list`).",
+    action: "Nothing required; show `decidedByName` to people instead of the user id."
+  },
+  {
+    id: "cli-one-failure-style",
+    date: "2026-11-29",
+    title: "svc: one failure style, reasons in money, the service's URL from configuration",
+    surfaces: ["cli"],
+    breaking: false,
+    change:
+      "Every failure prints `error: <what>`, indented details, then what to do next (`see: ... --help`, " +
+      "`request id: ...`), usage errors of the command line included (they printed an `ERROR` block); an unexpected " +
+      "failure exits 1 without a stack trace. Policy reasons read in words with money like the amount beside them " +
+      "(`Over the per-request limit (limit USD 100.00)`). Without `--base-url`, `SVC_BASE_URL` or a stored login, " +
+      "`svc` calls `http://localhost:$PORT`, `PORT` as the server reads it (3000 unless set).",
+    action:
+      "Scripts that matched the old stderr text match the `error: ` line or, better, the exit code; a server on " +
+      "another port is found with `PORT` or named with `SVC_BASE_URL`."
+  },
+  {
     id: "oauth-tokens-refused-on-v1",
     date: "2026-11-28",
     title: "OAuth access tokens are refused on /v1",

@@ -1,4 +1,4 @@
-import { DashboardSignIn, dashboardSessionView, normalizeEmail } from "@svc/domain"
+import { DashboardSignIn, dashboardSessionView, Mailer, normalizeEmail } from "@svc/domain"
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -16,12 +16,13 @@ const invalidSignInLink = () =>
 export const DashboardSignInHttp = HttpApiBuilder.group(Api, "dashboardSignIn", (handlers) =>
   Effect.gen(function* () {
     const signIn = yield* DashboardSignIn
+    const { localDelivery } = yield* Mailer
     const secure = cookiesAreSecure(yield* PublicBaseUrl)
     return handlers
       .handle("requestLink", ({ payload }) =>
         Effect.gen(function* () {
           yield* signIn.requestLink(payload.email, clientAddressOf(yield* HttpServerRequest.HttpServerRequest))
-          return { object: "sign_in_link_request" as const, email: normalizeEmail(payload.email) }
+          return { object: "sign_in_link_request" as const, email: normalizeEmail(payload.email), localDelivery }
         }).pipe(orServiceUnavailable)
       )
       .handle("signIn", ({ payload }) =>
