@@ -88,11 +88,11 @@ describe("the dashboard in chromium", () => {
     const decidedCard = page
       .getByRole("list", { name: "Decided approvals" })
       .getByRole("article", { name: "Spend request to Acme Cloud" })
-    await decidedCard.getByText(`by ${ownerEmail}`).waitFor()
+    await decidedCard.getByText("by Olivia Owner").waitFor()
     assert.match(
       await decidedCard.innerText(),
-      /Decided\s+by owner-\S+@example\.com, [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M/u,
-      "who decided, and when"
+      /Decided\s+by Olivia Owner, [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M/u,
+      "who decided (by name), and when"
     )
     const approved = await apiCall(server, "GET", `/v1/spend-requests/${first.id}`, { token: agentKey })
     assert.strictEqual(approved.body.status, "approved")

@@ -3,7 +3,6 @@ import { useState } from "preact/hooks"
 import { formatDateTime, formatRelative } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
 import { useKeyNames } from "../session/keys.ts"
-import { useMemberEmails } from "../session/members.ts"
 import { ActionButton, ErrorNote, Loading, ModeBadge, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
 import { useLoad, useNow } from "../ui/hooks.ts"
 import { PENDING_CAP, pendingByExpiry } from "./pending.ts"
@@ -16,13 +15,11 @@ const POLL_MS = 5_000
 const ApprovalCard = ({
   approval,
   keyNames,
-  memberEmails,
   now,
   onDecided
 }: {
   readonly approval: Approval
   readonly keyNames: ReadonlyMap<string, string>
-  readonly memberEmails: ReadonlyMap<string, string>
   readonly now: number
   readonly onDecided: () => Promise<void>
 }) => {
@@ -82,10 +79,8 @@ const ApprovalCard = ({
           <div>
             <dt>Decided</dt>
             <dd>
-              {approval.decidedBy === null
-                ? "by the system"
-                : `by ${memberEmails.get(approval.decidedBy) ?? "a former member"}`}
-              , <time dateTime={approval.decidedAt}>{formatDateTime(approval.decidedAt)}</time>
+              {approval.decidedBy === null ? "by the system" : `by ${approval.decidedByName ?? "a former member"}`},{" "}
+              <time dateTime={approval.decidedAt}>{formatDateTime(approval.decidedAt)}</time>
             </dd>
           </div>
         )}
@@ -143,7 +138,6 @@ export const Inbox = () => {
   const now = useNow(15_000)
   const keys = useKeyNames()
   const keyNames = new Map(keys.map((key) => [key.id, key.name]))
-  const memberEmails = useMemberEmails()
   const pending = useLoad(() => pendingByExpiry(client.treasury.approvals), [client], { everyMs: POLL_MS })
   const recent = useLoad(
     () =>
@@ -160,13 +154,7 @@ export const Inbox = () => {
     <ul class="cards" aria-label={label}>
       {approvals.map((approval) => (
         <li key={approval.id}>
-          <ApprovalCard
-            approval={approval}
-            keyNames={keyNames}
-            memberEmails={memberEmails}
-            now={now}
-            onDecided={refresh}
-          />
+          <ApprovalCard approval={approval} keyNames={keyNames} now={now} onDecided={refresh} />
         </li>
       ))}
     </ul>
