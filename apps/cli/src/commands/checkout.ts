@@ -115,39 +115,31 @@ const authorize = Command.make(
   )
 )
 
-const advise = Command.make(
-  "advise",
-  { authorizationId, ...amountFlags, idempotencyKey: idempotencyKeyFlag },
-  Effect.fn(function* (input) {
-    const amount = yield* authorizationAmountOf(input)
+/** The issuer's advice of `amount` on an authorization (0 reverses it), shown as the authorization then stands. */
+const adviseTo = (authorizationId: string, amount: number, idempotencyKey: Option.Option<string>) =>
+  Effect.gen(function* () {
     const connection = yield* connect
     const answer = yield* call(
       connection,
       connection.client.checkoutTestHelpers.advise({
-        ...idempotencyHeaders(input.idempotencyKey),
-        params: { id: input.authorizationId },
+        ...idempotencyHeaders(idempotencyKey),
+        params: { id: authorizationId },
         payload: { amount }
       })
     )
     yield* show(answer, Render.cardAuthorization)
   })
+
+const advise = Command.make(
+  "advise",
+  { authorizationId, ...amountFlags, idempotencyKey: idempotencyKeyFlag },
+  Effect.fn(function* (input) {
+    yield* adviseTo(input.authorizationId, yield* authorizationAmountOf(input), input.idempotencyKey)
+  })
 ).pipe(Command.withDescription("The issuer's advice: the authorization's new amount, more or less than it holds"))
 
-const reverse = Command.make(
-  "reverse",
-  { authorizationId, idempotencyKey: idempotencyKeyFlag },
-  Effect.fn(function* (input) {
-    const connection = yield* connect
-    const answer = yield* call(
-      connection,
-      connection.client.checkoutTestHelpers.advise({
-        ...idempotencyHeaders(input.idempotencyKey),
-        params: { id: input.authorizationId },
-        payload: { amount: 0 }
-      })
-    )
-    yield* show(answer, Render.cardAuthorization)
-  })
+const reverse = Command.make("reverse", { authorizationId, idempotencyKey: idempotencyKeyFlag }, (input) =>
+  adviseTo(input.authorizationId, 0, input.idempotencyKey)
 ).pipe(Command.withDescription("The issuer's reversal: the hold released, the intent approved again"))
 
 const clear = Command.make(

@@ -150,7 +150,7 @@ export class IssuerSimulation extends Context.Service<
       })
       if (answer.decline_reason === UNAVAILABLE_DECLINE_REASON) return yield* new AuthorizationUnavailable()
       const stored = yield* authorizations.find(token)
-      // A decision other than unavailable is stored with the answer, in the same transaction.
+      // A decision other than unavailable was stored by the statement that decided it (ADR 0060).
       if (Option.isNone(stored)) return yield* Effect.die(new Error(`no stored decision for authorization ${token}`))
       return viewOf(stored.value, card)
     })
