@@ -54,7 +54,7 @@ export interface HeldJobsLeaderLock {
  * Opens a connection of its own to the Postgres server at `url` (never a transaction pooler: a session lock needs
  * the same server session for its whole life) and tries the leader lock once, without waiting. Some(lock) when this
  * session got it (once the fence let every transaction that found the previous leader still leading end), None when
- * another session holds it. The connection (and with it the lock) ends with the scope;
+ * another session holds it. The lock is released, and the connection closed, when the scope ends;
  * TCP keepalives on both ends make a silent peer's connection fail within about `keepAlive` plus half a minute, so a
  * partitioned leader's lock is freed by the server and a partitioned leader's checks fail.
  */
@@ -71,6 +71,14 @@ export const tryJobsLeaderLock = (url: Redacted.Redacted, options: { readonly co
       SELECT pg_try_advisory_lock(${JOBS_LEADER_LOCK.classid}, ${JOBS_LEADER_LOCK.objid}) AS locked,
              pg_backend_pid() AS pid`
     if (row?.locked !== true) return Option.none<HeldJobsLeaderLock>()
+    // A graceful end frees the lock before the connection closes, so the next leader need not wait for the backend
+    // to exit; a lost connection frees it on the server's side anyway.
+    yield* Effect.addFinalizer(() =>
+      sql`SELECT pg_advisory_unlock(${JOBS_LEADER_LOCK.classid}, ${JOBS_LEADER_LOCK.objid})`.pipe(
+        Effect.timeout("1 second"),
+        Effect.ignore
+      )
+    )
     // The fence: every transaction that found the previous leader still leading has ended before this one leads.
     yield* sql`SELECT pg_advisory_lock(${JOBS_FENCE.classid}, ${JOBS_FENCE.objid})`
     yield* sql`SELECT pg_advisory_unlock(${JOBS_FENCE.classid}, ${JOBS_FENCE.objid})`
