@@ -5,6 +5,7 @@ import { ActivityDetail } from "./activity/ActivityDetail.tsx"
 import { isKind } from "./activity/filters.ts"
 import { Inbox } from "./approvals/Inbox.tsx"
 import { FreezesProvider, FrozenBanner, useFreezes } from "./approvals/SpendFreeze.tsx"
+import { Finance } from "./finance/Finance.tsx"
 import { Ledger } from "./ledger/Ledger.tsx"
 import { CreateTeam } from "./onboarding/CreateTeam.tsx"
 import { PendingInvitation, rememberInvitation } from "./onboarding/Invitation.tsx"
@@ -19,6 +20,7 @@ const PAGES = [
   { path: "/", label: "Approvals" },
   { path: "/activity", label: "Activity" },
   { path: "/ledger", label: "Ledger" },
+  { path: "/finance", label: "Finance" },
   { path: "/settings", label: "Settings" }
 ] as const
 
@@ -36,6 +38,8 @@ const Page = ({ path }: { readonly path: string }) => {
       return <Activity />
     case "/ledger":
       return <Ledger />
+    case "/finance":
+      return <Finance path={path} />
     case "/settings":
       return <Settings />
     default:

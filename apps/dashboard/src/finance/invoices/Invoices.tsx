@@ -1,0 +1,3 @@
+import { PageHeader } from "../../ui/components.tsx"
+
+export const Invoices = () => <PageHeader title="Invoices">Being built.</PageHeader>

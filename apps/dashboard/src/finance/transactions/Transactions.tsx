@@ -1,0 +1,3 @@
+import { PageHeader } from "../../ui/components.tsx"
+
+export const Transactions = () => <PageHeader title="Transactions">Being built.</PageHeader>
