@@ -56,12 +56,15 @@ const sample = (servicePid: number | undefined): Sample | undefined => {
 
 /**
  * Busy share of one core per process group while `run` ran and during the second after it (when the backends of a
- * closed pool are reaped), in percent; undefined where /proc is missing.
+ * closed pool are reaped), in percent, and the service's CPU seconds in that time; undefined where /proc is missing.
  */
 export const withCpu = async <A>(
   servicePid: number | undefined,
   run: () => Promise<A>
-): Promise<{ readonly result: A; readonly cpu: { service: number; postgres: number; bench: number } | undefined }> => {
+): Promise<{
+  readonly result: A
+  readonly cpu: { service: number; postgres: number; bench: number; serviceSeconds: number } | undefined
+}> => {
   const before = sample(servicePid)
   const result = await run()
   await new Promise((resolve) => setTimeout(resolve, 1000))
@@ -77,7 +80,8 @@ export const withCpu = async <A>(
         0,
         Array.from(after.postgres).reduce((sum, [pid, seconds]) => sum + seconds - (before.postgres.get(pid) ?? 0), 0)
       ),
-      bench: share(before.self, after.self)
+      bench: share(before.self, after.self),
+      serviceSeconds: after.service - before.service
     }
   }
 }

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { SignJWT } from "jose"
-import { freePort, onDatabase, SERVICE_NODE_FLAGS, serverUrl, waitForReady, withDatabase } from "./service.ts"
+import { freePort, onDatabase, serverUrl, serviceArguments, waitForReady, withDatabase } from "./service.ts"
 
 const ROWS = Number(process.env.BENCH_FINANCE_ROWS ?? 1_000_000)
 const SAMPLES = Number(process.env.BENCH_FINANCE_SAMPLES ?? 100)
@@ -72,7 +72,7 @@ const main = async () => {
   const base = `http://127.0.0.1:${port}`
   let child: ChildProcess | undefined
   try {
-    child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, "apps/api/src/main.ts"], {
+    child = spawn(process.execPath, [...serviceArguments()], {
       env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: "127.0.0.1", SESSION_JWT_SECRET: secret },
       stdio: ["ignore", "ignore", "inherit"]
     })

@@ -7,13 +7,9 @@
  * is compared with.
  */
 
-import { spawn } from "node:child_process"
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { CARD_DECISION_INPUTS_SQL } from "@svc/adapters-pg"
 import type { Figures } from "./figures.ts"
-import { quantiles } from "./figures.ts"
+import { pgbench } from "./pgbench.ts"
 import { onDatabase } from "./service.ts"
 
 /** The cards made per authorization sent: a random pick meets a card used before about once in 40. */
@@ -103,22 +99,8 @@ WITH ids AS (
 SELECT EXISTS (SELECT 1 FROM card_authorization) AS inserted;
 `
 
-const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
-  new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "ignore", "pipe"] })
-    let stderr = ""
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.on("error", reject)
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${stderr.slice(-2000)}`))
-    )
-  })
-
 /**
- * `pgbench` at `ratePerSecond` for `seconds` with 8 clients; latencies from its per-transaction log, counted from
- * each transaction's scheduled start (`--rate` schedules them), so a database that falls behind shows as latency.
+ * `pgbench` at `ratePerSecond` for `seconds` with 8 clients; latencies counted from each transaction's scheduled start.
  */
 export const pgbenchAuthorizations = async (
   name: string,
@@ -128,40 +110,5 @@ export const pgbenchAuthorizations = async (
 ): Promise<Figures> => {
   const cards = ratePerSecond * seconds * CARDS_PER_AUTHORIZATION
   await makeCards(url, cards)
-  const dir = await mkdtemp(join(tmpdir(), "svc-pgbench-"))
-  try {
-    await writeFile(join(dir, "authorization.sql"), script(cards))
-    await run(
-      "pgbench",
-      [
-        "--no-vacuum",
-        "--protocol=prepared",
-        "--client=8",
-        "--jobs=2",
-        `--rate=${ratePerSecond}`,
-        `--time=${seconds}`,
-        "--log",
-        "--log-prefix=auth",
-        "--file=authorization.sql",
-        url
-      ],
-      dir
-    )
-    // Each line: client, transaction, latency in microseconds (from the scheduled start), script, epoch, microseconds,
-    // schedule lag; a failed transaction has no latency.
-    const latencies: Array<number> = []
-    let failures = 0
-    for (const file of (await readdir(dir)).filter((f) => f.startsWith("auth."))) {
-      for (const line of (await readFile(join(dir, file), "utf8")).split("\n")) {
-        const latency = line.split(" ")[2]
-        if (latency === undefined) continue
-        if (/^\d+$/u.test(latency)) latencies.push(Number(latency) / 1000)
-        else failures++
-      }
-    }
-    const at = quantiles(latencies)
-    return { name, requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), failures }
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
+  return pgbench({ name, url, script: script(cards), clients: 8, seconds, ratePerSecond })
 }

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs"
 const SAMPLE_EVERY_MS = 200
 
 /** VmRSS of a process in kB, from /proc/<pid>/status; 0 when it cannot be read. */
-const residentKb = (pid: number) => {
+export const residentKb = (pid: number) => {
   try {
     return Number(/VmRSS:\s+(\d+) kB/u.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
   } catch {

@@ -21,8 +21,9 @@ import type { Figures } from "./figures.ts"
 import { inProcessAuthorizations } from "./inProcessAuth.ts"
 import { httpPoster, openLoop, SLOW_MS } from "./openLoop.ts"
 import { pgbenchAuthorizations } from "./pgbenchAuth.ts"
-import { withPeakRss } from "./rss.ts"
-import { freePort, onDatabase, SERVICE_NODE_FLAGS, serverUrl, waitForReady, withDatabase } from "./service.ts"
+import { pgbenchSpendRequests } from "./pgbenchSpend.ts"
+import { residentKb, withPeakRss } from "./rss.ts"
+import { freePort, onDatabase, serverUrl, serviceArguments, waitForReady, withDatabase } from "./service.ts"
 import { AGENTS, AUTH_CARDS, AUTH_RATE, CONNECTIONS, DURATION_SECONDS, POOL_SIZE, SCENARIOS } from "./settings.ts"
 
 /** Arrival rates of the open-loop scenarios, as shares of the closed loop's throughput. */
@@ -97,6 +98,20 @@ const load = (
     )
   })
 
+/**
+ * The service's CPU time per request of a scenario, in ms: its CPU seconds while the scenario ran (and the second
+ * after) over the requests answered. Only meaningful where the service answered the requests ("-" for the SQL-only
+ * scenarios, where it idles).
+ */
+const serviceCpuPerRequest = (row: {
+  readonly name: string
+  readonly requestsPerSecond: number
+  readonly cpu: { readonly serviceSeconds: number } | undefined
+}) =>
+  row.cpu === undefined || /^(direct SQL|pgbench)/u.test(row.name) || row.requestsPerSecond === 0
+    ? "-"
+    : ((row.cpu.serviceSeconds * 1000) / (row.requestsPerSecond * DURATION_SECONDS)).toFixed(2)
+
 /** `openLoop` of POSTs to `url` at `ratePerSecond` for the bench's duration. */
 const httpOpenLoop = async (
   name: string,
@@ -122,11 +137,7 @@ const main = async () => {
   try {
     child = spawn(
       process.execPath,
-      [
-        ...SERVICE_NODE_FLAGS,
-        ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
-        "apps/api/src/main.ts"
-      ],
+      [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...serviceArguments()],
       {
         env: {
           ...process.env,
@@ -142,6 +153,7 @@ const main = async () => {
       }
     )
     await waitForReady(base)
+    const startRssMb = child.pid === undefined ? undefined : Math.round(residentKb(child.pid) / 1024)
     const session = await new SignJWT({ email: "bench@example.com" })
       .setProtectedHeader({ alg: "HS256" })
       .setSubject(crypto.randomUUID())
@@ -206,6 +218,15 @@ const main = async () => {
           next: () => ({ headers: { authorization: `Bearer ${agents[nextTurn(agents.length)]?.secret}` } })
         })
       )
+      const spreadPgbench = await measure(() =>
+        pgbenchSpendRequests(
+          `pgbench: the least SQL of one spend request, ${AGENTS} accounts`,
+          url,
+          agents,
+          CONNECTIONS,
+          DURATION_SECONDS
+        )
+      )
       const spreadDirect = await measure(() =>
         directSql(`direct SQL of one spend request, ${AGENTS} accounts`, url, agents)
       )
@@ -250,6 +271,10 @@ const main = async () => {
       return () => {
         const ratio = (service: Figures, reference: Figures) =>
           (service.requestsPerSecond / reference.requestsPerSecond).toFixed(2)
+        console.log(
+          `service / pgbench's least spend SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadPgbench)} ` +
+            `(${Math.round(spread.requestsPerSecond)} req/s against ${Math.round(spreadPgbench.requestsPerSecond)} tps)`
+        )
         console.log(`service / direct SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadDirect)}`)
         console.log(`service / direct SQL throughput, 1 hot account: ${ratio(hotService, hotDirect)}`)
         console.log(`service / group-committed SQL throughput, ${AGENTS} agents: ${ratio(spread, spreadBatched)}`)
@@ -345,9 +370,11 @@ const main = async () => {
         [`> ${SLOW_MS} ms %`]: r.slowPercent ?? "-",
         "non-2xx/errors": r.failures,
         "CPU % service/postgres/bench": r.cpu === undefined ? "-" : `${r.cpu.service}/${r.cpu.postgres}/${r.cpu.bench}`,
+        "service CPU ms/request": serviceCpuPerRequest(r),
         "service peak RSS MB": r.peakRssMb ?? "-"
       }))
     )
+    console.log(`service RSS just after start: ${startRssMb ?? "-"} MB`)
     spendRatios?.()
     authStreamComparison?.()
   } finally {

@@ -1,17 +1,24 @@
 /** What the bench scripts share to run the service on a database of their own: the server, its database, its flags. */
 
+import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 
-/** The node flags `npm start` runs the service with (its start script's), so that the bench measures that service. */
-export const SERVICE_NODE_FLAGS = (
-  JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }
-).scripts.start
+const startScript = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start
   .split(" ")
-  .filter((word) => word.startsWith("--"))
+  .slice(1)
+
+/**
+ * The node arguments `npm start` runs the service with (its start script's flags and the built bundle), so that the
+ * bench measures that service; the bundle is built first, as `npm start` builds it.
+ */
+export const serviceArguments = (): ReadonlyArray<string> => {
+  execFileSync(process.execPath, ["scripts/build-server.ts"], { stdio: "inherit" })
+  return startScript
+}
 
 /** The Postgres server the bench creates its databases on (DATABASE_URL, default the local one). */
 export const serverUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"

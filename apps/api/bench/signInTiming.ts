@@ -14,7 +14,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SignJWT } from "jose"
 import { quantiles } from "./figures.ts"
-import { freePort, onDatabase, SERVICE_NODE_FLAGS, serverUrl, waitForReady, withDatabase } from "./service.ts"
+import { freePort, onDatabase, serverUrl, serviceArguments, waitForReady, withDatabase } from "./service.ts"
 
 const USERS = Number(process.env.BENCH_SIGN_IN_USERS ?? 200)
 const secret = "bench-session-secret"
@@ -46,7 +46,7 @@ const main = async () => {
   const base = `http://127.0.0.1:${port}`
   let child: ChildProcess | undefined
   try {
-    child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, "apps/api/src/main.ts"], {
+    child = spawn(process.execPath, [...serviceArguments()], {
       env: {
         ...process.env,
         DATABASE_URL: withDatabase(serverUrl, database),

@@ -1,4 +1,4 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   ApiRoutes,
   DashboardRoutes,

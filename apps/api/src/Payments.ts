@@ -1,4 +1,3 @@
-import { EvmRail } from "@svc/adapters-evm"
 import { AuthorizationDeadline, AuthorizationTolerance, CardNumberKey, CryptoFees, type PayoutRail } from "@svc/domain"
 import { type Config, Effect, Layer, Redacted } from "effect"
 import type { ServiceConfig } from "./Config.ts"
@@ -15,8 +14,16 @@ export const checkoutSettings = (config: ServiceConfig) =>
 /** The fees crypto quotes charge, from the `CRYPTO_FEE_*` and `CRYPTO_NETWORK_FEE_*` variables. */
 export const cryptoFees = Layer.effect(CryptoFees, cryptoFeesConfig)
 
-/** The EVM rail over the `CRYPTO_*` settings of the environment (ADR 0033). */
-export const evmRail = Layer.unwrap(Effect.map(evmRailConfig, EvmRail.layer))
+/**
+ * The EVM rail over the `CRYPTO_*` settings of the environment (ADR 0033). Its module (viem, its curves and hashes,
+ * about 20 MB resident) is loaded only when the rail is chosen.
+ */
+export const evmRail = Layer.unwrap(
+  Effect.gen(function* () {
+    const { EvmRail } = yield* Effect.promise(() => import("@svc/adapters-evm"))
+    return EvmRail.layer(yield* evmRailConfig(EvmRail))
+  })
+)
 
 /**
  * The payout rail `CRYPTO_RAIL` names: `simulated` (the default), or `evm`, which signs ERC-20 transfers from the hot

@@ -1,5 +1,5 @@
 import { createServer } from "node:http"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { answerClientErrorsAsJson, Readiness } from "@svc/adapters-http"
 import { DatabaseInfo, DatabaseStartup, PortsPg } from "@svc/adapters-pg"
 import { Context, Effect, Layer } from "effect"

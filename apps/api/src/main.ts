@@ -1,5 +1,5 @@
 import cluster from "node:cluster"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Runtime } from "effect"
 import { supervise } from "./Cluster.ts"
 import { webConcurrency } from "./Config.ts"

@@ -62,8 +62,8 @@ export const apiProcesses = () => {
   }
   return {
     env,
-    start: async (extra: Record<string, string> = {}, until: "listening" | "ready" = "ready") => {
-      const server = await startApi({ ...env(), ...extra }, until)
+    start: async (extra: Record<string, string> = {}, until: "listening" | "ready" = "ready", entry?: string) => {
+      const server = await startApi({ ...env(), ...extra }, until, entry)
       started.push(server)
       return server
     }

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { SESSION_SECRET } from "./Session.ts"
 
 /**
- * Processes the tests and the test scripts start and watch: the API (`apps/api/src/main.ts` on this Node), and the
+ * Processes the tests and the test scripts start and watch: the API (its sources or its bundle, on this Node), and the
  * daemons of a deployment (PgBouncer, etcd, Patroni, HAProxy). Nothing here needs vitest, so scripts import it too.
  */
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
@@ -47,17 +47,23 @@ export const answers = async (url: string, status: number, output: () => string,
   }
 }
 
+/** The sources' entry point (run with Node's type stripping), and the bundle `npm start` builds and runs (ADR 0063). */
+const API_SOURCES = "apps/api/src/main.ts"
+export const API_BUNDLE = "apps/api/dist/main.js"
+
 /**
- * Starts the API (on `env.PORT` when given, else a free port) and resolves once it listens and, unless `until` is "listening", once `/health/ready` answers 200
- * (the database answered and the migrations ran).
+ * Starts the API from `entry` (the sources unless given) on `env.PORT` when given, else a free port, and resolves once
+ * it listens and, unless `until` is "listening", once `/health/ready` answers 200 (the database answered and the
+ * migrations ran).
  */
 export const startApi = async (
   env: Record<string, string>,
-  until: "listening" | "ready" = "ready"
+  until: "listening" | "ready" = "ready",
+  entry: string = API_SOURCES
 ): Promise<Running> => {
   const port = env.PORT === undefined ? await freePort() : Number(env.PORT)
   const { DATABASE_URL: _ignored, ...inherited } = process.env
-  const child = spawn(process.execPath, ["apps/api/src/main.ts"], {
+  const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
     env: { ...inherited, SESSION_JWT_SECRET: SESSION_SECRET, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"]

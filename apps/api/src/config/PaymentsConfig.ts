@@ -1,4 +1,4 @@
-import { EvmRail } from "@svc/adapters-evm"
+import type { EvmRail } from "@svc/adapters-evm"
 import {
   type CryptoAsset,
   type CryptoFeeSchedule,
@@ -15,8 +15,11 @@ export const cryptoRail = Config.Literals(["simulated", "evm"], "CRYPTO_RAIL").p
 
 type ContractAddress = NonNullable<EvmRail.EvmNetworkSettings["contracts"][CryptoAsset]>
 
+/** The EVM rail's module: the settings below are read with its address and key checks. */
+export type EvmRailModule = typeof EvmRail
+
 /** A contract address from the environment (`name`), in its EIP-55 form; none when unset or blank. */
-const contractAddress = (name: string) =>
+const contractAddress = (EvmRail: EvmRailModule, name: string) =>
   Config.option(Config.String(name)).pipe(
     Config.mapEffect((value) =>
       Option.match(
@@ -35,7 +38,7 @@ const contractAddress = (name: string) =>
   )
 
 /** One EVM network's `CRYPTO_<NETWORK>_*` settings, or none when its RPC URL is unset. */
-const evmNetworkConfig = (network: EvmNetwork, defaultGasLimit: number) =>
+const evmNetworkConfig = (EvmRail: EvmRailModule, network: EvmNetwork, defaultGasLimit: number) =>
   Effect.gen(function* () {
     const variable = (key: string) => EvmRail.evmVariable(network, key)
     const rpcUrl = yield* Config.option(Config.Redacted(variable("RPC_URL")))
@@ -43,7 +46,7 @@ const evmNetworkConfig = (network: EvmNetwork, defaultGasLimit: number) =>
       return Option.none<EvmRail.EvmNetworkSettings>()
     const contracts: Partial<Record<CryptoAsset, ContractAddress>> = {}
     for (const asset of ["USDC", "USDT"] as const) {
-      const contract = yield* contractAddress(variable(`${asset}_CONTRACT`))
+      const contract = yield* contractAddress(EvmRail, variable(`${asset}_CONTRACT`))
       if (Option.isSome(contract)) contracts[asset] = contract.value
     }
     const confirmations = yield* wholeNumber(variable("CONFIRMATIONS"), EvmRail.DEFAULT_CONFIRMATIONS, 1, 1_000)
@@ -61,23 +64,24 @@ const evmNetworkConfig = (network: EvmNetwork, defaultGasLimit: number) =>
  * being echoed), `CRYPTO_EVM_GAS_LIMIT`, `CRYPTO_EVM_RPC_TIMEOUT_MS`, and each network whose `CRYPTO_<NETWORK>_RPC_URL`
  * is set.
  */
-export const evmRailConfig = Effect.gen(function* () {
-  const privateKey = yield* Config.Redacted("CRYPTO_EVM_PRIVATE_KEY").pipe(
-    Config.mapEffect((key) =>
-      EvmRail.isEvmPrivateKey(Redacted.value(key))
-        ? Effect.succeed(key)
-        : Effect.fail(invalid("CRYPTO_EVM_PRIVATE_KEY must be 0x and 64 hex digits"))
+export const evmRailConfig = (EvmRail: EvmRailModule) =>
+  Effect.gen(function* () {
+    const privateKey = yield* Config.Redacted("CRYPTO_EVM_PRIVATE_KEY").pipe(
+      Config.mapEffect((key) =>
+        EvmRail.isEvmPrivateKey(Redacted.value(key))
+          ? Effect.succeed(key)
+          : Effect.fail(invalid("CRYPTO_EVM_PRIVATE_KEY must be 0x and 64 hex digits"))
+      )
     )
-  )
-  const defaultGasLimit = yield* wholeNumber("CRYPTO_EVM_GAS_LIMIT", EvmRail.DEFAULT_GAS_LIMIT, 21_000, 30_000_000)
-  const rpcTimeoutMs = yield* wholeNumber("CRYPTO_EVM_RPC_TIMEOUT_MS", EvmRail.DEFAULT_RPC_TIMEOUT_MS, 100, 600_000)
-  const networks: Partial<Record<EvmNetwork, EvmRail.EvmNetworkSettings>> = {}
-  for (const network of EVM_NETWORKS) {
-    const settings = yield* evmNetworkConfig(network, defaultGasLimit)
-    if (Option.isSome(settings)) networks[network] = settings.value
-  }
-  return { privateKey, rpcTimeoutMs, networks } satisfies EvmRail.EvmRailSettings
-})
+    const defaultGasLimit = yield* wholeNumber("CRYPTO_EVM_GAS_LIMIT", EvmRail.DEFAULT_GAS_LIMIT, 21_000, 30_000_000)
+    const rpcTimeoutMs = yield* wholeNumber("CRYPTO_EVM_RPC_TIMEOUT_MS", EvmRail.DEFAULT_RPC_TIMEOUT_MS, 100, 600_000)
+    const networks: Partial<Record<EvmNetwork, EvmRail.EvmNetworkSettings>> = {}
+    for (const network of EVM_NETWORKS) {
+      const settings = yield* evmNetworkConfig(EvmRail, network, defaultGasLimit)
+      if (Option.isSome(settings)) networks[network] = settings.value
+    }
+    return { privateKey, rpcTimeoutMs, networks } satisfies EvmRail.EvmRailSettings
+  })
 
 /**
  * The fee schedule crypto quotes charge: `CRYPTO_FEE_BPS` (default 50), `CRYPTO_FEE_MINIMUM` (cents, default 100) and

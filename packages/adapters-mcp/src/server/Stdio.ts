@@ -1,4 +1,4 @@
-import { NodeStdio } from "@effect/platform-node"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import { makeClient } from "@svc/sdk"
 import { Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"

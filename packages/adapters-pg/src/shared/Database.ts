@@ -1,7 +1,5 @@
 import { mkdir } from "node:fs/promises"
 import { PgClient } from "@effect/sql-pg"
-import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { Context, Data, Deferred, Duration, Effect, Layer, Option, Redacted, Ref, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { runMigrations } from "../migrations/index.ts"
@@ -53,11 +51,16 @@ export const clientForUrl = (url: Redacted.Redacted, maxConnections: number, poo
 
 /**
  * An embedded Postgres (PGlite) served on a loopback socket. Its single backend is shared by every socket, so the
- * pool and the server both allow one connection: the only setting under which transactions stay isolated.
+ * pool and the server both allow one connection: the only setting under which transactions stay isolated. PGlite's
+ * modules are loaded here, so a process given a server URL never loads them.
  */
 export const embeddedServer = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
+      const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+        import("@electric-sql/pglite"),
+        import("@electric-sql/pglite-socket")
+      ])
       if (dataDir !== undefined) await mkdir(dataDir, { recursive: true })
       const db = await PGlite.create(dataDir === undefined ? undefined : { dataDir })
       const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 1 })

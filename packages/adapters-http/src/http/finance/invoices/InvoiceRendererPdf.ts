@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dayOf, type InvoiceDocument, InvoiceRenderer, invoiceTotals, lineNetMinor, minorText } from "@svc/domain"
 import { Effect, Layer } from "effect"
-import PDFDocument from "pdfkit"
 
 const require = createRequire(import.meta.url)
 
@@ -73,27 +72,41 @@ const layout = (pdf: PDFKit.PDFDocument, { invoice, teamName, kind }: InvoiceDoc
 }
 
 /**
+ * pdfkit and the two fonts, loaded at the first render: a process that never renders an invoice does not hold them
+ * (about 30 MB resident with pdfkit's font and compression modules).
+ */
+const loadToolkit = Effect.promise(async () => {
+  const { default: PDFDocument } = await import("pdfkit")
+  return {
+    PDFDocument,
+    regular: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")),
+    bold: readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"))
+  }
+})
+
+/**
  * InvoiceRenderer with pdfkit: A4 PDFs whose text (team, number, customer, lines, tax, totals, dates) is real text in
  * an embedded DejaVu Sans, so any script renders and a text extractor reads it back.
  */
 export const InvoiceRendererPdf = Layer.effect(
   InvoiceRenderer,
-  Effect.sync(() => {
-    const regular = readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"))
-    const bold = readFileSync(require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"))
+  Effect.gen(function* () {
+    const toolkit = yield* Effect.cached(loadToolkit)
     return InvoiceRenderer.of({
       render: (document) =>
-        Effect.callback<Uint8Array>((resume) => {
-          const title = `${document.kind === "receipt" ? "Receipt" : "Invoice"} ${document.invoice.invoiceNumber}`
-          const pdf = new PDFDocument({ size: "A4", margin: 50, info: { Title: title, Author: document.teamName } })
-          const chunks: Array<Uint8Array> = []
-          pdf.on("data", (chunk: Uint8Array) => chunks.push(chunk))
-          pdf.on("end", () => resume(Effect.succeed(new Uint8Array(Buffer.concat(chunks)))))
-          pdf.registerFont("regular", regular)
-          pdf.registerFont("bold", bold)
-          layout(pdf, document)
-          pdf.end()
-        }).pipe(Effect.withSpan("InvoiceRenderer.render"))
+        Effect.flatMap(toolkit, ({ PDFDocument, regular, bold }) =>
+          Effect.callback<Uint8Array>((resume) => {
+            const title = `${document.kind === "receipt" ? "Receipt" : "Invoice"} ${document.invoice.invoiceNumber}`
+            const pdf = new PDFDocument({ size: "A4", margin: 50, info: { Title: title, Author: document.teamName } })
+            const chunks: Array<Uint8Array> = []
+            pdf.on("data", (chunk: Uint8Array) => chunks.push(chunk))
+            pdf.on("end", () => resume(Effect.succeed(new Uint8Array(Buffer.concat(chunks)))))
+            pdf.registerFont("regular", regular)
+            pdf.registerFont("bold", bold)
+            layout(pdf, document)
+            pdf.end()
+          })
+        ).pipe(Effect.withSpan("InvoiceRenderer.render"))
     })
   })
 )
