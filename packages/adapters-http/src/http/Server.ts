@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { AgentKeysHttp, ApiKeysHttp } from "./access/index.ts"
 import { GovernanceHttp } from "./approvals/index.ts"
@@ -34,6 +34,7 @@ import { AuthenticationLive, DeprecationHeadersLive, ErrorHandlingLive } from ".
 import { NotificationsHttp } from "./notifications/index.ts"
 import { OAuthApplicationsHttp, OAuthGuardLive, OAuthHttp, WellKnownHttp } from "./oauth/index.ts"
 import { DesktopHttp, SystemHttp } from "./platform/index.ts"
+import { ReferencePage } from "./ReferencePage.ts"
 import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend/index.ts"
 import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
@@ -98,5 +99,5 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
   Layer.provide(OAuthGuardLive),
   Layer.provide(ErrorHandlingLive),
   Layer.provide(DeprecationHeadersLive),
-  Layer.merge(HttpApiScalar.layer(Api, { path: "/docs" }))
+  Layer.merge(ReferencePage)
 )
