@@ -41,14 +41,19 @@ const TRY_AGGREGATE = artifact("TryAggregate")
 const MULTICALL3: Address = "0xcA11bde05977b3631167028862bE2a173976CA11"
 
 /** The x402 network id of the local chain (CAIP-2). */
-export const X402_NETWORK = `eip155:${anvilChain.id}` as const
+const X402_NETWORK = `eip155:${anvilChain.id}` as const
 
 /** The token's EIP-712 domain, as USDC's; it travels in `accepts[].extra` so the payer can sign for it. */
 export const TOKEN_DOMAIN = { name: "USD Coin", version: "2" } as const
 
 /** The path of the paid resource on the rig's resource server, and what it answers once paid. */
-export const RESOURCE_PATH = "/paid/report"
+const RESOURCE_PATH = "/paid/report"
 export const RESOURCE_BODY = { report: "the paid report" } as const
+
+/** The JSON in an x402 version 2 header (`PAYMENT-REQUIRED`, `PAYMENT-SIGNATURE`, `PAYMENT-RESPONSE`): standard base64. */
+export const decodeX402Header = (value: string): unknown => JSON.parse(Buffer.from(value, "base64").toString("utf8"))
+
+export const encodeX402Header = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8").toString("base64")
 
 interface Rig {
   /** The paid resource (GET): 402 without a payment, 200 with `RESOURCE_BODY` once paid. */
@@ -118,30 +123,36 @@ const facilitatorApp = (facilitator: x402Facilitator) => {
  * second account, behind x402's HTTP facilitator API, and a Hono resource server protected by `@x402/hono`'s
  * `paymentMiddleware` charging `priceMinor` of the token for `GET RESOURCE_PATH`.
  *
- * The wire, as observed from `@x402/*` 2.27 (x402 version 2; `rig.test.ts` asserts it):
- * - Unpaid `GET` → `402`, body `{}` (JSON), headers `PAYMENT-REQUIRED` and `Cache-Control: no-store`.
- *   `PAYMENT-REQUIRED` is standard base64 of the JSON `PaymentRequired`:
+ * The wire, as observed from `@x402/*` 2.27 (x402 version 2; `rig.test.ts` asserts it). Header names are
+ * case-insensitive; every x402 header value is standard base64 (with padding) of UTF-8 JSON.
+ * - Unpaid `GET` → `402`, body `{}` (`Content-Type: application/json`), `Cache-Control: no-store`, and the
+ *   requirements in the header `PAYMENT-REQUIRED`, never in the body (x402 version 1 put them in the body):
  *   `{ x402Version: 2, error: "Payment required", resource: { url, description, mimeType },
- *      accepts: [{ scheme: "exact", network: "eip155:31337", amount: "<base units, decimal string>",
- *                  asset: "<token address>", payTo: "<address>", maxTimeoutSeconds: 60,
- *                  extra: { name: "USD Coin", version: "2" } }] }`.
- *   (x402 version 1 carried this in the body, with `maxAmountRequired` and network names; version 2 does not.)
- * - The paid retry sends header `PAYMENT-SIGNATURE` (the middleware also reads `X-PAYMENT`): standard base64 of the
- *   JSON `PaymentPayload`: `{ x402Version: 2, resource: <as in the 402>, accepted: <the chosen accepts[] entry,
- *   verbatim>, payload: { authorization: { from, to, value, validAfter, validBefore, nonce }, signature } }`, where
- *   `authorization` holds decimal strings (`nonce` a 32-byte hex) and `signature` is the payer's EIP-712 signature of
- *   `TransferWithAuthorization(from, to, value, validAfter, validBefore, nonce)` in the domain
- *   `{ name, version } = accepted.extra, chainId, verifyingContract: asset`. The server matches `accepted` against
- *   its own `accepts` field by field, so echo it unchanged; `to` must be `payTo` and `value` must be `amount`; the
- *   facilitator wants `validBefore` at least 6 s ahead and `validAfter` not in the future.
- * - Paid → `200` with the resource and header `PAYMENT-RESPONSE`: base64 JSON
- *   `{ success: true, payer, transaction: "<tx hash>", network: "eip155:31337", amount }`; settlement happens after
- *   the handler ran and before the response is sent.
- * - A refused payment (replayed nonce, bad signature, wrong amount) → `402` again with a fresh `PAYMENT-REQUIRED`
- *   whose `error` names the facilitator's reason (e.g. `invalid_exact_evm_payload_authorization_nonce_used`-like
- *   codes from `@x402/evm`), and no `PAYMENT-RESPONSE`.
- * A payment produced by other code (the service's own signer) is wired in the same way: read `PAYMENT-REQUIRED`
- * from the 402, sign for `accepts[0]`, and repeat the `GET` with the `PAYMENT-SIGNATURE` header.
+ *      accepts: [{ scheme: "exact", network: "eip155:31337", amount: "10000", asset: "0x…token (EIP-55)",
+ *                  payTo: "0x…", maxTimeoutSeconds: 60, extra: { name: "USD Coin", version: "2" } }] }`
+ *   (`amount` is a decimal string of the token's base units; no `maxAmountRequired`, which was version 1's).
+ * - The paid retry repeats the request with the header `PAYMENT-SIGNATURE` (the only one this server reads a version
+ *   2 payment from), the `PaymentPayload`:
+ *   `{ x402Version: 2, resource: <the 402's resource>, accepted: <the accepts[] entry paid, verbatim>,
+ *      payload: { authorization: { from, to, value, validAfter, validBefore, nonce }, signature } }`.
+ *   `authorization` holds decimal strings and a 32-byte hex `nonce`; the official client sends `validAfter: "0"` and
+ *   `validBefore` = now + `maxTimeoutSeconds`. `signature` is the payer's 65-byte EIP-712 signature of
+ *   `TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,
+ *   bytes32 nonce)` in the domain `{ name: extra.name, version: extra.version, chainId: 31337,
+ *   verifyingContract: asset }`. The server looks up `accepted` among its own `accepts` field by field, so it must be
+ *   echoed unchanged; the facilitator wants `to` = `payTo`, `value` = `amount`, `validBefore` at least 6 s ahead,
+ *   `validAfter` not in the future, a nonce unused on the token and a payer holding `amount`.
+ * - Paid → `200` with the resource, `Cache-Control: private`, and the header `PAYMENT-RESPONSE`:
+ *   `{ success: true, payer: "0x…", transaction: "0x…tx hash", network: "eip155:31337" }`. The facilitator settles
+ *   (and the transaction is mined) after the handler ran and before the response is sent.
+ * - A refused payment → `402` again, body `{}`, no `PAYMENT-RESPONSE`, and a `PAYMENT-REQUIRED` as above whose
+ *   `error` is the facilitator's reason: `invalid_exact_evm_nonce_already_used` (a replayed header),
+ *   `invalid_exact_evm_payload_authorization_value_mismatch`, `invalid_exact_evm_insufficient_balance`,
+ *   `invalid_exact_evm_signature`, `invalid_exact_evm_recipient_mismatch`.
+ * A payment signed by other code than `@x402/fetch` (the service's own payer) is wired in the same way: read
+ * `PAYMENT-REQUIRED` off the 402, sign `accepts[0]` as above with the rig-funded key, and repeat the `GET` with the
+ * `PAYMENT-SIGNATURE` header (`rig.test.ts` does it with viem alone). The official client also refuses assets outside
+ * its default tables unless its spend controls allow them (`allowedAssets`).
  */
 const make = (options: { readonly priceMinor?: bigint }) =>
   Effect.gen(function* () {
@@ -161,18 +172,14 @@ const make = (options: { readonly priceMinor?: bigint }) =>
       return getAddress(contractAddress!)
     })
 
+    const settlerClient = createWalletClient({ account: settler, chain: anvilChain, transport, pollingInterval: 20 })
+    // A viem wallet client with public actions is the signer x402 documents; viem's parameter types are only stricter.
+    const signer = Object.assign(settlerClient.extend(publicActions), {
+      address: settler.address
+    }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]
     const facilitator = new x402Facilitator().register(
       X402_NETWORK,
-      new ExactEvmFacilitatorScheme(
-        toFacilitatorEvmSigner(
-          Object.assign(
-            createWalletClient({ account: settler, chain: anvilChain, transport, pollingInterval: 20 }).extend(
-              publicActions
-            ),
-            { address: settler.address }
-          )
-        )
-      )
+      new ExactEvmFacilitatorScheme(toFacilitatorEvmSigner(signer))
     )
     const facilitatorUrl = yield* listen(facilitatorApp(facilitator))
 
