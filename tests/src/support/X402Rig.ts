@@ -147,8 +147,8 @@ const facilitatorApp = (facilitator: x402Facilitator) => {
  *   (and the transaction is mined) after the handler ran and before the response is sent.
  * - A refused payment → `402` again, body `{}`, no `PAYMENT-RESPONSE`, and a `PAYMENT-REQUIRED` as above whose
  *   `error` is the facilitator's reason: `invalid_exact_evm_nonce_already_used` (a replayed header),
- *   `invalid_exact_evm_payload_authorization_value_mismatch`, `invalid_exact_evm_insufficient_balance`,
- *   `invalid_exact_evm_signature`, `invalid_exact_evm_recipient_mismatch`.
+ *   `invalid_exact_evm_payload_authorization_value_mismatch` (`value` is not `amount`),
+ *   `invalid_exact_evm_insufficient_balance`, `invalid_exact_evm_signature` (not signed by `from`).
  * A payment signed by other code than `@x402/fetch` (the service's own payer) is wired in the same way: read
  * `PAYMENT-REQUIRED` off the 402, sign `accepts[0]` as above with the rig-funded key, and repeat the `GET` with the
  * `PAYMENT-SIGNATURE` header (`rig.test.ts` does it with viem alone). The official client also refuses assets outside

@@ -86,16 +86,19 @@ const officialClient = (rig: Rig, account: PrivateKeyAccount) => {
   }
 }
 
-/** A `PAYMENT-SIGNATURE` built by hand with viem alone, as a payer other than `@x402/fetch` builds one. */
+/**
+ * A `PAYMENT-SIGNATURE` built by hand with viem alone, as a payer other than `@x402/fetch` builds one: `account` signs
+ * a transfer of `value` (the price unless told) from `from` (its own address unless told).
+ */
 const handSignedPayment = (
   account: PrivateKeyAccount,
   required: PaymentRequired,
-  value: bigint = BigInt(required.accepts[0]!.amount)
+  { value = BigInt(required.accepts[0]!.amount), from = account.address }: { value?: bigint; from?: Address } = {}
 ) =>
   Effect.promise(async () => {
     const accepted = required.accepts[0]!
     const authorization = {
-      from: account.address,
+      from,
       to: accepted.payTo,
       value: value.toString(),
       validAfter: "0",
@@ -219,6 +222,7 @@ layer(X402Rig.layer(), { timeout: "60 seconds" })("x402 rig: the official x402 p
       const second = yield* client.get(rig.resourceUrl)
 
       assert.deepStrictEqual([first.status, second.status], [200, 200])
+      assert.strictEqual(client.sent.length, 4)
       const [firstNonce, secondNonce] = [client.sent[1]!, client.sent[3]!].map(
         (headers) =>
           (decodeX402Header(headers.get("payment-signature") ?? "") as PaymentPayload).payload.authorization.nonce
@@ -241,6 +245,7 @@ layer(X402Rig.layer(), { timeout: "60 seconds" })("x402 rig: the official x402 p
       const replayed = yield* get(rig.resourceUrl, { "PAYMENT-SIGNATURE": header })
 
       assert.strictEqual(replayed.status, 402)
+      assert.strictEqual(replayed.body, "{}")
       assert.isNull(replayed.headers.get("payment-response"))
       assert.strictEqual(paymentRequiredOf(replayed.headers).error, "invalid_exact_evm_nonce_already_used")
       assert.strictEqual(yield* rig.balanceOf(payer.address), payerBefore)
@@ -267,26 +272,37 @@ layer(X402Rig.layer(), { timeout: "60 seconds" })("x402 rig: the official x402 p
     })
   )
 
-  it.effect("a payment for less than the price, or from a payer without the tokens, is refused and moves nothing", () =>
-    Effect.gen(function* () {
-      const rig = yield* X402Rig
-      const required = paymentRequiredOf((yield* get(rig.resourceUrl)).headers)
-      const payer = yield* fundedPayer(rig, 1_000_000n)
-      const broke = yield* fundedPayer(rig, rig.priceMinor - 1n)
-      const payeeBefore = yield* rig.balanceOf(rig.payTo)
+  it.effect(
+    "a payment for less than the price, by a payer without the tokens, or signed by another key is refused",
+    () =>
+      Effect.gen(function* () {
+        const rig = yield* X402Rig
+        const required = paymentRequiredOf((yield* get(rig.resourceUrl)).headers)
+        const payer = yield* fundedPayer(rig, 1_000_000n)
+        const broke = yield* fundedPayer(rig, rig.priceMinor - 1n)
+        const forger = privateKeyToAccount(generatePrivateKey())
+        const payeeBefore = yield* rig.balanceOf(rig.payTo)
 
-      const short = yield* get(rig.resourceUrl, {
-        "PAYMENT-SIGNATURE": yield* handSignedPayment(payer, required, rig.priceMinor - 1n)
+        const refusals = yield* Effect.forEach(
+          [
+            handSignedPayment(payer, required, { value: rig.priceMinor - 1n }),
+            handSignedPayment(broke, required),
+            handSignedPayment(forger, required, { from: payer.address })
+          ],
+          (payment) =>
+            Effect.gen(function* () {
+              const refused = yield* get(rig.resourceUrl, { "PAYMENT-SIGNATURE": yield* payment })
+              return { status: refused.status, error: paymentRequiredOf(refused.headers).error }
+            })
+        )
+
+        assert.deepStrictEqual(refusals, [
+          { status: 402, error: "invalid_exact_evm_payload_authorization_value_mismatch" },
+          { status: 402, error: "invalid_exact_evm_insufficient_balance" },
+          { status: 402, error: "invalid_exact_evm_signature" }
+        ])
+        assert.strictEqual(yield* rig.balanceOf(payer.address), 1_000_000n)
+        assert.strictEqual(yield* rig.balanceOf(rig.payTo), payeeBefore)
       })
-      const unfunded = yield* get(rig.resourceUrl, { "PAYMENT-SIGNATURE": yield* handSignedPayment(broke, required) })
-
-      assert.deepStrictEqual([short.status, unfunded.status], [402, 402])
-      assert.deepStrictEqual(
-        [paymentRequiredOf(short.headers).error, paymentRequiredOf(unfunded.headers).error],
-        ["invalid_exact_evm_payload_authorization_value_mismatch", "invalid_exact_evm_insufficient_balance"]
-      )
-      assert.strictEqual(yield* rig.balanceOf(payer.address), 1_000_000n)
-      assert.strictEqual(yield* rig.balanceOf(rig.payTo), payeeBefore)
-    })
   )
 })
