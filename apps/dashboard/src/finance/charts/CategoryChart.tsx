@@ -54,7 +54,7 @@ export const CategoryChart = ({
       <details class="chart-table">
         <summary>Show as a table</summary>
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <caption class="visually-hidden">{title}</caption>
             <thead>
               <tr>
@@ -71,8 +71,12 @@ export const CategoryChart = ({
               {items.map((item) => (
                 <tr key={item.slug}>
                   <th scope="row">{item.name}</th>
-                  <td class="num">{formatMoney(item.amountMinor, currency)}</td>
-                  <td class="num">{percent.format(item.percentage)}%</td>
+                  <td class="num" data-label="Spent">
+                    {formatMoney(item.amountMinor, currency)}
+                  </td>
+                  <td class="num" data-label="Share">
+                    {percent.format(item.percentage)}%
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -189,7 +189,7 @@ export const MonthChart = ({
       <details class="chart-table">
         <summary>Show as a table</summary>
         <div class="table-wrap">
-          <table>
+          <table class="stack">
             <caption class="visually-hidden">{title}</caption>
             <thead>
               <tr>
@@ -211,11 +211,15 @@ export const MonthChart = ({
                 <tr key={row.date}>
                   <th scope="row">{monthName(row.date)}</th>
                   {series.map((s, index) => (
-                    <td key={s.label} class="num">
+                    <td key={s.label} class="num" data-label={s.label}>
                       {formatMoney(row.values[index] ?? 0, currency)}
                     </td>
                   ))}
-                  {row.total === undefined ? null : <td class="num">{formatMoney(row.total, currency)}</td>}
+                  {row.total === undefined ? null : (
+                    <td class="num" data-label="Total">
+                      {formatMoney(row.total, currency)}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -270,7 +270,7 @@ export const Overview = () => {
         Cash, burn and runway today; revenue, profit and spending over a period, in {currency}. Read only.
       </PageHeader>
       <Position currency={currency} />
-      <h2>Period</h2>
+      <h2>Over a period</h2>
       <PeriodPicker
         kind={kind}
         from={custom.from}
