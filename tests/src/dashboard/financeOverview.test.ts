@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import type { BurnRateReport, ExpensesReport, ProfitReport, RevenueReport, SpendingReport } from "@svc/sdk"
 import type { Browser, Locator, Page } from "playwright-core"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { mailOutbox } from "../support/MailOutbox.ts"
@@ -117,9 +118,19 @@ describe("the finance overview in chromium", () => {
 
   /** Asserts every figure of the period and every chart equals the reports API's answer for `from`..`to`. */
   const assertPeriod = async (page: Page, from: string, to: string) => {
-    const [revenue, profit, burnRate, expenses, spending] = await Promise.all(
-      ["revenue", "profit", "burn-rate", "expenses", "spending"].map((name) => report(name, from, to))
-    )
+    const [revenue, profit, burnRate, expenses, spending]: [
+      RevenueReport,
+      ProfitReport,
+      BurnRateReport,
+      ExpensesReport,
+      SpendingReport
+    ] = await Promise.all([
+      report("revenue", from, to),
+      report("profit", from, to),
+      report("burn-rate", from, to),
+      report("expenses", from, to),
+      report("spending", from, to)
+    ])
     await page.locator("dl[aria-label='The period']").waitFor()
     const revenueFigure = await figureOf(page, "The period", "Revenue")
     assert.include(revenueFigure, money(revenue.summary.currentTotal))
@@ -257,16 +268,21 @@ describe("the finance overview in chromium", () => {
     await waitForMonths(page, "Burn rate by month", 6)
     await assertPeriod(page, monthStart(today, -5), today)
 
-    const burn = await report("burn-rate", monthStart(today, -5), today)
+    const burn: BurnRateReport = await report("burn-rate", monthStart(today, -5), today)
     await tabUntil((f) => f.tag === "BUTTON" && f.label.includes("Burn "), "the burn chart")
     const burnChart = page.getByRole("figure", { name: "Burn rate by month" })
-    assert.strictEqual((await focused()).label, `${monthName(burn[0].date)}: Burn ${money(burn[0].value)}`)
-    assert.include(await burnChart.locator(".tip").innerText(), money(burn[0].value), "the tooltip shows on focus")
+    const month = (index: number) => {
+      const item = burn[index]
+      assert.isDefined(item)
+      return { label: `${monthName(item.date)}: Burn ${money(item.value)}`, amount: money(item.value) }
+    }
+    assert.strictEqual((await focused()).label, month(0).label)
+    assert.include(await burnChart.locator(".tip").innerText(), `Burn: ${month(0).amount}`, "the tooltip on focus")
     await page.keyboard.press("End")
-    assert.strictEqual((await focused()).label, `${monthName(burn[5].date)}: Burn ${money(burn[5].value)}`)
+    assert.strictEqual((await focused()).label, month(5).label)
     await page.keyboard.press("ArrowLeft")
-    assert.strictEqual((await focused()).label, `${monthName(burn[4].date)}: Burn ${money(burn[4].value)}`)
-    assert.include(await burnChart.locator(".tip").innerText(), `Burn: ${money(burn[4].value)}`)
+    assert.strictEqual((await focused()).label, month(4).label)
+    assert.include(await burnChart.locator(".tip").innerText(), `Burn: ${month(4).amount}`)
     await page.keyboard.press("Tab")
     assert.strictEqual((await focused()).label, "Show as a table", "one Tab leaves the chart for its table")
     assert.strictEqual(
