@@ -24,7 +24,9 @@ const SCREENSHOTS = fileURLToPath(new URL("../../../.data/screenshots/", import.
 
 /**
  * The finance overview in chromium against the real server: every figure and every chart's table equals what the
- * reports API answers for the same period, before and after the period changes, at phone width and by keyboard.
+ * reports API answers for the same period, before and after the period changes; a member reads it at phone width and
+ * by keyboard. The data is seeded in the months around today's (UTC), since the runway report reads the service's
+ * clock; the seeded numbers are asserted too, so a report that answered zeros would not pass.
  */
 describe("the finance overview in chromium", () => {
   const processes = apiProcesses()
@@ -34,7 +36,9 @@ describe("the finance overview in chromium", () => {
   const suffix = crypto.randomUUID().slice(0, 8)
   const ownerEmail = `founder-${suffix}@example.com`
   const owner = sessionToken({ email: ownerEmail, name: "Fay Founder" })
+  const memberEmail = `baker-${suffix}@example.com`
   const today = new Date().toISOString().slice(0, 10)
+  let teamId = ""
 
   const call = async (method: string, path: string, body?: unknown) => {
     const answer = await apiCall(server, method, path, { token: owner, ...(body === undefined ? {} : { body }) })
@@ -46,7 +50,7 @@ describe("the finance overview in chromium", () => {
     outbox = await mailOutbox()
     server = await processes.start({ MAIL_OUTBOX_DIR: outbox.dir })
     browser = await launchBrowser()
-    await call("POST", "/teams", { name: "Fay's Bakery", baseCurrency: "USD" })
+    teamId = (await call("POST", "/teams", { name: "Fay's Bakery", baseCurrency: "USD" })).id
     for (const account of [
       { name: "Operating", currency: "USD", balance: 50_000 },
       { name: "Savings", currency: "USD", balance: 25_000.5, type: "other_asset" },
@@ -229,13 +233,26 @@ describe("the finance overview in chromium", () => {
     assert.strictEqual(custom.revenue.summary.currentTotal, 10_500)
     await page.getByLabel("From", { exact: true }).fill(monthStart(today, -11))
     await page.getByText("The first day must not be after the last").waitFor()
+    await page.getByLabel("From", { exact: true }).fill("2000-01-01")
+    const refusal = page.getByRole("alert")
+    await refusal.waitFor()
+    assert.include(await refusal.innerText(), "a report covers at most 120 months", "the service's refusal, shown")
+    assert.strictEqual(await page.getByRole("figure").count(), 0, "no chart of a refused period")
     await context.close()
   }, 120_000)
 
-  it("works from the keyboard and at phone width", async () => {
+  it("shows a member the same overview, read only, from the keyboard and at phone width", async () => {
+    const before = (await outbox.messages()).length
+    await call("POST", `/teams/${teamId}/invites`, { email: memberEmail, role: "member" })
+    const inviteToken = await outbox.waitFor(memberEmail, /"token": "([^"]+)"/u, before)
+    const accepted = await apiCall(server, "POST", "/invites/accept", {
+      token: sessionToken({ email: memberEmail, name: "Ben Baker" }),
+      body: { token: inviteToken }
+    })
+    assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
     const context = await newContext(browser)
     const page = await context.newPage()
-    await signInThroughPage(page, server, outbox, ownerEmail)
+    await signInThroughPage(page, server, outbox, memberEmail)
     await page.setViewportSize({ width: 375, height: 812 })
     await page.getByRole("link", { name: "Finance" }).click()
     await page.locator("dl[aria-label='The period']").waitFor()
@@ -289,6 +306,12 @@ describe("the finance overview in chromium", () => {
       await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
       0,
       "no sideways scrolling with the tables open"
+    )
+    assert.isTrue(
+      await page.evaluate(() =>
+        [...document.querySelectorAll("main button")].every((b) => b.closest(".hits") !== null)
+      ),
+      "no button but a chart's months: nothing here changes anything"
     )
     await screenshot(page, "finance-overview-phone")
     await context.close()
