@@ -2,7 +2,7 @@ import { type BankAccount, type PromiseClient, paginate } from "@svc/sdk"
 import { useState } from "preact/hooks"
 import { formatMoney, fromMajor } from "../../format/money.ts"
 import { useWorkspace } from "../../session/context.ts"
-import { Field, Loading, Money, PageHeader } from "../../ui/components.tsx"
+import { Field, Link, Loading, Money, PageHeader } from "../../ui/components.tsx"
 import { useLoad } from "../../ui/hooks.ts"
 import { CategoryChart } from "../charts/CategoryChart.tsx"
 import { MonthChart, type MonthRow } from "../charts/MonthChart.tsx"
@@ -141,18 +141,11 @@ const monthRows = (report: Reports["revenue"] | Reports["profit"], currency: str
 
 /** The period's figures and charts, from the reports. */
 const PeriodReports = ({ reports, currency }: { readonly reports: Reports; readonly currency: string }) => {
-  const { revenue, profit, burnRate, expenses, spending } = reports
-  const months = revenue.result.length
-  const burnRows = burnRate.map((month) => ({ date: month.date, values: [fromMajor(month.value, currency)] }))
-  const highest = burnRows.reduce<MonthRow | null>(
-    (best, row) => (best === null || (row.values[0] ?? 0) > (best.values[0] ?? 0) ? row : best),
-    null
-  )
-  const spentMinor = spending.reduce((sum, item) => sum + fromMajor(item.amount, currency), 0)
-  const comparison = [
-    { label: "This period", tone: "current" },
-    { label: "A year earlier", tone: "previous" }
-  ] as const
+  const { revenue, profit, burnRate, spending } = reports
+  const nothingCounted =
+    spending.length === 0 &&
+    burnRate.every((month) => month.value === 0) &&
+    [...revenue.result, ...profit.result].every((month) => month.current.value === 0)
   return (
     <>
       <dl class="figures" aria-label="The period">
@@ -175,6 +168,33 @@ const PeriodReports = ({ reports, currency }: { readonly reports: Reports; reado
           )
         })}
       </dl>
+      {nothingCounted ? (
+        <p class="muted empty">
+          No income or spending in this period; record it under <Link to="/finance/transactions">Transactions</Link>.
+        </p>
+      ) : (
+        <Charts reports={reports} currency={currency} />
+      )}
+    </>
+  )
+}
+
+/** The period's reports by month and by category. */
+const Charts = ({ reports, currency }: { readonly reports: Reports; readonly currency: string }) => {
+  const { revenue, profit, burnRate, expenses, spending } = reports
+  const months = revenue.result.length
+  const burnRows = burnRate.map((month) => ({ date: month.date, values: [fromMajor(month.value, currency)] }))
+  const highest = burnRows.reduce<MonthRow | null>(
+    (best, row) => (best === null || (row.values[0] ?? 0) > (best.values[0] ?? 0) ? row : best),
+    null
+  )
+  const spentMinor = spending.reduce((sum, item) => sum + fromMajor(item.amount, currency), 0)
+  const comparison = [
+    { label: "This period", tone: "current" },
+    { label: "A year earlier", tone: "previous" }
+  ] as const
+  return (
+    <>
       <section aria-labelledby="finance-charts">
         <h2 id="finance-charts">By month</h2>
         <MonthChart
