@@ -25,6 +25,10 @@ const formatterOf = (currency: string, locale: string | undefined) => {
 export const formatMoney = (amountMinor: number, currency: string, locale?: string): string =>
   formatterOf(currency, locale).format(amountMinor / 10 ** exponentOf(currency))
 
+/** A decimal amount in major units as the API answers it (12.34 USD) as minor units (1234), rounded to the unit. */
+export const fromMajor = (amountMajor: number, currency: string): number =>
+  Math.round(amountMajor * 10 ** exponentOf(currency))
+
 /** Major units typed in a form (e.g. "12.34") as minor units of the currency; undefined when it is not an amount. */
 export const parseMajor = (text: string, currency: string): number | undefined => {
   const trimmed = text.trim().replace(",", ".")
