@@ -111,99 +111,105 @@ export const TransactionRow = ({
         {formatMajorMoney(t.amount, t.currency)}
       </td>
       <td data-label="Category">
-        {canManage ? (
-          <select
-            aria-label={`Category of ${t.name}`}
-            value={t.category?.id ?? ""}
-            disabled={busy}
-            onChange={(event) =>
-              update({ categoryId: event.currentTarget.value === "" ? null : event.currentTarget.value })
-            }
-          >
-            <option value="">Uncategorised</option>
-            {reference.categories.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.name}
-              </option>
-            ))}
-          </select>
-        ) : (
-          (t.category?.name ?? <span class="muted">Uncategorised</span>)
-        )}
+        <div class="cell">
+          {canManage ? (
+            <select
+              aria-label={`Category of ${t.name}`}
+              value={t.category?.id ?? ""}
+              disabled={busy}
+              onChange={(event) =>
+                update({ categoryId: event.currentTarget.value === "" ? null : event.currentTarget.value })
+              }
+            >
+              <option value="">Uncategorised</option>
+              {reference.categories.map((category) => (
+                <option key={category.id} value={category.id}>
+                  {category.name}
+                </option>
+              ))}
+            </select>
+          ) : (
+            (t.category?.name ?? <span class="muted">Uncategorised</span>)
+          )}
+        </div>
       </td>
       <td data-label="Tags">
-        <ul class="tags" aria-label={`Tags of ${t.name}`}>
-          {tags.map((tag) => (
-            <li key={tag.id} class="tag">
-              {tag.name ?? tag.id}
-              {canManage ? (
-                <button
-                  type="button"
-                  class="link"
-                  disabled={busy}
-                  aria-label={`Remove tag ${tag.name ?? ""} from ${t.name}`}
-                  onClick={() => update({ tagIds: tags.filter((kept) => kept.id !== tag.id).map((kept) => kept.id) })}
-                >
-                  ×
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-        {canManage ? (
-          <form
-            class="tag-add"
-            onSubmit={(event) => {
-              event.preventDefault()
-              addTag()
-            }}
-          >
-            <input
-              type="text"
-              aria-label={`Add tag to ${t.name}`}
-              placeholder="Add tag"
-              list={tagListId}
-              maxLength={100}
-              value={newTag}
-              disabled={busy}
-              onInput={(event) => setNewTag(event.currentTarget.value)}
-            />
-            <datalist id={tagListId}>
-              {reference.tags.map((tag) => (
-                <option key={tag.id} value={tag.name} />
-              ))}
-            </datalist>
-          </form>
-        ) : null}
+        <div class="cell">
+          <ul class="tags" aria-label={`Tags of ${t.name}`}>
+            {tags.map((tag) => (
+              <li key={tag.id} class="tag">
+                {tag.name ?? tag.id}
+                {canManage ? (
+                  <button
+                    type="button"
+                    class="link"
+                    disabled={busy}
+                    aria-label={`Remove tag ${tag.name ?? ""} from ${t.name}`}
+                    onClick={() => update({ tagIds: tags.filter((kept) => kept.id !== tag.id).map((kept) => kept.id) })}
+                  >
+                    ×
+                  </button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          {canManage ? (
+            <form
+              class="tag-add"
+              onSubmit={(event) => {
+                event.preventDefault()
+                addTag()
+              }}
+            >
+              <input
+                type="text"
+                aria-label={`Add tag to ${t.name}`}
+                placeholder="Add tag"
+                list={tagListId}
+                maxLength={100}
+                value={newTag}
+                disabled={busy}
+                onInput={(event) => setNewTag(event.currentTarget.value)}
+              />
+              <datalist id={tagListId}>
+                {reference.tags.map((tag) => (
+                  <option key={tag.id} value={tag.name} />
+                ))}
+              </datalist>
+            </form>
+          ) : null}
+        </div>
       </td>
       <td data-label="Status">
         <StatusBadge status={t.status} />
       </td>
       <td data-label="Receipt">
-        {attachments.length === 0 ? (
-          <span class="muted">None</span>
-        ) : (
-          <ul class="plain" aria-label={`Receipts of ${t.name}`}>
-            {attachments.map((attachment) => (
-              <li key={attachment.id}>{attachment.filename ?? attachment.path.at(-1)}</li>
-            ))}
-          </ul>
-        )}
-        {canManage ? (
-          <label class="file-pick">
-            <span class="visually-hidden">Attach receipt to {t.name}</span>
-            <input
-              type="file"
-              accept="application/pdf,image/*"
-              disabled={busy}
-              onChange={(event) => {
-                const file = event.currentTarget.files?.[0]
-                event.currentTarget.value = ""
-                if (file !== undefined) run(() => attachReceipt(client, t.id, file))
-              }}
-            />
-          </label>
-        ) : null}
+        <div class="cell">
+          {attachments.length === 0 ? (
+            <span class="muted">None</span>
+          ) : (
+            <ul class="plain" aria-label={`Receipts of ${t.name}`}>
+              {attachments.map((attachment) => (
+                <li key={attachment.id}>{attachment.filename ?? attachment.path.at(-1)}</li>
+              ))}
+            </ul>
+          )}
+          {canManage ? (
+            <label class="file-pick">
+              <span class="visually-hidden">Attach receipt to {t.name}</span>
+              <input
+                type="file"
+                accept="application/pdf,image/*"
+                disabled={busy}
+                onChange={(event) => {
+                  const file = event.currentTarget.files?.[0]
+                  event.currentTarget.value = ""
+                  if (file !== undefined) run(() => attachReceipt(client, t.id, file))
+                }}
+              />
+            </label>
+          ) : null}
+        </div>
       </td>
       {canManage ? (
         <td data-label="Reports">

@@ -1,6 +1,7 @@
 import { type PromiseClient, paginate } from "@svc/sdk"
 
-const collect = async <A>(items: AsyncIterable<A>): Promise<ReadonlyArray<A>> => {
+/** Every item of an async iterable (such as every page of a cursor list), in order. */
+export const collect = async <A>(items: AsyncIterable<A>): Promise<ReadonlyArray<A>> => {
   const all: Array<A> = []
   for await (const item of items) all.push(item)
   return all
