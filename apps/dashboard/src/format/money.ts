@@ -42,3 +42,10 @@ export const parseMajor = (text: string, currency: string): number | undefined =
 /** Minor units as the major-unit text a form field shows (1234 USD → "12.34"). */
 export const toMajorText = (amountMinor: number, currency: string): string =>
   (amountMinor / 10 ** exponentOf(currency)).toFixed(exponentOf(currency))
+
+/**
+ * An amount in major units, as the business-finance routes answer it (12.34 USD), with its currency in the reader's
+ * locale unless `locale` is given; the digits are the currency's exponent, as `formatMoney`'s.
+ */
+export const formatMajorMoney = (amountMajor: number, currency: string, locale?: string): string =>
+  formatterOf(currency, locale).format(amountMajor)
