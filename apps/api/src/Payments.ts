@@ -1,8 +1,17 @@
-import { EvmRail } from "@svc/adapters-evm"
-import { AuthorizationDeadline, AuthorizationTolerance, CardNumberKey, CryptoFees, type PayoutRail } from "@svc/domain"
+import { EvmRail, X402SettlementsEvm, X402SignerEvm } from "@svc/adapters-evm"
+import {
+  AuthorizationDeadline,
+  AuthorizationTolerance,
+  CardNumberKey,
+  CryptoFees,
+  type PayoutRail,
+  X402Assets,
+  X402Payments
+} from "@svc/domain"
 import { type Config, Effect, Layer, Redacted } from "effect"
 import type { ServiceConfig } from "./Config.ts"
-import { cryptoFeesConfig, cryptoRail, evmRailConfig } from "./config/PaymentsConfig.ts"
+import { cryptoFeesConfig, cryptoRail, evmRailConfig, x402Config } from "./config/PaymentsConfig.ts"
+import { backgroundJobs } from "./Workers.ts"
 
 /** The checkout settings a card's issuing and authorizations read. */
 export const checkoutSettings = (config: ServiceConfig) =>
@@ -29,3 +38,20 @@ export const payoutRail = <E, R>(simulated: Layer.Layer<PayoutRail, E, R>) => {
   }
   return Layer.unwrap(Effect.map(cryptoRail, (rail) => rails[rail]))
 }
+
+/**
+ * x402 payments (ADR 0062): signed by the teams' wallets with viem, their settlements watched on the chains the `X402_*`
+ * variables give an endpoint for, every `X402_WATCH_INTERVAL_SECONDS`.
+ */
+export const x402Payments = Layer.unwrap(
+  Effect.map(x402Config, (c) =>
+    backgroundJobs(X402Payments.watcher(`${c.watchIntervalSeconds} seconds`)).pipe(
+      Layer.provideMerge(X402Payments.layer),
+      Layer.provide([
+        X402SignerEvm,
+        X402SettlementsEvm(c.rpcUrls, c.rpcTimeoutMs),
+        Layer.succeed(X402Assets, c.assets)
+      ])
+    )
+  )
+)

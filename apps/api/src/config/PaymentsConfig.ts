@@ -4,8 +4,11 @@ import {
   type CryptoFeeSchedule,
   CryptoNetwork,
   DEFAULT_CRYPTO_FEES,
+  DEFAULT_X402_ASSETS,
   EVM_NETWORKS,
-  type EvmNetwork
+  type EvmNetwork,
+  X402_NETWORKS,
+  type X402Asset
 } from "@svc/domain"
 import { Config, Effect, Option, Redacted } from "effect"
 import { invalid, wholeNumber } from "./Values.ts"
@@ -95,4 +98,32 @@ export const cryptoFeesConfig = Effect.gen(function* () {
     )
   }
   return { serviceFeeBps, serviceFeeMinimum, networkFees } satisfies CryptoFeeSchedule
+})
+
+/** The chain id of the local test chain (anvil), whose token is configured where it is deployed. */
+const LOCAL_CHAIN_ID = 31337
+
+/**
+ * The x402 settings (ADR 0062): the tokens paid in (Circle's USDC, and `X402_LOCAL_TOKEN`, a 6-decimal dollar token on
+ * the local chain, when set), the RPC endpoint of each chain whose settlements are watched (`X402_RPC_URL_<chain id>`;
+ * may hold an API key: never logged), its timeout (`X402_RPC_TIMEOUT_MS`) and the watch's interval
+ * (`X402_WATCH_INTERVAL_SECONDS`).
+ */
+export const x402Config = Effect.gen(function* () {
+  const localToken = yield* contractAddress("X402_LOCAL_TOKEN")
+  const assets: ReadonlyArray<X402Asset> = Option.match(localToken, {
+    onNone: () => DEFAULT_X402_ASSETS,
+    onSome: (address) => [...DEFAULT_X402_ASSETS, { chainId: LOCAL_CHAIN_ID, address, symbol: "USD", decimals: 6 }]
+  })
+  const rpcUrls = new Map<number, Redacted.Redacted<string>>()
+  for (const network of X402_NETWORKS) {
+    const url = yield* Config.option(Config.Redacted(`X402_RPC_URL_${network.chainId}`))
+    if (Option.isSome(url) && Redacted.value(url.value).trim() !== "") rpcUrls.set(network.chainId, url.value)
+  }
+  return {
+    assets,
+    rpcUrls,
+    rpcTimeoutMs: yield* wholeNumber("X402_RPC_TIMEOUT_MS", EvmRail.DEFAULT_RPC_TIMEOUT_MS, 100, 600_000),
+    watchIntervalSeconds: yield* wholeNumber("X402_WATCH_INTERVAL_SECONDS", 5, 1, 3_600)
+  }
 })
