@@ -6,7 +6,8 @@ import { SqlClient } from "effect/sql"
  * and never replaced. A payment names the team's account, credential, hold and approval, keeps the requirement and the
  * resource as the server sent them (a v2 payload repeats them), and, once signed, the authorization and its signature,
  * which never change (a trigger, with final statuses); one authorization nonce a wallet. Approvals may now hold x402
- * payments. Budget usage and known merchants are written by the service, so there is nothing to backfill.
+ * payments. The requirement, the resource and the authorization are `json`, not `jsonb`: a payment header repeats
+ * them, and must read the same every time (jsonb would reorder their keys). Budget usage and known merchants are written by the service, so there is nothing to backfill.
  */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -41,14 +42,14 @@ export default Effect.gen(function* () {
       currency text NOT NULL CHECK (currency = 'USD'),
       usd_rate text NOT NULL,
       max_timeout_seconds integer NOT NULL CHECK (max_timeout_seconds > 0),
-      accepted jsonb NOT NULL,
-      resource jsonb,
+      accepted json NOT NULL,
+      resource json,
       account_id uuid NOT NULL REFERENCES ledger_accounts(id),
       spending_key_id uuid NOT NULL REFERENCES agent_keys(id),
       decision jsonb NOT NULL,
       approval_id uuid UNIQUE REFERENCES approvals(id),
       hold_transaction_id uuid REFERENCES ledger_transactions(id),
-      authorization_json jsonb,
+      authorization_json json,
       signature text,
       authorizer text GENERATED ALWAYS AS (lower(authorization_json->>'from')) STORED,
       nonce text GENERATED ALWAYS AS (lower(authorization_json->>'nonce')) STORED,
@@ -75,7 +76,7 @@ export default Effect.gen(function* () {
         RAISE EXCEPTION 'x402 payment % is final (%)', OLD.id, OLD.status USING ERRCODE = 'restrict_violation';
       END IF;
       IF OLD.signature IS NOT NULL AND (NEW.signature IS DISTINCT FROM OLD.signature
-                                        OR NEW.authorization_json IS DISTINCT FROM OLD.authorization_json) THEN
+                                        OR NEW.authorization_json::text IS DISTINCT FROM OLD.authorization_json::text) THEN
         RAISE EXCEPTION 'x402 payment % was signed once already', OLD.id USING ERRCODE = 'restrict_violation';
       END IF;
       RETURN NEW;

@@ -139,7 +139,7 @@ export class X402Payments extends Context.Service<
           from: wallet.address,
           to: p.payTo,
           value: p.tokenAmount,
-          validAfter: String(nowSeconds - VALID_AFTER_SKEW_SECONDS),
+          validAfter: String(Math.max(0, nowSeconds - VALID_AFTER_SKEW_SECONDS)),
           validBefore: String(validBefore),
           nonce
         }
