@@ -47,11 +47,7 @@ export const x402Payments = Layer.unwrap(
   Effect.map(x402Config, (c) =>
     backgroundJobs(X402Payments.watcher(`${c.watchIntervalSeconds} seconds`)).pipe(
       Layer.provideMerge(X402Payments.layer),
-      Layer.provide([
-        X402SignerEvm,
-        X402SettlementsEvm(c.rpcUrls, c.rpcTimeoutMs),
-        Layer.succeed(X402Assets, c.assets)
-      ])
+      Layer.provide([X402SignerEvm, X402SettlementsEvm(c.rpcUrls, c.rpcTimeoutMs), Layer.succeed(X402Assets, c.assets)])
     )
   )
 )

@@ -1,17 +1,11 @@
 import { assert, layer } from "@effect/vitest"
 import { X402ChainMemory } from "@svc/adapters-memory"
-import {
-  type AgentPrincipal,
-  paymentHeaderOf,
-  type X402Payment,
-  X402Payments,
-  X402WalletsRepo
-} from "@svc/domain"
+import { type AgentPrincipal, paymentHeaderOf, type X402Payment, X402Payments, X402WalletsRepo } from "@svc/domain"
 import { Clock, Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { recoverTypedDataAddress, verifyTypedData } from "viem"
-import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
 import { balanceOf, ledgerOf } from "../crypto/PayoutsSetup.ts"
+import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
 import { fundedAgent } from "../spend/SpendSetup.ts"
 import {
   decodedHeader,
@@ -28,7 +22,9 @@ import {
 const kinds = (txs: ReadonlyArray<{ readonly kind: string }>) => txs.map((t) => t.kind).toSorted()
 
 const pay = (agent: AgentPrincipal, requirement: Record<string, unknown> = requirementV2()) =>
-  X402Payments.use((s) => s.create(agent, { resourceUrl: RESOURCE, paymentRequired: paymentRequiredV2(RESOURCE, requirement) }))
+  X402Payments.use((s) =>
+    s.create(agent, { resourceUrl: RESOURCE, paymentRequired: paymentRequiredV2(RESOURCE, requirement) })
+  )
 
 /** Asserts the payment's signature is the team wallet's, over the authorization it shows. */
 const assertSignedByWallet = (p: X402Payment) =>
@@ -43,46 +39,48 @@ const assertSignedByWallet = (p: X402Payment) =>
 /** How every adapter set runs x402 payments: decided as spend, signed once approved, held, settled or released once. */
 export const x402Contract = <E>(name: string, ports: Layer.Layer<X402Ports, E>) =>
   layer(x402DomainOver(ports), { timeout: "120 seconds" })(`x402 payments (${name})`, (it) => {
-    it.effect("under the policy's limits it holds the amount and signs a v2 header the wallet's signature recovers to", () =>
-      Effect.gen(function* () {
-        const { agent, team } = yield* fundedAgent({ funds: 10_000 })
-        const now = yield* Clock.currentTimeMillis
-        const requirement = requirementV2({ amount: "1234567", payTo: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8" })
-        const p = yield* pay(agent, requirement)
-        assert.strictEqual(p.status, "signed")
-        assert.strictEqual(p.amount, 124, "1.234567 dollar tokens count as 124 cents, rounded up")
-        assert.strictEqual(p.tokenAmount, "1234567")
-        assert.strictEqual(p.payTo, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
-        assert.strictEqual(p.merchant, `x402:http://127.0.0.1:4021:0x70997970C51812dc3A010C7d01b50e0d17dc79C8`)
-        assert.strictEqual(p.chainId, 31337)
-        assert.strictEqual(p.asset, LOCAL_TOKEN.address)
-        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 124, available: 9_876 })
-        assert.deepStrictEqual(kinds(yield* ledgerOf(agent, p.id)), ["pending"])
+    it.effect(
+      "under the policy's limits it holds the amount and signs a v2 header the wallet's signature recovers to",
+      () =>
+        Effect.gen(function* () {
+          const { agent, team } = yield* fundedAgent({ funds: 10_000 })
+          const now = yield* Clock.currentTimeMillis
+          const requirement = requirementV2({ amount: "1234567", payTo: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8" })
+          const p = yield* pay(agent, requirement)
+          assert.strictEqual(p.status, "signed")
+          assert.strictEqual(p.amount, 124, "1.234567 dollar tokens count as 124 cents, rounded up")
+          assert.strictEqual(p.tokenAmount, "1234567")
+          assert.strictEqual(p.payTo, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+          assert.strictEqual(p.merchant, `x402:http://127.0.0.1:4021:0x70997970C51812dc3A010C7d01b50e0d17dc79C8`)
+          assert.strictEqual(p.chainId, 31337)
+          assert.strictEqual(p.asset, LOCAL_TOKEN.address)
+          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 124, available: 9_876 })
+          assert.deepStrictEqual(kinds(yield* ledgerOf(agent, p.id)), ["pending"])
 
-        const a = p.authorization!
-        assert.strictEqual(a.to, p.payTo)
-        assert.strictEqual(a.value, "1234567")
-        assert.match(a.nonce, /^0x[0-9a-f]{64}$/u)
-        assert.strictEqual(Number(a.validBefore), Math.floor(now / 1000) + 60)
-        assert.isAtMost(Number(a.validAfter), Math.floor(now / 1000))
-        assert.strictEqual(p.authorizationExpiresAt, new Date((Math.floor(now / 1000) + 60) * 1000).toISOString())
-        yield* assertSignedByWallet(p)
+          const a = p.authorization!
+          assert.strictEqual(a.to, p.payTo)
+          assert.strictEqual(a.value, "1234567")
+          assert.match(a.nonce, /^0x[0-9a-f]{64}$/u)
+          assert.strictEqual(Number(a.validBefore), Math.floor(now / 1000) + 60)
+          assert.isAtMost(Number(a.validAfter), Math.floor(now / 1000))
+          assert.strictEqual(p.authorizationExpiresAt, new Date((Math.floor(now / 1000) + 60) * 1000).toISOString())
+          yield* assertSignedByWallet(p)
 
-        const header = paymentHeaderOf(p)
-        assert.strictEqual(header?.name, "PAYMENT-SIGNATURE")
-        const decoded = decodedHeader({ paymentHeader: header })
-        assert.strictEqual(decoded.x402Version, 2)
-        assert.deepStrictEqual(decoded.accepted, requirement, "the requirement is repeated as the server sent it")
-        assert.deepStrictEqual(decoded.resource, paymentRequiredV2(RESOURCE).resource)
-        assert.deepStrictEqual(decoded.payload, { signature: p.signature, authorization: a })
+          const header = paymentHeaderOf(p)
+          assert.strictEqual(header?.name, "PAYMENT-SIGNATURE")
+          const decoded = decodedHeader({ paymentHeader: header })
+          assert.strictEqual(decoded.x402Version, 2)
+          assert.deepStrictEqual(decoded.accepted, requirement, "the requirement is repeated as the server sent it")
+          assert.deepStrictEqual(decoded.resource, paymentRequiredV2(RESOURCE).resource)
+          assert.deepStrictEqual(decoded.payload, { signature: p.signature, authorization: a })
 
-        const read = yield* X402Payments.use((s) => s.get(team.id, "test", p.id))
-        assert.deepStrictEqual(paymentHeaderOf(read), header)
-        const other = yield* pay(agent)
-        assert.notStrictEqual(other.authorization?.nonce, a.nonce, "every authorization has its own nonce")
-        assert.strictEqual(other.authorization?.from, a.from, "one wallet a team and mode")
-        yield* assertLedgerInvariants(team.id)
-      })
+          const read = yield* X402Payments.use((s) => s.get(team.id, "test", p.id))
+          assert.deepStrictEqual(paymentHeaderOf(read), header)
+          const other = yield* pay(agent)
+          assert.notStrictEqual(other.authorization?.nonce, a.nonce, "every authorization has its own nonce")
+          assert.strictEqual(other.authorization?.from, a.from, "one wallet a team and mode")
+          yield* assertLedgerInvariants(team.id)
+        })
     )
 
     it.effect("a v1 answer is paid with an X-PAYMENT header naming the v1 network", () =>
@@ -165,48 +163,58 @@ export const x402Contract = <E>(name: string, ports: Layer.Layer<X402Ports, E>) 
     it.effect("two concurrent payments on a budget that fits one: one is signed, the other denied", () =>
       Effect.gen(function* () {
         const { agent, team } = yield* fundedAgent({ funds: 100_000, policy: { dailyBudget: 1_500 } })
-        const results = yield* Effect.all([pay(agent, requirementV2({ amount: "10000000" })), pay(agent, requirementV2({ amount: "10000000" }))], {
-          concurrency: "unbounded"
-        })
+        const results = yield* Effect.all(
+          [pay(agent, requirementV2({ amount: "10000000" })), pay(agent, requirementV2({ amount: "10000000" }))],
+          {
+            concurrency: "unbounded"
+          }
+        )
         assert.deepStrictEqual(results.map((p) => p.status).toSorted(), ["denied", "signed"])
         assert.deepStrictEqual(yield* balanceOf(agent), { posted: 100_000, pending: 1_000, available: 99_000 })
         yield* assertLedgerInvariants(team.id)
       })
     )
 
-    it.effect("seen used on chain it settles and posts its hold once; unused past its deadline it expires and releases", () =>
-      Effect.gen(function* () {
-        const { agent, team } = yield* fundedAgent({ funds: 10_000 })
-        const service = yield* X402Payments
-        const chain = yield* X402ChainMemory
-        const used = yield* pay(agent, requirementV2({ amount: "2000000", timeout: 120 }))
-        const unused = yield* pay(agent, requirementV2({ amount: "3000000", timeout: 120 }))
-        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 500, available: 9_500 })
-        yield* chain.use(
-          { chainId: used.chainId, asset: used.asset, authorizer: used.authorization!.from, nonce: used.authorization!.nonce },
-          `0x${"ab".repeat(32)}`
-        )
-        assert.strictEqual((yield* service.processDue).settled, 1)
-        const settled = yield* service.get(team.id, "test", used.id)
-        assert.strictEqual(settled.status, "settled")
-        assert.strictEqual(settled.settlementTxHash, `0x${"ab".repeat(32)}`)
-        assert.deepStrictEqual(kinds(yield* ledgerOf(agent, used.id)), ["pending", "post_pending"])
+    it.effect(
+      "seen used on chain it settles and posts its hold once; unused past its deadline it expires and releases",
+      () =>
+        Effect.gen(function* () {
+          const { agent, team } = yield* fundedAgent({ funds: 10_000 })
+          const service = yield* X402Payments
+          const chain = yield* X402ChainMemory
+          const used = yield* pay(agent, requirementV2({ amount: "2000000", timeout: 120 }))
+          const unused = yield* pay(agent, requirementV2({ amount: "3000000", timeout: 120 }))
+          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 10_000, pending: 500, available: 9_500 })
+          yield* chain.use(
+            {
+              chainId: used.chainId,
+              asset: used.asset,
+              authorizer: used.authorization!.from,
+              nonce: used.authorization!.nonce
+            },
+            `0x${"ab".repeat(32)}`
+          )
+          assert.strictEqual((yield* service.processDue).settled, 1)
+          const settled = yield* service.get(team.id, "test", used.id)
+          assert.strictEqual(settled.status, "settled")
+          assert.strictEqual(settled.settlementTxHash, `0x${"ab".repeat(32)}`)
+          assert.deepStrictEqual(kinds(yield* ledgerOf(agent, used.id)), ["pending", "post_pending"])
 
-        yield* TestClock.adjust("120 seconds")
-        yield* service.processDue
-        const inGrace = yield* service.get(team.id, "test", unused.id)
-        assert.strictEqual(inGrace.status, "signed", "a minute's grace after the deadline")
-        yield* TestClock.adjust("61 seconds")
-        assert.isAtLeast((yield* service.processDue).expired, 1)
-        const expired = yield* service.get(team.id, "test", unused.id)
-        assert.strictEqual(expired.status, "expired")
-        assert.isNull(paymentHeaderOf(expired))
-        assert.deepStrictEqual(kinds(yield* ledgerOf(agent, unused.id)), ["pending", "void_pending"])
-        yield* service.processDue
-        assert.deepStrictEqual(kinds(yield* ledgerOf(agent, unused.id)), ["pending", "void_pending"])
-        assert.deepStrictEqual(yield* balanceOf(agent), { posted: 9_800, pending: 0, available: 9_800 })
-        yield* assertLedgerInvariants(team.id)
-      })
+          yield* TestClock.adjust("120 seconds")
+          yield* service.processDue
+          const inGrace = yield* service.get(team.id, "test", unused.id)
+          assert.strictEqual(inGrace.status, "signed", "a minute's grace after the deadline")
+          yield* TestClock.adjust("61 seconds")
+          assert.isAtLeast((yield* service.processDue).expired, 1)
+          const expired = yield* service.get(team.id, "test", unused.id)
+          assert.strictEqual(expired.status, "expired")
+          assert.isNull(paymentHeaderOf(expired))
+          assert.deepStrictEqual(kinds(yield* ledgerOf(agent, unused.id)), ["pending", "void_pending"])
+          yield* service.processDue
+          assert.deepStrictEqual(kinds(yield* ledgerOf(agent, unused.id)), ["pending", "void_pending"])
+          assert.deepStrictEqual(yield* balanceOf(agent), { posted: 9_800, pending: 0, available: 9_800 })
+          yield* assertLedgerInvariants(team.id)
+        })
     )
 
     it.effect("a 402 answer it cannot pay is refused naming the field, and nothing is recorded", () =>

@@ -25,7 +25,7 @@ export const LOCAL_TOKEN: X402Asset = {
 }
 
 /** The key wallet keys are sealed under in tests. */
-export const TEST_SECRETS_KEY = Redacted.make("x402-test-secrets-key-0123456789abcdef")
+const TEST_SECRETS_KEY = Redacted.make("x402-test-secrets-key-0123456789abcdef")
 
 /**
  * x402 payments over the ports and the spend core, signing with the real (local) signer, seeing settlements on a

@@ -1,4 +1,12 @@
-import { ApprovalId, ApprovalsRepo, isAfter, newestFirst, type X402Payment, type X402PaymentId, X402PaymentsRepo } from "@svc/domain"
+import {
+  ApprovalId,
+  ApprovalsRepo,
+  isAfter,
+  newestFirst,
+  type X402Payment,
+  type X402PaymentId,
+  X402PaymentsRepo
+} from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { ApprovalViewsMemory, approvalViews, viewOrNull } from "../approvals/index.ts"
 import { MemoryStore } from "../shared/index.ts"
@@ -75,7 +83,9 @@ export const X402PaymentsRepoMemory = Layer.effect(
       transition: (id, from, t) => update(id, (row) => (from.includes(row.status) ? { ...row, ...t } : undefined)),
       sign: (id, signed) =>
         update(id, (row) =>
-          row.status === "signed" && row.signature === null ? { ...row, ...signed, updatedAt: signed.signedAt } : undefined
+          row.status === "signed" && row.signature === null
+            ? { ...row, ...signed, updatedAt: signed.signedAt }
+            : undefined
         ),
       signed: (limit) =>
         all.pipe(

@@ -7,14 +7,23 @@ export class X402ChainMemory extends Context.Service<
   {
     /** Marks an authorization used on the simulated chain, as a facilitator's settlement would. */
     readonly use: (
-      authorization: { readonly chainId: number; readonly asset: string; readonly authorizer: string; readonly nonce: string },
+      authorization: {
+        readonly chainId: number
+        readonly asset: string
+        readonly authorizer: string
+        readonly nonce: string
+      },
       txHash: string
     ) => Effect.Effect<void>
   }
 >()("@svc/adapters-memory/X402ChainMemory") {}
 
-const keyOf = (a: { readonly chainId: number; readonly asset: string; readonly authorizer: string; readonly nonce: string }) =>
-  `${a.chainId}:${a.asset.toLowerCase()}:${a.authorizer.toLowerCase()}:${a.nonce.toLowerCase()}`
+const keyOf = (a: {
+  readonly chainId: number
+  readonly asset: string
+  readonly authorizer: string
+  readonly nonce: string
+}) => `${a.chainId}:${a.asset.toLowerCase()}:${a.authorizer.toLowerCase()}:${a.nonce.toLowerCase()}`
 
 /**
  * A simulated chain for settlements: every authorization is unused until `X402ChainMemory.use` marks it; the layer

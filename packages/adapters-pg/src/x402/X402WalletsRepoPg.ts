@@ -35,7 +35,9 @@ export const X402WalletsRepoPg = Layer.effect(
           orUnavailable("x402Wallets.insert"),
           Effect.flatMap(() => find(w.teamId, w.mode)),
           // Inserted or kept just above, and wallets are never deleted.
-          Effect.flatMap(flow(Option.match({ onNone: () => Effect.die("x402 wallet vanished"), onSome: Effect.succeed })))
+          Effect.flatMap(
+            flow(Option.match({ onNone: () => Effect.die("x402 wallet vanished"), onSome: Effect.succeed }))
+          )
         )
     })
   })

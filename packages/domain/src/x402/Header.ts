@@ -18,8 +18,6 @@ export const paymentHeaderOf = (p: X402Payment): X402PaymentHeader | null => {
       }
     : {
         name: "PAYMENT-SIGNATURE",
-        value: base64OfText(
-          JSON.stringify({ x402Version: 2, resource: p.resource, accepted: p.accepted, payload })
-        )
+        value: base64OfText(JSON.stringify({ x402Version: 2, resource: p.resource, accepted: p.accepted, payload }))
       }
 }

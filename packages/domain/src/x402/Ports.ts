@@ -74,7 +74,10 @@ export class X402PaymentsRepo extends Context.Service<
   X402PaymentsRepo,
   GovernedRepo<X402Payment, X402PaymentTransition, X402PaymentQuery> & {
     /** Stores the signed authorization of a `signed` payment not signed yet; none otherwise. */
-    readonly sign: (id: X402PaymentId, signed: X402Signed) => Effect.Effect<Option.Option<X402Payment>, PersistenceUnavailable>
+    readonly sign: (
+      id: X402PaymentId,
+      signed: X402Signed
+    ) => Effect.Effect<Option.Option<X402Payment>, PersistenceUnavailable>
     /** `signed` payments, the settlement watch's queue, soonest authorization deadline first. */
     readonly signed: (limit: number) => Effect.Effect<ReadonlyArray<X402Payment>, PersistenceUnavailable>
   }

@@ -29,8 +29,8 @@ import {
   x402PaymentView
 } from "./Payment.ts"
 import {
-  type X402PaymentQuery,
   X402Assets,
+  type X402PaymentQuery,
   X402PaymentsRepo,
   X402Settlements,
   X402Signer,

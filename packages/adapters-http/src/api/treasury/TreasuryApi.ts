@@ -5,13 +5,13 @@ import {
   ApprovalView,
   CheckoutIntentView,
   CryptoPayoutView,
-  X402PaymentView,
   LedgerAccountView,
   LedgerTransactionView,
   Mode,
   SpendStats,
   TrailStep,
-  TransferView
+  TransferView,
+  X402PaymentView
 } from "@svc/domain/model"
 import { Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

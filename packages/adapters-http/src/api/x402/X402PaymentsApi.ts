@@ -21,7 +21,7 @@ export const CreateX402PaymentBody = Schema.Struct({
     description: "The URL of the resource that answered 402 Payment Required (http or https).",
     examples: ["https://api.example.com/weather"]
   }),
-  paymentRequired: Schema.Unknown.annotate({
+  paymentRequired: Schema.Union([Schema.String, Schema.Record(Schema.String, Schema.Unknown)]).annotate({
     description:
       "The 402 answer: its JSON body (x402 v1: `{x402Version: 1, accepts: [...]}`), the decoded `PAYMENT-REQUIRED` header (v2: `{x402Version: 2, resource, accepts: [...]}`), or that header's base64 value as a string. The first requirement the service supports is paid."
   })

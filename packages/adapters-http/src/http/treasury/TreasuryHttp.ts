@@ -159,10 +159,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
             ),
           X402PaymentNotPending: (e) =>
             Effect.fail(
-              conflict(
-                "approval_not_pending",
-                `the approval can no longer be decided: the x402 payment is ${e.status}`
-              )
+              conflict("approval_not_pending", `the approval can no longer be decided: the x402 payment is ${e.status}`)
             ),
           // Read again right after it was decided: x402 payments are never deleted.
           X402PaymentNotFound: Effect.die,
