@@ -4,6 +4,7 @@ import { type AgentPrincipal, paymentHeaderOf, type X402Payment, X402Payments, X
 import { Clock, Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { recoverTypedDataAddress, verifyTypedData } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
 import { balanceOf, ledgerOf } from "../crypto/PayoutsSetup.ts"
 import { assertLedgerInvariants } from "../ledger/LedgerSetup.ts"
 import { fundedAgent } from "../spend/SpendSetup.ts"
