@@ -1,6 +1,13 @@
 import { assert, layer } from "@effect/vitest"
 import { X402ChainMemory } from "@svc/adapters-memory"
-import { type AgentPrincipal, paymentHeaderOf, type X402Payment, X402Payments, X402WalletsRepo } from "@svc/domain"
+import {
+  type AgentPrincipal,
+  paymentHeaderOf,
+  SealedSecrets,
+  type X402Payment,
+  X402Payments,
+  X402WalletsRepo
+} from "@svc/domain"
 import { Clock, Effect, type Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { recoverTypedDataAddress, verifyTypedData } from "viem"
@@ -66,6 +73,11 @@ export const x402Contract = <E>(name: string, ports: Layer.Layer<X402Ports, E>) 
           assert.isAtMost(Number(a.validAfter), Math.floor(now / 1000))
           assert.strictEqual(p.authorizationExpiresAt, new Date((Math.floor(now / 1000) + 60) * 1000).toISOString())
           yield* assertSignedByWallet(p)
+          const wallet = yield* X402WalletsRepo.use((r) => r.find(team.id, "test"))
+          const sealedKey = Option.getOrThrow(wallet).sealedKey
+          assert.notMatch(sealedKey, /[0-9a-f]{64}/u, "the key is stored sealed")
+          const key = yield* Effect.orDie(SealedSecrets.use((s) => s.open(sealedKey)))
+          assert.strictEqual(privateKeyToAccount(key as `0x${string}`).address, a.from)
 
           const header = paymentHeaderOf(p)
           assert.strictEqual(header?.name, "PAYMENT-SIGNATURE")

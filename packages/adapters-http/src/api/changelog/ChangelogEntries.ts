@@ -16,7 +16,7 @@ export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
       "approves it in `/treasury/approvals`; `denied` signs nothing. `GET /v1/x402/payments/{id}` answers the header " +
       "once signed, `GET /v1/x402/payments` lists them, `GET /v1/x402/wallet` shows the wallet's address. The hold is " +
       "posted when the authorization is used on chain (`settled`) and released when it expires unused. New webhook " +
-      "events `x402_payment.*`; approvals may have `subjectType: \"x402_payment\"`.",
+      'events `x402_payment.*`; approvals may have `subjectType: "x402_payment"`.',
     action:
       "Nothing required. Fund the wallet `GET /v1/x402/wallet` shows; handle `x402_payment` approvals where you " +
       "switch on `subjectType`."
