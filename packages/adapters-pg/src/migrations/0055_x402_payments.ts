@@ -2,11 +2,29 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
+ * The outbox event types a member is told about, as of this migration (the domain's `NOTIFYING_EVENTS`; the
+ * notifications contract checks they agree): 0034's list and `x402_payment.approval_required`.
+ */
+const NOTIFYING_TYPES = [
+  "spend_request.approval_required",
+  "transfer.approval_required",
+  "checkout_intent.approval_required",
+  "crypto_payout.approval_required",
+  "x402_payment.approval_required",
+  "webhook_endpoint.disabled",
+  "bank_connection.disconnected",
+  "chat_integration.disconnected",
+  "inbox_account.connection_failed",
+  "transfer.created",
+  "invoice.paid"
+]
+
+/**
  * x402 payments and the teams' wallets (ADR 0062). A wallet is one a team and mode, its key sealed (`SealedSecrets`)
  * and never replaced. A payment names the team's account, credential, hold and approval, keeps the requirement and the
  * resource as the server sent them (a v2 payload repeats them), and, once signed, the authorization and its signature,
  * which never change (a trigger, with final statuses); one authorization nonce a wallet. Approvals may now hold x402
- * payments. The requirement, the resource and the authorization are `json`, not `jsonb`: a payment header repeats
+ * payments, and the notification trigger learns `x402_payment.approval_required`. The requirement, the resource and the authorization are `json`, not `jsonb`: a payment header repeats
  * them, and must read the same every time (jsonb would reorder their keys). Budget usage and known merchants are written by the service, so there is nothing to backfill.
  */
 export default Effect.gen(function* () {
@@ -89,4 +107,12 @@ export default Effect.gen(function* () {
       DROP CONSTRAINT approvals_subject_type_check,
       ADD CONSTRAINT approvals_subject_type_check
         CHECK (subject_type IN ('spend_request', 'transfer', 'checkout_intent', 'crypto_payout', 'x402_payment'))`
+  yield* sql`
+    CREATE OR REPLACE FUNCTION outbox_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO notification_queue (event_id, team_id, mode, type, data, created_at)
+      SELECT e.id, e.team_id, e.mode, e.type, e.data, e.created_at FROM new_events e
+      WHERE e.type IN (${sql.unsafe(NOTIFYING_TYPES.map((t) => `'${t}'`).join(", "))});
+      RETURN NULL;
+    END $$`
 })
