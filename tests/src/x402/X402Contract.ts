@@ -4,6 +4,7 @@ import {
   type AgentPrincipal,
   paymentHeaderOf,
   SealedSecrets,
+  SpendFreezes,
   type X402Payment,
   X402Payments,
   X402WalletsRepo
@@ -143,6 +144,27 @@ export const x402Contract = <E>(name: string, ports: Layer.Layer<X402Ports, E>) 
         assert.isNull(p.holdTransactionId)
         assert.deepStrictEqual(yield* ledgerOf(agent, p.id), [])
         assert.isTrue(Option.isNone(yield* X402WalletsRepo.use((r) => r.find(team.id, "test"))), "no wallet was made")
+      })
+    )
+
+    it.effect("merchant rules see the resource's origin and payTo; the kill switch denies and signs nothing", () =>
+      Effect.gen(function* () {
+        const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+        const { agent, approver, team } = yield* fundedAgent({
+          funds: 10_000,
+          policy: { blockedMerchants: [`x402:http://127.0.0.1:4021:${payTo}`] }
+        })
+        const blocked = yield* pay(agent, requirementV2({ payTo }))
+        assert.strictEqual(blocked.status, "denied")
+        assert.strictEqual(blocked.decision.reasons[0]?.code, "merchant_blocked")
+        const elsewhere = yield* pay(agent, requirementV2({ payTo: randomAddress() }))
+        assert.strictEqual(elsewhere.status, "signed")
+
+        yield* SpendFreezes.use((f) => f.freeze(approver, team.id, { reason: "incident" }))
+        const frozen = yield* pay(agent, requirementV2({ payTo: randomAddress() }))
+        assert.strictEqual(frozen.status, "denied")
+        assert.isNull(frozen.authorization)
+        assert.isNull(paymentHeaderOf(frozen))
       })
     )
 
