@@ -9,17 +9,12 @@ import {
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { ApprovalViewsMemory, approvalViews, viewOrNull } from "../approvals/index.ts"
-import { MemoryStore } from "../shared/index.ts"
+import { byThenId, MemoryStore } from "../shared/index.ts"
 
 /** A stored payment refers to its approval, which the approvals port keeps. */
 interface StoredPayment extends Omit<X402Payment, "approval"> {
   readonly approvalId: ApprovalId | null
 }
-
-const byThenId =
-  <A extends { readonly id: string }>(key: (a: A) => string) =>
-  (a: A, b: A) =>
-    key(a) !== key(b) ? (key(a) < key(b) ? -1 : 1) : a.id < b.id ? -1 : 1
 
 /** X402PaymentsRepo over the in-memory store; writes are serialised by the store. */
 export const X402PaymentsRepoMemory = Layer.effect(

@@ -1,7 +1,7 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
 import { DecidedMeanwhile } from "../approvals/index.ts"
-import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
+import { type GovernedOperations, governedLifecycle, releasedHold } from "../governance/index.ts"
 import { Ledger, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {
@@ -14,7 +14,8 @@ import {
   randomBytes,
   SealedSecrets,
   type TeamId,
-  Transactor
+  Transactor,
+  toHex
 } from "../shared/index.ts"
 import { normalizeMerchantName, SpendFreezesRepo, SpendRequestsRepo } from "../spend/index.ts"
 import { X402_USD_RATE } from "./Network.ts"
@@ -134,7 +135,7 @@ export class X402Payments extends Context.Service<
         const privateKey = Redacted.make(yield* Effect.orDie(sealed.open(wallet.sealedKey)))
         const nowSeconds = Math.floor(now / 1000)
         const validBefore = nowSeconds + p.maxTimeoutSeconds
-        const nonce = `0x${Array.from(yield* randomBytes(32), (b) => b.toString(16).padStart(2, "0")).join("")}`
+        const nonce = `0x${toHex(yield* randomBytes(32))}`
         const authorization = {
           from: wallet.address,
           to: p.payTo,
@@ -159,16 +160,6 @@ export class X402Payments extends Context.Service<
         return signed
       })
 
-    const releaseHold = (p: X402Payment) =>
-      (p.holdTransactionId === null ? Effect.void : ledger.voidHold(p.teamId, p.holdTransactionId)).pipe(
-        Effect.as(Effect.void),
-        Effect.catchTags({
-          HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
-          // The hold is written with the payment, and ledger rows are never deleted.
-          HoldNotFound: Effect.die
-        })
-      )
-
     const kernel = yield* governedLifecycle(
       { budgets: spendRepo, freezes: yield* SpendFreezesRepo },
       {
@@ -188,7 +179,7 @@ export class X402Payments extends Context.Service<
         ended: (status: "canceled" | "expired" | "denied", now) => ({ status, completedAt: now, updatedAt: now }),
         approvedAt: (now) =>
           Effect.succeed({ status: "signed" as const, completedAt: null, updatedAt: isoOfMillis(now) }),
-        released: releaseHold,
+        released: (p) => releasedHold(ledger, p),
         publish: (p, types) =>
           publish(
             p,
