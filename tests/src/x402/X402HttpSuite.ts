@@ -1,8 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import type { Ports } from "@svc/api"
-import type { Layer } from "effect"
+import { Effect, type Layer } from "effect"
 import { recoverTypedDataAddress } from "viem"
 import { type Client, setUpKeyedTeam, withAppOnPorts } from "../support/HttpScenarios.ts"
+import { testConfig } from "../support/InProcessApp.ts"
 
 const PAYMENTS = "/v1/x402/payments"
 const RESOURCE = "https://api.example.com/weather"
@@ -126,6 +127,44 @@ export const x402HttpSuite = <E>(name: string, ports: Layer.Layer<Ports, E>) =>
         assert.strictEqual(await signerOf(read.body.paymentHeader), read.body.authorization.from)
       })
     )
+
+    it.effect("the local chain's token is paid once X402_LOCAL_TOKEN names it", () => {
+      const token = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+      const local = (app: Client, key: string) =>
+        pay(app, key, {
+          resourceUrl: RESOURCE,
+          paymentRequired: {
+            ...answerOf("1000"),
+            accepts: [
+              {
+                ...answerOf("1000").accepts[0],
+                network: "eip155:31337",
+                asset: token,
+                extra: { name: "Test USD", version: "1" }
+              }
+            ]
+          }
+        })
+      return withAppOnPorts(async (app) => {
+        const team = await setUpKeyedTeam(app, { funds: 10_000 })
+        const refused = await local(app, team.key)
+        assert.strictEqual(refused.status, 400)
+        assert.include(JSON.stringify(refused.body), "paymentRequired.accepts[0].asset")
+      }).pipe(
+        Effect.andThen(
+          withAppOnPorts(
+            async (app) => {
+              const team = await setUpKeyedTeam(app, { funds: 10_000 })
+              const paid = await local(app, team.key)
+              assert.strictEqual(paid.status, 201, JSON.stringify(paid.body))
+              assert.deepStrictEqual([paid.body.status, paid.body.chainId, paid.body.asset], ["signed", 31337, token])
+            },
+            testConfig,
+            { X402_LOCAL_TOKEN: token }
+          )
+        )
+      )
+    })
 
     it.effect("400 names the field of the 402 answer it cannot pay; 404 for another team's payment", () =>
       withAppOnPorts(async (app) => {
