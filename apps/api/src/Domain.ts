@@ -43,13 +43,14 @@ import {
   Transactions,
   TransferAcceptanceTtl,
   Transfers,
-  Users
+  Users,
+  X402Payments
 } from "@svc/domain"
 import { Layer } from "effect"
 import type { ServiceConfig } from "./Config.ts"
 import { integrations, integrationsFoundation } from "./Integrations.ts"
 import { dashboardSignIn, outboundMail } from "./Mail.ts"
-import { checkoutSettings, cryptoFees, payoutRail } from "./Payments.ts"
+import { checkoutSettings, cryptoFees, payoutRail, x402Payments } from "./Payments.ts"
 import { fileStorage, type Ports } from "./Persistence.ts"
 import { backgroundJobs } from "./Workers.ts"
 
@@ -76,6 +77,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     IssuerSimulation.layer,
     backgroundJobs(CryptoPayouts.sweeper(sweep)),
     backgroundJobs(CryptoPayouts.worker(`${config.cryptoWorkerIntervalSeconds ?? 5} seconds`)),
+    backgroundJobs(X402Payments.sweeper(sweep)),
     Tracker.layer,
     Search.layer,
     dashboardSignIn(config),
@@ -85,7 +87,7 @@ export const domainServices = <E, R>(config: ServiceConfig, ports: Layer.Layer<P
     Layer.provideMerge(Layer.merge(SimulatedCardIssuer, checkoutSettings(config))),
     // Where payouts leave: the simulated rail (deterministic confirmations), or the EVM rail with CRYPTO_RAIL=evm.
     Layer.provideMerge(CryptoPayouts.layer.pipe(Layer.provide(payoutRail(SimulatedPayoutRail)))),
-    Layer.provideMerge(Transfers.layer),
+    Layer.provideMerge(Layer.merge(Transfers.layer, x402Payments)),
     Layer.provideMerge(CryptoQuotes.layer.pipe(Layer.provide(cryptoFees))),
     Layer.provideMerge(CryptoDestinations.layer),
     Layer.provideMerge(Layer.mergeAll(ReceiveAddresses.layer, PaymentCodes.layer)),

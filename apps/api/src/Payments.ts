@@ -1,7 +1,18 @@
-import { AuthorizationDeadline, AuthorizationTolerance, CardNumberKey, CryptoFees, type PayoutRail } from "@svc/domain"
+import {
+  AuthorizationDeadline,
+  AuthorizationTolerance,
+  CardNumberKey,
+  CryptoFees,
+  type PayoutRail,
+  X402Assets,
+  X402Payments,
+  X402Settlements,
+  X402Signer
+} from "@svc/domain"
 import { type Config, Effect, Layer, Redacted } from "effect"
 import type { ServiceConfig } from "./Config.ts"
-import { cryptoFeesConfig, cryptoRail, evmRailConfig } from "./config/PaymentsConfig.ts"
+import { cryptoFeesConfig, cryptoRail, evmRailConfig, x402Config } from "./config/PaymentsConfig.ts"
+import { backgroundJobs } from "./Workers.ts"
 
 /** The checkout settings a card's issuing and authorizations read. */
 export const checkoutSettings = (config: ServiceConfig) =>
@@ -15,12 +26,15 @@ export const checkoutSettings = (config: ServiceConfig) =>
 export const cryptoFees = Layer.effect(CryptoFees, cryptoFeesConfig)
 
 /**
- * The EVM rail over the `CRYPTO_*` settings of the environment (ADR 0033). Its module (viem, its curves and hashes,
- * about 20 MB resident) is loaded only when the rail is chosen.
+ * The EVM adapters, imported when first needed: viem with its curves and hashes (about 20 MB resident) stays out of a
+ * process that never pays out on chain, signs an x402 payment or watches a chain (ADR 0063).
  */
+const evmAdapters = Effect.promise(() => import("@svc/adapters-evm"))
+
+/** The EVM rail over the `CRYPTO_*` settings of the environment (ADR 0033), built when the rail is chosen. */
 export const evmRail = Layer.unwrap(
   Effect.gen(function* () {
-    const { EvmRail } = yield* Effect.promise(() => import("@svc/adapters-evm"))
+    const { EvmRail } = yield* evmAdapters
     return EvmRail.layer(yield* evmRailConfig(EvmRail))
   })
 )
@@ -36,3 +50,33 @@ export const payoutRail = <E, R>(simulated: Layer.Layer<PayoutRail, E, R>) => {
   }
   return Layer.unwrap(Effect.map(cryptoRail, (rail) => rails[rail]))
 }
+
+/** The wallets' signer, whose module is imported at the first wallet made or payment signed. */
+const x402Signer = Layer.effect(
+  X402Signer,
+  Effect.map(Effect.cached(Effect.map(evmAdapters, (evm) => evm.x402SignerEvm)), (signer) =>
+    X402Signer.of({
+      generateKey: Effect.flatMap(signer, (s) => s.generateKey),
+      signAuthorization: (privateKey, toSign) => Effect.flatMap(signer, (s) => s.signAuthorization(privateKey, toSign))
+    })
+  )
+)
+
+/** Settlements watched over the chains given an endpoint; with none, every authorization's state is unknown. */
+const x402Settlements = (rpcUrls: ReadonlyMap<number, Redacted.Redacted<string>>, timeoutMs: number) =>
+  rpcUrls.size === 0
+    ? Layer.succeed(X402Settlements, X402Settlements.of({ state: () => Effect.succeed({ _tag: "unknown" }) }))
+    : Layer.unwrap(Effect.map(evmAdapters, (evm) => evm.X402SettlementsEvm(rpcUrls, timeoutMs)))
+
+/**
+ * x402 payments (ADR 0062): signed by the teams' wallets with viem, their settlements watched on the chains the `X402_*`
+ * variables give an endpoint for, every `X402_WATCH_INTERVAL_SECONDS`.
+ */
+export const x402Payments = Layer.unwrap(
+  Effect.map(x402Config, (c) =>
+    backgroundJobs(X402Payments.watcher(`${c.watchIntervalSeconds} seconds`)).pipe(
+      Layer.provideMerge(X402Payments.layer),
+      Layer.provide([x402Signer, x402Settlements(c.rpcUrls, c.rpcTimeoutMs), Layer.succeed(X402Assets, c.assets)])
+    )
+  )
+)

@@ -81,6 +81,8 @@ const subjectOf = (a: Approval): string => {
       return `checkout ${formatMoney(a.subject.amount, a.subject.currency)} at ${a.subject.merchant.name}: ${a.subject.purpose}`
     case "crypto_payout":
       return `payout ${formatMoney(a.subject.amount, a.subject.currency)} to ${a.subject.address}`
+    case "x402_payment":
+      return `x402 ${formatMoney(a.subject.amount, a.subject.currency)} for ${a.subject.resourceUrl}`
   }
 }
 

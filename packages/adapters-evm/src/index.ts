@@ -1,1 +1,2 @@
 export * from "./crypto/index.ts"
+export * from "./x402/index.ts"

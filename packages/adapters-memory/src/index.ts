@@ -26,6 +26,7 @@ import { MemoryStore, TransactorMemory } from "./shared/index.ts"
 import { SpendPortsMemory } from "./spend/index.ts"
 import { TransfersPortsMemory } from "./transfers/index.ts"
 import { WebhooksPortsMemory } from "./webhooks/index.ts"
+import { X402PortsMemory } from "./x402/index.ts"
 
 export * from "./access/index.ts"
 export * from "./activity/index.ts"
@@ -55,6 +56,7 @@ export * from "./shared/index.ts"
 export * from "./spend/index.ts"
 export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
+export * from "./x402/index.ts"
 
 /** Every port on the in-memory store, one layer per context, sharing one store per build. */
 export const PortsMemory = CustomerCountsPortsMemory.pipe(
@@ -83,7 +85,8 @@ export const PortsMemory = CustomerCountsPortsMemory.pipe(
       TagsPortsMemory,
       TransactionsPortsMemory,
       TransfersPortsMemory,
-      WebhooksPortsMemory
+      WebhooksPortsMemory,
+      X402PortsMemory
     )
   ),
   Layer.provideMerge(MemoryStore.layer)

@@ -26,6 +26,7 @@ import { TransactorPg } from "./shared/index.ts"
 import { SpendPortsPg } from "./spend/index.ts"
 import { TransfersPortsPg } from "./transfers/index.ts"
 import { WebhooksPortsPg } from "./webhooks/index.ts"
+import { X402PortsPg } from "./x402/index.ts"
 
 export * from "./access/index.ts"
 export * from "./activity/index.ts"
@@ -64,6 +65,7 @@ export {
 export * from "./spend/index.ts"
 export * from "./transfers/index.ts"
 export * from "./webhooks/index.ts"
+export * from "./x402/index.ts"
 
 /** Every port on Postgres, one layer per context; needs a SqlClient. */
 export const PortsPg = Layer.mergeAll(
@@ -94,5 +96,6 @@ export const PortsPg = Layer.mergeAll(
   SearchPortsPg,
   InvoicesPortsPg,
   CryptoPortsPg,
-  IntegrationsPortsPg
+  IntegrationsPortsPg,
+  X402PortsPg
 )

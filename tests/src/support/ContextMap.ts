@@ -85,6 +85,12 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
     models: ["access", "identity"]
   },
   {
+    name: "x402",
+    owns: "x402 payments (ADR 0062): 402 answers read and checked (networks, tokens, amounts, timeouts), decided as spend in US cents at one dollar a stablecoin, EIP-3009 authorizations signed by the team's sealed wallet key once approved, held until seen settled or released unused; the `X402Signer`, `X402Settlements`, `X402WalletsRepo` and `X402PaymentsRepo` ports",
+    uses: ["approvals", "governance", "ledger", "platform", "shared", "spend"],
+    models: ["access", "crypto"]
+  },
+  {
     name: "integrations",
     owns: "third-party apps a team connects: the chat app's install (signed install state, the sealed bot token, one `ChatIntegration` per team, uninstall with revocation, `markDisconnected` and its `chat_integration.disconnected` event), the `ChatIntegrationsRepo` and `ChatPlatform` ports (ADR 0034); connected mailboxes (`MailConnection`: install URL, callback, disconnect, failure notice; the `MailProvider` and `MailStateCodec` ports; tokens sealed, ADR 0035); install states used once and only by the browser that asked for them (`startInstall`, `redeemInstallState`, the `InstallNoncesRepo` port, ADR 0042)",
     uses: [
@@ -105,7 +111,7 @@ export const CONTEXT_MAP: ReadonlyArray<BoundedContext> = [
     name: "webhooks",
     owns: "outbound endpoints, deliveries, URL rules",
     uses: ["platform", "shared"],
-    models: ["checkout", "crypto", "finance/banking", "finance/invoices", "integrations", "spend", "transfers"]
+    models: ["checkout", "crypto", "finance/banking", "finance/invoices", "integrations", "spend", "transfers", "x402"]
   },
   {
     name: "inbound",

@@ -3,9 +3,13 @@ import {
   type CryptoAsset,
   type CryptoFeeSchedule,
   CryptoNetwork,
+  checksummedEvmAddress,
   DEFAULT_CRYPTO_FEES,
+  DEFAULT_X402_ASSETS,
   EVM_NETWORKS,
-  type EvmNetwork
+  type EvmNetwork,
+  X402_NETWORKS,
+  type X402Asset
 } from "@svc/domain"
 import { Config, Effect, Option, Redacted } from "effect"
 import { invalid, wholeNumber } from "./Values.ts"
@@ -15,11 +19,11 @@ export const cryptoRail = Config.Literals(["simulated", "evm"], "CRYPTO_RAIL").p
 
 type ContractAddress = NonNullable<EvmRail.EvmNetworkSettings["contracts"][CryptoAsset]>
 
-/** The EVM rail's module: the settings below are read with its address and key checks. */
+/** The EVM rail's module, loaded when the rail is chosen: its settings are read with its key check and defaults. */
 export type EvmRailModule = typeof EvmRail
 
 /** A contract address from the environment (`name`), in its EIP-55 form; none when unset or blank. */
-const contractAddress = (EvmRail: EvmRailModule, name: string) =>
+const contractAddress = (name: string) =>
   Config.option(Config.String(name)).pipe(
     Config.mapEffect((value) =>
       Option.match(
@@ -27,7 +31,7 @@ const contractAddress = (EvmRail: EvmRailModule, name: string) =>
         {
           onNone: () => Effect.succeed(Option.none<ContractAddress>()),
           onSome: (text) => {
-            const address = EvmRail.evmAddress(text.trim())
+            const address = checksummedEvmAddress(text.trim()) as ContractAddress | undefined
             return address === undefined
               ? Effect.fail(invalid(`${name} must be an EVM address (0x and 40 hex digits)`))
               : Effect.succeed(Option.some(address))
@@ -46,7 +50,7 @@ const evmNetworkConfig = (EvmRail: EvmRailModule, network: EvmNetwork, defaultGa
       return Option.none<EvmRail.EvmNetworkSettings>()
     const contracts: Partial<Record<CryptoAsset, ContractAddress>> = {}
     for (const asset of ["USDC", "USDT"] as const) {
-      const contract = yield* contractAddress(EvmRail, variable(`${asset}_CONTRACT`))
+      const contract = yield* contractAddress(variable(`${asset}_CONTRACT`))
       if (Option.isSome(contract)) contracts[asset] = contract.value
     }
     const confirmations = yield* wholeNumber(variable("CONFIRMATIONS"), EvmRail.DEFAULT_CONFIRMATIONS, 1, 1_000)
@@ -99,4 +103,35 @@ export const cryptoFeesConfig = Effect.gen(function* () {
     )
   }
   return { serviceFeeBps, serviceFeeMinimum, networkFees } satisfies CryptoFeeSchedule
+})
+
+/** How long a settlement watch's RPC call may take unless `X402_RPC_TIMEOUT_MS` says otherwise. */
+const X402_RPC_TIMEOUT_MS = 10_000
+
+/** The chain id of the local test chain (anvil), whose token is configured where it is deployed. */
+const LOCAL_CHAIN_ID = 31337
+
+/**
+ * The x402 settings (ADR 0062): the tokens paid in (Circle's USDC, and `X402_LOCAL_TOKEN`, a 6-decimal dollar token on
+ * the local chain, when set), the RPC endpoint of each chain whose settlements are watched (`X402_RPC_URL_<chain id>`;
+ * may hold an API key: never logged), its timeout (`X402_RPC_TIMEOUT_MS`) and the watch's interval
+ * (`X402_WATCH_INTERVAL_SECONDS`).
+ */
+export const x402Config = Effect.gen(function* () {
+  const localToken = yield* contractAddress("X402_LOCAL_TOKEN")
+  const assets: ReadonlyArray<X402Asset> = Option.match(localToken, {
+    onNone: () => DEFAULT_X402_ASSETS,
+    onSome: (address) => [...DEFAULT_X402_ASSETS, { chainId: LOCAL_CHAIN_ID, address, symbol: "USD", decimals: 6 }]
+  })
+  const rpcUrls = new Map<number, Redacted.Redacted<string>>()
+  for (const network of X402_NETWORKS) {
+    const url = yield* Config.option(Config.Redacted(`X402_RPC_URL_${network.chainId}`))
+    if (Option.isSome(url) && Redacted.value(url.value).trim() !== "") rpcUrls.set(network.chainId, url.value)
+  }
+  return {
+    assets,
+    rpcUrls,
+    rpcTimeoutMs: yield* wholeNumber("X402_RPC_TIMEOUT_MS", X402_RPC_TIMEOUT_MS, 100, 600_000),
+    watchIntervalSeconds: yield* wholeNumber("X402_WATCH_INTERVAL_SECONDS", 5, 1, 3_600)
+  }
 })

@@ -18,7 +18,8 @@ const KIND_LABELS: Readonly<Record<Approval["subjectType"], string>> = {
   spend_request: "Spend request",
   transfer: "Transfer",
   checkout_intent: "Checkout",
-  crypto_payout: "Crypto payout"
+  crypto_payout: "Crypto payout",
+  x402_payment: "x402 payment"
 }
 
 /** The kind of subject in words. */
@@ -66,6 +67,19 @@ export const subjectOf = (approval: Approval): Subject => {
         purpose: "",
         keyId: null,
         reasons: payout.decision.reasons
+      }
+    }
+    case "x402_payment": {
+      const payment = approval.subject
+      return {
+        kind,
+        mode: payment.mode,
+        amount: payment.amount,
+        currency: payment.currency,
+        counterparty: `${payment.resourceUrl} (${payment.payTo}, ${payment.assetSymbol} on ${payment.network})`,
+        purpose: "",
+        keyId: null,
+        reasons: payment.decision.reasons
       }
     }
   }

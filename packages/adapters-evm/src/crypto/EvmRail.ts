@@ -72,9 +72,6 @@ export const evmVariable = (network: EvmNetwork, key: string) => `CRYPTO_${netwo
 /** Whether `key` has the form of a hot wallet's private key (0x and 64 hex digits). */
 export const isEvmPrivateKey = (key: string): boolean => PRIVATE_KEY.test(key)
 
-/** `text` as a contract address in its EIP-55 form, or undefined when it is not an EVM address. */
-export const evmAddress = (text: string): Address | undefined => (isAddress(text) ? getAddress(text) : undefined)
-
 /** One configured network: its client, settings and, once read, its chain id. */
 interface Connection {
   readonly network: EvmNetwork

@@ -37,6 +37,7 @@ import { SpendEvaluationApi, SpendRequestsApi, TestHelpersApi } from "./spend/in
 import { TransfersApi } from "./transfers/index.ts"
 import { TreasuryApi } from "./treasury/index.ts"
 import { WebhookEndpointsApi } from "./webhooks/index.ts"
+import { X402PaymentsApi } from "./x402/index.ts"
 
 /** The service's HTTP contract: shared by the server, the OpenAPI document and the SDK. */
 export class Api extends HttpApi.make("svc")
@@ -83,6 +84,7 @@ export class Api extends HttpApi.make("svc")
   .add(CryptoDestinationsApi)
   .add(CryptoQuotesApi)
   .add(CryptoPayoutsApi)
+  .add(X402PaymentsApi)
   .add(ChatAppApi)
   .add(MailAccountsApi)
   .add(MailCallbackApi)

@@ -45,7 +45,8 @@ export const REFERENCE_CATALOG: ReadonlyArray<TagGroup> = [
     tags: [
       tag("cryptoDestinations", "Crypto destinations", "The allow-list of addresses stablecoin payouts may go to."),
       tag("cryptoQuotes", "Crypto quotes", "Price a stablecoin payout before sending it."),
-      tag("cryptoPayouts", "Crypto payouts", "Stablecoin payouts to allow-listed destinations.")
+      tag("cryptoPayouts", "Crypto payouts", "Stablecoin payouts to allow-listed destinations."),
+      tag("x402Payments", "x402 payments", "Pay resources that answer 402 Payment Required, by the team's wallet.")
     ]
   },
   {

@@ -39,6 +39,7 @@ import { SpendEvaluationHttp, SpendRequestsHttp, TestHelpersHttp } from "./spend
 import { TransfersHttp } from "./transfers/index.ts"
 import { TreasuryHttp } from "./treasury/index.ts"
 import { WebhookEndpointsHttp } from "./webhooks/index.ts"
+import { X402PaymentsHttp } from "./x402/index.ts"
 
 /** Every route of the API, its OpenAPI document at /openapi.json and the reference page at /docs. */
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
@@ -86,6 +87,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CryptoDestinationsHttp,
     CryptoQuotesHttp,
     CryptoPayoutsHttp,
+    X402PaymentsHttp,
     ChatAppHttp,
     MailAccountsHttp,
     MailCallbackHttp,

@@ -10,7 +10,7 @@ import {
 } from "@svc/domain"
 import { Effect, HashMap, Layer, Option, Ref } from "effect"
 import { ApprovalViewsMemory, approvalViews, viewOrNull } from "../approvals/index.ts"
-import { MemoryStore } from "../shared/index.ts"
+import { byThenId, MemoryStore } from "../shared/index.ts"
 
 /** A stored payout refers to its approval, which the approvals port keeps, and keeps the rail's signed payload. */
 interface StoredPayout extends Omit<CryptoPayout, "approval"> {
@@ -24,11 +24,6 @@ const deadlineOf = (p: CryptoPayout): string | undefined => {
   const approval = p.approval?.status === "pending" ? p.approval.expiresAt : undefined
   return approval !== undefined && approval < p.quoteExpiresAt ? approval : p.quoteExpiresAt
 }
-
-const byThenId =
-  <A extends { readonly id: string }>(key: (a: A) => string) =>
-  (a: A, b: A) =>
-    key(a) !== key(b) ? (key(a) < key(b) ? -1 : 1) : a.id < b.id ? -1 : 1
 
 /** CryptoPayoutsRepo over the in-memory store; writes are serialised by the store, so a read in one is locked. */
 export const CryptoPayoutsRepoMemory = Layer.effect(

@@ -1,1 +1,2 @@
 export * from "./MemoryStore.ts"
+export * from "./Ordering.ts"

@@ -50,6 +50,7 @@ import customerTags from "./0051_customer_tags.ts"
 import personalTokens from "./0052_personal_tokens.ts"
 import cardRefunds from "./0053_card_refunds.ts"
 import cardAuthorizationUnlockedReads from "./0054_card_authorization_unlocked_reads.ts"
+import x402Payments from "./0055_x402_payments.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -102,7 +103,8 @@ export const migrations = Migrator.fromRecord({
   "0051_customer_tags": customerTags,
   "0052_personal_tokens": personalTokens,
   "0053_card_refunds": cardRefunds,
-  "0054_card_authorization_unlocked_reads": cardAuthorizationUnlockedReads
+  "0054_card_authorization_unlocked_reads": cardAuthorizationUnlockedReads,
+  "0055_x402_payments": x402Payments
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

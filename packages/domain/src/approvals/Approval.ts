@@ -11,7 +11,13 @@ export const ApprovalStatus = Schema.Literals(["pending", "approved", "denied", 
 export type ApprovalStatus = typeof ApprovalStatus.Type
 
 /** What an approval decides: spend requests, transfers and checkout intents; payouts will share the same object. */
-export const ApprovalSubjectType = Schema.Literals(["spend_request", "transfer", "checkout_intent", "crypto_payout"])
+export const ApprovalSubjectType = Schema.Literals([
+  "spend_request",
+  "transfer",
+  "checkout_intent",
+  "crypto_payout",
+  "x402_payment"
+])
 export type ApprovalSubjectType = typeof ApprovalSubjectType.Type
 
 /**

@@ -18,6 +18,19 @@ export const toChecksumAddress = (address: string): string => {
   return out
 }
 
+/**
+ * `text` as an EVM address in its EIP-55 form, or undefined: `0x` and 40 hex digits, all in one case or mixed in
+ * exactly the checksum's case (as a contract address is written in configuration).
+ */
+export const checksummedEvmAddress = (text: string): string | undefined => {
+  if (!HEX_ADDRESS.test(text)) return undefined
+  const checksummed = toChecksumAddress(text)
+  const digits = text.slice(2)
+  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || text === checksummed
+    ? checksummed
+    : undefined
+}
+
 /** The bytes a base58 (Bitcoin alphabet) text stands for; none when a character is outside the alphabet. */
 export const decodeBase58 = (text: string): Uint8Array | undefined => {
   let value = 0n

@@ -1,7 +1,7 @@
 import { Clock, Context, type Duration, Effect, Layer, Option, Schema } from "effect"
 import type { AgentPrincipal } from "../access/model.ts"
 import { DecidedMeanwhile } from "../approvals/index.ts"
-import { type GovernedOperations, governedLifecycle } from "../governance/index.ts"
+import { type GovernedOperations, governedLifecycle, releasedHold } from "../governance/index.ts"
 import { Ledger, type SettlementAccountMissing } from "../ledger/index.ts"
 import { domainEvents, EventOutbox } from "../platform/index.ts"
 import {
@@ -138,15 +138,7 @@ export class CryptoPayouts extends Context.Service<
             completedAt: null,
             updatedAt: isoOfMillis(now)
           }),
-        released: (p) =>
-          (p.holdTransactionId === null ? Effect.void : ledger.voidHold(p.teamId, p.holdTransactionId)).pipe(
-            Effect.as(Effect.void),
-            Effect.catchTags({
-              HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
-              // The hold is written with the payout, and ledger rows are never deleted.
-              HoldNotFound: Effect.die
-            })
-          ),
+        released: (p) => releasedHold(ledger, p),
         publish: (p, types) =>
           publish(
             p,

@@ -12,9 +12,10 @@ import {
   recordApprovalStep,
   type SubjectApprovalDecision
 } from "../approvals/index.ts"
+import type { Ledger } from "../ledger/index.ts"
 import type { EventOutbox } from "../platform/index.ts"
 import type { Transactor } from "../shared/index.ts"
-import type { Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
+import type { LedgerTransactionId, Mode, PersistenceUnavailable, TeamId } from "../shared/model.ts"
 import { SpendingFrozen } from "../spend/model.ts"
 import type { GovernedFreezes } from "./GovernedAsk.ts"
 
@@ -183,3 +184,20 @@ export const governedApprovals = <S extends { readonly id: string; readonly stat
       )
   }
 }
+
+/**
+ * What ending a held subject unpaid undoes in the ledger (a `GovernedSpec.released`): its hold voided, if it has one;
+ * a hold posted or voided already means another change won (`DecidedMeanwhile`). Nothing is left to do after commit.
+ */
+export const releasedHold = (
+  ledger: Ledger["Service"],
+  subject: { readonly teamId: TeamId; readonly holdTransactionId: LedgerTransactionId | null }
+): Effect.Effect<Effect.Effect<void>, DecidedMeanwhile | PersistenceUnavailable> =>
+  (subject.holdTransactionId === null ? Effect.void : ledger.voidHold(subject.teamId, subject.holdTransactionId)).pipe(
+    Effect.as(Effect.void),
+    Effect.catchTags({
+      HoldAlreadyResolved: () => Effect.fail(new DecidedMeanwhile()),
+      // The hold is written with the subject, and ledger rows are never deleted.
+      HoldNotFound: Effect.die
+    })
+  )

@@ -80,7 +80,8 @@ const SUBJECT_NOUNS: Record<ApprovalSubjectType, string> = {
   spend_request: "a spend request",
   transfer: "a transfer",
   checkout_intent: "a checkout intent",
-  crypto_payout: "a crypto payout"
+  crypto_payout: "a crypto payout",
+  x402_payment: "an x402 payment"
 }
 
 /** How the approval stands when the message is drawn, and the name of the member who ended it, if one did. */

@@ -74,6 +74,7 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, NotificationDraft>> = {
   "transfer.approval_required": { type: "transfer_approval_required", priority: 1 },
   "checkout_intent.approval_required": { type: "checkout_intent_approval_required", priority: 1 },
   "crypto_payout.approval_required": { type: "crypto_payout_approval_required", priority: 1 },
+  "x402_payment.approval_required": { type: "x402_payment_approval_required", priority: 1 },
   "webhook_endpoint.disabled": { type: "webhook_endpoint_disabled", priority: 2 },
   "bank_connection.disconnected": { type: "bank_connection_disconnected", priority: 2 },
   "chat_integration.disconnected": { type: "chat_integration_disconnected", priority: 2 },

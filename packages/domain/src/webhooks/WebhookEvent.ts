@@ -12,6 +12,7 @@ import {
 import { Mode } from "../shared/model.ts"
 import { SpendRequestEventType, SpendRequestView } from "../spend/model.ts"
 import { TransferEventType, TransferView } from "../transfers/model.ts"
+import { X402PaymentEventType, X402PaymentView } from "../x402/model.ts"
 import { WebhookEndpointEventType, WebhookEndpointView } from "./WebhookEndpoint.ts"
 
 /** The body of one family of outbound events: its event types and the view of the resource they carry as `data`. */
@@ -34,6 +35,7 @@ export const WebhookEvent = Schema.Union([
   eventOf(TransferEventType, TransferView),
   eventOf(CheckoutIntentEventType, CheckoutIntentView),
   eventOf(CryptoPayoutEventType, CryptoPayoutView),
+  eventOf(X402PaymentEventType, X402PaymentView),
   eventOf(WebhookEndpointEventType, WebhookEndpointView),
   eventOf(BankConnectionEventType, BankConnectionView),
   eventOf(InvoiceEventType, InvoicePaymentView),

@@ -3,6 +3,25 @@ import type { ChangelogEntry } from "./ChangelogApi.ts"
 /** The changelog of the agent-spend surface, newest first: the one source of `GET /changelog` and CHANGELOG.md. */
 export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
   {
+    id: "x402-payments",
+    date: "2026-11-29",
+    title: "x402 payments: pay resources that answer 402 Payment Required, governed like spend",
+    surfaces: ["api"],
+    breaking: false,
+    change:
+      "New `POST /v1/x402/payments` takes the resource's URL and its 402 answer (x402 v1 or v2) and decides under the " +
+      "key's policy as a spend request (in US cents at one dollar a stablecoin; merchant `x402:<origin>:<payTo>`, " +
+      "category `x402`): `signed` holds the amount and answers `paymentHeader` (`X-PAYMENT` or `PAYMENT-SIGNATURE` " +
+      "and its value), an EIP-3009 authorization signed by the team's wallet; `pending_approval` signs once a person " +
+      "approves it in `/treasury/approvals`; `denied` signs nothing. `GET /v1/x402/payments/{id}` answers the header " +
+      "once signed, `GET /v1/x402/payments` lists them, `GET /v1/x402/wallet` shows the wallet's address. The hold is " +
+      "posted when the authorization is used on chain (`settled`) and released when it expires unused. New webhook " +
+      'events `x402_payment.*`; approvals may have `subjectType: "x402_payment"`.',
+    action:
+      "Nothing required. Fund the wallet `GET /v1/x402/wallet` shows; handle `x402_payment` approvals where you " +
+      "switch on `subjectType`."
+  },
+  {
     id: "checkout-test-helpers",
     date: "2026-11-29",
     title: "Checkout test helpers: play the card issuer in test mode; card refunds",

@@ -10,7 +10,8 @@ import {
   Mode,
   SpendStats,
   TrailStep,
-  TransferView
+  TransferView,
+  X402PaymentView
 } from "@svc/domain/model"
 import { Schema, Struct } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
@@ -44,7 +45,8 @@ const ApprovalSubjects = {
   spend_request: SpendRequestResponse,
   transfer: TransferView,
   checkout_intent: CheckoutIntentView,
-  crypto_payout: CryptoPayoutView
+  crypto_payout: CryptoPayoutView,
+  x402_payment: X402PaymentView
 } as const satisfies Record<ApprovalSubjectType, Schema.Top>
 
 /** The approval of one subject type: the approval's own fields, `subjectType` and that type's `subject`. */
@@ -59,13 +61,14 @@ const approvalOf = <const T extends ApprovalSubjectType>(subjectType: T) =>
 
 /**
  * A human approval with what it decides as of now, discriminated by `subjectType`: `subject` holds the spend request,
- * the transfer (as its sender sees it), the checkout intent or the crypto payout.
+ * the transfer (as its sender sees it), the checkout intent, the crypto payout or the x402 payment.
  */
 export const ApprovalResponse = Schema.Union([
   approvalOf("spend_request"),
   approvalOf("transfer"),
   approvalOf("checkout_intent"),
-  approvalOf("crypto_payout")
+  approvalOf("crypto_payout"),
+  approvalOf("x402_payment")
 ])
 
 /** One item of the activity list: a spend request, an outgoing transfer or a checkout intent of the team. */

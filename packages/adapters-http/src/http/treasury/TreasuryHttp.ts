@@ -21,7 +21,10 @@ import {
   type Transfer,
   Transfers,
   toPage,
-  transferView
+  transferView,
+  type X402Payment,
+  X402Payments,
+  x402PaymentView
 } from "@svc/domain"
 import {
   type ApprovalSubjectType,
@@ -56,12 +59,15 @@ const intentApproval = (intent: CheckoutIntent) =>
 
 const payoutApproval = (p: CryptoPayout) => approvalAnswer(p.approval!, "crypto_payout", cryptoPayoutView(p))
 
+const x402Approval = (p: X402Payment) => approvalAnswer(p.approval!, "x402_payment", x402PaymentView(p))
+
 /** An approval's subject, of any kind, in the queue's newest-first order (its subject's creation). */
 type Subject =
   | { readonly createdAt: string; readonly id: string; readonly spend: SpendRequest }
   | { readonly createdAt: string; readonly id: string; readonly transfer: Transfer }
   | { readonly createdAt: string; readonly id: string; readonly intent: CheckoutIntent }
   | { readonly createdAt: string; readonly id: string; readonly payout: CryptoPayout }
+  | { readonly createdAt: string; readonly id: string; readonly x402: X402Payment }
 
 const approvalOf = (subject: Subject) =>
   "spend" in subject
@@ -70,7 +76,9 @@ const approvalOf = (subject: Subject) =>
       ? transferApproval(subject.transfer)
       : "intent" in subject
         ? intentApproval(subject.intent)
-        : payoutApproval(subject.payout)
+        : "payout" in subject
+          ? payoutApproval(subject.payout)
+          : x402Approval(subject.x402)
 
 /** The team the principal acts for; sessions without a team get 403. */
 const principalTeam = Effect.gen(function* () {
@@ -88,6 +96,7 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
     const checkout = yield* Checkout
     const payouts = yield* CryptoPayouts
     const payoutsRepo = yield* CryptoPayoutsRepo
+    const x402 = yield* X402Payments
 
     /** The on-chain hashes of the crypto payouts among `rows`, by payout id. */
     const payoutHashes = (rows: ReadonlyArray<LedgerTransaction>) =>
@@ -115,6 +124,11 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
             return intentApproval(yield* checkout[outcome](principal, id, note ?? null))
           case "crypto_payout":
             return payoutApproval(yield* payouts[outcome](principal, id, note ?? null))
+          case "x402_payment": {
+            // Approving signs in the same transaction: the payment is read again to show it signed.
+            const decided = yield* x402[outcome](principal, id, note ?? null)
+            return x402Approval(yield* x402.get(decided.teamId, decided.mode, decided.id))
+          }
           case "spend_request":
             return approval(yield* spend[outcome](principal, id, note ?? null))
         }
@@ -143,6 +157,12 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
             Effect.fail(
               conflict("approval_not_pending", `the approval can no longer be decided: the payout is ${e.status}`)
             ),
+          X402PaymentNotPending: (e) =>
+            Effect.fail(
+              conflict("approval_not_pending", `the approval can no longer be decided: the x402 payment is ${e.status}`)
+            ),
+          // Read again right after it was decided: x402 payments are never deleted.
+          X402PaymentNotFound: Effect.die,
           ApproverNotAllowed: (e) => Effect.fail(forbidden("forbidden", e.message)),
           ApprovalStepRefused: (e) =>
             Effect.fail(
@@ -190,17 +210,19 @@ export const TreasuryHttp = HttpApiBuilder.group(Api, "treasury", (handlers) =>
           const scope = `treasury-approvals:${teamId}`
           const page = yield* pageOf(scope, query)
           const filter = { approvalStatus: query.status ?? undefined, withApproval: true }
-          const [spendRows, transferRows, intentRows, payoutRows] = yield* Effect.all([
+          const [spendRows, transferRows, intentRows, payoutRows, x402Rows] = yield* Effect.all([
             spend.list(teamId, filter, page),
             transfers.list(teamId, { ...filter, direction: "outgoing" }, page),
             checkout.list(teamId, filter, page),
-            payouts.list(teamId, filter, page)
+            payouts.list(teamId, filter, page),
+            x402.list(teamId, filter, page)
           ])
           const rows = mergedPageRows(page, [
             spendRows.map((sr): Subject => ({ createdAt: sr.createdAt, id: sr.id, spend: sr })),
             transferRows.map((t): Subject => ({ createdAt: t.createdAt, id: t.id, transfer: t })),
             intentRows.map((i): Subject => ({ createdAt: i.createdAt, id: i.id, intent: i })),
-            payoutRows.map((p): Subject => ({ createdAt: p.createdAt, id: p.id, payout: p }))
+            payoutRows.map((p): Subject => ({ createdAt: p.createdAt, id: p.id, payout: p })),
+            x402Rows.map((p): Subject => ({ createdAt: p.createdAt, id: p.id, x402: p }))
           ])
           return yield* signedPage(scope, toPage(page, rows, approvalOf))
         }).pipe(orServiceUnavailable)

@@ -1,0 +1,2 @@
+export * from "./X402SettlementsEvm.ts"
+export * from "./X402SignerEvm.ts"

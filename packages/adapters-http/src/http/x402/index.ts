@@ -1,0 +1,1 @@
+export * from "./X402PaymentsHttp.ts"
