@@ -101,7 +101,8 @@ export const x402Fetch = (client: PromiseClient, options: X402FetchOptions = {})
   const call = <A>(run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: (error) => error })
   const pay = payingFetch(
     {
-      create: (key, payload) => call(() => client.x402Payments.create({ headers: { "idempotency-key": key }, payload })),
+      create: (key, payload) =>
+        call(() => client.x402Payments.create({ headers: { "idempotency-key": key }, payload })),
       read: (id) => call(() => client.x402Payments.get({ params: { id } }))
     },
     options
