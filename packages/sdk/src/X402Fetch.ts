@@ -42,6 +42,8 @@ export interface X402FetchOptions {
    * same key pays once: the service answers the first payment again.
    */
   readonly idempotencyKey?: (request: Request) => string
+  /** Called with the payment once it is signed, before the resource is asked again with it (e.g. to record it). */
+  readonly onPayment?: (payment: X402Payment) => void
 }
 
 /** The two calls a paying fetch makes to the service, over either client. */
@@ -85,6 +87,7 @@ const payingFetch =
         payment = yield* untilDecided(calls.read(payment.id), options.wait ?? {})
       }
       if (payment.paymentHeader === null) return yield* Effect.fail(new X402PaymentNotMade(payment))
+      options.onPayment?.(payment)
       const paid = new Request(request)
       paid.headers.set(payment.paymentHeader.name, payment.paymentHeader.value)
       return yield* resource(request.url, () => fetchResource(paid))
