@@ -7,13 +7,14 @@ import { changelog } from "./commands/changelog.ts"
 import { checkout } from "./commands/checkout.ts"
 import { login, logout } from "./commands/login.ts"
 import { mcp } from "./commands/mcp.ts"
+import { pay } from "./commands/pay.ts"
 import { spend } from "./commands/spend.ts"
 import { transfers } from "./commands/transfers.ts"
 import { CliExit, ExitCode, exitCodesHelp, failure, unexpected, usage } from "./Failure.ts"
 import { JsonOutput } from "./Output.ts"
 
 /** The subcommands of `svc`: a new one is one import and one entry here. */
-const subcommands = [login, logout, balance, spend, approvals, transfers, checkout, mcp, changelog] as const
+const subcommands = [login, logout, balance, spend, approvals, transfers, checkout, pay, mcp, changelog] as const
 
 /** The `svc` command tree. */
 const svc = Command.make("svc").pipe(

@@ -4,25 +4,33 @@ import type { PromiseClient } from "./PromiseClient.ts"
 import type { SpendRequest } from "./Shapes.ts"
 
 /** How long to wait for a decision and how often to look. */
-export interface WaitOptions {
+export interface WaitOptions<A = SpendRequest> {
   /** Stop waiting after this long and answer the request as it then is (still `pending_approval`). */
   readonly timeoutMs?: number
   /** The first wait between two reads; each later wait is 1.5 times longer, at most `maxIntervalMs`. */
   readonly initialIntervalMs?: number
   readonly maxIntervalMs?: number
   /** Called with each read of the request while it is still pending (e.g. to show progress). */
-  readonly onPending?: (request: SpendRequest) => void
+  readonly onPending?: (request: A) => void
+}
+
+/** What may wait for a person: a spend request, an x402 payment. */
+interface Decidable {
+  readonly status: string
+  readonly approval: { readonly expiresAt: string } | null
 }
 
 /** How long past its approval's expiry a request may still read as pending before the service's sweep expires it. */
 const expirySweepGraceMs = 60_000
 
 /**
- * Reads the request until it is no longer `pending_approval` (approved, denied, expired or canceled), waiting
- * longer between reads each time; gives up at `timeoutMs` or a minute after the approval's expiry, answering the
- * last read.
+ * Reads the request until it is no longer `pending_approval` (decided, expired or canceled), waiting longer between
+ * reads each time; gives up at `timeoutMs` or a minute after the approval's expiry, answering the last read.
  */
-const untilDecided = <E>(read: Effect.Effect<SpendRequest, E>, options: WaitOptions): Effect.Effect<SpendRequest, E> =>
+export const untilDecided = <A extends Decidable, E>(
+  read: Effect.Effect<A, E>,
+  options: WaitOptions<A>
+): Effect.Effect<A, E> =>
   Effect.gen(function* () {
     const started = yield* Clock.currentTimeMillis
     const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : started + options.timeoutMs

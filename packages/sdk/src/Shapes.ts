@@ -72,7 +72,8 @@ import type {
   UpdateTrackerProjectRequest,
   UpdateTransactionRequest,
   UpdateUserRequest,
-  UserResponse
+  UserResponse,
+  X402PaymentResponse
 } from "@svc/adapters-http/api"
 
 /** One dated change to the agent-spend surface: `breaking`, what changed (`change`) and what to do (`action`). */
@@ -98,6 +99,8 @@ export type CreateSpendRequestInput = typeof CreateSpendRequestBody.Type
 export type SpendEvaluation = typeof SpendEvaluationResponse.Type
 /** A spend request: its status, the policy's decision with reasons, its approval and the money it moved. */
 export type SpendRequest = typeof SpendRequestResponse.Type
+/** An x402 payment by the team's wallet: its status, the policy's decision and, once signed, the header to retry with. */
+export type X402Payment = typeof X402PaymentResponse.Type
 /** A single-use payment code with its status as of the answer. */
 export type PaymentCode = typeof PaymentCodeResponse.Type
 /** The body of POST /v1/transfers/payment-codes. */

@@ -21,6 +21,7 @@ import {
   spendHandlers
 } from "../spend/index.ts"
 import { CreateTransfer, GetTransfer, transferHandlers } from "../transfers/index.ts"
+import { PayForResource, payHandlers } from "../x402/index.ts"
 
 /** The eleven spend tools an agent gets over MCP, and the five that play the card issuer in test mode. */
 export const SpendToolkit = Toolkit.make(
@@ -50,3 +51,9 @@ export const SpendToolkitHandlers = SpendToolkit.toLayer({
   ...checkoutHandlers,
   ...checkoutTestHandlers
 })
+
+/** The tool that fetches and pays over x402, offered by a server beside its agent only (`localRegistrations`). */
+export const PayToolkit = Toolkit.make(PayForResource)
+
+/** Its handler. */
+export const PayToolkitHandlers = PayToolkit.toLayer(payHandlers)

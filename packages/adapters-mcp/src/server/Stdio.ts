@@ -3,7 +3,7 @@ import { makeClient } from "@svc/sdk"
 import { Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
-import { serverInfo, spendRegistrations } from "./McpServerOptions.ts"
+import { localRegistrations, serverInfo } from "./McpServerOptions.ts"
 import { TOOL_CALL_RETRY } from "./ToolCallRetry.ts"
 
 /** Where the service is and the /v1 credential every tool call is made with (a spending key or team API key). */
@@ -22,7 +22,7 @@ export const layerStdio = (options: StdioOptions) =>
       const client = yield* makeClient({ ...options, retry: TOOL_CALL_RETRY })
       return McpServer.layerStdio({
         ...serverInfo,
-        registrations: spendRegistrations(() => Effect.succeed(client))
+        registrations: localRegistrations(() => Effect.succeed(client))
       })
     })
   ).pipe(Layer.provide([NodeStdio.layer, FetchHttpClient.layer]))

@@ -1,0 +1,166 @@
+import { assert, layer } from "@effect/vitest"
+import { createClient, X402PaymentNotMade, x402Fetch } from "@svc/sdk"
+import { Effect } from "effect"
+import type { Address } from "viem"
+import { apiProcesses, type Running } from "../support/ApiProcess.ts"
+import { type Client, setUpKeyedTeam } from "../support/HttpScenarios.ts"
+import { clientOf } from "../support/InProcessApp.ts"
+import { RESOURCE_BODY, X402Rig } from "../support/X402Rig.ts"
+
+/** The rig's price: 2.50 of its dollar token (6 decimals), which the budgets count as 250 cents. */
+const PRICE = 2_500_000n
+
+/** A client of a running process, in the shape the in-process suites use. */
+const clientAt = (server: Running): Client =>
+  clientOf((request) => {
+    const url = new URL(request.url)
+    return fetch(new Request(`${server.baseUrl}${url.pathname}${url.search}`, request))
+  })
+
+/**
+ * Governed x402 payments end to end: the service (a real process) pays the rig's resource, which the official x402
+ * middleware protects and whose payments the official facilitator settles on a local chain, for an agent using the
+ * SDK's paying fetch; the token moves on chain by exactly the price, and the key's policy governs every payment.
+ */
+layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 payments through the service", (it) => {
+  const processes = apiProcesses()
+  let server: Running | undefined
+
+  /** The service, started once, paying in the rig's token on the rig's chain and watching it for settlements. */
+  const service = Effect.gen(function* () {
+    const rig = yield* X402Rig
+    if (server === undefined) {
+      const started = yield* Effect.promise(() =>
+        processes.start({
+          X402_LOCAL_TOKEN: rig.token,
+          [`X402_RPC_URL_${rig.chainId}`]: rig.rpcUrl,
+          X402_WATCH_INTERVAL_SECONDS: "1"
+        })
+      )
+      server = started
+    }
+    return server
+  })
+
+  /** A team whose key has `policy`, funds in its account, and its x402 wallet funded with `tokens` on the chain. */
+  const payingAgent = (policy: Record<string, unknown>, tokens = PRICE * 4n) =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const running = yield* service
+      const app = clientAt(running)
+      const team = yield* Effect.promise(() => setUpKeyedTeam(app, { policy, funds: 100_000 }))
+      const sdk = createClient({ baseUrl: running.baseUrl, token: team.key })
+      const wallet = yield* Effect.promise(() => sdk.x402Payments.wallet())
+      yield* rig.fund(wallet.address as Address, tokens)
+      return { app, team, sdk, wallet: wallet.address as Address }
+    })
+
+  it.effect("an agent gets the resource after one governed payment; the token moves by exactly the price", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const { sdk, wallet } = yield* payingAgent({})
+      const before = { payTo: yield* rig.balanceOf(rig.payTo), wallet: yield* rig.balanceOf(wallet) }
+      const payments: Array<string> = []
+      const answer = yield* Effect.promise(() =>
+        x402Fetch(sdk, { onPayment: (payment) => payments.push(payment.id) })(rig.resourceUrl)
+      )
+      assert.strictEqual(answer.status, 200)
+      assert.deepStrictEqual(yield* Effect.promise(() => answer.json()), RESOURCE_BODY)
+      assert.strictEqual(payments.length, 1)
+      assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before.payTo, PRICE)
+      assert.strictEqual(before.wallet - (yield* rig.balanceOf(wallet)), PRICE)
+      const payment = yield* Effect.promise(() => sdk.x402Payments.get({ params: { id: payments[0] ?? "" } }))
+      assert.strictEqual(payment.amount, 250)
+      // The service sees the authorization used on chain and posts its hold.
+      const settled = yield* Effect.promise(async () => {
+        for (let i = 0; i < 50; i++) {
+          const read = await sdk.x402Payments.get({ params: { id: payment.id } })
+          if (read.status === "settled") return read
+          await new Promise((r) => setTimeout(r, 200))
+        }
+        return undefined
+      })
+      assert.strictEqual(settled?.status, "settled")
+      const balance = yield* Effect.promise(() => sdk.accounts.balance())
+      assert.deepStrictEqual([balance.posted, balance.pending], [100_000 - 250, 0])
+    })
+  )
+
+  it.effect("over the key's per-request limit the payment is denied, nothing is signed and nothing moves", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const { sdk, wallet } = yield* payingAgent({ perRequestLimit: 100 })
+      const before = yield* rig.balanceOf(wallet)
+      const refused = yield* Effect.promise(() =>
+        x402Fetch(sdk)(rig.resourceUrl).then(
+          () => undefined,
+          (error: unknown) => error
+        )
+      )
+      assert.instanceOf(refused, X402PaymentNotMade)
+      const { payment } = refused as X402PaymentNotMade
+      assert.strictEqual(payment.status, "denied")
+      assert.isNull(payment.paymentHeader)
+      assert.isNull(payment.authorization)
+      assert.strictEqual(yield* rig.balanceOf(wallet), before)
+    })
+  )
+
+  it.effect("over the approval threshold the payment waits for a person and is paid once approved", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const { app, team, sdk } = yield* payingAgent({ approvalThreshold: 100 })
+      const before = yield* rig.balanceOf(rig.payTo)
+      const pending: Array<string> = []
+      const paying = x402Fetch(sdk, {
+        wait: { initialIntervalMs: 100, onPending: (payment) => pending.push(payment.id) }
+      })(rig.resourceUrl)
+      const waited = yield* Effect.promise(async () => {
+        for (let i = 0; i < 100 && pending.length === 0; i++) await new Promise((r) => setTimeout(r, 50))
+        return pending[0]
+      })
+      assert.isDefined(waited)
+      const payment = yield* Effect.promise(() => sdk.x402Payments.get({ params: { id: waited ?? "" } }))
+      assert.strictEqual(payment.status, "pending_approval")
+      assert.isNull(payment.paymentHeader)
+      const approved = yield* Effect.promise(() =>
+        app.call("POST", `/treasury/approvals/${payment.approval?.id}/approve`, { token: team.owner, body: {} })
+      )
+      assert.strictEqual(approved.status, 200, JSON.stringify(approved.body))
+      const answer = yield* Effect.promise(() => paying)
+      assert.strictEqual(answer.status, 200)
+      assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before, PRICE)
+    })
+  )
+
+  it.effect("a call retried with the same Idempotency-Key signs once; two at once on a budget for one pay once", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const { sdk } = yield* payingAgent({})
+      const key = crypto.randomUUID()
+      const signed: Array<string> = []
+      const once = x402Fetch(sdk, { idempotencyKey: () => key, onPayment: (payment) => signed.push(payment.id) })
+      assert.strictEqual((yield* Effect.promise(() => once(rig.resourceUrl))).status, 200)
+      // The retry gets the first payment again: its authorization is used, so the resource refuses it.
+      assert.strictEqual((yield* Effect.promise(() => once(rig.resourceUrl))).status, 402)
+      assert.deepStrictEqual(new Set(signed).size, 1)
+      const listed = yield* Effect.promise(() => sdk.x402Payments.list({ query: {} }))
+      assert.strictEqual(listed.data.length, 1)
+
+      const budgeted = yield* payingAgent({ dailyBudget: 300 })
+      const before = yield* rig.balanceOf(rig.payTo)
+      const outcomes = yield* Effect.promise(() =>
+        Promise.all(
+          [1, 2].map(() =>
+            x402Fetch(budgeted.sdk)(rig.resourceUrl).then(
+              (response) => response.status,
+              (error: unknown) => (error instanceof X402PaymentNotMade ? error.payment.status : String(error))
+            )
+          )
+        )
+      )
+      assert.deepStrictEqual(outcomes.map(String).toSorted(), ["200", "denied"])
+      assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before, PRICE)
+    })
+  )
+})
