@@ -2,6 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { createClient, X402PaymentNotMade, x402Fetch } from "@svc/sdk"
 import { Effect } from "effect"
 import type { Address } from "viem"
+import { svc } from "../cli/CliHarness.ts"
+import { stdioClient, toolAnswer } from "../mcp/McpHarness.ts"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { type Client, setUpKeyedTeam } from "../support/HttpScenarios.ts"
 import { clientOf } from "../support/InProcessApp.ts"
@@ -161,6 +163,58 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
       )
       assert.deepStrictEqual(outcomes.map(String).toSorted(), ["200", "denied"])
       assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before, PRICE)
+    })
+  )
+
+  it.effect("svc pay prints the paid resource; a denied payment exits 3 and prints nothing", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const running = yield* service
+      const paid = yield* payingAgent({})
+      const before = yield* rig.balanceOf(rig.payTo)
+      const run = yield* Effect.promise(() =>
+        svc(["pay", rig.resourceUrl], { SVC_TOKEN: paid.team.key, SVC_BASE_URL: running.baseUrl })
+      )
+      assert.strictEqual(run.code, 0, run.stderr)
+      assert.deepStrictEqual(JSON.parse(run.stdout), RESOURCE_BODY)
+      assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before, PRICE)
+
+      const limited = yield* payingAgent({ perRequestLimit: 100 })
+      const denied = yield* Effect.promise(() =>
+        svc(["pay", rig.resourceUrl], { SVC_TOKEN: limited.team.key, SVC_BASE_URL: running.baseUrl })
+      )
+      assert.strictEqual(denied.code, 3)
+      assert.strictEqual(denied.stdout, "")
+      assert.include(denied.stderr, "denied")
+    })
+  )
+
+  it.effect("the MCP tool pay_for_resource of svc mcp answers the resource and the payment it made", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const running = yield* service
+      const { team } = yield* payingAgent({})
+      const answer = yield* Effect.promise(async () => {
+        const client = await stdioClient(running.baseUrl, team.key)
+        try {
+          const tools = await client.listTools()
+          assert.isTrue(tools.tools.some((tool) => tool.name === "pay_for_resource"))
+          return toolAnswer(
+            await client.callTool({
+              name: "pay_for_resource",
+              arguments: { url: rig.resourceUrl, clientRequestId: crypto.randomUUID() }
+            })
+          )
+        } finally {
+          await client.close()
+        }
+      })
+      assert.isFalse(answer.isError, JSON.stringify(answer.body))
+      assert.strictEqual(answer.body.status, 200)
+      assert.isTrue(answer.body.paid)
+      assert.deepStrictEqual(JSON.parse(answer.body.body), RESOURCE_BODY)
+      assert.strictEqual(answer.body.payment.status, "signed")
+      assert.strictEqual(answer.body.payment.amount, 250)
     })
   )
 })
