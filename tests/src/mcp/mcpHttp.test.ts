@@ -103,6 +103,11 @@ describe("the MCP server over Streamable HTTP at /mcp", () => {
     assert.match(provider.tokens()?.access_token ?? "", /^mid_access_token_/u)
     const { tools } = await client.listTools()
     assert.strictEqual(tools.length, 16)
+    assert.notInclude(
+      tools.map((tool) => tool.name),
+      "pay_for_resource",
+      "the service's own /mcp never fetches a URL a caller names"
+    )
 
     const created = toolAnswer(await client.callTool({ name: "create_spend_request", arguments: spend }))
     assert.isFalse(created.isError, JSON.stringify(created.body))

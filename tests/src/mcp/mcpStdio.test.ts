@@ -20,6 +20,7 @@ const TOOLS: Record<string, readonly [boolean, boolean, boolean, boolean]> = {
   get_transfer: [true, false, true, false],
   issue_card_for_intent: [false, false, true, true],
   list_spend_requests: [true, false, true, false],
+  pay_for_resource: [false, true, false, true],
   simulate_authorization_advice: [false, true, true, false],
   simulate_card_authorization: [false, true, false, false],
   simulate_card_status: [false, true, true, false],
@@ -51,7 +52,7 @@ const call = async (name: string, args: Record<string, unknown> = {}) =>
   toolAnswer(await agent.callTool({ name, arguments: args }))
 
 describe("the MCP server over stdio", () => {
-  it("lists the eleven spend tools and the five test-mode issuer tools, each with a JSON schema of its parameters and a description", async () => {
+  it("lists the eleven spend tools, the five test-mode issuer tools and pay_for_resource, each with a JSON schema of its parameters and a description", async () => {
     const { tools } = await agent.listTools()
     assert.deepStrictEqual(tools.map((t) => t.name).sort(), Object.keys(TOOLS).sort())
     for (const tool of tools) {
