@@ -3,6 +3,20 @@ import type { ChangelogEntry } from "./ChangelogApi.ts"
 /** The changelog of the agent-spend surface, newest first: the one source of `GET /changelog` and CHANGELOG.md. */
 export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
   {
+    id: "x402-paying-fetch",
+    date: "2026-11-29",
+    title: "A paying fetch for x402 in the SDK, svc pay, and the MCP tool pay_for_resource",
+    surfaces: ["sdk", "cli", "mcp"],
+    breaking: false,
+    change:
+      "The SDK's `x402Fetch(client, options)` is a `fetch` that pays a resource answering 402 through " +
+      "`POST /v1/x402/payments` and sends the request again with the payment header; a payment waiting for approval " +
+      'is waited for or, with `approval: "return"`, refused at once; a payment not made rejects with ' +
+      "`X402PaymentNotMade`. `svc pay <url>` prints the paid resource (exit 3 denied, 4 pending); `svc mcp` offers " +
+      "`pay_for_resource`.",
+    action: "Nothing required."
+  },
+  {
     id: "x402-payments",
     date: "2026-11-29",
     title: "x402 payments: pay resources that answer 402 Payment Required, governed like spend",
