@@ -5,6 +5,7 @@ import { assert } from "@effect/vitest"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import type { Running } from "../support/ApiProcess.ts"
 import type { mailOutbox } from "../support/MailOutbox.ts"
+import { sessionToken } from "../support/Session.ts"
 
 /** Debian's chromium, as CI installs it. */
 const CHROMIUM = "/usr/bin/chromium"
@@ -81,4 +82,27 @@ export const signInThroughPage = async (
   await page.getByRole("navigation", { name: "Main" }).waitFor()
   assert.notInclude(page.url(), "token=", "the token leaves the address bar")
   return link
+}
+
+/**
+ * Makes `email` a member of `teamId` the way a person joins: the owner invites them (the invitation mailed to the
+ * outbox), and they accept it with a session of their own.
+ */
+export const joinAsMember = async (
+  server: Running,
+  outbox: Awaited<ReturnType<typeof mailOutbox>>,
+  invitation: { readonly teamId: string; readonly owner: string; readonly email: string; readonly name: string }
+) => {
+  const before = (await outbox.messages()).length
+  const invite = await apiCall(server, "POST", `/teams/${invitation.teamId}/invites`, {
+    token: invitation.owner,
+    body: { email: invitation.email, role: "member" }
+  })
+  assert.strictEqual(invite.status, 201, JSON.stringify(invite.body))
+  const token = await outbox.waitFor(invitation.email, /"token": "([^"]+)"/u, before)
+  const accepted = await apiCall(server, "POST", "/invites/accept", {
+    token: sessionToken({ email: invitation.email, name: invitation.name }),
+    body: { token }
+  })
+  assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
 }

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { mailOutbox } from "../support/MailOutbox.ts"
 import { sessionToken } from "../support/Session.ts"
-import { apiCall, launchBrowser, newContext, screenshot, signInThroughPage } from "./BrowserHarness.ts"
+import { apiCall, joinAsMember, launchBrowser, newContext, screenshot, signInThroughPage } from "./BrowserHarness.ts"
 
 /**
  * The dashboard in a real browser against the real server on a real database: sign-in through the mailed link, the
@@ -207,18 +207,7 @@ describe("the dashboard in chromium", () => {
 
   it("shows a member the inbox without approve buttons, and the API refuses the member too", async () => {
     const pending = await agentSpends(1_500, "Paper Supplies", "printer paper")
-    const before = (await outbox.messages()).length
-    const invite = await apiCall(server, "POST", `/teams/${teamId}/invites`, {
-      token: owner,
-      body: { email: memberEmail, role: "member" }
-    })
-    assert.strictEqual(invite.status, 201, JSON.stringify(invite.body))
-    const inviteToken = await outbox.waitFor(memberEmail, /"token": "([^"]+)"/u, before)
-    const accepted = await apiCall(server, "POST", "/invites/accept", {
-      token: sessionToken({ email: memberEmail, name: "Max Member" }),
-      body: { token: inviteToken }
-    })
-    assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
+    await joinAsMember(server, outbox, { teamId, owner, email: memberEmail, name: "Max Member" })
 
     const context = await newContext(browser)
     const page = await context.newPage()

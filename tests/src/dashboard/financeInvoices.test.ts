@@ -4,7 +4,15 @@ import { pdfText } from "../finance/invoices/InvoiceDownloadSuite.ts"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { mailOutbox } from "../support/MailOutbox.ts"
 import { sessionToken } from "../support/Session.ts"
-import { apiCall, launchBrowser, newContext, publicBaseUrl, screenshot, signInThroughPage } from "./BrowserHarness.ts"
+import {
+  apiCall,
+  joinAsMember,
+  launchBrowser,
+  newContext,
+  publicBaseUrl,
+  screenshot,
+  signInThroughPage
+} from "./BrowserHarness.ts"
 
 /** A day `days` after today (UTC), as a date field takes it. */
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
@@ -190,18 +198,7 @@ describe("the dashboard's invoices in chromium", () => {
   }, 180_000)
 
   it("shows a member the invoices without any control to change them", async () => {
-    const before = (await outbox.messages()).length
-    const invite = await apiCall(server, "POST", `/teams/${teamId}/invites`, {
-      token: owner,
-      body: { email: memberEmail, role: "member" }
-    })
-    assert.strictEqual(invite.status, 201, JSON.stringify(invite.body))
-    const inviteToken = await outbox.waitFor(memberEmail, /"token": "([^"]+)"/u, before)
-    const accepted = await apiCall(server, "POST", "/invites/accept", {
-      token: sessionToken({ email: memberEmail, name: "Mia Member" }),
-      body: { token: inviteToken }
-    })
-    assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
+    await joinAsMember(server, outbox, { teamId, owner, email: memberEmail, name: "Mia Member" })
 
     const context = await newContext(browser)
     const page = await context.newPage()

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core"
 import { apiProcesses, type Running } from "../support/ApiProcess.ts"
 import { mailOutbox } from "../support/MailOutbox.ts"
 import { sessionToken } from "../support/Session.ts"
-import { apiCall, launchBrowser, newContext, screenshot, signInThroughPage } from "./BrowserHarness.ts"
+import { apiCall, joinAsMember, launchBrowser, newContext, screenshot, signInThroughPage } from "./BrowserHarness.ts"
 
 /** A day `daysAgo` before today (UTC), as the transactions routes take it. */
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
@@ -229,18 +229,7 @@ describe("the dashboard's transactions in chromium", () => {
   }, 180_000)
 
   it("shows a member the transactions without any control to change them", async () => {
-    const before = (await outbox.messages()).length
-    const invite = await apiCall(server, "POST", `/teams/${teamId}/invites`, {
-      token: owner,
-      body: { email: memberEmail, role: "member" }
-    })
-    assert.strictEqual(invite.status, 201, JSON.stringify(invite.body))
-    const inviteToken = await outbox.waitFor(memberEmail, /"token": "([^"]+)"/u, before)
-    const accepted = await apiCall(server, "POST", "/invites/accept", {
-      token: sessionToken({ email: memberEmail, name: "Milo Member" }),
-      body: { token: inviteToken }
-    })
-    assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
+    await joinAsMember(server, outbox, { teamId, owner, email: memberEmail, name: "Milo Member" })
 
     const context = await newContext(browser)
     const page = await context.newPage()

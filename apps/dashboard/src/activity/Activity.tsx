@@ -3,7 +3,7 @@ import { formatDateTime } from "../format/time.ts"
 import { useWorkspace } from "../session/context.ts"
 import { useKeyNames } from "../session/keys.ts"
 import { type Mode, modeWithData } from "../session/modes.ts"
-import { Field, Link, Loading, ModeBadge, Money, PageHeader, StatusBadge } from "../ui/components.tsx"
+import { Field, Link, Loading, ModeBadge, Money, PageHeader, Pager, StatusBadge } from "../ui/components.tsx"
 import { useLoad } from "../ui/hooks.ts"
 import { type ActivityFilters, activityQuery, KINDS, kindWord, NO_FILTERS, statusesOf } from "./filters.ts"
 
@@ -147,18 +147,7 @@ const ActivityList = ({ mode }: { readonly mode: Mode }) => {
                   </tbody>
                 </table>
               </div>
-              <nav class="pager" aria-label="Pages">
-                <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Newer
-                </button>
-                <button
-                  type="button"
-                  disabled={!page.meta.hasNextPage || page.meta.cursor === null}
-                  onClick={() => setCursors([...cursors, page.meta.cursor])}
-                >
-                  Older
-                </button>
-              </nav>
+              <Pager cursors={cursors} onChange={setCursors} meta={page.meta} />
             </>
           )
         }

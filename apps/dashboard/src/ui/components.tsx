@@ -255,6 +255,33 @@ export const SecretOnce = ({ secret, what }: { readonly secret: string; readonly
 }
 
 /** A status as a small coloured label. */
+/**
+ * Newer/Older buttons over a cursor list: `cursors` are the pages' cursors so far (the first page's is null), and the
+ * page shown is the last; Older asks for the page after it while the list says there is one.
+ */
+export const Pager = ({
+  cursors,
+  onChange,
+  meta
+}: {
+  readonly cursors: ReadonlyArray<string | null>
+  readonly onChange: (cursors: ReadonlyArray<string | null>) => void
+  readonly meta: { readonly hasNextPage: boolean; readonly cursor: string | null }
+}) => (
+  <nav class="pager" aria-label="Pages">
+    <button type="button" disabled={cursors.length < 2} onClick={() => onChange(cursors.slice(0, -1))}>
+      Newer
+    </button>
+    <button
+      type="button"
+      disabled={!meta.hasNextPage || meta.cursor === null}
+      onClick={() => onChange([...cursors, meta.cursor])}
+    >
+      Older
+    </button>
+  </nav>
+)
+
 export const StatusBadge = ({ status }: { readonly status: string }) => (
   <span class={`badge badge-${status}`}>{status.replaceAll("_", " ")}</span>
 )

@@ -1,5 +1,6 @@
 import { formatMoney } from "../../format/money.ts"
 import "./charts.css"
+import { ChartTable } from "./ChartTable.tsx"
 
 /** One category's spend: its name and own colour, the amount in minor units and its share in percent. */
 export interface CategorySpend {
@@ -51,38 +52,32 @@ export const CategoryChart = ({
           </li>
         ))}
       </ul>
-      <details class="chart-table">
-        <summary>Show as a table</summary>
-        <div class="table-wrap">
-          <table class="stack">
-            <caption class="visually-hidden">{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Category</th>
-                <th scope="col" class="num">
-                  Spent
-                </th>
-                <th scope="col" class="num">
-                  Share
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.slug}>
-                  <th scope="row">{item.name}</th>
-                  <td class="num" data-label="Spent">
-                    {formatMoney(item.amountMinor, currency)}
-                  </td>
-                  <td class="num" data-label="Share">
-                    {percent.format(item.percentage)}%
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <ChartTable title={title}>
+        <thead>
+          <tr>
+            <th scope="col">Category</th>
+            <th scope="col" class="num">
+              Spent
+            </th>
+            <th scope="col" class="num">
+              Share
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.slug}>
+              <th scope="row">{item.name}</th>
+              <td class="num" data-label="Spent">
+                {formatMoney(item.amountMinor, currency)}
+              </td>
+              <td class="num" data-label="Share">
+                {percent.format(item.percentage)}%
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ChartTable>
     </figure>
   )
 }

@@ -2,6 +2,7 @@ import { useId, useRef, useState } from "preact/hooks"
 import { formatMoney } from "../../format/money.ts"
 import { monthLabel, monthName } from "./months.ts"
 import "./charts.css"
+import { ChartTable } from "./ChartTable.tsx"
 
 /** One series of a month chart: its name and the colour class it is drawn in. */
 export interface Series {
@@ -186,46 +187,40 @@ export const MonthChart = ({
           <li key={row.date}>{monthLabel(row.date)}</li>
         ))}
       </ol>
-      <details class="chart-table">
-        <summary>Show as a table</summary>
-        <div class="table-wrap">
-          <table class="stack">
-            <caption class="visually-hidden">{title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                {series.map((s) => (
-                  <th key={s.label} scope="col" class="num">
-                    {s.label}
-                  </th>
-                ))}
-                {rows.some((row) => row.total !== undefined) ? (
-                  <th scope="col" class="num">
-                    Total
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.date}>
-                  <th scope="row">{monthName(row.date)}</th>
-                  {series.map((s, index) => (
-                    <td key={s.label} class="num" data-label={s.label}>
-                      {formatMoney(row.values[index] ?? 0, currency)}
-                    </td>
-                  ))}
-                  {row.total === undefined ? null : (
-                    <td class="num" data-label="Total">
-                      {formatMoney(row.total, currency)}
-                    </td>
-                  )}
-                </tr>
+      <ChartTable title={title}>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            {series.map((s) => (
+              <th key={s.label} scope="col" class="num">
+                {s.label}
+              </th>
+            ))}
+            {rows.some((row) => row.total !== undefined) ? (
+              <th scope="col" class="num">
+                Total
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.date}>
+              <th scope="row">{monthName(row.date)}</th>
+              {series.map((s, index) => (
+                <td key={s.label} class="num" data-label={s.label}>
+                  {formatMoney(row.values[index] ?? 0, currency)}
+                </td>
               ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+              {row.total === undefined ? null : (
+                <td class="num" data-label="Total">
+                  {formatMoney(row.total, currency)}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </ChartTable>
     </figure>
   )
 }

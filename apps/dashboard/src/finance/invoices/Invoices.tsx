@@ -3,7 +3,7 @@ import { useState } from "preact/hooks"
 import { formatMajorMoney } from "../../format/money.ts"
 import { formatDate } from "../../format/time.ts"
 import { useWorkspace } from "../../session/context.ts"
-import { Loading, PageHeader, StatusBadge } from "../../ui/components.tsx"
+import { Loading, PageHeader, Pager, StatusBadge } from "../../ui/components.tsx"
 import { useLoad } from "../../ui/hooks.ts"
 import { collect } from "../transactions/reference.ts"
 import { InvoiceDetail } from "./InvoiceDetail.tsx"
@@ -206,18 +206,7 @@ const InvoiceList = ({
                   </tbody>
                 </table>
               </div>
-              <nav class="pager" aria-label="Pages">
-                <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-                  Newer
-                </button>
-                <button
-                  type="button"
-                  disabled={!page.meta.hasNextPage || page.meta.cursor === null}
-                  onClick={() => setCursors([...cursors, page.meta.cursor])}
-                >
-                  Older
-                </button>
-              </nav>
+              <Pager cursors={cursors} onChange={setCursors} meta={page.meta} />
             </>
           )
         }
