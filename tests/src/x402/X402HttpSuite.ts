@@ -4,6 +4,7 @@ import { Effect, type Layer } from "effect"
 import { recoverTypedDataAddress } from "viem"
 import { type Client, setUpKeyedTeam, withAppOnPorts } from "../support/HttpScenarios.ts"
 import { testConfig } from "../support/InProcessApp.ts"
+import { EIP3009_TYPES } from "./X402Setup.ts"
 
 const PAYMENTS = "/v1/x402/payments"
 const RESOURCE = "https://api.example.com/weather"
@@ -39,16 +40,7 @@ const signerOf = (header: { readonly value: string }) => {
       chainId: 84532,
       verifyingContract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e"
     },
-    types: {
-      TransferWithAuthorization: [
-        { name: "from", type: "address" },
-        { name: "to", type: "address" },
-        { name: "value", type: "uint256" },
-        { name: "validAfter", type: "uint256" },
-        { name: "validBefore", type: "uint256" },
-        { name: "nonce", type: "bytes32" }
-      ]
-    },
+    types: EIP3009_TYPES,
     primaryType: "TransferWithAuthorization",
     message: { ...a, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore) },
     signature: payload.signature

@@ -76,6 +76,21 @@ export const RESOURCE = "http://127.0.0.1:4021/weather"
 export const decodedHeader = (p: { readonly paymentHeader: { readonly value: string } | null }) =>
   JSON.parse(Buffer.from(p.paymentHeader?.value ?? "", "base64").toString("utf8")) as Record<string, unknown>
 
+/**
+ * EIP-3009's `TransferWithAuthorization` as the token contracts hash it, written out here rather than taken from the
+ * signer, so that a wrong definition there shows as a signature that does not verify.
+ */
+export const EIP3009_TYPES = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" }
+  ]
+} as const
+
 /** The EIP-712 typed data a payment's signature is over, for viem's recovery. */
 export const typedDataOf = (p: X402Payment) => ({
   domain: {
@@ -84,16 +99,7 @@ export const typedDataOf = (p: X402Payment) => ({
     chainId: p.chainId,
     verifyingContract: p.asset as `0x${string}`
   },
-  types: {
-    TransferWithAuthorization: [
-      { name: "from", type: "address" },
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" },
-      { name: "validBefore", type: "uint256" },
-      { name: "nonce", type: "bytes32" }
-    ]
-  } as const,
+  types: EIP3009_TYPES,
   primaryType: "TransferWithAuthorization" as const,
   message: {
     from: p.authorization!.from as `0x${string}`,

@@ -1,5 +1,5 @@
 import { Result } from "effect"
-import { toChecksumAddress } from "../crypto/model.ts"
+import { checksummedEvmAddress } from "../crypto/model.ts"
 import { textOfBase64 } from "./internal/Base64.ts"
 import { centsOfUnits, type X402Asset, x402NetworkOf } from "./Network.ts"
 import { X402PaymentInvalid } from "./Payment.ts"
@@ -30,21 +30,10 @@ export interface PayableRequirement {
   readonly resource: unknown
 }
 
-const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/u
 const UNITS = /^[0-9]{1,78}$/u
 
 type Record_ = Readonly<Record<string, unknown>>
 const isRecord = (u: unknown): u is Record_ => typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** An EVM address in its EIP-55 form: all-lower or all-upper hex digits, or mixed case matching the checksum. */
-export const evmAddressOf = (text: string): string | undefined => {
-  if (!HEX_ADDRESS.test(text)) return undefined
-  const checksummed = toChecksumAddress(text)
-  const digits = text.slice(2)
-  return digits === digits.toLowerCase() || digits === digits.toUpperCase() || text === checksummed
-    ? checksummed
-    : undefined
-}
 
 const originOf = (url: string): string | undefined => {
   if (!URL.canParse(url)) return undefined
@@ -86,7 +75,7 @@ const requirementOf = (
         : "not a network the service pays on (eip155:1, 8453, 84532, 137, 42161 or 31337)"
     )
   }
-  const assetAddress = typeof raw.asset === "string" ? evmAddressOf(raw.asset) : undefined
+  const assetAddress = typeof raw.asset === "string" ? checksummedEvmAddress(raw.asset) : undefined
   const asset =
     assetAddress === undefined
       ? undefined
@@ -100,7 +89,7 @@ const requirementOf = (
   const tokenAmount = BigInt(amount)
   const cents = centsOfUnits(tokenAmount, asset.decimals)
   if (cents > MAX_CENTS) return bad(amountField, "more than the service pays in one payment")
-  const payTo = typeof raw.payTo === "string" ? evmAddressOf(raw.payTo) : undefined
+  const payTo = typeof raw.payTo === "string" ? checksummedEvmAddress(raw.payTo) : undefined
   if (payTo === undefined) return bad("payTo", "expected an EVM address (0x and 40 hexadecimal digits)")
   const timeout = raw.maxTimeoutSeconds
   if (
