@@ -183,6 +183,24 @@ describe("the dashboard's transactions in chromium", () => {
     assert.strictEqual((await transaction("Train tickets")).status, "excluded")
     assert.strictEqual((await spending()).get("travel"), 120, "an excluded transaction leaves the reports")
 
+    // The overview's spending chart shows what the list changed: Figma as software, travel without the train.
+    await page.getByRole("navigation", { name: "Finance" }).getByRole("link", { name: "Overview" }).click()
+    await page.getByLabel("Period", { exact: true }).selectOption("12m")
+    const byCategory = page.getByRole("figure", { name: "Spending by category" })
+    await byCategory.locator("details summary").click()
+    await byCategory.getByRole("row", { name: /Software/u }).waitFor()
+    const spent = new Map(
+      await byCategory
+        .locator("tbody tr")
+        .evaluateAll((rows) =>
+          rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell as HTMLElement).innerText.trim()))
+        )
+        .then((rows) => rows.map(([category, amount]) => [category ?? "", amount ?? ""] as const))
+    )
+    assert.strictEqual(spent.get("Software"), "$45.00")
+    assert.strictEqual(spent.get("Travel"), "$120.00")
+    await openTransactions(page)
+
     await page.getByRole("searchbox", { name: "Search" }).fill("dinner")
     await page.getByRole("searchbox", { name: "Search" }).press("Enter")
     await waitForRows(page, ["Team dinner"])
