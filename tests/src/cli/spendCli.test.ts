@@ -406,5 +406,5 @@ describe("svc approvals", () => {
     )
     const twice = await svc(["approvals", "deny", first.approval.id], owner)
     assert.strictEqual(twice.code, 5)
-  })
+  }, 180_000)
 })

@@ -35,7 +35,7 @@ export default Effect.gen(function* () {
       mode text NOT NULL CHECK (mode IN ('live', 'test')),
       address text NOT NULL CHECK (address ~ '^0x[0-9a-fA-F]{40}$'),
       sealed_key text NOT NULL,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (team_id, mode)
     )`
   yield* sql`
@@ -75,7 +75,7 @@ export default Effect.gen(function* () {
       settlement_tx_hash text,
       signed_at timestamptz,
       completed_at timestamptz,
-      created_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL,
       CHECK ((authorization_json IS NULL) = (signature IS NULL)
              AND (signature IS NULL) = (signed_at IS NULL)

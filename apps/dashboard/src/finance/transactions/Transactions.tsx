@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks"
+import { useEffect, useState } from "preact/hooks"
 import { useWorkspace } from "../../session/context.ts"
 import { ActionButton, Field, Loading, PageHeader } from "../../ui/components.tsx"
 import { useLoad } from "../../ui/hooks.ts"
@@ -20,6 +20,29 @@ export const Transactions = () => {
         {(loaded) => <TransactionList initial={loaded} />}
       </Loading>
     </>
+  )
+}
+
+/**
+ * An amount filter's field: what the reader types is kept as they type it (a list loading meanwhile re-renders the
+ * form without losing it) and applied when the field changes (leaving it, or Enter).
+ */
+const DraftInput = ({
+  value,
+  onApply,
+  ...props
+}: { readonly value: string; readonly onApply: (value: string) => void } & Record<string, unknown>) => {
+  const [draft, setDraft] = useState(value)
+  useEffect(() => setDraft(value), [value])
+  return (
+    <input
+      {...props}
+      type="text"
+      inputMode="decimal"
+      value={draft}
+      onInput={(event) => setDraft(event.currentTarget.value)}
+      onChange={(event) => onApply(event.currentTarget.value)}
+    />
   )
 }
 
@@ -123,12 +146,12 @@ const TransactionList = ({ initial }: { readonly initial: Reference }) => {
         </Field>
         <Field label={`Amount from (${currency})`}>
           {(props) => (
-            <input {...props} type="text" inputMode="decimal" value={filters.amountMin} onChange={set("amountMin")} />
+            <DraftInput {...props} value={filters.amountMin} onApply={(value) => apply("amountMin", value)} />
           )}
         </Field>
         <Field label={`Amount to (${currency})`}>
           {(props) => (
-            <input {...props} type="text" inputMode="decimal" value={filters.amountMax} onChange={set("amountMax")} />
+            <DraftInput {...props} value={filters.amountMax} onApply={(value) => apply("amountMax", value)} />
           )}
         </Field>
         <Field label="Receipt">
