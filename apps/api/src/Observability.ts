@@ -1,6 +1,6 @@
 import { MetricsRoute } from "@svc/adapters-http"
 import { ApprovalsRepo, InboundEventStore, nowIso, WebhookDeliveriesRepo } from "@svc/domain"
-import { ConfigProvider, Effect, Layer, Metric, Option, Ref } from "effect"
+import { ConfigProvider, Effect, Layer, Metric, Option, Ref, References, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, type HttpClientRequest, HttpMiddleware, UrlParams } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 import { SqlClient } from "effect/sql"
@@ -78,12 +78,21 @@ const CollectorClient = Layer.effect(
  * reached is logged once per outage (`CollectorClient`), never per batch, and never stops the service.
  */
 export const TracingLive = Layer.mergeAll(
-  OtlpTracer.layerFromConfig().pipe(
-    Layer.provide([OtlpSerialization.layerJson, CollectorClient]),
-    // Fallbacks only: effect exports only when OTEL_TRACES_EXPORTER names otlp, which OpenTelemetry makes the default.
-    Layer.provide(
-      ConfigProvider.layerAdd(
-        ConfigProvider.fromUnknown({ OTEL_TRACES_EXPORTER: "otlp", OTEL_SERVICE_NAME: SERVICE_NAME })
+  Layer.unwrap(
+    Effect.map(Effect.service(Tracer.Tracer), (tracer) =>
+      // No exporter: spans would be built for nobody, so none are (Effect.fn and every SQL statement skip them).
+      tracer === Tracer.nativeTracer ? Layer.succeed(References.TracerEnabled)(false) : Layer.empty
+    )
+  ).pipe(
+    Layer.provideMerge(
+      OtlpTracer.layerFromConfig().pipe(
+        Layer.provide([OtlpSerialization.layerJson, CollectorClient]),
+        // Fallbacks only: effect exports only when OTEL_TRACES_EXPORTER names otlp, which OpenTelemetry makes the default.
+        Layer.provide(
+          ConfigProvider.layerAdd(
+            ConfigProvider.fromUnknown({ OTEL_TRACES_EXPORTER: "otlp", OTEL_SERVICE_NAME: SERVICE_NAME })
+          )
+        )
       )
     )
   ),

@@ -51,6 +51,7 @@ import personalTokens from "./0052_personal_tokens.ts"
 import cardRefunds from "./0053_card_refunds.ts"
 import cardAuthorizationUnlockedReads from "./0054_card_authorization_unlocked_reads.ts"
 import x402Payments from "./0055_x402_payments.ts"
+import spendDecisionsGovernance from "./0056_spend_decisions_governance.ts"
 
 /** Every schema migration, forward-only, in order. A migration once released is never edited. */
 export const migrations = Migrator.fromRecord({
@@ -104,7 +105,8 @@ export const migrations = Migrator.fromRecord({
   "0052_personal_tokens": personalTokens,
   "0053_card_refunds": cardRefunds,
   "0054_card_authorization_unlocked_reads": cardAuthorizationUnlockedReads,
-  "0055_x402_payments": x402Payments
+  "0055_x402_payments": x402Payments,
+  "0056_spend_decisions_governance": spendDecisionsGovernance
 })
 
 /** The migrations numbered below `id`: a schema as it was before migration `id`, for migration tests. */

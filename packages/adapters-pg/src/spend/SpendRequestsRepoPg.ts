@@ -36,8 +36,8 @@ const COLUMNS =
 const Totals = Schema.Record(Schema.String, Schema.Int)
 
 /**
- * A row of `lock_spend_decisions` (migration 0018): a locked spend or settlement account of request `n`, with its team's
- * policy, its credential's budget totals and its recent requests.
+ * A row of `lock_spend_decisions` (migrations 0018, 0056): a locked spend or settlement account of request `n`, with
+ * its team's policy, its credential's budget totals and its recent requests, and what its governance reads.
  */
 const DecisionRow = Schema.Struct({
   n: Schema.Int,
@@ -49,7 +49,10 @@ const DecisionRow = Schema.Struct({
   requestsToday: SafeIntegerColumn,
   versionedTeamPolicy: Schema.NullOr(SpendPolicy),
   teamPolicyVersion: Schema.NullOr(Schema.Int),
-  merchantKnown: Schema.Boolean
+  merchantKnown: Schema.Boolean,
+  approvalTiers: Schema.NullOr(Schema.Array(ApprovalTier)),
+  keyCreatedBy: Schema.NullOr(Schema.String),
+  freezes: Schema.Array(SpendFreeze)
 })
 
 const totalsOf = (totals: typeof Totals.Type): UsageTotals => ({
@@ -118,16 +121,6 @@ const usageWrites = (
   ]
 }
 
-/** A row of the governance read of a batch: request `n`'s team's active freezes and approval tiers, its key's creator. */
-const GovernanceRow = Schema.Struct({
-  n: Schema.Int,
-  tiers: Schema.NullOr(Schema.Array(ApprovalTier)),
-  keyCreatedBy: Schema.NullOr(Schema.String),
-  freezes: Schema.Array(SpendFreeze)
-})
-
-const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`
-
 const toSpendRequest = (row: typeof Row.Type): SpendRequest => withJoinedApproval(row)
 
 /** SpendRequestsRepo on Postgres; a trigger refuses any update of a request whose status is final. */
@@ -140,24 +133,6 @@ export const SpendRequestsRepoPg = Layer.effect(
     const withApprovals = sql.unsafe("spend_requests r LEFT JOIN approvals a ON a.id = r.approval_id")
     const one = (operation: string) => flow(decodeFirst(Row, operation), Effect.map(Option.map(toSpendRequest)))
     const all = (operation: string) => flow(decodeRows(Row, operation), Effect.map(Arr.map(toSpendRequest)))
-    const isoMs = sql.unsafe(ISO_MS)
-    /** What the batch's decisions read of governance; it changes only by writes that do not wait for these locks. */
-    const governance = (locks: ReadonlyArray<{ readonly teamId: string; readonly spendingKeyId: string }>) =>
-      sql`SELECT l.n,
-            (SELECT r.tiers FROM team_approval_rules r WHERE r.team_id = l.team) AS tiers,
-            (SELECT k.created_by FROM agent_keys k WHERE k.id = l.key) AS key_created_by,
-            COALESCE((
-              SELECT jsonb_agg(jsonb_build_object(
-                'id', f.id, 'teamId', f.team_id, 'spendingKeyId', f.spending_key_id, 'mode', f.mode,
-                'reason', f.reason, 'frozenBy', f.frozen_by, 'frozenAt', to_char(f.frozen_at AT TIME ZONE 'UTC', ${isoMs}),
-                'liftedBy', NULL, 'liftedAt', NULL) ORDER BY f.spending_key_id NULLS FIRST)
-              FROM spend_freezes f WHERE f.team_id = l.team AND f.lifted_at IS NULL), '[]'::jsonb) AS freezes
-          FROM jsonb_to_recordset(${JSON.stringify(
-            locks.map((l, n) => ({ n, team: l.teamId, key: l.spendingKeyId }))
-          )}::jsonb) AS l(n int, team uuid, key uuid)`.pipe(
-        orUnavailable("spendRequests.governance"),
-        Effect.flatMap(decodeRows(GovernanceRow, "spendRequests.governance"))
-      )
     /** Inserts known merchants, in key order so that concurrent writers never deadlock; a known one is kept. */
     const insertKnown = (merchants: ReadonlyArray<KnownMerchant>) =>
       sql`INSERT INTO known_merchants (team_id, mode, merchant, first_paid_at)
@@ -169,9 +144,9 @@ export const SpendRequestsRepoPg = Layer.effect(
           ORDER BY 1, 2, 3
           ON CONFLICT DO NOTHING`
     /**
-     * `lock_spend_decisions` of `locks`, locking and creating the totals when `lock`, else only reading; with the team
-     * policy read with its version (migration 0020), and whether each request's merchant is known, read after its
-     * locks, in the same statement.
+     * `lock_spend_decisions` of `locks`, locking and creating the totals when `lock`, else only reading, with what the
+     * decisions' governance reads (freezes, approval tiers, the key's creator: migration 0056); with the team policy
+     * read with its version (migration 0020), and whether each request's merchant is known, in the same statement.
      */
     const decisionInputs = (locks: ReadonlyArray<DecisionLock>, lock: boolean, operation: string) =>
       Effect.suspend(() => {
@@ -203,10 +178,8 @@ export const SpendRequestsRepoPg = Layer.effect(
       }).pipe(
         orUnavailable(operation),
         Effect.flatMap(decodeRows(DecisionRow, operation)),
-        Effect.zip(governance(locks)),
-        Effect.map(([rows, governed]) =>
+        Effect.map((rows) =>
           locks.map((_, n): DecisionInputs => {
-            const gov = governed.find((g) => g.n === n)
             const mine = rows.filter((row) => row.n === n)
             const locked = (kind: "spend" | "settlement") =>
               Option.map(
@@ -221,6 +194,9 @@ export const SpendRequestsRepoPg = Layer.effect(
                   versionedTeamPolicy: _v,
                   teamPolicyVersion: _pv,
                   merchantKnown: _m,
+                  approvalTiers: _a,
+                  keyCreatedBy: _k,
+                  freezes: _f,
                   ...row
                 }) => lockedAccount(row)
               )
@@ -236,9 +212,9 @@ export const SpendRequestsRepoPg = Layer.effect(
               requestsToday: first?.requestsToday ?? 0,
               merchantKnown: first?.merchantKnown ?? false,
               governance: {
-                freezes: gov?.freezes ?? [],
-                approvalTiers: gov?.tiers ?? [],
-                keyCreatedBy: gov?.keyCreatedBy ?? null
+                freezes: first?.freezes ?? [],
+                approvalTiers: first?.approvalTiers ?? [],
+                keyCreatedBy: first?.keyCreatedBy ?? null
               }
             }
           })

@@ -108,9 +108,10 @@ export const makeSpendWriter = Effect.gen(function* () {
   const queue = yield* Queue.unbounded<Submission>()
 
   /**
-   * One transaction deciding and writing `batch`; each request's outcome, in order. Its statements go out in pairs
-   * that travel together: the key claims with the decision locks (a request whose key is held elsewhere locks its
-   * accounts for nothing, which is harmless), then the writes with the answers.
+   * One transaction deciding and writing `batch`; each request's outcome, in order. Its work is asked for in two
+   * independent pairs: the key claims with the decision locks (a request whose key is held elsewhere locks its
+   * accounts for nothing, which is harmless), then the writes with the answers. The Postgres adapters run a
+   * transaction's statements one after another, so a batch costs BEGIN, four statements and COMMIT in round trips.
    */
   const write = (batch: Arr.NonEmptyReadonlyArray<Submission>) => {
     const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
@@ -150,11 +151,11 @@ export const makeSpendWriter = Effect.gen(function* () {
               s.agent.keyId,
               merchant === undefined ? undefined : knownMerchantKey(s.agent.teamId, s.agent.mode, merchant)
             )
-            const exit = yield* Effect.exit(
-              decideSpend(s.agent, s.input, on, s.now, locks[i]?.windows ?? windows[0]).pipe(
-                Effect.provideContext(s.context)
-              )
-            )
+            // Under the submitter's context (its clock, ids and span), provided once: each provision copies it.
+            const [exit, answeredAt] = yield* Effect.all([
+              Effect.exit(decideSpend(s.agent, s.input, on, s.now, locks[i]?.windows ?? windows[0])),
+              nowIso
+            ]).pipe(Effect.provideContext(s.context))
             if (Exit.isSuccess(exit)) {
               state.record(exit.value, on)
               decided.push(exit.value)
@@ -170,7 +171,7 @@ export const makeSpendWriter = Effect.gen(function* () {
                   fingerprint: s.once.fingerprint,
                   // Encoded by the Schema the outcome was built for.
                   outcome: yield* Effect.orDie(Schema.encodeEffect(SpendOutcome)(kept.value)),
-                  createdAt: yield* nowIso.pipe(Effect.provideContext(s.context))
+                  createdAt: answeredAt
                 }
               })
             }
