@@ -77,6 +77,15 @@ describe("architecture", () => {
     assert.deepStrictEqual(offending, [])
   })
 
+  it("the x402 settlements of a process that watches no chain load no EVM client (viem stays out, ADR 0063)", () => {
+    const loadsViem = (start: string) =>
+      [...runtimeGraphOf(start, read)].filter((f) => importsOf(read(f)).some((s) => /^viem(?:\/|$)/u.test(s)))
+    assert.deepStrictEqual(loadsViem("packages/adapters-evm/src/x402/X402SettlementsEvm.ts"), [
+      "packages/adapters-evm/src/x402/X402SettlementsEvm.ts"
+    ])
+    assert.deepStrictEqual(loadsViem("packages/adapters-evm/src/x402/X402SettlementsUnwatched.ts"), [])
+  })
+
   it("the API reads its environment only in Config.ts and config/, which name each variable once among them", () => {
     const api = repositoryFiles().filter((f) => f.startsWith("apps/api/src/"))
     const configModules = api.filter(isApiConfigModule)

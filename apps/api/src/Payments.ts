@@ -1,3 +1,4 @@
+import { X402SettlementsUnwatched } from "@svc/adapters-evm/unwatched"
 import {
   AuthorizationDeadline,
   AuthorizationTolerance,
@@ -6,7 +7,6 @@ import {
   type PayoutRail,
   X402Assets,
   X402Payments,
-  X402Settlements,
   X402Signer
 } from "@svc/domain"
 import { type Config, Effect, Layer, Redacted } from "effect"
@@ -65,7 +65,7 @@ const x402Signer = Layer.effect(
 /** Settlements watched over the chains given an endpoint; with none, every authorization's state is unknown. */
 const x402Settlements = (rpcUrls: ReadonlyMap<number, Redacted.Redacted<string>>, timeoutMs: number) =>
   rpcUrls.size === 0
-    ? Layer.succeed(X402Settlements, X402Settlements.of({ state: () => Effect.succeed({ _tag: "unknown" }) }))
+    ? X402SettlementsUnwatched
     : Layer.unwrap(Effect.map(evmAdapters, (evm) => evm.X402SettlementsEvm(rpcUrls, timeoutMs)))
 
 /**

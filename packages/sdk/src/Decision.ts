@@ -25,7 +25,8 @@ const expirySweepGraceMs = 60_000
 
 /**
  * Reads the request until it is no longer `pending_approval` (decided, expired or canceled), waiting longer between
- * reads each time; gives up at `timeoutMs` or a minute after the approval's expiry, answering the last read.
+ * reads each time; gives up at `timeoutMs` or a minute after the approval's expiry, answering the last read. The SDK's
+ * own: the package's index exports the waits built on it, not it.
  */
 export const untilDecided = <A extends Decidable, E>(
   read: Effect.Effect<A, E>,

@@ -1,6 +1,6 @@
 export * from "./ApiError.ts"
 export * from "./Client.ts"
-export * from "./Decision.ts"
+export { awaitDecision, type WaitOptions, waitForDecision } from "./Decision.ts"
 export * from "./Pagination.ts"
 export * from "./PromiseClient.ts"
 export * from "./RetryPolicy.ts"

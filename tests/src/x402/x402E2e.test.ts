@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { createClient, X402PaymentNotMade, x402Fetch } from "@svc/sdk"
+import { createClient, type X402Payment, X402PaymentNotMade, x402Fetch } from "@svc/sdk"
 import { Effect } from "effect"
 import type { Address } from "viem"
 import { svc } from "../cli/CliHarness.ts"
@@ -57,6 +57,15 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
       return { app, team, sdk, wallet: wallet.address as Address }
     })
 
+  /** A person of the agent's team approves the payment (its owner, through the service). */
+  const approve = (agent: { readonly app: Client; readonly team: { readonly owner: string } }, payment: X402Payment) =>
+    Effect.promise(() =>
+      agent.app.call("POST", `/treasury/approvals/${payment.approval?.id}/approve`, {
+        token: agent.team.owner,
+        body: {}
+      })
+    ).pipe(Effect.map((approved) => assert.strictEqual(approved.status, 200, JSON.stringify(approved.body))))
+
   it.effect("an agent gets the resource after one governed payment; the token moves by exactly the price", () =>
     Effect.gen(function* () {
       const rig = yield* X402Rig
@@ -111,7 +120,8 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
   it.effect("over the approval threshold the payment waits for a person and is paid once approved", () =>
     Effect.gen(function* () {
       const rig = yield* X402Rig
-      const { app, team, sdk } = yield* payingAgent({ approvalThreshold: 100 })
+      const agent = yield* payingAgent({ approvalThreshold: 100 })
+      const { sdk } = agent
       const before = yield* rig.balanceOf(rig.payTo)
       const pending: Array<string> = []
       const paying = x402Fetch(sdk, {
@@ -125,13 +135,40 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
       const payment = yield* Effect.promise(() => sdk.x402Payments.get({ params: { id: waited ?? "" } }))
       assert.strictEqual(payment.status, "pending_approval")
       assert.isNull(payment.paymentHeader)
-      const approved = yield* Effect.promise(() =>
-        app.call("POST", `/treasury/approvals/${payment.approval?.id}/approve`, { token: team.owner, body: {} })
-      )
-      assert.strictEqual(approved.status, 200, JSON.stringify(approved.body))
+      yield* approve(agent, payment)
       const answer = yield* Effect.promise(() => paying)
       assert.strictEqual(answer.status, 200)
       assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before, PRICE)
+    })
+  )
+
+  it.effect('with approval "return", a payment that needs approval rejects at once with the pending payment', () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const agent = yield* payingAgent({ approvalThreshold: 100 })
+      const before = yield* rig.balanceOf(rig.payTo)
+      const pending: Array<string> = []
+      const refused = yield* Effect.promise(() =>
+        // Were it to wait, it would read the payment once (`onPending`) before this timeout ended the wait.
+        x402Fetch(agent.sdk, {
+          approval: "return",
+          wait: { timeoutMs: 1, onPending: (payment) => pending.push(payment.id) }
+        })(rig.resourceUrl).then(
+          () => undefined,
+          (error: unknown) => error
+        )
+      )
+      assert.instanceOf(refused, X402PaymentNotMade)
+      const { payment } = refused as X402PaymentNotMade
+      assert.strictEqual(payment.status, "pending_approval")
+      assert.isNull(payment.paymentHeader)
+      assert.deepStrictEqual(pending, [], "it did not wait")
+      assert.strictEqual(yield* rig.balanceOf(rig.payTo), before)
+      // A person approves it later: the caller reads it again for the header that pays the resource.
+      yield* approve(agent, payment)
+      const approved = yield* Effect.promise(() => agent.sdk.x402Payments.get({ params: { id: payment.id } }))
+      assert.strictEqual(approved.status, "signed")
+      assert.isNotNull(approved.paymentHeader)
     })
   )
 
@@ -189,6 +226,46 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
     })
   )
 
+  it.effect("svc pay --no-wait exits 4 when the payment waits for approval, naming it, and pays nothing", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const running = yield* service
+      const agent = yield* payingAgent({ approvalThreshold: 100 })
+      const before = yield* rig.balanceOf(rig.payTo)
+      const run = yield* Effect.promise(() =>
+        svc(["pay", rig.resourceUrl, "--no-wait"], { SVC_TOKEN: agent.team.key, SVC_BASE_URL: running.baseUrl })
+      )
+      assert.strictEqual(run.code, 4, run.stderr)
+      assert.strictEqual(run.stdout, "")
+      const listed = yield* Effect.promise(() => agent.sdk.x402Payments.list({ query: {} }))
+      assert.deepStrictEqual(
+        listed.data.map((payment) => payment.status),
+        ["pending_approval"]
+      )
+      assert.include(run.stderr, `waits for a person's approval (payment ${listed.data[0]?.id})`)
+      assert.strictEqual(yield* rig.balanceOf(rig.payTo), before)
+    })
+  )
+
+  it.effect("svc pay refuses a --method it does not send with exit 2 naming the flag, before asking anything", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const running = yield* service
+      const agent = yield* payingAgent({})
+      const run = yield* Effect.promise(() =>
+        svc(["pay", rig.resourceUrl, "--method", "FETCH"], {
+          SVC_TOKEN: agent.team.key,
+          SVC_BASE_URL: running.baseUrl
+        })
+      )
+      assert.strictEqual(run.code, 2, run.stderr)
+      assert.match(run.stderr, /^error: Invalid value for flag --method: "FETCH"/u)
+      assert.strictEqual(run.stdout, "")
+      const listed = yield* Effect.promise(() => agent.sdk.x402Payments.list({ query: {} }))
+      assert.strictEqual(listed.data.length, 0)
+    })
+  )
+
   it.effect("the MCP tool pay_for_resource of svc mcp answers the resource and the payment it made", () =>
     Effect.gen(function* () {
       const rig = yield* X402Rig
@@ -215,6 +292,41 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
       assert.deepStrictEqual(JSON.parse(answer.body.body), RESOURCE_BODY)
       assert.strictEqual(answer.body.payment.status, "signed")
       assert.strictEqual(answer.body.payment.amount, 250)
+    })
+  )
+
+  it.effect("pay_for_resource with the paymentId of an approved payment fetches with it, asking no new payment", () =>
+    Effect.gen(function* () {
+      const rig = yield* X402Rig
+      const running = yield* service
+      const agent = yield* payingAgent({ approvalThreshold: 100 })
+      const before = yield* rig.balanceOf(rig.payTo)
+      const client = yield* Effect.acquireRelease(
+        Effect.promise(() => stdioClient(running.baseUrl, agent.team.key)),
+        (opened) => Effect.promise(() => opened.close())
+      )
+      const pay = (args: Record<string, unknown>) =>
+        Effect.promise(() =>
+          client.callTool({ name: "pay_for_resource", arguments: { url: rig.resourceUrl, ...args } })
+        ).pipe(Effect.map(toolAnswer))
+      const asked = yield* pay({ clientRequestId: crypto.randomUUID() })
+      assert.isFalse(asked.isError, JSON.stringify(asked.body))
+      assert.isFalse(asked.body.paid)
+      assert.strictEqual(asked.body.payment.status, "pending_approval")
+      yield* approve(agent, asked.body.payment)
+
+      const resumed = yield* pay({ paymentId: asked.body.payment.id, clientRequestId: crypto.randomUUID() })
+      assert.isFalse(resumed.isError, JSON.stringify(resumed.body))
+      assert.strictEqual(resumed.body.status, 200)
+      assert.isTrue(resumed.body.paid)
+      assert.deepStrictEqual(JSON.parse(resumed.body.body), RESOURCE_BODY)
+      assert.strictEqual(resumed.body.payment.id, asked.body.payment.id)
+      const listed = yield* Effect.promise(() => agent.sdk.x402Payments.list({ query: {} }))
+      assert.deepStrictEqual(
+        listed.data.map((payment) => payment.id),
+        [asked.body.payment.id]
+      )
+      assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before, PRICE)
     })
   )
 })

@@ -1,9 +1,10 @@
 import { X402PaymentNotMade, X402ResourceFailed, x402FetchEffect } from "@svc/sdk"
-import { Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { call, connect } from "../Api.ts"
 import { ExitCode, exitForStatus, failure } from "../Failure.ts"
 import { withProgress } from "../Progress.ts"
+import { waitFlags, waitTimeout } from "../Waiting.ts"
 
 /**
  * `svc pay <url>`: fetches a resource, paying it over x402 when it answers 402 (the team's wallet, under the key's
@@ -13,20 +14,16 @@ export const pay = Command.make(
   "pay",
   {
     url: Argument.String("url").pipe(Argument.withDescription("The resource to fetch (http or https)")),
-    method: Flag.String("method").pipe(Flag.withDescription("The HTTP method"), Flag.withDefault("GET")),
+    method: Flag.Literals("method", ["GET", "POST", "PUT", "PATCH", "DELETE"]).pipe(
+      Flag.withDescription("The HTTP method"),
+      Flag.withDefault("GET")
+    ),
     data: Flag.String("data").pipe(Flag.withDescription("A request body to send"), Flag.optional),
     idempotencyKey: Flag.String("idempotency-key").pipe(
       Flag.withDescription("The payment's Idempotency-Key (a repeated command then pays once)"),
       Flag.optional
     ),
-    noWait: Flag.Boolean("no-wait").pipe(
-      Flag.withDescription("Do not wait when the payment needs approval (exit 4)"),
-      Flag.withDefault(false)
-    ),
-    timeout: Flag.Int("timeout").pipe(
-      Flag.withDescription("Stop waiting for approval after this many seconds (exit 4 if still pending)"),
-      Flag.optional
-    )
+    ...waitFlags
   },
   Effect.fn(function* (input) {
     const connection = yield* connect
@@ -34,13 +31,7 @@ export const pay = Command.make(
     const fetchPaying = (onPending: () => void) =>
       x402FetchEffect(connection.client, {
         approval: input.noWait ? "return" : "wait",
-        wait: {
-          onPending,
-          ...Option.match(input.timeout, {
-            onNone: () => ({}),
-            onSome: (s) => ({ timeoutMs: Duration.toMillis(Duration.seconds(s)) })
-          })
-        },
+        wait: { onPending, ...waitTimeout(input.timeout) },
         ...Option.match(input.idempotencyKey, { onNone: () => ({}), onSome: (key) => ({ idempotencyKey: () => key }) })
       })(input.url, {
         method: input.method,

@@ -1,6 +1,6 @@
 import { SpendRequestStatus } from "@svc/domain/model"
 import { awaitDecision, type SpendRequest } from "@svc/sdk"
-import { Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { amountFlags, amountOf } from "../Amount.ts"
 import { call, connect } from "../Api.ts"
@@ -10,6 +10,7 @@ import { limited, listCommand, listFlags } from "../Lists.ts"
 import { show } from "../Output.ts"
 import { withProgress } from "../Progress.ts"
 import * as Render from "../Render.ts"
+import { waitFlags, waitTimeout } from "../Waiting.ts"
 
 const idArgument = Argument.String("id").pipe(Argument.withDescription("The spend request's id"))
 
@@ -25,14 +26,7 @@ const request = Command.make(
     merchantUrl: Flag.String("merchant-url").pipe(Flag.withDescription("The merchant's URL"), Flag.optional),
     purpose: Flag.String("purpose").pipe(Flag.withDescription("Why the money is spent")),
     idempotencyKey: idempotencyKeyFlag,
-    noWait: Flag.Boolean("no-wait").pipe(
-      Flag.withDescription("Do not wait for a decision when the request needs approval (exit 4)"),
-      Flag.withDefault(false)
-    ),
-    timeout: Flag.Int("timeout").pipe(
-      Flag.withDescription("Stop waiting for a decision after this many seconds (exit 4 if still pending)"),
-      Flag.optional
-    )
+    ...waitFlags
   },
   Effect.fn(function* (input) {
     const money = yield* amountOf(input)
@@ -53,16 +47,7 @@ const request = Command.make(
     let outcome: SpendRequest = created
     if (created.status === "pending_approval" && !input.noWait) {
       outcome = yield* withProgress(`waiting for approval of spend request ${created.id}`, (onPending) =>
-        call(
-          connection,
-          awaitDecision(client, created.id, {
-            onPending,
-            ...Option.match(input.timeout, {
-              onNone: () => ({}),
-              onSome: (s) => ({ timeoutMs: Duration.toMillis(Duration.seconds(s)) })
-            })
-          })
-        )
+        call(connection, awaitDecision(client, created.id, { onPending, ...waitTimeout(input.timeout) }))
       )
     }
     yield* show(outcome, Render.spendRequest)

@@ -1,6 +1,7 @@
 import { type AuthorizationState, X402Settlements } from "@svc/domain"
 import { Effect, Layer, Redacted } from "effect"
 import { createPublicClient, getAddress, type Hex, http } from "viem"
+import { unwatchedState } from "./X402SettlementsUnwatched.ts"
 
 /** EIP-3009's view of whether an authorization was used (or canceled). */
 const AUTHORIZATION_STATE_ABI = [
@@ -31,7 +32,7 @@ export const X402SettlementsEvm = (rpcUrls: ReadonlyMap<number, Redacted.Redacte
     return X402Settlements.of({
       state: ({ chainId, asset, authorizer, nonce }) => {
         const client = clients.get(chainId)
-        if (client === undefined) return Effect.succeed<AuthorizationState>({ _tag: "unknown" })
+        if (client === undefined) return unwatchedState
         return Effect.tryPromise(() =>
           client.readContract({
             address: getAddress(asset),

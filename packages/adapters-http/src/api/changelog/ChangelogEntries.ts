@@ -12,8 +12,8 @@ export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
       "The SDK's `x402Fetch(client, options)` is a `fetch` that pays a resource answering 402 through " +
       "`POST /v1/x402/payments` and sends the request again with the payment header; a payment waiting for approval " +
       'is waited for or, with `approval: "return"`, refused at once; a payment not made rejects with ' +
-      "`X402PaymentNotMade`. `svc pay <url>` prints the paid resource (exit 3 denied, 4 pending); `svc mcp` offers " +
-      "`pay_for_resource`.",
+      "`X402PaymentNotMade`. `svc pay <url>` prints the paid resource (`--method` GET, POST, PUT, PATCH or DELETE; " +
+      "exit 3 denied, 4 pending); `svc mcp` offers `pay_for_resource`.",
     action: "Nothing required."
   },
   {
