@@ -1,12 +1,12 @@
 /**
  * Measures the service against its own database at 32 connections: auto-approved spend requests spread over many
- * agents (each with its own account) and concentrated on one hot account, idempotent replays and balance reads; and,
- * for each spend shape, the same database work issued directly over SQL at the same concurrency, one transaction per
- * request and group-committed in batches (ADR 0007), so the service's overhead shows as ratios. Then spend requests
- * at fixed arrival rates below the measured maximum (an open loop), for latency at a given load. Last, card
- * authorizations on the auth-stream against approved checkout intents: as fast as they answer (closed loop) and at
- * the issuer's pace (open loop, `BENCH_AUTH_RATE`, 200/s by default). Needs a Postgres server (DATABASE_URL, default
- * the local one).
+ * agents (each with its own account) and concentrated on one hot account, idempotent replays, balance reads and the
+ * health probe (the floor under every request); and, for each spend shape, the same database work issued directly
+ * over SQL at the same concurrency, one transaction per request and group-committed in batches (ADR 0007), so the
+ * service's overhead shows as ratios. Then spend requests at fixed arrival rates below the measured maximum (an open
+ * loop), for latency at a given load. Last, card authorizations on the auth-stream against approved checkout intents:
+ * as fast as they answer (closed loop) and at the issuer's pace (open loop, `BENCH_AUTH_RATE`, 200/s by default).
+ * Needs a Postgres server (DATABASE_URL, default the local one).
  */
 
 import { type ChildProcess, spawn } from "node:child_process"
@@ -250,6 +250,10 @@ const main = async () => {
         })
       )
       await measure(() => load("GET /v1/balance", { url: `${base}/v1/balance`, method: "GET", headers }))
+      // The floor under every request: HTTP, the router and the global middleware, no credential and no statement.
+      await measure(() =>
+        load("GET /health (no credential, no database)", { url: `${base}/health`, method: "GET", headers: {} })
+      )
       for (const share of OPEN_LOOP_SHARES) {
         const ratePerSecond = Math.max(1, Math.round(spread.requestsPerSecond * share))
         await measure(() =>
