@@ -73,7 +73,7 @@ const CollectorClient = Layer.effect(
  * of every `Effect.fn` below it and of the background workers' steps. The standard variables apply:
  * `OTEL_SERVICE_NAME` (default `svc-api`), `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_RESOURCE_ATTRIBUTES`,
  * `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER=none`. Without an endpoint no tracer is
- * installed, and requests take the untraced path. Health probes and /metrics are never traced; request and response
+ * installed and no span is built at all (span registration is off), so requests take the untraced path. Health probes and /metrics are never traced; request and response
  * headers are never recorded, and query parameters that look like credentials are redacted. A collector that cannot be
  * reached is logged once per outage (`CollectorClient`), never per batch, and never stops the service.
  */

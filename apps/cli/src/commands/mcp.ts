@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url"
-import { layerStdio } from "@svc/adapters-mcp"
 import { Console, Effect, Layer, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { currentCredentials, resolveBaseUrl, storedCredentials } from "../Credentials.ts"
@@ -41,6 +40,9 @@ export const mcp = Command.make(
       return yield* Console.log(JSON.stringify(hostConfig(baseUrl), null, 2))
     }
     const credentials = yield* currentCredentials
+    // Loaded here, not at start: every other command would pay for the MCP server's tools and schemas (a third of a
+    // second a run).
+    const { layerStdio } = yield* Effect.promise(() => import("@svc/adapters-mcp"))
     yield* Layer.launch(layerStdio({ baseUrl: credentials.baseUrl, token: credentials.token }))
   })
 ).pipe(

@@ -3,6 +3,17 @@ import type { ChangelogEntry } from "./ChangelogApi.ts"
 /** The changelog of the agent-spend surface, newest first: the one source of `GET /changelog` and CHANGELOG.md. */
 export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
   {
+    id: "cli-faster-start",
+    date: "2026-11-29",
+    title: "svc starts faster",
+    surfaces: ["cli"],
+    breaking: false,
+    change:
+      "Every `svc` command but `svc mcp` starts without loading the MCP server's tools: about a third less time " +
+      "before a command runs (1.5 s to 1.1 s for `svc --help` on a small machine).",
+    action: "Nothing required."
+  },
+  {
     id: "x402-paying-fetch",
     date: "2026-11-29",
     title: "A paying fetch for x402 in the SDK, svc pay, and the MCP tool pay_for_resource",
