@@ -214,6 +214,7 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
       )
       assert.strictEqual(run.code, 0, run.stderr)
       assert.deepStrictEqual(JSON.parse(run.stdout), RESOURCE_BODY)
+      assert.strictEqual(run.stderr, "", "no approval was needed, so no wait is shown")
       assert.strictEqual((yield* rig.balanceOf(rig.payTo)) - before, PRICE)
 
       const limited = yield* payingAgent({ perRequestLimit: 100 })
@@ -223,6 +224,7 @@ layer(X402Rig.layer({ priceMinor: PRICE }), { timeout: "180 seconds" })("x402 pa
       assert.strictEqual(denied.code, 3)
       assert.strictEqual(denied.stdout, "")
       assert.include(denied.stderr, "denied")
+      assert.notInclude(denied.stderr, "waiting for approval")
     })
   )
 

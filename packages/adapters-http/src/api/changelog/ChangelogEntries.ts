@@ -24,7 +24,8 @@ export const CHANGELOG: ReadonlyArray<ChangelogEntry> = [
       "`POST /v1/x402/payments` and sends the request again with the payment header; a payment waiting for approval " +
       'is waited for or, with `approval: "return"`, refused at once; a payment not made rejects with ' +
       "`X402PaymentNotMade`. `svc pay <url>` prints the paid resource (`--method` GET, POST, PUT, PATCH or DELETE; " +
-      "exit 3 denied, 4 pending); `svc mcp` offers `pay_for_resource`.",
+      "exit 3 denied, 4 pending; it shows a wait only once the payment waits for approval); `svc mcp` offers " +
+      "`pay_for_resource`.",
     action: "Nothing required."
   },
   {
