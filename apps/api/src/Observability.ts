@@ -68,22 +68,28 @@ const CollectorClient = Layer.effect(
 ).pipe(Layer.provide(FetchHttpClient.layer))
 
 /**
+ * Span registration off when the tracer in force is the runtime's own (no exporter was configured): spans would be
+ * built for nobody, so `Effect.fn` and every SQL statement skip them.
+ */
+const SpansOnlyWhenExported = Layer.unwrap(
+  Effect.map(Effect.service(Tracer.Tracer), (tracer) =>
+    tracer === Tracer.nativeTracer ? Layer.succeed(References.TracerEnabled)(false) : Layer.empty
+  )
+)
+
+/**
  * Traces over OTLP/HTTP (JSON) when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set:
  * a server span per HTTP request (named by its method, with `http.route` set to the route template) and the spans
  * of every `Effect.fn` below it and of the background workers' steps. The standard variables apply:
  * `OTEL_SERVICE_NAME` (default `svc-api`), `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_RESOURCE_ATTRIBUTES`,
  * `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_SDK_DISABLED`, `OTEL_TRACES_EXPORTER=none`. Without an endpoint no tracer is
- * installed and no span is built at all (span registration is off), so requests take the untraced path. Health probes and /metrics are never traced; request and response
- * headers are never recorded, and query parameters that look like credentials are redacted. A collector that cannot be
- * reached is logged once per outage (`CollectorClient`), never per batch, and never stops the service.
+ * installed and no span is built at all (`SpansOnlyWhenExported`), so requests take the untraced path. Health probes
+ * and /metrics are never traced; request and response headers are never recorded, and query parameters that look like
+ * credentials are redacted. A collector that cannot be reached is logged once per outage (`CollectorClient`), never
+ * per batch, and never stops the service.
  */
 export const TracingLive = Layer.mergeAll(
-  Layer.unwrap(
-    Effect.map(Effect.service(Tracer.Tracer), (tracer) =>
-      // No exporter: spans would be built for nobody, so none are (Effect.fn and every SQL statement skip them).
-      tracer === Tracer.nativeTracer ? Layer.succeed(References.TracerEnabled)(false) : Layer.empty
-    )
-  ).pipe(
+  SpansOnlyWhenExported.pipe(
     Layer.provideMerge(
       OtlpTracer.layerFromConfig().pipe(
         Layer.provide([OtlpSerialization.layerJson, CollectorClient]),

@@ -5,6 +5,7 @@ import { type Context, Effect } from "effect"
 import { type Address, type Hex, isHex } from "viem"
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts"
 import { decodeX402Header, encodeX402Header, RESOURCE_BODY, TOKEN_DOMAIN, X402Rig } from "../support/X402Rig.ts"
+import { EIP3009_TYPES } from "./X402Setup.ts"
 
 type Rig = Context.Service.Shape<typeof X402Rig>
 
@@ -112,16 +113,7 @@ const handSignedPayment = (
         chainId: Number(accepted.network.slice("eip155:".length)),
         verifyingContract: accepted.asset
       },
-      types: {
-        TransferWithAuthorization: [
-          { name: "from", type: "address" },
-          { name: "to", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "validAfter", type: "uint256" },
-          { name: "validBefore", type: "uint256" },
-          { name: "nonce", type: "bytes32" }
-        ]
-      },
+      types: EIP3009_TYPES,
       primaryType: "TransferWithAuthorization",
       message: {
         ...authorization,

@@ -110,8 +110,8 @@ export const makeSpendWriter = Effect.gen(function* () {
   /**
    * One transaction deciding and writing `batch`; each request's outcome, in order. Its work is asked for in two
    * independent pairs: the key claims with the decision locks (a request whose key is held elsewhere locks its
-   * accounts for nothing, which is harmless), then the writes with the answers. The Postgres adapters run a
-   * transaction's statements one after another, so a batch costs BEGIN, four statements and COMMIT in round trips.
+   * accounts for nothing, which is harmless), then the writes with the answers. A store that runs a transaction's
+   * statements one after another makes each its own round trip: the pairs are independent, not one trip each.
    */
   const write = (batch: Arr.NonEmptyReadonlyArray<Submission>) => {
     const claiming = batch.flatMap((s, i) => (s.once === undefined ? [] : [{ i, scope: s.once.scope }]))
